@@ -1,0 +1,190 @@
+package dev.abfleet.cli.config;
+
+import dev.abfleet.cli.Problem;
+import dev.abfleet.worker.run.Harnesses;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Node;
+
+/**
+ * Loads and validates fleet.yaml. Any problem is a {@link Problem} whose message starts with
+ * {@code file:line:} and says what to write instead.
+ */
+public final class FleetConfigLoader {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  private FleetConfigLoader() {}
+
+  /** The fleet.yaml shipped inside abfleet, used when no file is given. */
+  public static FleetConfig embeddedDefault() {
+    try (var in = FleetConfigLoader.class.getResourceAsStream("/fleet.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("fleet.yaml missing from the abfleet jar");
+      }
+      return parse("fleet.yaml (built-in)", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IllegalStateException("reading built-in fleet.yaml", e);
+    }
+  }
+
+  public static FleetConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new Problem(file + ": no such file; pass an existing fleet.yaml with --config");
+    } catch (IOException e) {
+      throw new Problem(file + ": cannot read (" + e.getMessage() + ")");
+    }
+    return parse(file.toString(), text);
+  }
+
+  public static FleetConfig parse(String label, String text) {
+    Optional<Node> root;
+    try (Reader r = new StringReader(text)) {
+      root = new Compose(LoadSettings.builder().setLabel(label).build()).composeReader(r);
+    } catch (MarkedYamlEngineException e) {
+      int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
+      throw new Problem(label + ":" + line + ": not valid YAML: " + e.getProblem() + "; fix the syntax");
+    } catch (YamlEngineException | IOException e) {
+      throw new Problem(label + ": not valid YAML: " + e.getMessage());
+    }
+    if (root.isEmpty()) {
+      return fromRoot(Map.of(), label);
+    }
+    YamlNode top = new YamlNode(label, root.get(), "");
+    return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark")), label);
+  }
+
+  private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
+    FleetConfig.Controller controller = controller(top.get("controller"));
+    FleetConfig.Policy policy = policy(top.get("policy"));
+    FleetConfig.Vm vm = vm(top.get("vm"));
+    Map<String, FleetConfig.Benchmark> benchmarks = new LinkedHashMap<>();
+    if (top.containsKey("benchmarks")) {
+      for (var e : top.get("benchmarks").mapping(null).entrySet()) {
+        if (!NAME.matcher(e.getKey()).matches()) {
+          throw e.getValue().problem("benchmark name '" + e.getKey() + "' may only use letters, digits, '_', '.', '-'");
+        }
+        benchmarks.put(e.getKey(), benchmark(e.getKey(), e.getValue()));
+      }
+    }
+    if (benchmarks.isEmpty()) {
+      List<String> all = Harnesses.metrics(Harnesses.FLEETBENCH).stream().map(Harnesses.MetricDef::name).toList();
+      benchmarks.put("default", new FleetConfig.Benchmark("default", Harnesses.FLEETBENCH, all, all, 5, 200, 1));
+    }
+    String defaultBenchmark = benchmarks.keySet().iterator().next();
+    if (top.containsKey("default_benchmark")) {
+      YamlNode n = top.get("default_benchmark");
+      defaultBenchmark = n.oneOf(List.copyOf(benchmarks.keySet()));
+    }
+    return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark);
+  }
+
+  private static FleetConfig.Controller controller(YamlNode n) {
+    String host = "127.0.0.1";
+    int grpcPort = 7070;
+    int clusterPort = 2552;
+    List<String> seeds = List.of();
+    int heartbeat = 1000;
+    FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "");
+    if (n != null) {
+      Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store"));
+      if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
+      if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
+      if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
+      if (m.containsKey("seed_nodes")) seeds = m.get("seed_nodes").strings();
+      if (m.containsKey("heartbeat_interval_ms")) heartbeat = m.get("heartbeat_interval_ms").integer(100, 60_000);
+      if (m.containsKey("store")) store = store(m.get("store"));
+    }
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store);
+  }
+
+  private static FleetConfig.Store store(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("kind", "path", "url", "user", "password_env"));
+    String kind = m.containsKey("kind") ? m.get("kind").oneOf(List.of("h2", "postgres")) : "h2";
+    String path = m.containsKey("path") ? m.get("path").string() : "";
+    String url = m.containsKey("url") ? m.get("url").string() : "";
+    String user = m.containsKey("user") ? m.get("user").string() : "";
+    String passwordEnv = m.containsKey("password_env") ? m.get("password_env").string() : "";
+    if (kind.equals("postgres") && !url.startsWith("jdbc:postgresql:")) {
+      throw n.problem("controller.store.url must be a jdbc:postgresql:// URL when kind is postgres, e.g. jdbc:postgresql://db:5432/abfleet");
+    }
+    if (kind.equals("h2") && !url.isEmpty()) {
+      throw m.get("url").problem("controller.store.url is only for kind postgres; for h2 set path (a directory)");
+    }
+    return new FleetConfig.Store(kind, path, url, user, passwordEnv);
+  }
+
+  private static FleetConfig.Policy policy(YamlNode n) {
+    double threshold = 0.02;
+    double alpha = 0.05;
+    int pairs = 8;
+    int timeout = 180;
+    if (n != null) {
+      Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s"));
+      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
+      if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
+      if (m.containsKey("pairs")) pairs = m.get("pairs").integer(1, 10_000);
+      if (m.containsKey("boot_timeout_s")) timeout = m.get("boot_timeout_s").integer(5, 86_400);
+    }
+    return new FleetConfig.Policy(threshold, alpha, pairs, timeout);
+  }
+
+  private static FleetConfig.Vm vm(YamlNode n) {
+    int vcpus = 1;
+    int memory = 512;
+    if (n != null) {
+      Map<String, YamlNode> m = n.mapping(Set.of("vcpus", "memory_mib"));
+      if (m.containsKey("vcpus")) vcpus = m.get("vcpus").integer(1, 512);
+      if (m.containsKey("memory_mib")) memory = m.get("memory_mib").integer(64, 1 << 20);
+    }
+    return new FleetConfig.Vm(vcpus, memory);
+  }
+
+  private static FleetConfig.Benchmark benchmark(String name, YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup"));
+    String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
+    List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
+    List<String> metrics = m.containsKey("metrics") ? checked(m.get("metrics"), harness) : all;
+    List<String> gating = m.containsKey("gating") ? checked(m.get("gating"), harness) : metrics;
+    for (String g : gating) {
+      if (!metrics.contains(g)) {
+        throw m.get("gating").problem("gating metric '" + g + "' is not measured by benchmark " + name
+            + "; add it to metrics or remove it from gating");
+      }
+    }
+    int iterations = m.containsKey("iterations") ? m.get("iterations").integer(1, 1000) : 5;
+    int iterationMs = m.containsKey("iteration_ms") ? m.get("iteration_ms").integer(10, 600_000) : 200;
+    int warmup = m.containsKey("warmup") ? m.get("warmup").integer(0, 100) : 1;
+    return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup);
+  }
+
+  private static List<String> checked(YamlNode list, String harness) {
+    List<YamlNode> items = list.sequence();
+    if (items.isEmpty()) {
+      throw list.problem(list.path() + " is empty; list at least one metric");
+    }
+    for (YamlNode item : items) {
+      Harnesses.checkMetrics(harness, List.of(item.string())).ifPresent(msg -> {
+        throw item.problem(msg);
+      });
+    }
+    return items.stream().map(YamlNode::string).toList();
+  }
+}

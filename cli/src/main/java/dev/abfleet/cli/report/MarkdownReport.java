@@ -1,0 +1,48 @@
+package dev.abfleet.cli.report;
+
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+
+/** A table ready to paste into a pull request comment. */
+public final class MarkdownReport {
+  private MarkdownReport() {}
+
+  public static String render(Experiment e) {
+    StringBuilder out = new StringBuilder();
+    out.append("### abfleet: `").append(Reports.baseline(e)).append("` vs `")
+        .append(String.join("`, `", Reports.candidates(e))).append("` — **")
+        .append(Reports.overall(e)).append("**\n\n");
+    out.append(e.getPairsDone()).append(" back-to-back boot pairs on ")
+        .append(String.join(", ", Reports.hosts(e))).append(" (")
+        .append(String.join(", ", Reports.accelerators(e))).append("), experiment `")
+        .append(e.getExperimentId()).append("`, seed ").append(e.getSeed()).append(".\n\n");
+    out.append("| metric | baseline | candidate | change | 95% CI | p (Holm) | verdict |\n");
+    out.append("|---|---:|---:|---:|---|---:|---|\n");
+    boolean multi = Reports.candidates(e).size() > 1;
+    for (Comparison c : e.getComparisonsList()) {
+      String verdict = switch (c.getVerdict()) {
+        case "improved" -> "✅ improved";
+        case "regressed" -> "❌ regressed";
+        case "no_change" -> "➖ no change";
+        default -> "❔ inconclusive";
+      };
+      if (c.getReasonsCount() > 0) {
+        verdict += " (" + String.join(", ", c.getReasonsList()) + ")";
+      }
+      out.append("| ").append(multi ? c.getArm() + "/" : "").append(c.getMetric())
+          .append(c.getGating() ? "" : " (not gating)")
+          .append(" | ").append(Numbers.value(c.getBaselineCenter())).append(' ').append(c.getUnit())
+          .append(" | ").append(Numbers.value(c.getCandidateCenter())).append(' ').append(c.getUnit())
+          .append(" | ").append(Numbers.percent(c.getChange()))
+          .append(" | ").append(Numbers.interval(c.getCiLow(), c.getCiHigh()))
+          .append(" | ").append(Numbers.p(c.getPAdjusted()))
+          .append(" | ").append(verdict).append(" |\n");
+    }
+    out.append('\n').append(Reports.verdictLine(e)).append('\n');
+    String failed = Reports.failedBoots(e);
+    if (!failed.isEmpty()) {
+      out.append('\n').append(failed).append('\n');
+    }
+    return out.toString();
+  }
+}

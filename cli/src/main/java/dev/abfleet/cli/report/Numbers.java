@@ -1,0 +1,45 @@
+package dev.abfleet.cli.report;
+
+import java.util.Locale;
+
+/** Human formatting of values and relative changes for text and Markdown reports. */
+final class Numbers {
+  private Numbers() {}
+
+  /** 31800 -> "31.8k", 1.5e6 -> "1.50M", 12.3 -> "12.3"; NaN -> "-". */
+  static String value(double v) {
+    if (!Double.isFinite(v)) {
+      return "-";
+    }
+    double a = Math.abs(v);
+    if (a >= 1e9) return String.format(Locale.ROOT, "%.2fG", v / 1e9);
+    if (a >= 1e6) return String.format(Locale.ROOT, "%.2fM", v / 1e6);
+    if (a >= 1e4) return String.format(Locale.ROOT, "%.1fk", v / 1e3);
+    if (a >= 1e3) return String.format(Locale.ROOT, "%.2fk", v / 1e3);
+    if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
+    if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  /** -0.035 -> "-3.5%"; NaN -> "-". */
+  static String percent(double r) {
+    if (!Double.isFinite(r)) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%+.1f%%", r * 100);
+  }
+
+  static String interval(double lo, double hi) {
+    if (!Double.isFinite(lo) || !Double.isFinite(hi)) {
+      return "-";
+    }
+    return "[" + percent(lo) + ", " + percent(hi) + "]";
+  }
+
+  static String p(double p) {
+    if (!Double.isFinite(p)) {
+      return "-";
+    }
+    return p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.abfleet.worker.link;
+
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+/**
+ * Reconnect delays: exponential with full jitter in [1 - jitter, 1 + jitter] of the nominal
+ * delay, reset after a successful connect. Errors that will not fix themselves on a retry
+ * (bad request, unknown method, auth) wait the maximum delay at once. Not thread-safe: the
+ * link calls it from its own thread.
+ */
+public final class Backoff {
+  private final Duration initial;
+  private final Duration max;
+  private final double multiplier;
+  private final double jitter;
+  private final RandomGenerator random;
+  private double nominalMillis;
+
+  public Backoff(Duration initial, Duration max, double multiplier, double jitter, RandomGenerator random) {
+    if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
+      throw new IllegalArgumentException("backoff needs 0 < initial <= max, got " + initial + ", " + max);
+    }
+    if (multiplier < 1 || jitter < 0 || jitter >= 1) {
+      throw new IllegalArgumentException("backoff needs multiplier >= 1 and 0 <= jitter < 1");
+    }
+    this.initial = initial;
+    this.max = max;
+    this.multiplier = multiplier;
+    this.jitter = jitter;
+    this.random = random;
+    reset();
+  }
+
+  /** 200 ms doubling (x1.6) to 10 s, +-20% jitter. */
+  public static Backoff standard(RandomGenerator random) {
+    return new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 1.6, 0.2, random);
+  }
+
+  /** The delay before the next attempt after a failure with this status. */
+  public Duration next(Status.Code code) {
+    if (isPermanent(code)) {
+      nominalMillis = max.toMillis();
+    }
+    double base = nominalMillis;
+    nominalMillis = Math.min(max.toMillis(), nominalMillis * multiplier);
+    double factor = 1 - jitter + 2 * jitter * random.nextDouble();
+    return Duration.ofMillis(Math.round(base * factor));
+  }
+
+  /** Called once the controller has welcomed us. */
+  public void reset() {
+    nominalMillis = initial.toMillis();
+  }
+
+  /** Codes a retry cannot cure: the worker is misconfigured or talks to the wrong server. */
+  static boolean isPermanent(Status.Code code) {
+    return switch (code) {
+      case INVALID_ARGUMENT, UNIMPLEMENTED, PERMISSION_DENIED, UNAUTHENTICATED, FAILED_PRECONDITION -> true;
+      default -> false;
+    };
+  }
+}

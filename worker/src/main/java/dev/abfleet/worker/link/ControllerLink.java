@@ -1,0 +1,234 @@
+package dev.abfleet.worker.link;
+
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.Cancel;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.Heartbeat;
+import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
+import io.grpc.Channel;
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's side of {@code WorkerService.Connect}. Owns the stream, heartbeats, reconnects
+ * with jittered backoff and an outbox: reports written while the stream is down are kept and
+ * sent, in order, once the controller has welcomed the worker again (the controller records
+ * each run id once, so a report sent twice is harmless). Running VMs is not its business:
+ * assignments and cancels go to the {@link Handler}.
+ */
+public final class ControllerLink implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ControllerLink.class);
+
+  /** Receives what the controller asks for; called on gRPC threads, must not block. */
+  public interface Handler {
+    void onAssignment(BlockAssignment assignment);
+
+    void onCancel(Cancel cancel);
+  }
+
+  private final WorkerServiceGrpc.WorkerServiceStub stub;
+  private final Supplier<Hello> hello;
+  private final Supplier<String> runningRunId;
+  private final Handler handler;
+  private final Backoff backoff;
+  private final ScheduledExecutorService timer;
+
+  private final Object lock = new Object();
+  private final Deque<WorkerMessage> outbox = new ArrayDeque<>();
+  private LinkState state = LinkState.BACKOFF;
+  private ClientCallStreamObserver<WorkerMessage> stream;
+  private long generation;
+  private ScheduledFuture<?> heartbeat;
+
+  public ControllerLink(
+      Channel channel,
+      Supplier<Hello> hello,
+      Supplier<String> runningRunId,
+      Handler handler,
+      Backoff backoff,
+      ScheduledExecutorService timer) {
+    this.stub = WorkerServiceGrpc.newStub(channel);
+    this.hello = hello;
+    this.runningRunId = runningRunId;
+    this.handler = handler;
+    this.backoff = backoff;
+    this.timer = timer;
+  }
+
+  /** Opens the first stream; later ones open by themselves after failures. */
+  public void start() {
+    connect();
+  }
+
+  public LinkState state() {
+    synchronized (lock) {
+      return state;
+    }
+  }
+
+  /** Queues a report; it goes out now if connected, else after the next Welcome. */
+  public void send(WorkerMessage message) {
+    synchronized (lock) {
+      if (state == LinkState.CLOSED) {
+        log.warn("link closed; dropping {}", message.getKindCase());
+        return;
+      }
+      outbox.addLast(message);
+      drainLocked();
+    }
+  }
+
+  /** Messages not yet handed to a connected stream. */
+  public int pending() {
+    synchronized (lock) {
+      return outbox.size();
+    }
+  }
+
+  @Override
+  public void close() {
+    ClientCallStreamObserver<WorkerMessage> toClose;
+    synchronized (lock) {
+      state = LinkState.CLOSED;
+      cancelHeartbeatLocked();
+      toClose = stream;
+      stream = null;
+    }
+    if (toClose != null) {
+      try {
+        toClose.onCompleted();
+      } catch (RuntimeException e) {
+        log.debug("closing stream", e);
+      }
+    }
+  }
+
+  private void connect() {
+    long myGeneration;
+    synchronized (lock) {
+      if (state == LinkState.CLOSED) {
+        return;
+      }
+      state = LinkState.CONNECTING;
+      myGeneration = ++generation;
+    }
+    var requests = (ClientCallStreamObserver<WorkerMessage>) stub.connect(new Responses(myGeneration));
+    synchronized (lock) {
+      if (myGeneration != generation || state != LinkState.CONNECTING) {
+        return;
+      }
+      stream = requests;
+      requests.onNext(WorkerMessage.newBuilder().setHello(hello.get()).build());
+    }
+  }
+
+  private void drainLocked() {
+    if (state != LinkState.CONNECTED || stream == null) {
+      return;
+    }
+    while (!outbox.isEmpty()) {
+      stream.onNext(outbox.removeFirst());
+    }
+  }
+
+  private void onWelcome(long gen, int heartbeatMillis) {
+    synchronized (lock) {
+      if (gen != generation || state == LinkState.CLOSED) {
+        return;
+      }
+      state = LinkState.CONNECTED;
+      backoff.reset();
+      cancelHeartbeatLocked();
+      long every = Math.max(100, heartbeatMillis);
+      heartbeat = timer.scheduleAtFixedRate(() -> beat(gen), every, every, TimeUnit.MILLISECONDS);
+      drainLocked();
+    }
+    log.info("connected to controller");
+  }
+
+  private void beat(long gen) {
+    synchronized (lock) {
+      if (gen != generation || state != LinkState.CONNECTED || stream == null) {
+        return;
+      }
+      String running = runningRunId.get();
+      stream.onNext(
+          WorkerMessage.newBuilder()
+              .setHeartbeat(Heartbeat.newBuilder().setRunningRunId(running == null ? "" : running))
+              .build());
+    }
+  }
+
+  private void onStreamEnded(long gen, Status status) {
+    Duration delay;
+    synchronized (lock) {
+      if (gen != generation || state == LinkState.CLOSED) {
+        return;
+      }
+      cancelHeartbeatLocked();
+      stream = null;
+      state = LinkState.BACKOFF;
+      delay = backoff.next(status.getCode());
+    }
+    log.warn(
+        "controller stream ended ({}: {}); reconnecting in {} ms",
+        status.getCode(),
+        status.getDescription(),
+        delay.toMillis());
+    timer.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void cancelHeartbeatLocked() {
+    if (heartbeat != null) {
+      heartbeat.cancel(false);
+      heartbeat = null;
+    }
+  }
+
+  /** One stream attempt; callbacks from an older attempt are ignored by generation. */
+  private final class Responses
+      implements ClientResponseObserver<WorkerMessage, ControllerMessage> {
+    private final long gen;
+
+    Responses(long gen) {
+      this.gen = gen;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<WorkerMessage> requestStream) {
+      // Hello is sent by connect() once the call has started.
+    }
+
+    @Override
+    public void onNext(ControllerMessage message) {
+      switch (message.getKindCase()) {
+        case WELCOME -> onWelcome(gen, message.getWelcome().getHeartbeatIntervalMs());
+        case ASSIGNMENT -> handler.onAssignment(message.getAssignment());
+        case CANCEL -> handler.onCancel(message.getCancel());
+        default -> log.warn("ignoring unknown controller message {}", message.getKindCase());
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      onStreamEnded(gen, Status.fromThrowable(t));
+    }
+
+    @Override
+    public void onCompleted() {
+      onStreamEnded(gen, Status.UNAVAILABLE.withDescription("controller closed the stream"));
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.abfleet.worker.run;
+
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BlockFinished;
+import dev.abfleet.proto.fleet.v1.RunAssignment;
+import dev.abfleet.proto.fleet.v1.RunStarted;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs assigned blocks one at a time on a single thread: one VM at a time on this host. Each
+ * run of a block boots back to back in the assigned order; every run ends with a RunResult or
+ * a RunFailure, then the block ends with BlockFinished. A cancel interrupts the block, which
+ * kills its VM; the runs not yet started are not reported (the lease is gone).
+ */
+public final class BlockExecutor implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BlockExecutor.class);
+
+  private final RunProcedure procedure;
+  private final Consumer<WorkerMessage> out;
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "abfleet-block-executor");
+        t.setDaemon(true);
+        return t;
+      });
+  private final AtomicReference<String> runningRunId = new AtomicReference<>();
+  private final Map<String, Future<?>> blocks = new ConcurrentHashMap<>();
+
+  public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out) {
+    this.procedure = procedure;
+    this.out = out;
+  }
+
+  /** Queues a block; blocks run in arrival order. */
+  public void submit(BlockAssignment block) {
+    FutureTask<Void> task = new FutureTask<>(() -> {
+      try {
+        run(block);
+      } finally {
+        blocks.remove(block.getBlockId());
+      }
+    }, null);
+    blocks.put(block.getBlockId(), task);
+    thread.execute(task);
+  }
+
+  /** Cancels the block if it is queued or running; its VM is killed. */
+  public void cancel(String blockId, String reason) {
+    Future<?> f = blocks.get(blockId);
+    if (f != null) {
+      log.warn("cancelling block {}: {}", blockId, reason);
+      f.cancel(true);
+    }
+  }
+
+  /** Run id of the VM booting now, or null when idle. */
+  public String runningRunId() {
+    return runningRunId.get();
+  }
+
+  private void run(BlockAssignment block) {
+    log.info("block {} (experiment {}, pair {}): {} runs",
+        block.getBlockId(), block.getExperimentId(), block.getPairIndex(), block.getRunsCount());
+    for (RunAssignment run : block.getRunsList()) {
+      if (Thread.currentThread().isInterrupted()) {
+        log.warn("block {} cancelled before run {}", block.getBlockId(), run.getRunId());
+        return;
+      }
+      runningRunId.set(run.getRunId());
+      try {
+        out.accept(WorkerMessage.newBuilder()
+            .setRunStarted(RunStarted.newBuilder()
+                .setRunId(run.getRunId())
+                .setBlockId(block.getBlockId())
+                .setLeaseEpoch(block.getLeaseEpoch()))
+            .build());
+        WorkerMessage report = procedure.execute(block, run);
+        if (Thread.currentThread().isInterrupted()) {
+          log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
+          return;
+        }
+        out.accept(report);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
+        return;
+      } finally {
+        runningRunId.set(null);
+      }
+    }
+    out.accept(WorkerMessage.newBuilder()
+        .setBlockFinished(BlockFinished.newBuilder()
+            .setBlockId(block.getBlockId())
+            .setLeaseEpoch(block.getLeaseEpoch()))
+        .build());
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+}

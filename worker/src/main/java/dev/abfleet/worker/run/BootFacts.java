@@ -1,0 +1,25 @@
+package dev.abfleet.worker.run;
+
+import java.util.List;
+
+/**
+ * What is known after a VM exited (or was killed), reduced to what classification needs.
+ *
+ * @param stagingError non-null when artifacts could not be staged (before any VM started)
+ * @param launchError non-null when the VM process could not be started at all
+ * @param timedOut the VM was killed at its timeout
+ * @param exitCode VM process exit code, -1 when killed
+ * @param harnessStarted the harness's start line arrived (the kernel reached userspace)
+ * @param harnessDone the harness's done line arrived
+ * @param missingMetrics requested metrics with no measured (non-warm-up) sample
+ * @param harnessErrors error events the harness reported, "metric: message"
+ */
+public record BootFacts(
+    String stagingError,
+    String launchError,
+    boolean timedOut,
+    int exitCode,
+    boolean harnessStarted,
+    boolean harnessDone,
+    List<String> missingMetrics,
+    List<String> harnessErrors) {}

@@ -1,0 +1,50 @@
+package dev.abfleet.worker.run;
+
+import dev.abfleet.proto.fleet.v1.FailureKind;
+
+/**
+ * Classifies a finished boot. INFRA failures are the host's fault and are retried elsewhere;
+ * BOOT, TIMEOUT and HARNESS failures are results about the arm.
+ */
+public final class RunClassifier {
+  private RunClassifier() {}
+
+  /** The outcome of a boot: ok (kind null) or a failure kind with a one-line message. */
+  public record Classification(FailureKind kind, String message) {
+    public boolean ok() {
+      return kind == null;
+    }
+  }
+
+  public static Classification classify(BootFacts f) {
+    if (f.stagingError() != null) {
+      return new Classification(FailureKind.INFRA, "staging failed: " + f.stagingError());
+    }
+    if (f.launchError() != null) {
+      return new Classification(FailureKind.INFRA, "VM did not start: " + f.launchError());
+    }
+    if (f.timedOut()) {
+      return new Classification(
+          FailureKind.TIMEOUT,
+          f.harnessStarted()
+              ? "VM killed at its timeout while the harness was running"
+              : "VM killed at its timeout before the harness started (kernel hung during boot?)");
+    }
+    if (!f.harnessStarted()) {
+      return new Classification(
+          FailureKind.BOOT,
+          "kernel did not reach the harness (VM exited with code " + f.exitCode() + "); see console tail");
+    }
+    if (!f.harnessErrors().isEmpty()) {
+      return new Classification(FailureKind.HARNESS, "harness reported: " + String.join("; ", f.harnessErrors()));
+    }
+    if (!f.missingMetrics().isEmpty()) {
+      return new Classification(
+          FailureKind.HARNESS, "harness reported no value for " + String.join(", ", f.missingMetrics()));
+    }
+    if (!f.harnessDone()) {
+      return new Classification(FailureKind.HARNESS, "harness stopped before its done line");
+    }
+    return new Classification(null, "ok");
+  }
+}

@@ -1,0 +1,66 @@
+package dev.abfleet.worker.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.proto.fleet.v1.FailureKind;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RunClassifierTest {
+  private static BootFacts healthy() {
+    return new BootFacts(null, null, false, 0, true, true, List.of(), List.of());
+  }
+
+  @Test
+  void healthyBootIsOk() {
+    assertThat(RunClassifier.classify(healthy()).ok()).isTrue();
+  }
+
+  @Test
+  void stagingErrorIsInfra() {
+    var f = new BootFacts("sha256 mismatch", null, false, 0, false, false, List.of(), List.of());
+    assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
+  }
+
+  @Test
+  void missingQemuIsInfra() {
+    var f = new BootFacts(null, "qemu-system-x86_64 not found", false, -1, false, false, List.of(), List.of());
+    assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
+  }
+
+  @Test
+  void killedVmIsTimeoutEvenWithPartialResults() {
+    var f = new BootFacts(null, null, true, -1, true, false, List.of("seq_read"), List.of());
+    var c = RunClassifier.classify(f);
+    assertThat(c.kind()).isEqualTo(FailureKind.TIMEOUT);
+    assertThat(c.message()).contains("harness was running");
+  }
+
+  @Test
+  void exitWithoutHarnessStartIsBootFailure() {
+    var f = new BootFacts(null, null, false, 0, false, false, List.of("metadata_stat"), List.of());
+    var c = RunClassifier.classify(f);
+    assertThat(c.kind()).isEqualTo(FailureKind.BOOT);
+    assertThat(c.message()).contains("code 0");
+  }
+
+  @Test
+  void missingMetricIsHarnessFailure() {
+    var f = new BootFacts(null, null, false, 0, true, true, List.of("seq_read"), List.of());
+    var c = RunClassifier.classify(f);
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).contains("seq_read");
+  }
+
+  @Test
+  void harnessErrorEventIsHarnessFailure() {
+    var f = new BootFacts(null, null, false, 0, true, true, List.of(), List.of("seq_read: ENOSPC"));
+    assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
+  }
+
+  @Test
+  void missingDoneLineIsHarnessFailure() {
+    var f = new BootFacts(null, null, false, 0, true, false, List.of(), List.of());
+    assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
+  }
+}
