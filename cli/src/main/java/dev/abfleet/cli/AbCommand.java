@@ -1,0 +1,80 @@
+package dev.abfleet.cli;
+
+import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.cli.config.FleetConfigLoader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code abfleet ab}: one A/B experiment on this machine, real QEMU boots, real gRPC on loopback. */
+@Command(
+    name = "ab",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Boot a baseline and a candidate kernel back to back in fresh QEMU VMs, pair after pair,",
+      "and print a verdict per metric. Starts an embedded controller and a local worker that",
+      "talk over gRPC on loopback. Progress goes to stderr; stdout carries only the report."
+    })
+final class AbCommand implements Callable<Integer> {
+  @Option(names = "--baseline", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
+      description = "Baseline arm: a name, a kernel image, optional extra kernel arguments.")
+  String baseline;
+
+  @Option(names = "--candidate", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
+      description = "Candidate arm, same form, e.g. slub=/boot/vmlinuz:slub_debug=FZPU")
+  String candidate;
+
+  @Option(names = "--pairs", paramLabel = "N", description = "Boot pairs (default: fleet.yaml policy.pairs).")
+  Integer pairs;
+
+  @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
+      description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")
+  boolean gate;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
+  Path config;
+
+  @Option(names = "--benchmark", paramLabel = "NAME", description = "Benchmark from fleet.yaml (default: default_benchmark).")
+  String benchmark;
+
+  @Option(names = "--metrics", split = ",", paramLabel = "M", description = "Only these metrics (comma-separated).")
+  List<String> metrics;
+
+  @Option(names = "--threshold", paramLabel = "R", description = "Noise threshold, relative (default: fleet.yaml, 0.02).")
+  Double threshold;
+
+  @Option(names = "--alpha", paramLabel = "A", description = "Family-wise significance level (default: fleet.yaml, 0.05).")
+  Double alpha;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Seed of the AB/BA order shuffle (default: drawn, recorded).")
+  Long seed;
+
+  @Option(names = "--iterations", paramLabel = "N", description = "Measured iterations per metric per boot.")
+  Integer iterations;
+
+  @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long.")
+  Integer bootTimeout;
+
+  @Option(names = "--local-workers", defaultValue = "1", paramLabel = "N",
+      description = "Local worker agents (each one VM at a time; default: ${DEFAULT-VALUE}).")
+  int localWorkers;
+
+  @Override
+  public Integer call() {
+    FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
+    AbRequest request = new AbRequest(
+        ArmArg.parse("--baseline", baseline),
+        ArmArg.parse("--candidate", candidate),
+        cfg, benchmark, metrics, pairs, threshold, alpha, seed, iterations, bootTimeout);
+    ReportFormat fmt = ReportFormat.parse(format);
+    if (localWorkers < 1 || localWorkers > 64) {
+      throw new Problem("--local-workers " + localWorkers + ": expected 1 to 64");
+    }
+    return AbSession.run(request, fmt, gate, localWorkers, System.out, System.err);
+  }
+}

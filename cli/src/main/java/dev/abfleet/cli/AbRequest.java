@@ -1,0 +1,120 @@
+package dev.abfleet.cli;
+
+import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.proto.fleet.v1.VmShape;
+import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.run.Harnesses;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A validated {@code abfleet ab} request. Everything a user can get wrong is checked here,
+ * before anything starts or is recorded.
+ */
+record AbRequest(
+    ArmArg baseline,
+    ArmArg candidate,
+    FleetConfig config,
+    String benchmarkName,
+    List<String> metrics,
+    Integer pairs,
+    Double threshold,
+    Double alpha,
+    Long seed,
+    Integer iterations,
+    Integer bootTimeoutS) {
+
+  AbRequest {
+    if (baseline.name().equals(candidate.name())) {
+      throw new Problem("--baseline and --candidate are both named '" + baseline.name() + "'; give the arms different names");
+    }
+    checkKernel("--baseline", baseline);
+    checkKernel("--candidate", candidate);
+    FleetConfig.Benchmark b = config.benchmark(benchmarkName);
+    if (metrics != null) {
+      Harnesses.checkMetrics(b.harness(), metrics).ifPresent(msg -> {
+        throw new Problem("--metrics: " + msg);
+      });
+    }
+    if (pairs != null && (pairs < 1 || pairs > 10_000)) {
+      throw new Problem("--pairs " + pairs + ": expected 1 to 10000");
+    }
+    if (threshold != null && !(threshold > 0 && threshold < 1)) {
+      throw new Problem("--threshold " + threshold + ": expected a relative change between 0 and 1, e.g. 0.02 for 2%");
+    }
+    if (alpha != null && !(alpha > 0 && alpha < 0.5)) {
+      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.05");
+    }
+    if (iterations != null && (iterations < 1 || iterations > 1000)) {
+      throw new Problem("--iterations " + iterations + ": expected 1 to 1000");
+    }
+    if (bootTimeoutS != null && (bootTimeoutS < 5 || bootTimeoutS > 86_400)) {
+      throw new Problem("--boot-timeout " + bootTimeoutS + ": expected 5 to 86400 seconds");
+    }
+  }
+
+  private static void checkKernel(String option, ArmArg arm) {
+    KernelImage.check(arm.kernel()).ifPresent(problem -> {
+      throw new Problem(option + " " + arm.name() + ": " + problem);
+    });
+  }
+
+  /** The spec submitted to the controller; hosts restricts it to the local workers. */
+  ExperimentSpec toSpec(List<String> hosts) {
+    FleetConfig.Benchmark b = config.benchmark(benchmarkName);
+    List<String> m = metrics != null ? metrics : b.metrics();
+    List<String> gating = b.gating().stream().filter(m::contains).toList();
+    if (gating.isEmpty()) {
+      gating = m;
+    }
+    Policy.Builder policy = Policy.newBuilder()
+        .setNoiseThreshold(threshold != null ? threshold : config.policy().noiseThreshold())
+        .setAlpha(alpha != null ? alpha : config.policy().alpha())
+        .setPairs(pairs != null ? pairs : config.policy().pairs())
+        .setBootTimeoutS(bootTimeoutS != null ? bootTimeoutS : config.policy().bootTimeoutS())
+        .addAllGatingMetrics(gating);
+    if (seed != null) {
+      policy.setSeed(seed);
+    }
+    return ExperimentSpec.newBuilder()
+        .setName(baseline.name() + "-vs-" + candidate.name())
+        .addArms(arm(baseline, "baseline"))
+        .addArms(arm(candidate, "candidate"))
+        .setBenchmark(Benchmark.newBuilder()
+            .setHarness(b.harness())
+            .addAllMetrics(m)
+            .setIterations(iterations != null ? iterations : b.iterations())
+            .setIterationMs(b.iterationMs())
+            .setWarmupIterations(b.warmup()))
+        .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(hosts))
+        .setPolicy(policy)
+        .setPriority("pr")
+        .build();
+  }
+
+  private Arm arm(ArmArg a, String role) {
+    Path kernel = a.kernel().toAbsolutePath().normalize();
+    String sha;
+    try {
+      sha = ArtifactCache.sha256(kernel);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Arm.newBuilder()
+        .setName(a.name())
+        .setRole(role)
+        .setKernel(Artifact.newBuilder().setSha256(sha).setUri(kernel.toString()).setSizeBytes(kernel.toFile().length()))
+        .setCmdlineExtra(a.cmdlineExtra())
+        .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib()))
+        .build();
+  }
+}

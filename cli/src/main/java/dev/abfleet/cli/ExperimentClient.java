@@ -1,0 +1,102 @@
+package dev.abfleet.cli;
+
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
+import dev.abfleet.proto.fleet.v1.ExperimentProgress;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/** The CLI's side of ExperimentService, over a real gRPC channel. */
+public final class ExperimentClient implements AutoCloseable {
+  static final Set<String> TERMINAL = Set.of("completed", "cancelled", "failed");
+
+  private final ManagedChannel channel;
+  private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
+
+  public ExperimentClient(String target) {
+    this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
+  }
+
+  /** Submits and returns the experiment id; INVALID_ARGUMENT becomes a {@link Problem}. */
+  public String submit(String id, ExperimentSpec spec) {
+    try {
+      return stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+          .submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(id).setSpec(spec).build())
+          .getExperimentId();
+    } catch (StatusRuntimeException e) {
+      throw asProblem(e);
+    }
+  }
+
+  public Experiment get(String id) {
+    return stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+        .getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
+  }
+
+  public void cancel(String id, String reason) {
+    stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+        .cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId(id).setReason(reason).build());
+  }
+
+  /** Follows the experiment until it is terminal; returns its final state. */
+  public Experiment watch(String id, Consumer<Experiment> onChange) {
+    Experiment last = null;
+    while (last == null || !TERMINAL.contains(last.getState())) {
+      try {
+        Iterator<ExperimentProgress> it =
+            stub.watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build());
+        while (it.hasNext()) {
+          last = it.next().getExperiment();
+          onChange.accept(last);
+        }
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+          throw e;
+        }
+        sleepQuietly(500);
+      }
+      if (last == null || !TERMINAL.contains(last.getState())) {
+        last = get(id);
+      }
+    }
+    return last;
+  }
+
+  private static Problem asProblem(StatusRuntimeException e) {
+    Status.Code c = e.getStatus().getCode();
+    if (c == Status.Code.INVALID_ARGUMENT || c == Status.Code.FAILED_PRECONDITION) {
+      return new Problem(e.getStatus().getDescription());
+    }
+    throw e;
+  }
+
+  private static void sleepQuietly(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

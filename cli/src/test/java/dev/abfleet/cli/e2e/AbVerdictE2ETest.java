@@ -1,0 +1,81 @@
+package dev.abfleet.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code abfleet ab} on a real Debian kernel, booted in real QEMU (TCG here). */
+@Tag("e2e")
+class AbVerdictE2ETest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void sameKernelOnBothArmsIsNeverCalledImprovedOrRegressed(@TempDir Path dir) throws Exception {
+    Path k = Kernels.cloud();
+    Cli.Result r = Cli.run(dir, 15, "ab", "--baseline", "a=" + k, "--candidate", "b=" + k,
+        "--pairs", "8", "--format", "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode report = JSON.readTree(r.out());
+    assertThat(report.get("pairs_done").asInt()).isEqualTo(8);
+    assertThat(report.get("comparisons")).hasSize(4);
+    for (JsonNode c : report.get("comparisons")) {
+      assertThat(c.get("verdict").asText()).as(c.toString()).isIn("no_change", "inconclusive");
+      assertThat(c.get("n_pairs").asInt()).isEqualTo(8);
+    }
+    assertBootsArePairedAndBalanced(report, 8);
+  }
+
+  @Test
+  void slubDebugCandidateRegressesSlabHeavyMetrics(@TempDir Path dir) throws Exception {
+    Path k = Kernels.cloud();
+    Cli.Result r = Cli.run(dir, 15, "ab", "--baseline", "stock=" + k,
+        "--candidate", "slub=" + k + ":slub_debug=FZPU", "--pairs", "8", "--format", "json", "--gate");
+    assertThat(r.exit()).as("--gate exits 1 on a gating regression; stderr:\n" + r.err()).isEqualTo(1);
+    JsonNode report = JSON.readTree(r.out());
+    Map<String, JsonNode> byMetric = new HashMap<>();
+    report.get("comparisons").forEach(c -> byMetric.put(c.get("metric").asText(), c));
+    for (String metric : new String[] {"create_delete", "metadata_stat"}) {
+      JsonNode c = byMetric.get(metric);
+      assertThat(c.get("verdict").asText()).as(c.toString()).isEqualTo("regressed");
+      assertThat(c.get("ci_high").asDouble()).as(c.toString()).isLessThan(0);
+      assertThat(c.get("change").asDouble()).isLessThan(-0.10);
+    }
+    assertBootsArePairedAndBalanced(report, 8);
+  }
+
+  /** Every pair: one boot per arm, same host, same lease; half the pairs boot the baseline first. */
+  static void assertBootsArePairedAndBalanced(JsonNode report, int pairs) {
+    JsonNode boots = report.get("boots");
+    assertThat(boots).hasSize(2 * pairs);
+    Map<Integer, Set<String>> armsPerPair = new HashMap<>();
+    Map<Integer, String> hostPerPair = new HashMap<>();
+    int baselineFirst = 0;
+    Set<String> runIds = new HashSet<>();
+    for (JsonNode b : boots) {
+      assertThat(runIds.add(b.get("run_id").asText())).as("duplicate run " + b).isTrue();
+      int pair = b.get("pair").asInt();
+      assertThat(b.get("accelerator").asText()).isIn("tcg", "kvm");
+      assertThat(b.get("status").asText()).isEqualTo("ok");
+      assertThat(b.get("boot_ms").asLong()).isPositive();
+      assertThat(b.get("run_ms").asLong()).isGreaterThanOrEqualTo(b.get("boot_ms").asLong());
+      assertThat(b.get("values").get("metadata_stat")).isNotEmpty();
+      assertThat(armsPerPair.computeIfAbsent(pair, p -> new HashSet<>()).add(b.get("arm").asText())).isTrue();
+      String host = hostPerPair.putIfAbsent(pair, b.get("host").asText());
+      assertThat(host == null || host.equals(b.get("host").asText())).as("pair %d on one host", pair).isTrue();
+      if (b.get("order").asInt() == 0 && b.get("arm").asText().equals(report.get("baseline").asText())) {
+        baselineFirst++;
+      }
+    }
+    assertThat(armsPerPair).hasSize(pairs);
+    assertThat(baselineFirst).as("AB/BA balanced").isEqualTo(pairs / 2);
+  }
+}

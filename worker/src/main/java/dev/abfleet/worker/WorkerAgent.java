@@ -1,0 +1,113 @@
+package dev.abfleet.worker;
+
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.Cancel;
+import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.HostFingerprint;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.worker.link.Backoff;
+import dev.abfleet.worker.link.ControllerLink;
+import dev.abfleet.worker.link.LinkState;
+import dev.abfleet.worker.run.BlockExecutor;
+import dev.abfleet.worker.run.GuestRunProcedure;
+import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.qemu.QemuDriver;
+import dev.abfleet.worker.vm.vz.VzDriver;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The host agent: probes what this host can boot, connects to the controller and runs the
+ * blocks it is assigned, one VM at a time.
+ */
+public final class WorkerAgent implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WorkerAgent.class);
+  public static final String VERSION = "0.1.0";
+
+  private final WorkerSettings settings;
+  private final ManagedChannel channel;
+  private final ScheduledExecutorService timer;
+  private final BlockExecutor executor;
+  private final ControllerLink link;
+
+  private WorkerAgent(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {
+    this.settings = settings;
+    this.channel = NettyChannelBuilder.forTarget(settings.controller())
+        .usePlaintext()
+        .keepAliveTime(30, TimeUnit.SECONDS)
+        .build();
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
+      t.setDaemon(true);
+      return t;
+    });
+    GuestRunProcedure procedure = new GuestRunProcedure(settings, drivers);
+    ControllerLink[] linkRef = new ControllerLink[1];
+    this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
+    Hello hello = hello(settings, drivers, facts);
+    this.link = new ControllerLink(channel, () -> hello, executor::runningRunId, new ControllerLink.Handler() {
+      @Override
+      public void onAssignment(BlockAssignment assignment) {
+        executor.submit(assignment);
+      }
+
+      @Override
+      public void onCancel(Cancel cancel) {
+        executor.cancel(cancel.getBlockId(), cancel.getReason());
+      }
+    }, Backoff.standard(new SplittableRandom()), timer);
+    linkRef[0] = link;
+  }
+
+  /** Probes the hypervisors of this host and connects; returns at once (the link reconnects by itself). */
+  public static WorkerAgent start(WorkerSettings settings) {
+    HostFacts facts = HostFacts.probe();
+    Map<String, VmDriver> drivers = new LinkedHashMap<>();
+    drivers.put("qemu", new QemuDriver(facts.arch()));
+    drivers.put("vz", new VzDriver());
+    WorkerAgent agent = new WorkerAgent(settings, drivers, facts);
+    drivers.forEach((name, d) -> log.info("{}: accelerators {}", name, d.accelerators()));
+    agent.link.start();
+    return agent;
+  }
+
+  static Hello hello(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {
+    Hello.Builder h = Hello.newBuilder()
+        .setHostId(settings.hostId())
+        .setAgentVersion(VERSION)
+        .setArch(facts.arch())
+        .setCpus(facts.cpus())
+        .setMemoryMib(facts.memoryMib())
+        .putAllLabels(settings.labels())
+        .setFingerprint(HostFingerprint.newBuilder().setCpuModel(facts.cpuModel()).setHostKernel(facts.hostKernel()));
+    drivers.forEach((name, d) -> h.addHypervisors(HypervisorCapability.newBuilder()
+        .setName(name)
+        .addAllAccelerators(d.accelerators())
+        .setVersion(d.version())));
+    return h.build();
+  }
+
+  public String hostId() {
+    return settings.hostId();
+  }
+
+  public LinkState linkState() {
+    return link.state();
+  }
+
+  @Override
+  public void close() {
+    link.close();
+    executor.close();
+    timer.shutdownNow();
+    channel.shutdownNow();
+  }
+}
