@@ -1,18 +1,69 @@
 package dev.abfleet.stats;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of the verdict engine. Pure: no I/O, no clock. */
+/**
+ * Entry point of the verdict engine. Pure: no I/O, no clock.
+ *
+ * <p>Paired design: pair i is one baseline boot and one candidate boot on the same host, back
+ * to back. Each metric is analysed on d_i = ln(candidate_i) - ln(baseline_i): Hodges-Lehmann
+ * estimate, Wilcoxon signed-rank p-value (exact with ties up to 50 non-zero differences), and
+ * a signed-rank confidence interval. Gating metrics share the family-wise error rate alpha:
+ * Holm-adjusted p-values and Bonferroni-level (1 - alpha/m) intervals.
+ */
 public final class VerdictEngine {
   private VerdictEngine() {}
 
-  /** Paired comparison of every metric, family-wise error control across gating metrics. */
+  /**
+   * Paired comparison of every metric, family-wise error control across gating metrics.
+   * Results are in input order. Never throws on degenerate data: NaN values and warnings
+   * instead. A null policy means {@link Policy#DEFAULT}.
+   */
   public static List<Comparison> comparePaired(List<MetricInput> metrics, Policy policy) {
-    throw new UnsupportedOperationException("verdict engine not built yet");
+    if (metrics == null || metrics.isEmpty()) {
+      return List.of();
+    }
+    Policy pol = policy == null ? Policy.DEFAULT : policy;
+    int size = metrics.size();
+    Pairs[] pairs = new Pairs[size];
+    double[] p = new double[size];
+    List<Integer> gating = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      MetricInput in = metrics.get(i);
+      pairs[i] = Pairs.of(in.baseline(), in.candidate());
+      p[i] = PairedComparison.pValue(pairs[i]);
+      if (in.gating()) {
+        gating.add(i);
+      }
+    }
+    double[] adjusted = p.clone();
+    double[] gatingP = gating.stream().mapToDouble(i -> p[i]).toArray();
+    double[] gatingAdjusted = Holm.adjust(gatingP);
+    for (int g = 0; g < gating.size(); g++) {
+      adjusted[gating.get(g)] = gatingAdjusted[g];
+    }
+    int m = Math.max(1, gating.size());
+    List<Comparison> out = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      MetricInput in = metrics.get(i);
+      double ciAlpha = in.gating() ? pol.alpha() / m : pol.alpha();
+      out.add(PairedComparison.compare(in, pairs[i], p[i], adjusted[i], ciAlpha, pol));
+    }
+    return List.copyOf(out);
   }
 
-  /** Median of the values, ignoring NaN; NaN when none is left. */
+  /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */
   public static double median(double[] values) {
-    throw new UnsupportedOperationException("verdict engine not built yet");
+    if (values == null) {
+      return Double.NaN;
+    }
+    double[] v = Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
+    int n = v.length;
+    if (n == 0) {
+      return Double.NaN;
+    }
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
   }
 }
