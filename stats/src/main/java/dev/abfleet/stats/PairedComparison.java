@@ -38,6 +38,7 @@ final class PairedComparison {
           + HodgesLehmann.minPairsForInterval(ciAlpha) + " for a " + percent(1 - ciAlpha)
           + " interval");
     }
+    boolean drift = drifts(pairs.logRatios(), policy.alpha(), warnings);
     double change = Math.expm1(hl);
     double ciLow = ci == null ? Double.NaN : Math.expm1(ci[0]);
     double ciHigh = ci == null ? Double.NaN : Math.expm1(ci[1]);
@@ -50,6 +51,9 @@ final class PairedComparison {
       }
       if (pairs.failedBoots() > 0) {
         reasons.add(Reasons.BOOT_FAILURES);
+      }
+      if (drift) {
+        reasons.add(Reasons.DRIFT);
       }
       if (reasons.isEmpty()) {
         reasons.add(Reasons.NEAR_THRESHOLD);
@@ -82,6 +86,22 @@ final class PairedComparison {
       return Verdict.NO_CHANGE;
     }
     return Verdict.INCONCLUSIVE;
+  }
+
+  /**
+   * Kendall's tau of d over the pair index, two-sided at level alpha (not adjusted for
+   * multiplicity: it only qualifies a verdict, it never makes one). Adds a warning when
+   * significant.
+   */
+  private static boolean drifts(double[] d, double alpha, List<String> warnings) {
+    Trend.Result trend = Trend.kendall(d);
+    if (!(trend.p() <= alpha)) {
+      return false;
+    }
+    warnings.add(String.format(java.util.Locale.ROOT,
+        "the paired differences trend over the run (Kendall tau=%.2f, p=%.3g): "
+            + "the effect is not stable from first to last pair", trend.tau(), trend.p()));
+    return true;
   }
 
   /** 0.95 -> "95%", 0.9875 -> "98.75%". */
