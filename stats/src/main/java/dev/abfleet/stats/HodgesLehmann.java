@@ -6,6 +6,12 @@ import java.util.Arrays;
  * One-sample Hodges-Lehmann estimate of the centre of paired differences and its confidence
  * interval by inverting the signed-rank test (the method of R's {@code wilcox.test(conf.int =
  * TRUE)}): the interval is [W(k), W(N-k+1)] over the sorted Walsh averages.
+ *
+ * <p>Both use every usable pair, zero differences included (a zero is evidence of no shift;
+ * dropping it, as the test at shift 0 does, would make "all pairs equal" have no estimate).
+ * k comes from the untied signed-rank distribution (as R does for its exact interval): exact
+ * ties among log ratios of measured values are rare, and the p-value, which is exact with
+ * ties, must agree before a difference counts as significant.
  */
 final class HodgesLehmann {
   private HodgesLehmann() {}

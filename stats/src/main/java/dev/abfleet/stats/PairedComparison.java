@@ -42,27 +42,19 @@ final class PairedComparison {
     double change = Math.expm1(hl);
     double ciLow = ci == null ? Double.NaN : Math.expm1(ci[0]);
     double ciHigh = ci == null ? Double.NaN : Math.expm1(ci[1]);
-    Direction better = in.better() == null ? Direction.HIGHER : in.better();
-    List<String> reasons = new ArrayList<>();
-    Verdict verdict = decide(better, change, ciLow, ciHigh, pAdjusted, policy);
-    if (verdict == Verdict.INCONCLUSIVE) {
-      if (ci == null || ciHigh - ciLow > 2 * policy.noiseThreshold()) {
-        reasons.add(Reasons.UNDERPOWERED);
-      }
-      if (pairs.failedBoots() > 0) {
-        reasons.add(Reasons.BOOT_FAILURES);
-      }
-      if (drift) {
-        reasons.add(Reasons.DRIFT);
-      }
-      if (reasons.isEmpty()) {
-        reasons.add(Reasons.NEAR_THRESHOLD);
-      }
+    Direction better = in.better();
+    if (better == null) {
+      better = Direction.HIGHER;
+      warnings.add("no direction given; assuming higher is better");
     }
+    Verdict verdict = decide(better, change, ciLow, ciHigh, pAdjusted, policy);
+    List<String> reasons = verdict == Verdict.INCONCLUSIVE
+        ? reasons(ciLow, ciHigh, pairs.failedBoots(), drift, policy)
+        : List.of();
     return new Comparison(
         in.metric(), in.unit(), better, in.gating(), n,
         VerdictEngine.median(pairs.baseline()), VerdictEngine.median(pairs.candidate()),
-        change, ciLow, ciHigh, pValue, pAdjusted, verdict, List.copyOf(reasons),
+        change, ciLow, ciHigh, pValue, pAdjusted, verdict, reasons,
         List.copyOf(warnings));
   }
 
@@ -86,6 +78,26 @@ final class PairedComparison {
       return Verdict.NO_CHANGE;
     }
     return Verdict.INCONCLUSIVE;
+  }
+
+  /** Why a comparison is inconclusive; never empty. */
+  static List<String> reasons(
+      double ciLow, double ciHigh, int failedBoots, boolean drift, Policy policy) {
+    List<String> reasons = new ArrayList<>();
+    boolean noInterval = Double.isNaN(ciLow) || Double.isNaN(ciHigh);
+    if (noInterval || ciHigh - ciLow > 2 * policy.noiseThreshold()) {
+      reasons.add(Reasons.UNDERPOWERED);
+    }
+    if (failedBoots > 0) {
+      reasons.add(Reasons.BOOT_FAILURES);
+    }
+    if (drift) {
+      reasons.add(Reasons.DRIFT);
+    }
+    if (reasons.isEmpty()) {
+      reasons.add(Reasons.NEAR_THRESHOLD);
+    }
+    return List.copyOf(reasons);
   }
 
   /**

@@ -25,7 +25,8 @@ public final class VerdictEngine {
     if (metrics == null || metrics.isEmpty()) {
       return List.of();
     }
-    Policy pol = policy == null ? Policy.DEFAULT : policy;
+    List<String> policyWarnings = new ArrayList<>();
+    Policy pol = usable(policy, policyWarnings);
     int size = metrics.size();
     Pairs[] pairs = new Pairs[size];
     double[] p = new double[size];
@@ -49,9 +50,38 @@ public final class VerdictEngine {
     for (int i = 0; i < size; i++) {
       MetricInput in = metrics.get(i);
       double ciAlpha = in.gating() ? pol.alpha() / m : pol.alpha();
-      out.add(PairedComparison.compare(in, pairs[i], p[i], adjusted[i], ciAlpha, pol));
+      Comparison c = PairedComparison.compare(in, pairs[i], p[i], adjusted[i], ciAlpha, pol);
+      out.add(policyWarnings.isEmpty() ? c : withWarnings(c, policyWarnings));
     }
     return List.copyOf(out);
+  }
+
+  /** The policy, with out-of-range fields replaced by the default and a warning for each. */
+  private static Policy usable(Policy policy, List<String> warnings) {
+    if (policy == null) {
+      return Policy.DEFAULT;
+    }
+    double alpha = policy.alpha();
+    double delta = policy.noiseThreshold();
+    if (!(alpha > 0 && alpha < 1)) {
+      warnings.add("policy alpha=" + alpha + " is outside (0, 1); using "
+          + Policy.DEFAULT.alpha());
+      alpha = Policy.DEFAULT.alpha();
+    }
+    if (!(delta >= 0 && delta < 1)) {
+      warnings.add("policy noise threshold=" + delta + " is outside [0, 1); using "
+          + Policy.DEFAULT.noiseThreshold());
+      delta = Policy.DEFAULT.noiseThreshold();
+    }
+    return new Policy(delta, alpha);
+  }
+
+  private static Comparison withWarnings(Comparison c, List<String> extra) {
+    List<String> all = new ArrayList<>(extra);
+    all.addAll(c.warnings());
+    return new Comparison(c.metric(), c.unit(), c.better(), c.gating(), c.nPairs(),
+        c.baselineCenter(), c.candidateCenter(), c.change(), c.ciLow(), c.ciHigh(), c.pValue(),
+        c.pAdjusted(), c.verdict(), c.reasons(), List.copyOf(all));
   }
 
   /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */

@@ -214,4 +214,19 @@ class VerdictEngineTest {
     assertThat(VerdictEngine.median(new double[] {NAN})).isNaN();
     assertThat(VerdictEngine.median(new double[0])).isNaN();
   }
+
+  @Test
+  void outOfRangePolicyFallsBackToDefaultWithWarning() {
+    Comparison c = VerdictEngine.comparePaired(
+        List.of(metric(Direction.HIGHER, false, BASE, MINUS_20)), new Policy(0.02, 5)).get(0);
+    assertThat(c.warnings()).contains("policy alpha=5.0 is outside (0, 1); using 0.05");
+    assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
+  }
+
+  @Test
+  void missingDirectionAssumesHigherWithWarning() {
+    Comparison c = single(metric(null, false, BASE, MINUS_20));
+    assertThat(c.better()).isEqualTo(Direction.HIGHER);
+    assertThat(c.warnings()).contains("no direction given; assuming higher is better");
+  }
 }
