@@ -229,4 +229,23 @@ class VerdictEngineTest {
     assertThat(c.better()).isEqualTo(Direction.HIGHER);
     assertThat(c.warnings()).contains("no direction given; assuming higher is better");
   }
+
+  /** Same tie pattern as ties2 in reference_values.py: p by full sign-flip enumeration. */
+  @Test
+  void pValueIsExactWhenPairsTie() {
+    double[] base = {100, 100, 100, 200, 100, 100, 100};
+    double[] cand = {200, 200, 200, 100, 400, 400, 100};
+    Comparison c = single(new MetricInput("m", "ops/s", Direction.HIGHER, false, base, cand));
+    assertThat(c.pValue()).isCloseTo(0.15625, within(1e-12));
+  }
+
+  @Test
+  void gatingMetricWithTooFewPairsNamesTheBonferroniLevel() {
+    double[] six = {100, 101, 99, 102, 100, 98};
+    MetricInput a = metric(Direction.HIGHER, true, six, new double[] {1, 1, 1, 1, 1, 1.01});
+    List<Comparison> out = VerdictEngine.comparePaired(List.of(a, a, a, a), Policy.DEFAULT);
+    assertThat(out.get(0).warnings())
+        .contains("n=6 usable pairs; need at least 8 for a 98.75% interval");
+    assertThat(out.get(0).reasons()).contains(Reasons.UNDERPOWERED);
+  }
 }
