@@ -1,0 +1,65 @@
+package dev.abfleet.stats;
+
+import java.util.Arrays;
+
+/**
+ * One-sample Hodges-Lehmann estimate of the centre of paired differences and its confidence
+ * interval by inverting the signed-rank test (the method of R's {@code wilcox.test(conf.int =
+ * TRUE)}): the interval is [W(k), W(N-k+1)] over the sorted Walsh averages.
+ *
+ * <p>Both use every usable pair, zero differences included (a zero is evidence of no shift;
+ * dropping it, as the test at shift 0 does, would make "all pairs equal" have no estimate).
+ * k comes from the untied signed-rank distribution (as R does for its exact interval): exact
+ * ties among log ratios of measured values are rare, and the p-value, which is exact with
+ * ties, must agree before a difference counts as significant.
+ */
+final class HodgesLehmann {
+  private HodgesLehmann() {}
+
+  /** All (d_i + d_j) / 2 with i <= j, sorted ascending; n(n+1)/2 values. */
+  static double[] walshAverages(double[] d) {
+    int n = d.length;
+    double[] w = new double[n * (n + 1) / 2];
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = i; j < n; j++) {
+        w[at++] = (d[i] + d[j]) / 2.0;
+      }
+    }
+    Arrays.sort(w);
+    return w;
+  }
+
+  /** Median of the sorted Walsh averages; NaN when there are none. */
+  static double estimate(double[] sortedWalsh) {
+    int m = sortedWalsh.length;
+    if (m == 0) {
+      return Double.NaN;
+    }
+    return m % 2 == 1
+        ? sortedWalsh[m / 2]
+        : (sortedWalsh[m / 2 - 1] + sortedWalsh[m / 2]) / 2.0;
+  }
+
+  /**
+   * Two-sided interval at level 1 - alpha for the centre of the n differences whose sorted
+   * Walsh averages are given; null when n is too small for any interval at that level.
+   */
+  static double[] interval(double[] sortedWalsh, int n, double alpha) {
+    long k = SignedRank.intervalIndex(n, alpha);
+    if (k < 1) {
+      return null;
+    }
+    int big = sortedWalsh.length;
+    return new double[] {sortedWalsh[(int) k - 1], sortedWalsh[big - (int) k]};
+  }
+
+  /** Smallest n for which {@link #interval} exists at level 1 - alpha. */
+  static int minPairsForInterval(double alpha) {
+    int n = 1;
+    while (SignedRank.intervalIndex(n, alpha) < 1 && n < 10_000) {
+      n++;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.abfleet.stats;
+
+import org.hipparchus.distribution.continuous.NormalDistribution;
+
+/**
+ * Kendall's tau test of a monotone trend of values over their index (drift over the run).
+ * Exact permutation p-value when the values are untied and n <= {@link #EXACT_MAX_N};
+ * otherwise the normal approximation with tie-corrected variance, as in
+ * scipy.stats.kendalltau(method="asymptotic").
+ */
+final class Trend {
+  static final int EXACT_MAX_N = 50;
+
+  private static final NormalDistribution STANDARD_NORMAL = new NormalDistribution(0, 1);
+
+  /**
+   * @param tau Kendall's tau-b of value against index, in [-1, 1]
+   * @param p two-sided p-value of "no monotone trend"; NaN below 3 values
+   */
+  record Result(double tau, double p) {}
+
+  private Trend() {}
+
+  static Result kendall(double[] y) {
+    int n = y.length;
+    if (n < 3) {
+      return new Result(Double.NaN, Double.NaN);
+    }
+    long concordant = 0;
+    long discordant = 0;
+    for (int i = 0; i < n; i++) {
+      for (int j = i + 1; j < n; j++) {
+        if (y[j] > y[i]) {
+          concordant++;
+        } else if (y[j] < y[i]) {
+          discordant++;
+        }
+      }
+    }
+    long pairs = (long) n * (n - 1) / 2;
+    long tiedPairs = pairs - concordant - discordant;
+    long s = concordant - discordant;
+    double denominator = Math.sqrt((double) pairs * (pairs - tiedPairs));
+    double tau = denominator == 0 ? Double.NaN : s / denominator;
+    if (denominator == 0) {
+      return new Result(tau, 1.0);
+    }
+    double p = tiedPairs == 0 && n <= EXACT_MAX_N
+        ? exactP(n, Math.min(concordant, discordant))
+        : approxP(y, s);
+    return new Result(tau, p);
+  }
+
+  /** 2 * P(inversions <= c) under a uniformly random permutation (Mahonian numbers). */
+  private static double exactP(int n, long c) {
+    int max = n * (n - 1) / 2;
+    double[] p = new double[max + 1];
+    p[0] = 1.0;
+    int reach = 0;
+    // Element k (1-based) adds 0..k-1 inversions, uniformly.
+    for (int k = 2; k <= n; k++) {
+      reach += k - 1;
+      double[] next = new double[max + 1];
+      double window = 0;
+      for (int s = 0; s <= reach; s++) {
+        window += p[s];
+        if (s - k >= 0) {
+          window -= p[s - k];
+        }
+        next[s] = window / k;
+      }
+      p = next;
+    }
+    double lower = 0;
+    for (int s = 0; s <= c; s++) {
+      lower += p[s];
+    }
+    return Math.min(1.0, 2.0 * lower);
+  }
+
+  private static double approxP(double[] y, long s) {
+    int n = y.length;
+    double[] sorted = y.clone();
+    java.util.Arrays.sort(sorted);
+    double tieTerm = 0;
+    int i = 0;
+    while (i < n) {
+      int j = i;
+      while (j < n && sorted[j] == sorted[i]) {
+        j++;
+      }
+      double t = j - i;
+      tieTerm += t * (t - 1) * (2 * t + 5);
+      i = j;
+    }
+    double var = ((double) n * (n - 1) * (2.0 * n + 5) - tieTerm) / 18.0;
+    double z = s / Math.sqrt(var);
+    return Math.min(1.0, 2.0 * STANDARD_NORMAL.cumulativeProbability(-Math.abs(z)));
+  }
+}

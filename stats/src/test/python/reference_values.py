@@ -1,0 +1,99 @@
+"""Reference values for the stats module tests, computed independently of the Java code.
+
+Run from anywhere with Python 3 + numpy + scipy (checked with scipy 1.17.1):
+
+    python3 stats/src/test/python/reference_values.py
+
+and paste the printed values into the Java tests under stats/src/test/java/dev/abfleet/stats/.
+Inputs are printed with repr() so that Java parses the very same doubles.
+"""
+import itertools
+
+import numpy as np
+from scipy import stats
+
+
+def fixed(seed, n, scale=0.1, shift=0.0):
+    """Differences rounded to 6 decimals: exact decimal literals in both languages."""
+    rng = np.random.default_rng(seed)
+    return [round(float(x), 6) for x in rng.normal(shift, scale, n)]
+
+
+def brute_force_p(d):
+    """Two-sided signed-rank p by enumerating all 2^n sign flips (zeros dropped, mid-ranks)."""
+    d = [x for x in d if x != 0]
+    ranks = stats.rankdata(np.abs(d), method="average")
+    observed = sum(r for r, x in zip(ranks, d) if x > 0)
+    sums = [sum(r for r, s in zip(ranks, signs) if s) for signs in
+            itertools.product([False, True], repeat=len(d))]
+    lower = sum(1 for s in sums if s <= observed + 1e-9) / len(sums)
+    upper = sum(1 for s in sums if s >= observed - 1e-9) / len(sums)
+    return min(1.0, 2 * min(lower, upper))
+
+
+def walsh(d):
+    return sorted((d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d)))
+
+
+def inverted_interval(d, alpha, method):
+    """Brute force: every shift theta between two Walsh averages whose test of d - theta
+    does not reject at level alpha; the interval is the closure of that set."""
+    w = walsh(d)
+    edges = [w[0] - 1.0] + w + [w[-1] + 1.0]
+    accepted = []
+    for i in range(len(edges) - 1):
+        lo, hi = edges[i], edges[i + 1]
+        if lo == hi:
+            continue
+        theta = (lo + hi) / 2
+        p = stats.wilcoxon(np.array(d) - theta, method=method, correction=True).pvalue
+        if p > alpha:
+            accepted.append((lo, hi))
+    return accepted[0][0], accepted[-1][1]
+
+
+def show(name, value):
+    print(f"{name} = {value!r}")
+
+
+print("# exact p without ties, scipy.stats.wilcoxon(method='exact')")
+for n, seed in [(5, 1), (8, 2), (12, 3)]:
+    d = fixed(seed, n, shift=0.05)
+    show(f"d{n}", d)
+    show(f"  p_exact_n{n}", float(stats.wilcoxon(d, method="exact").pvalue))
+
+print("# p with ties and zeros, brute force over 2^n sign flips")
+ties = [0.1, -0.1, 0.2, 0.2, 0.0, 0.3, -0.05, 0.1, 0.0, 0.4, 0.2, -0.3]
+show("ties", ties)
+show("  p_brute_ties", brute_force_p(ties))
+ties2 = [0.5, 0.5, 0.5, -0.5, 1.0, 1.0, 0.0]
+show("ties2", ties2)
+show("  p_brute_ties2", brute_force_p(ties2))
+
+print("# n=60, scipy.stats.wilcoxon(method='approx', correction=True)")
+d60 = fixed(4, 60, shift=0.03)
+show("d60", d60)
+show("  p_approx_n60", float(stats.wilcoxon(d60, method="approx", correction=True).pvalue))
+d60t = [round(x, 2) for x in d60]  # rounding makes ties and zeros
+show("d60t", d60t)
+show("  p_approx_n60_ties",
+     float(stats.wilcoxon(d60t, method="approx", correction=True).pvalue))
+
+print("# Hodges-Lehmann: median of Walsh averages")
+d12 = fixed(3, 12, shift=0.05)
+show("  hl_n12", float(np.median(walsh(d12))))
+show("  hl_n8", float(np.median(walsh(fixed(2, 8, shift=0.05)))))
+
+print("# intervals by brute-force test inversion")
+show("  ci_n12_a05", inverted_interval(d12, 0.05, "exact"))
+show("  ci_n12_a0125", inverted_interval(d12, 0.0125, "exact"))
+show("  ci_n60_a05", inverted_interval(d60, 0.05, "approx"))
+
+print("# drift: Kendall's tau of d against pair index")
+trend = [round(0.01 * i + x, 6) for i, x in enumerate(fixed(5, 12, scale=0.02))]
+show("trend", trend)
+show("  p_kendall_exact", float(stats.kendalltau(range(12), trend, method="exact").pvalue))
+trend_ties = [round(x, 2) for x in trend]
+show("trend_ties", trend_ties)
+show("  p_kendall_ties", float(stats.kendalltau(range(12), trend_ties,
+                                                 method="asymptotic").pvalue))
