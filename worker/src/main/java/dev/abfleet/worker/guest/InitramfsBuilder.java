@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.cpio.CpioArchiveEntry;
@@ -63,6 +64,7 @@ public final class InitramfsBuilder {
       try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
         write(out, init, busyboxBytes, harnessBytes);
       }
+      makeWorldReadable(tmp);
       HarnessBuild.moveIntoPlace(tmp, target);
       return target;
     } catch (IOException e) {
@@ -125,6 +127,15 @@ public final class InitramfsBuilder {
           e);
     } catch (IOException e) {
       throw new GuestImageException("cannot read " + what + " " + path + ": " + e, e);
+    }
+  }
+
+  /** The VM process may run as another user than the worker; the archive holds no secrets. */
+  private static void makeWorldReadable(Path p) throws IOException {
+    try {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-r--r--"));
+    } catch (UnsupportedOperationException e) {
+      // Not a POSIX file system: keep the default permissions.
     }
   }
 

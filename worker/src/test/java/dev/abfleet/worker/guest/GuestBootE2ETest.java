@@ -72,7 +72,7 @@ class GuestBootE2ETest {
   private static void report(ParsedRun run, long wallMs, String append) {
     StringBuilder s = new StringBuilder("boot with '" + append + "': wall " + wallMs + " ms, guest boot "
         + run.start().flatMap(GuestStart::bootTime).map(d -> d.toMillis() + " ms").orElse("?")
-        + ", harness " + run.elapsedMs() + "\n");
+        + ", harness " + (run.elapsedMs().isPresent() ? run.elapsedMs().getAsLong() + " ms" : "?") + "\n");
     run.measuredSamples().forEach(x ->
         s.append(String.format("  %-16s %2d %12.1f %s%n", x.metric(), x.iteration(), x.value(), x.unit())));
     System.out.print(s);

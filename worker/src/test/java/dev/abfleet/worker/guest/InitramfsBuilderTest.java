@@ -130,6 +130,13 @@ class InitramfsBuilderTest {
   }
 
   @Test
+  void writesAnArchiveTheVmProcessCanReadAsAnotherUser() throws Exception {
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(build())))
+        .isEqualTo("rw-r--r--");
+  }
+
+  @Test
   void rejectsADynamicBusyboxWithTheInstallHint() throws Exception {
     Files.write(busybox, TestElf.of(ElfInfo.X86_64, true));
 
