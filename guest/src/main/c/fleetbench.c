@@ -1,0 +1,526 @@
+/*
+ * fleetbench: the in-guest benchmark harness of abfleet.
+ *
+ * Built static (gcc -static -O2) by the worker and run as /bin/fleetbench from the
+ * initramfs /init. Each metric runs warm-up then measured iterations of about
+ * --iteration-ms each, timed with CLOCK_MONOTONIC, and prints one JSON object per line
+ * on --out (the guest protocol, see ARCHITECTURE.md "Guest protocol"):
+ *
+ *   {"event":"start","harness":"fleetbench","version":"1","kernel":...,"arch":...,"uptime_ms":N}
+ *   {"metric":"metadata_stat","value":50300.0,"unit":"ops/s","better":"higher","iteration":0,"warmup":false}
+ *   {"event":"error","metric":"seq_read","message":"..."}
+ *   {"event":"done","elapsed_ms":N}
+ *
+ * Iterations are numbered from 0 within a metric; warm-up iterations come first.
+ * Exit status: 0 all metrics ran, 1 at least one metric failed (or --out unusable),
+ * 2 bad arguments.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HARNESS_VERSION "1"
+#define META_FILES 256
+#define SEQ_FILE_BYTES (16L * 1024 * 1024)
+#define SEQ_CHUNK (128 * 1024)
+/* Operations between two clock reads: under TCG clock_gettime may be a real syscall. */
+#define OPS_PER_CLOCK_CHECK 32
+
+struct options {
+    const char *out;
+    const char *dir;
+    char metrics[256];
+    long iterations;
+    long iteration_ms;
+    long warmup;
+};
+
+/* One metric: setup runs once before its iterations; run performs operations until
+ * the deadline and returns the number of units done (ops or bytes), or -1 with errno
+ * and a message in err. */
+struct metric {
+    const char *name;
+    const char *unit;
+    double unit_divisor; /* units per reported unit, e.g. bytes per MiB */
+    int (*setup)(const char *dir, char *err, size_t errlen);
+    long long (*run)(const char *dir, int64_t deadline_ns, char *err, size_t errlen);
+};
+
+static FILE *out;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Writes s as a JSON string literal (quotes included). */
+static void json_string(const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void end_line(void)
+{
+    fputc('\n', out);
+    fflush(out);
+}
+
+static void emit_error(const char *metric, const char *message)
+{
+    fputs("{\"event\":\"error\",\"metric\":", out);
+    json_string(metric);
+    fputs(",\"message\":", out);
+    json_string(message);
+    fputc('}', out);
+    end_line();
+}
+
+static void format_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    int saved = errno;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < errlen)
+        snprintf(err + n, errlen - (size_t)n, ": %s", strerror(saved));
+}
+
+/* ---- metrics ------------------------------------------------------------------ */
+
+static void meta_path(char *buf, size_t len, const char *dir, const char *prefix, long i)
+{
+    snprintf(buf, len, "%s/fleetbench-meta/%s%05ld", dir, prefix, i);
+}
+
+static int setup_meta(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/fleetbench-meta", dir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        format_err(err, errlen, "mkdir %s", path);
+        return -1;
+    }
+    for (long i = 0; i < META_FILES; i++) {
+        meta_path(path, sizeof path, dir, "f", i);
+        int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            format_err(err, errlen, "create %s", path);
+            return -1;
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+static long long run_metadata_stat(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    long long ops = 0;
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            meta_path(path, sizeof path, dir, "f", (long)(ops % META_FILES));
+            if (stat(path, &st) != 0) {
+                format_err(err, errlen, "stat %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < deadline);
+    return ops;
+}
+
+static long long run_negative_lookup(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    long long ops = 0;
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            meta_path(path, sizeof path, dir, "missing-", (long)(ops % META_FILES));
+            if (stat(path, &st) == 0) {
+                errno = EEXIST;
+                format_err(err, errlen, "stat %s unexpectedly succeeded", path);
+                return -1;
+            }
+            if (errno != ENOENT) {
+                format_err(err, errlen, "stat %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < deadline);
+    return ops;
+}
+
+static int setup_create_delete(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/fleetbench-cd", dir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        format_err(err, errlen, "mkdir %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+static long long run_create_delete(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    static unsigned long long serial; /* unique names across iterations */
+    char path[PATH_MAX];
+    long long ops = 0;
+    pid_t pid = getpid();
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            snprintf(path, sizeof path, "%s/fleetbench-cd/c%ld-%llu", dir, (long)pid, serial++);
+            int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+            if (fd < 0) {
+                format_err(err, errlen, "create %s", path);
+                return -1;
+            }
+            close(fd);
+            if (unlink(path) != 0) {
+                format_err(err, errlen, "unlink %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < deadline);
+    return ops;
+}
+
+static char seq_buf[SEQ_CHUNK];
+
+static void seq_path(char *buf, size_t len, const char *dir)
+{
+    snprintf(buf, len, "%s/fleetbench-seq.dat", dir);
+}
+
+static int setup_seq_read(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    seq_path(path, sizeof path, dir);
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        format_err(err, errlen, "create %s", path);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof seq_buf; i++)
+        seq_buf[i] = (char)(i * 131u + 7u);
+    for (long done = 0; done < SEQ_FILE_BYTES; done += SEQ_CHUNK) {
+        if (write(fd, seq_buf, SEQ_CHUNK) != SEQ_CHUNK) {
+            format_err(err, errlen, "write %s", path);
+            close(fd);
+            return -1;
+        }
+    }
+    if (close(fd) != 0) {
+        format_err(err, errlen, "close %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+static long long run_seq_read(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    seq_path(path, sizeof path, dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        format_err(err, errlen, "open %s", path);
+        return -1;
+    }
+    long long bytes = 0;
+    for (;;) {
+        ssize_t n = read(fd, seq_buf, SEQ_CHUNK);
+        if (n < 0) {
+            format_err(err, errlen, "read %s", path);
+            close(fd);
+            return -1;
+        }
+        bytes += n;
+        if (n == 0 && lseek(fd, 0, SEEK_SET) != 0) {
+            format_err(err, errlen, "rewind %s", path);
+            close(fd);
+            return -1;
+        }
+        if (now_ns() >= deadline)
+            break;
+    }
+    close(fd);
+    return bytes;
+}
+
+static const struct metric METRICS[] = {
+    {"metadata_stat", "ops/s", 1.0, setup_meta, run_metadata_stat},
+    {"negative_lookup", "ops/s", 1.0, setup_meta, run_negative_lookup},
+    {"create_delete", "ops/s", 1.0, setup_create_delete, run_create_delete},
+    {"seq_read", "MiB/s", 1024.0 * 1024.0, setup_seq_read, run_seq_read},
+};
+#define METRIC_COUNT (sizeof METRICS / sizeof METRICS[0])
+
+/* Runs one metric; returns 0 on success, -1 after emitting an error event. */
+static int run_metric(const struct metric *m, const struct options *o)
+{
+    char err[512] = "";
+    if (m->setup(o->dir, err, sizeof err) != 0) {
+        emit_error(m->name, err);
+        return -1;
+    }
+    long total = o->warmup + o->iterations;
+    for (long it = 0; it < total; it++) {
+        int64_t start = now_ns();
+        long long units = m->run(o->dir, start + o->iteration_ms * 1000000LL, err, sizeof err);
+        int64_t elapsed = now_ns() - start;
+        if (units < 0) {
+            emit_error(m->name, err);
+            return -1;
+        }
+        double value = (double)units / m->unit_divisor / ((double)elapsed / 1e9);
+        fprintf(out, "{\"metric\":\"%s\",\"value\":%.3f,\"unit\":\"%s\",\"better\":\"higher\","
+                     "\"iteration\":%ld,\"warmup\":%s}",
+                m->name, value, m->unit, it, it < o->warmup ? "true" : "false");
+        end_line();
+    }
+    return 0;
+}
+
+/* ---- setup ------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: fleetbench [--out PATH] [--dir PATH] [--metrics a,b,c] [--iterations N]\n"
+            "                  [--iteration-ms MS] [--warmup N]\n"
+            "  --out PATH         where JSON lines go (default: stdout)\n"
+            "  --dir PATH         working directory, created if missing (default: /bench)\n"
+            "  --metrics LIST     comma-separated subset of metadata_stat,negative_lookup,\n"
+            "                     create_delete,seq_read (default: all)\n"
+            "  --iterations N     measured iterations per metric, 1..100000 (default: 5)\n"
+            "  --iteration-ms MS  length of one iteration, 1..600000 (default: 200)\n"
+            "  --warmup N         warm-up iterations before the measured ones, 0..100000 (default: 0)\n");
+}
+
+static void die_usage(const char *fmt, const char *value)
+{
+    fputs("fleetbench: ", stderr);
+    fprintf(stderr, fmt, value);
+    fputs("\n", stderr);
+    usage(stderr);
+    exit(2);
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
+        fprintf(stderr, "fleetbench: %s must be an integer in %ld..%ld, got '%s'\n", opt, min, max, s);
+        usage(stderr);
+        exit(2);
+    }
+    return v;
+}
+
+static const struct metric *find_metric(const char *name, size_t len)
+{
+    for (size_t i = 0; i < METRIC_COUNT; i++)
+        if (strlen(METRICS[i].name) == len && strncmp(METRICS[i].name, name, len) == 0)
+            return &METRICS[i];
+    return NULL;
+}
+
+/* Checks every name of the comma-separated list before anything runs. */
+static void validate_metrics(const char *list)
+{
+    if (*list == '\0')
+        die_usage("--metrics must name at least one metric%s", "");
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (find_metric(p, len) == NULL) {
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 100 ? len : 100), p);
+            fprintf(stderr, "fleetbench: unknown metric '%s'; expected metadata_stat, negative_lookup, "
+                            "create_delete or seq_read\n", name);
+            exit(2);
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"dir", required_argument, NULL, 'd'},
+        {"metrics", required_argument, NULL, 'm'},
+        {"iterations", required_argument, NULL, 'n'},
+        {"iteration-ms", required_argument, NULL, 't'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *o = (struct options){NULL, "/bench", "metadata_stat,negative_lookup,create_delete,seq_read", 5, 200, 0};
+    int c;
+    opterr = 0; /* we print our own messages */
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->out = optarg; break;
+        case 'd':
+            if (*optarg == '\0' || strlen(optarg) > PATH_MAX / 2)
+                die_usage("--dir must be a non-empty path shorter than 2048 bytes, got '%s'", optarg);
+            o->dir = optarg;
+            break;
+        case 'm':
+            if (strlen(optarg) >= sizeof o->metrics)
+                die_usage("--metrics list too long: '%s'", optarg);
+            strcpy(o->metrics, optarg);
+            break;
+        case 'n': o->iterations = parse_long("--iterations", optarg, 1, 100000); break;
+        case 't': o->iteration_ms = parse_long("--iteration-ms", optarg, 1, 600000); break;
+        case 'w': o->warmup = parse_long("--warmup", optarg, 0, 100000); break;
+        case 'h': usage(stdout); exit(0);
+        case ':': die_usage("option %s needs a value", argv[optind - 1]); break;
+        default: die_usage("unknown option '%s'", argv[optind - 1]); break;
+        }
+    }
+    if (optind < argc)
+        die_usage("unexpected argument '%s'", argv[optind]);
+    validate_metrics(o->metrics);
+}
+
+/* mkdir -p; returns 0 or -1 with errno. */
+static int make_dirs(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+/* A serial port in cooked mode turns "\n" into "\r\n" and may echo; results want raw bytes. */
+static void make_raw_if_tty(int fd)
+{
+    struct termios t;
+    if (!isatty(fd) || tcgetattr(fd, &t) != 0)
+        return;
+    cfmakeraw(&t);
+    tcsetattr(fd, TCSANOW, &t);
+}
+
+static FILE *open_out(const char *path)
+{
+    if (path == NULL) {
+        make_raw_if_tty(STDOUT_FILENO);
+        return stdout;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return NULL;
+    make_raw_if_tty(fd);
+    return fdopen(fd, "w");
+}
+
+static void emit_start(void)
+{
+    struct utsname u;
+    if (uname(&u) != 0) {
+        strcpy(u.release, "unknown");
+        strcpy(u.machine, "unknown");
+    }
+    fputs("{\"event\":\"start\",\"harness\":\"fleetbench\",\"version\":\"" HARNESS_VERSION "\",\"kernel\":", out);
+    json_string(u.release);
+    fputs(",\"arch\":", out);
+    json_string(u.machine);
+    double up = -1;
+    FILE *f = fopen("/proc/uptime", "re");
+    if (f) {
+        if (fscanf(f, "%lf", &up) != 1)
+            up = -1;
+        fclose(f);
+    }
+    if (up >= 0)
+        fprintf(out, ",\"uptime_ms\":%lld}", (long long)(up * 1000.0));
+    else
+        fputs(",\"uptime_ms\":null}", out);
+    end_line();
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    parse_args(argc, argv, &o);
+    int64_t t0 = now_ns();
+    out = open_out(o.out);
+    if (out == NULL) {
+        fprintf(stderr, "fleetbench: cannot open --out %s: %s\n", o.out, strerror(errno));
+        return 1;
+    }
+    emit_start();
+    int failed = 0;
+    int dir_ok = make_dirs(o.dir) == 0;
+    char err[PATH_MAX + 64];
+    if (!dir_ok)
+        format_err(err, sizeof err, "cannot create --dir %s", o.dir);
+    for (const char *p = o.metrics;;) {
+        const char *comma = strchr(p, ',');
+        const struct metric *m = find_metric(p, comma ? (size_t)(comma - p) : strlen(p));
+        if (!dir_ok) {
+            emit_error(m->name, err);
+            failed = 1;
+        } else if (run_metric(m, &o) != 0) {
+            failed = 1;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    fprintf(out, "{\"event\":\"done\",\"elapsed_ms\":%lld}", (long long)((now_ns() - t0) / 1000000));
+    end_line();
+    if (fclose(out) != 0 && !failed) {
+        fprintf(stderr, "fleetbench: writing results failed: %s\n", strerror(errno));
+        return 1;
+    }
+    return failed;
+}

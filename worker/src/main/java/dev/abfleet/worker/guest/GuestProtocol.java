@@ -1,0 +1,186 @@
+package dev.abfleet.worker.guest;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Parser of the guest protocol: one JSON object per line on the boot's results channel (see
+ * ARCHITECTURE.md "Guest protocol" and guest/src/main/c/fleetbench.c).
+ *
+ * <p>Pure and total: any input yields a {@link ParsedRun}; lines that are not protocol become
+ * {@link ParseError}s and never samples. Serial noise is tolerated: carriage returns are removed
+ * and bytes before the first {@code '{'} that starts a whole JSON object are skipped.
+ */
+public final class GuestProtocol {
+
+  /** Longer lines are rejected without parsing; real protocol lines are ~150 bytes. */
+  static final int MAX_LINE_CHARS = 64 * 1024;
+  /** How many {@code '{'} positions of one noisy line are tried as the object start. */
+  private static final int MAX_START_CANDIDATES = 16;
+
+  private static final ObjectMapper JSON =
+      JsonMapper.builder(new JsonFactory())
+          // Accepted so that NaN/Infinity get a precise "non-finite" error, not "not JSON".
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+          .build();
+
+  private GuestProtocol() {}
+
+  /** Parses a whole results file; malformed UTF-8 (serial noise) is replaced, not fatal. */
+  public static ParsedRun parse(byte[] contents) {
+    return parse(contents == null ? "" : new String(contents, StandardCharsets.UTF_8));
+  }
+
+  /** Parses the text of a results channel, lines separated by {@code \n} or {@code \r\n}. */
+  public static ParsedRun parse(String contents) {
+    return parse(contents == null ? List.of() : List.of(contents.split("\n", -1)));
+  }
+
+  /** Parses results lines; element i is line i+1. Null elements count as empty lines. */
+  public static ParsedRun parse(List<String> lines) {
+    Builder b = new Builder();
+    if (lines != null) {
+      int number = 0;
+      for (String raw : lines) {
+        number++;
+        try {
+          b.line(number, raw);
+        } catch (RuntimeException e) {
+          // Defensive: a parser bug must cost one line, not the run.
+          b.errors.add(new ParseError(number, "internal parser error: " + e));
+        }
+      }
+    }
+    return b.build();
+  }
+
+  /** Mutable accumulator for one parse. */
+  private static final class Builder {
+    private GuestStart start;
+    private final List<GuestSample> samples = new ArrayList<>();
+    private boolean done;
+    private OptionalLong elapsedMs = OptionalLong.empty();
+    private final List<HarnessError> harnessErrors = new ArrayList<>();
+    private final List<ParseError> errors = new ArrayList<>();
+
+    void line(int number, String raw) {
+      String line = raw == null ? "" : raw.replace("\r", "");
+      if (line.isBlank()) {
+        return;
+      }
+      if (line.length() > MAX_LINE_CHARS) {
+        errors.add(new ParseError(number, "line too long: " + line.length() + " characters"));
+        return;
+      }
+      Optional<JsonNode> object = firstObject(line);
+      if (object.isEmpty()) {
+        errors.add(new ParseError(number, "not a JSON object: " + excerpt(line)));
+        return;
+      }
+      JsonNode node = object.get();
+      if (node.has("event")) {
+        event(number, node);
+      } else if (node.has("metric")) {
+        sample(number, node).ifPresent(samples::add);
+      } else {
+        errors.add(new ParseError(number, "neither \"event\" nor \"metric\": " + excerpt(line)));
+      }
+    }
+
+    private void event(int number, JsonNode node) {
+      String event = node.get("event").asText();
+      switch (event) {
+        case "start" -> {
+          if (start != null) {
+            errors.add(new ParseError(number, "second start event (the first one is kept)"));
+            return;
+          }
+          start =
+              new GuestStart(
+                  text(node, "harness"),
+                  text(node, "version"),
+                  text(node, "kernel"),
+                  text(node, "arch"),
+                  nonNegativeLong(node, "uptime_ms"));
+        }
+        case "done" -> {
+          done = true;
+          elapsedMs = nonNegativeLong(node, "elapsed_ms");
+        }
+        case "error" ->
+            harnessErrors.add(new HarnessError(number, text(node, "metric"), text(node, "message")));
+        default -> errors.add(new ParseError(number, "unknown event '" + excerpt(event) + "'"));
+      }
+    }
+
+    private Optional<GuestSample> sample(int number, JsonNode node) {
+      String problem = SampleFields.problem(node);
+      if (problem != null) {
+        errors.add(new ParseError(number, problem));
+        return Optional.empty();
+      }
+      return Optional.of(
+          new GuestSample(
+              node.get("metric").asText(),
+              node.get("value").doubleValue(),
+              node.get("unit").asText(),
+              Better.fromWire(node.get("better").asText()).orElseThrow(),
+              node.get("iteration").intValue(),
+              node.path("warmup").asBoolean(false)));
+    }
+
+    ParsedRun build() {
+      return new ParsedRun(
+          Optional.ofNullable(start), samples, done, elapsedMs, harnessErrors, errors);
+    }
+  }
+
+  /**
+   * The first JSON object that spans from some {@code '{'} to the end of the line. Trying each
+   * {@code '{'} in turn (not just the first) survives noise that itself contains a brace.
+   */
+  static Optional<JsonNode> firstObject(String line) {
+    int from = line.indexOf('{');
+    for (int tries = 0; from >= 0 && tries < MAX_START_CANDIDATES; tries++) {
+      try {
+        JsonNode node = JSON.readTree(line.substring(from));
+        if (node != null && node.isObject()) {
+          return Optional.of(node);
+        }
+      } catch (Exception e) {
+        // Not an object starting here: try the next brace.
+      }
+      from = line.indexOf('{', from + 1);
+    }
+    return Optional.empty();
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? "" : v.asText();
+  }
+
+  private static OptionalLong nonNegativeLong(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v != null && v.canConvertToLong() && v.isIntegralNumber() && v.longValue() >= 0
+        ? OptionalLong.of(v.longValue())
+        : OptionalLong.empty();
+  }
+
+  static String excerpt(String s) {
+    String printable = s.replaceAll("\\p{Cntrl}", "?");
+    return printable.length() <= 80 ? printable : printable.substring(0, 77) + "...";
+  }
+}

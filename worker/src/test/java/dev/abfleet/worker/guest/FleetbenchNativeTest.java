@@ -1,0 +1,126 @@
+package dev.abfleet.worker.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the real harness on this (x86_64 Linux) host, the same static binary a guest runs. */
+class FleetbenchNativeTest {
+
+  private static final List<String> ALL_METRICS =
+      List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
+
+  @TempDir static Path cache;
+  private static Path binary;
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void build() throws Exception {
+    binary = new HarnessBuild(cache, HarnessBuild.HOST_COMPILER).ensureBinary();
+  }
+
+  private ProcessRunner.Result fleetbench(String... args) throws Exception {
+    List<String> argv = new ArrayList<>(List.of(binary.toString()));
+    argv.addAll(List.of(args));
+    return ProcessRunner.run(argv, tmp.resolve("fleetbench.log"), Duration.ofSeconds(30));
+  }
+
+  @Test
+  void measuresEveryMetricWithPositiveValuesBetweenStartAndDone() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    ProcessRunner.Result r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--iterations", "2", "--iteration-ms", "20");
+
+    assertThat(r.exitCode()).as(r.output()).isZero();
+    ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.harnessErrors()).isEmpty();
+    assertThat(run.start()).hasValueSatisfying(s -> {
+      assertThat(s.harness()).isEqualTo("fleetbench");
+      assertThat(s.arch()).isEqualTo("x86_64");
+      assertThat(s.uptimeMs()).isPresent();
+    });
+    assertThat(run.done()).isTrue();
+    Map<String, List<Double>> values = run.measuredSamples().stream().collect(Collectors.groupingBy(
+        GuestSample::metric, Collectors.mapping(GuestSample::value, Collectors.toList())));
+    assertThat(values.keySet()).containsExactlyInAnyOrderElementsOf(ALL_METRICS);
+    values.forEach((metric, v) -> assertThat(v).as(metric).hasSize(2).allMatch(x -> x > 0));
+  }
+
+  @Test
+  void reportsSeqReadInMebibytesPerSecond() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    fleetbench("--out", out.toString(), "--dir", tmp.toString(), "--metrics", "seq_read",
+        "--iterations", "1", "--iteration-ms", "10");
+
+    assertThat(GuestProtocol.parse(Files.readAllBytes(out)).samples())
+        .singleElement().extracting(GuestSample::unit).isEqualTo("MiB/s");
+  }
+
+  @Test
+  void numbersWarmupIterationsBeforeTheMeasuredOnes() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    fleetbench("--out", out.toString(), "--dir", tmp.toString(), "--metrics", "metadata_stat",
+        "--warmup", "2", "--iterations", "1", "--iteration-ms", "5");
+
+    assertThat(GuestProtocol.parse(Files.readAllBytes(out)).samples())
+        .extracting(GuestSample::iteration, GuestSample::warmup)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(0, true),
+            org.assertj.core.groups.Tuple.tuple(1, true),
+            org.assertj.core.groups.Tuple.tuple(2, false));
+  }
+
+  @Test
+  void reportsAnErrorEventPerMetricAndExitsNonZeroWhenTheDirIsUnusable() throws Exception {
+    Path file = Files.writeString(tmp.resolve("plain-file"), "x");
+    Path out = tmp.resolve("results.jsonl");
+
+    ProcessRunner.Result r = fleetbench("--out", out.toString(), "--dir", file.resolve("sub").toString(),
+        "--iterations", "1", "--iteration-ms", "5");
+
+    assertThat(r.exitCode()).isEqualTo(1);
+    ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
+    assertThat(run.harnessErrors()).extracting(HarnessError::metric)
+        .containsExactlyElementsOf(ALL_METRICS);
+    assertThat(run.harnessErrors().get(0).message()).contains("Not a directory");
+    assertThat(run.done()).isTrue();
+    assertThat(run.samples()).isEmpty();
+  }
+
+  @Test
+  void rejectsZeroIterationsWithExitCode2AndAMessage() throws Exception {
+    ProcessRunner.Result r = fleetbench("--iterations", "0");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.output()).contains("--iterations must be an integer in 1..100000, got '0'");
+  }
+
+  @Test
+  void rejectsAnUnknownMetricWithExitCode2() throws Exception {
+    ProcessRunner.Result r = fleetbench("--metrics", "metadata_stat,fsync");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.output()).contains("unknown metric 'fsync'");
+  }
+
+  @Test
+  void rejectsAnUnknownOptionWithExitCode2() throws Exception {
+    ProcessRunner.Result r = fleetbench("--iterations=3", "--turbo");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.output()).contains("unknown option '--turbo'");
+  }
+}

@@ -1,0 +1,219 @@
+package dev.abfleet.worker.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GuestProtocolTest {
+
+  private static final String START =
+      "{\"event\":\"start\",\"harness\":\"fleetbench\",\"version\":\"1\","
+          + "\"kernel\":\"6.1.0-50-cloud-amd64\",\"arch\":\"x86_64\",\"uptime_ms\":2310}";
+  private static final String SAMPLE =
+      "{\"metric\":\"metadata_stat\",\"value\":50300.0,\"unit\":\"ops/s\",\"better\":\"higher\","
+          + "\"iteration\":2,\"warmup\":false}";
+  private static final String DONE = "{\"event\":\"done\",\"elapsed_ms\":3021}";
+
+  @Test
+  void parsesStartSamplesAndDoneOfACleanRun() {
+    ParsedRun run = GuestProtocol.parse(List.of(START, SAMPLE, DONE));
+
+    assertThat(run.samples())
+        .containsExactly(new GuestSample("metadata_stat", 50300.0, "ops/s", Better.HIGHER, 2, false));
+    assertThat(run.start()).hasValueSatisfying(s -> {
+      assertThat(s.kernelRelease()).isEqualTo("6.1.0-50-cloud-amd64");
+      assertThat(s.arch()).isEqualTo("x86_64");
+      assertThat(s.bootTime()).contains(Duration.ofMillis(2310));
+    });
+    assertThat(run.done()).isTrue();
+    assertThat(run.elapsedMs()).hasValue(3021);
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.complete()).isTrue();
+  }
+
+  @Test
+  void stripsCarriageReturnsOfCrLfLines() {
+    ParsedRun run = GuestProtocol.parse(START + "\r\n" + SAMPLE + "\r\n" + DONE + "\r\n");
+
+    assertThat(run.samples()).hasSize(1);
+    assertThat(run.done()).isTrue();
+    assertThat(run.parseErrors()).isEmpty();
+  }
+
+  @Test
+  void skipsSerialNoiseBeforeTheFirstObject() {
+    ParsedRun run = GuestProtocol.parse(List.of("Booting from ROM..\u001b[?7l\u001b[2J\0" + SAMPLE));
+
+    assertThat(run.samples()).extracting(GuestSample::value).containsExactly(50300.0);
+    assertThat(run.parseErrors()).isEmpty();
+  }
+
+  @Test
+  void skipsNoiseThatItselfContainsABrace() {
+    ParsedRun run = GuestProtocol.parse(List.of("x{\u0007" + SAMPLE));
+
+    assertThat(run.samples()).hasSize(1);
+    assertThat(run.parseErrors()).isEmpty();
+  }
+
+  @Test
+  void reportsALineThatIsNotJsonAndKeepsGoing() {
+    ParsedRun run = GuestProtocol.parse(List.of("[    1.23] random: crng init done", SAMPLE));
+
+    assertThat(run.parseErrors()).singleElement().satisfies(e -> {
+      assertThat(e.lineNumber()).isEqualTo(1);
+      assertThat(e.message()).startsWith("not a JSON object").contains("crng init done");
+    });
+    assertThat(run.samples()).hasSize(1);
+  }
+
+  @Test
+  void reportsATruncatedLine() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE.substring(0, 40)));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).extracting(ParseError::lineNumber).containsExactly(1);
+  }
+
+  @Test
+  void rejectsTrailingBytesAfterTheObject() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE + "garbage"));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).hasSize(1);
+  }
+
+  @Test
+  void reportsAMissingFieldWithItsName() {
+    ParsedRun run = GuestProtocol.parse(
+        List.of("{\"metric\":\"seq_read\",\"value\":900.5,\"better\":\"higher\",\"iteration\":0}"));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).singleElement()
+        .isEqualTo(new ParseError(1, "seq_read: missing field \"unit\""));
+  }
+
+  @Test
+  void rejectsANanValue() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE.replace("50300.0", "NaN")));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).singleElement()
+        .extracting(ParseError::message).isEqualTo("metadata_stat: non-finite value NaN");
+  }
+
+  @Test
+  void rejectsAValueThatOverflowsToInfinity() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE.replace("50300.0", "1e999")));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).singleElement()
+        .extracting(ParseError::message).asString().contains("non-finite value");
+  }
+
+  @Test
+  void rejectsAnUnknownBetterDirection() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE.replace("\"higher\"", "\"up\"")));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).singleElement()
+        .extracting(ParseError::message)
+        .isEqualTo("metadata_stat: unknown better 'up'; expected higher or lower");
+  }
+
+  @Test
+  void rejectsANegativeIteration() {
+    ParsedRun run = GuestProtocol.parse(List.of(SAMPLE.replace("\"iteration\":2", "\"iteration\":-1")));
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).hasSize(1);
+  }
+
+  @Test
+  void collectsHarnessErrorEventsSeparatelyFromParseErrors() {
+    ParsedRun run = GuestProtocol.parse(List.of(
+        START,
+        "{\"event\":\"error\",\"metric\":\"seq_read\",\"message\":\"write /bench/x: No space left on device\"}",
+        DONE));
+
+    assertThat(run.harnessErrors()).containsExactly(
+        new HarnessError(2, "seq_read", "write /bench/x: No space left on device"));
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.done()).isTrue();
+    assertThat(run.complete()).isFalse();
+  }
+
+  @Test
+  void reportsAnUnknownEvent() {
+    ParsedRun run = GuestProtocol.parse(List.of("{\"event\":\"reboot\"}"));
+
+    assertThat(run.parseErrors()).containsExactly(new ParseError(1, "unknown event 'reboot'"));
+  }
+
+  @Test
+  void keepsTheFirstOfTwoStartEvents() {
+    ParsedRun run = GuestProtocol.parse(List.of(START, START.replace("x86_64", "aarch64")));
+
+    assertThat(run.start()).hasValueSatisfying(s -> assertThat(s.arch()).isEqualTo("x86_64"));
+    assertThat(run.parseErrors()).extracting(ParseError::lineNumber).containsExactly(2);
+  }
+
+  @Test
+  void acceptsAStartEventWithoutUptime() {
+    ParsedRun run = GuestProtocol.parse(List.of(START.replace("2310", "null")));
+
+    assertThat(run.start()).hasValueSatisfying(s -> assertThat(s.bootTime()).isEmpty());
+  }
+
+  @Test
+  void dropsWarmupSamplesFromTheMeasuredOnes() {
+    ParsedRun run = GuestProtocol.parse(List.of(
+        SAMPLE.replace("\"iteration\":2,\"warmup\":false", "\"iteration\":0,\"warmup\":true"),
+        SAMPLE));
+
+    assertThat(run.samples()).hasSize(2);
+    assertThat(run.measuredSamples()).extracting(GuestSample::iteration).containsExactly(2);
+  }
+
+  @Test
+  void yieldsAnEmptyRunForEmptyInput() {
+    ParsedRun run = GuestProtocol.parse("");
+
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.start()).isEmpty();
+    assertThat(run.done()).isFalse();
+  }
+
+  @Test
+  void toleratesNullInputAndNullLines() {
+    assertThat(GuestProtocol.parse((List<String>) null).samples()).isEmpty();
+    assertThat(GuestProtocol.parse(Arrays.asList(null, SAMPLE)).samples()).hasSize(1);
+  }
+
+  @Test
+  void decodesInvalidUtf8BytesWithoutFailing() {
+    byte[] noise = {(byte) 0xff, (byte) 0xfe, '\n'};
+    byte[] sample = (SAMPLE + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] all = new byte[noise.length + sample.length];
+    System.arraycopy(noise, 0, all, 0, noise.length);
+    System.arraycopy(sample, 0, all, noise.length, sample.length);
+
+    ParsedRun run = GuestProtocol.parse(all);
+
+    assertThat(run.samples()).hasSize(1);
+    assertThat(run.parseErrors()).extracting(ParseError::lineNumber).containsExactly(1);
+  }
+
+  @Test
+  void rejectsAnOverlongLineWithoutParsingIt() {
+    ParsedRun run = GuestProtocol.parse(List.of("{" + "x".repeat(GuestProtocol.MAX_LINE_CHARS)));
+
+    assertThat(run.parseErrors()).singleElement()
+        .extracting(ParseError::message).asString().startsWith("line too long");
+  }
+}

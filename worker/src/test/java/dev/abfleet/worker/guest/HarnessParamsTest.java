@@ -1,0 +1,39 @@
+package dev.abfleet.worker.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HarnessParamsTest {
+
+  @Test
+  void leavesEveryDefaultToTheHarness() {
+    assertThat(HarnessParams.defaults().kernelArgs()).isEmpty();
+  }
+
+  @Test
+  void spellsEverySetValueAsAnAbfleetKernelParameter() {
+    HarnessParams p = new HarnessParams(
+        List.of("metadata_stat", "seq_read"), 3, 250, 1, "/dev/hvc0", "/bench/x");
+
+    assertThat(p.kernelArgs()).containsExactly(
+        "abfleet.metrics=metadata_stat,seq_read", "abfleet.iterations=3",
+        "abfleet.iteration_ms=250", "abfleet.warmup=1", "abfleet.out=/dev/hvc0",
+        "abfleet.dir=/bench/x");
+  }
+
+  @Test
+  void rejectsAMetricNameThatWouldSplitTheCommandLine() {
+    assertThatThrownBy(() -> new HarnessParams(List.of("stat init=/bin/sh"), 0, 0, 0, "", ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'stat init=/bin/sh'");
+  }
+
+  @Test
+  void rejectsARelativeOutPath() {
+    assertThatThrownBy(() -> new HarnessParams(List.of(), 0, 0, 0, "ttyS1", ""))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
