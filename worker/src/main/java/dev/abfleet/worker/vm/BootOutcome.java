@@ -1,0 +1,39 @@
+package dev.abfleet.worker.vm;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How one boot ended.
+ *
+ * @param accelerator  accelerator the VM ran on ({@code kvm}, {@code tcg}, {@code vz}); null
+ *                     when the VM was never started
+ * @param exitCode     hypervisor process exit code; -1 when it was killed or never started
+ * @param timedOut     true when the boot hit its timeout and the VM was killed
+ * @param wall         wall time from process start to exit (zero when never started)
+ * @param consoleLog   guest console output (kernel messages)
+ * @param resultsLog   the harness's dedicated results channel, one JSON object per line
+ * @param consoleTail  last ~40 lines of the console, terminal escape codes stripped
+ * @param launchError  non-null when the VM could not be started at all (binary missing,
+ *                     bad arguments, unusable kernel file): the message names the fix
+ */
+public record BootOutcome(
+        String accelerator,
+        int exitCode,
+        boolean timedOut,
+        Duration wall,
+        Path consoleLog,
+        Path resultsLog,
+        String consoleTail,
+        String launchError) {
+
+    /** An outcome for a VM that never started. */
+    public static BootOutcome notStarted(Path consoleLog, Path resultsLog, String launchError) {
+        return new BootOutcome(null, -1, false, Duration.ZERO, consoleLog, resultsLog, "", launchError);
+    }
+
+    /** True when the VM started, was not killed and exited with status 0. */
+    public boolean cleanExit() {
+        return launchError == null && !timedOut && exitCode == 0;
+    }
+}

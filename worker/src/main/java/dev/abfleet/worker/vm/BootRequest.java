@@ -1,0 +1,45 @@
+package dev.abfleet.worker.vm;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One boot of one kernel.
+ *
+ * @param runId        identifies the boot in logs and the VM name; letters, digits, '.', '_', '-'
+ * @param arch         guest architecture: {@code x86_64} or {@code aarch64}
+ * @param kernel       kernel image (bzImage for x86_64, uncompressed Image for aarch64 on VZ)
+ * @param initrd       initramfs holding the harness
+ * @param cmdlineExtra the user's extra kernel arguments, appended last; empty for none
+ * @param guestParams  harness parameters such as {@code abfleet.iterations=5}, one token each,
+ *                     appended before {@code cmdlineExtra}
+ * @param vcpus        virtual CPUs, at least 1
+ * @param memoryMib    guest memory in MiB, at least 64
+ * @param timeout      wall-clock limit for the whole boot, after which the VM is killed
+ * @param workDir      per-boot directory; console.log and results.log are written there
+ */
+public record BootRequest(
+        String runId,
+        String arch,
+        Path kernel,
+        Path initrd,
+        String cmdlineExtra,
+        List<String> guestParams,
+        int vcpus,
+        int memoryMib,
+        Duration timeout,
+        Path workDir) {
+
+    public BootRequest {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(arch, "arch");
+        Objects.requireNonNull(kernel, "kernel");
+        Objects.requireNonNull(initrd, "initrd");
+        cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+        guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(workDir, "workDir");
+    }
+}

@@ -1,0 +1,34 @@
+package dev.abfleet.worker.vm;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How one external command ended.
+ *
+ * @param exitCode    process exit status; -1 when it was killed (timeout, interrupt) or never started
+ * @param timedOut    the timeout passed and the process tree was killed
+ * @param interrupted the calling thread was interrupted and the process tree was killed
+ * @param wall        wall time from start to exit
+ * @param stdout      file holding the whole standard output
+ * @param stderr      file holding the whole standard error
+ * @param stdoutTail  last lines of stdout, escape codes stripped
+ * @param stderrTail  last lines of stderr, escape codes stripped
+ * @param launchError non-null when the process could not be started (missing binary, no permission)
+ */
+public record RunResult(
+        int exitCode,
+        boolean timedOut,
+        boolean interrupted,
+        Duration wall,
+        Path stdout,
+        Path stderr,
+        String stdoutTail,
+        String stderrTail,
+        String launchError) {
+
+    /** True when the process ran to completion by itself with status 0. */
+    public boolean succeeded() {
+        return launchError == null && !timedOut && !interrupted && exitCode == 0;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.abfleet.worker.vm;
+
+import java.util.List;
+
+/**
+ * Boots one fresh VM per call and reports how it ended. Implementations never carry state
+ * from one boot to the next (no snapshots, no reused disks), so two boots are independent
+ * samples.
+ */
+public interface VmDriver {
+
+    /** Hypervisor name as the protocol spells it: {@code qemu} or {@code vz}. */
+    String name();
+
+    /**
+     * Accelerators that really run guests on this host, best first (for example
+     * {@code [kvm, tcg]} or {@code [tcg]}); empty means this driver cannot boot anything
+     * here. Results from different accelerators are never comparable.
+     */
+    List<String> accelerators();
+
+    /**
+     * Boots {@code request.kernel()} with {@code request.initrd()} and waits until the VM
+     * powers off or {@code request.timeout()} passes (then the VM is killed). Failures to
+     * start the VM at all are reported in {@link BootOutcome#launchError()}, never thrown.
+     *
+     * @throws InterruptedException if the calling thread is interrupted; the VM is killed first
+     */
+    BootOutcome boot(BootRequest request) throws InterruptedException;
+}

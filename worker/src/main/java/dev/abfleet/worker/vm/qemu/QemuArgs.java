@@ -1,0 +1,149 @@
+package dev.abfleet.worker.vm.qemu;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Builds the qemu-system argument list for one boot. A pure function: no file system, no
+ * environment, so every flag is pinned by unit tests.
+ *
+ * <p>The guest console and the harness results go to two different files so results are
+ * never mixed with kernel messages or terminal escape codes:
+ * <ul>
+ *   <li>x86_64: console on the first serial port ({@code ttyS0}), results on the second
+ *       ({@code /dev/ttyS1} in the guest);</li>
+ *   <li>aarch64 ({@code -M virt}): console on the PL011 UART ({@code ttyAMA0}), results on a
+ *       virtio console ({@code /dev/hvc0}), announced to the harness as
+ *       {@code abfleet.out=/dev/hvc0}.</li>
+ * </ul>
+ */
+public final class QemuArgs {
+
+    /** Kernel arguments every boot gets before the harness and user arguments. */
+    static final String BASE_CMDLINE = "quiet panic=-1";
+
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    private QemuArgs() {
+    }
+
+    /** The qemu-system argv for {@code l}; throws IllegalArgumentException naming the offending value. */
+    public static List<String> build(QemuLaunch l) {
+        validate(l);
+        boolean kvm = l.accelerator().equals("kvm");
+        List<String> a = new ArrayList<>();
+        a.add(l.binary());
+        a.addAll(List.of("-name", "abfleet-" + l.runId()));
+        if (l.arch().equals("aarch64")) {
+            a.addAll(List.of("-M", "virt"));
+        }
+        a.addAll(List.of("-accel", l.accelerator()));
+        if (kvm) {
+            a.addAll(List.of("-cpu", "host"));
+        } else if (l.arch().equals("aarch64")) {
+            a.addAll(List.of("-cpu", "max"));
+        }
+        a.addAll(List.of("-m", Integer.toString(l.memoryMib()), "-smp", Integer.toString(l.vcpus())));
+        a.addAll(List.of("-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
+        a.addAll(List.of("-kernel", l.kernel().toString(), "-initrd", l.initrd().toString()));
+        a.addAll(List.of("-append", appendLine(l.arch(), l.guestParams(), l.cmdlineExtra())));
+        a.addAll(List.of("-chardev", "file,id=con,path=" + opt(l.consoleLog()), "-serial", "chardev:con"));
+        if (l.arch().equals("x86_64")) {
+            a.addAll(List.of("-chardev", "file,id=res,path=" + opt(l.resultsLog()), "-serial", "chardev:res"));
+        } else {
+            a.addAll(List.of("-device", "virtio-serial-device",
+                    "-chardev", "file,id=res,path=" + opt(l.resultsLog()),
+                    "-device", "virtconsole,chardev=res"));
+        }
+        if (l.qmpSocket() != null) {
+            a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off"));
+        }
+        return List.copyOf(a);
+    }
+
+    /**
+     * The kernel command line: console, {@value #BASE_CMDLINE}, the results device on arches
+     * where it is not the harness default, the harness parameters, then the user's extra
+     * arguments (last, so the user can override earlier ones).
+     */
+    public static String appendLine(String arch, List<String> guestParams, String cmdlineExtra) {
+        List<String> parts = new ArrayList<>();
+        parts.add("console=" + consoleDevice(arch));
+        parts.add(BASE_CMDLINE);
+        if (arch.equals("aarch64")) {
+            parts.add("abfleet.out=" + resultsDevice(arch));
+        }
+        parts.addAll(guestParams);
+        if (!cmdlineExtra.isBlank()) {
+            parts.add(cmdlineExtra.strip());
+        }
+        return String.join(" ", parts);
+    }
+
+    /** The guest device the harness must write results to: {@code /dev/ttyS1} (x86_64) or {@code /dev/hvc0} (aarch64). */
+    public static String resultsDevice(String arch) {
+        return switch (checkArch(arch)) {
+            case "x86_64" -> "/dev/ttyS1";
+            default -> "/dev/hvc0";
+        };
+    }
+
+    /** The kernel console device name for {@code arch}. */
+    public static String consoleDevice(String arch) {
+        return switch (checkArch(arch)) {
+            case "x86_64" -> "ttyS0";
+            default -> "ttyAMA0";
+        };
+    }
+
+    /** {@code qemu-system-x86_64} or {@code qemu-system-aarch64}. */
+    public static String binaryFor(String arch) {
+        return "qemu-system-" + checkArch(arch);
+    }
+
+    private static void validate(QemuLaunch l) {
+        checkArch(l.arch());
+        if (!l.accelerator().equals("kvm") && !l.accelerator().equals("tcg")) {
+            throw new IllegalArgumentException("unknown accelerator '" + l.accelerator() + "'; expected kvm or tcg");
+        }
+        if (!RUN_ID.matcher(l.runId()).matches()) {
+            throw new IllegalArgumentException("run id '" + l.runId()
+                    + "' must be 1-64 characters of letters, digits, '.', '_' or '-'");
+        }
+        if (l.vcpus() < 1) {
+            throw new IllegalArgumentException("vcpus must be >= 1, got " + l.vcpus());
+        }
+        if (l.memoryMib() < 64) {
+            throw new IllegalArgumentException("memory must be >= 64 MiB, got " + l.memoryMib());
+        }
+        for (String p : l.guestParams()) {
+            if (p.isEmpty() || p.chars().anyMatch(c -> Character.isWhitespace(c) || c == 0)) {
+                throw new IllegalArgumentException("guest parameter '" + printable(p)
+                        + "' must be one non-empty kernel argument without whitespace or NUL");
+            }
+        }
+        if (l.cmdlineExtra().indexOf('\n') >= 0 || l.cmdlineExtra().indexOf('\r') >= 0
+                || l.cmdlineExtra().indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("kernel command line '" + printable(l.cmdlineExtra())
+                    + "' contains a newline or NUL; pass arguments separated by spaces");
+        }
+    }
+
+    private static String checkArch(String arch) {
+        if (!arch.equals("x86_64") && !arch.equals("aarch64")) {
+            throw new IllegalArgumentException("unknown guest arch '" + arch + "'; expected x86_64 or aarch64");
+        }
+        return arch;
+    }
+
+    /** QEMU option values are comma-separated; a literal comma is written twice. */
+    static String opt(Path p) {
+        return p.toString().replace(",", ",,");
+    }
+
+    private static String printable(String s) {
+        return s.replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0");
+    }
+}
