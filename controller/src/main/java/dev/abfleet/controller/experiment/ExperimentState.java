@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockStarted;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
@@ -41,7 +42,8 @@ public record ExperimentState(
     Set<String> recordedRunIds,
     int retriedBlocks,
     int rejectedStale,
-    String message) {
+    String message)
+    implements CborSerializable {
 
   public enum Status {
     NEW,
