@@ -1,0 +1,149 @@
+package dev.abfleet.controller;
+
+import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.grpc.ExperimentServiceImpl;
+import dev.abfleet.controller.grpc.WorkerServiceImpl;
+import dev.abfleet.controller.schedule.Scheduler;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.SingletonActor;
+import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One controller node: a Pekko cluster member running the scheduler singleton and experiment
+ * shards, plus the gRPC server for workers and clients. A single node is a one-node cluster.
+ */
+public final class ControllerNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ControllerNode.class);
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
+
+  private final ActorSystem<Void> system;
+  private final Server server;
+
+  private ControllerNode(ActorSystem<Void> system, Server server) {
+    this.system = system;
+    this.server = server;
+  }
+
+  /**
+   * Starts the node and returns once it is an Up cluster member serving gRPC.
+   *
+   * @throws IllegalStateException if the store, the cluster or the gRPC port cannot be set up
+   */
+  public static ControllerNode start(ControllerSettings settings) {
+    ActorSystem<Void> system =
+        ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
+    try {
+      if (settings.store() == ControllerSettings.Store.JDBC) {
+        createSchema(system);
+      }
+      joinCluster(system, settings);
+      ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
+          SingletonActor.of(Behaviors.supervise(Scheduler.create())
+              .onFailure(SupervisorStrategy.restartWithBackoff(
+                  Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
+      ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
+          ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler)));
+      Server server = NettyServerBuilder
+          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+          .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
+              settings.heartbeatTimeout()))
+          .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
+          .build()
+          .start();
+      log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
+          server.getPort());
+      return new ControllerNode(system, server);
+    } catch (IOException e) {
+      terminate(system);
+      throw new UncheckedIOException("cannot serve gRPC on " + settings.grpcHost() + ":"
+          + settings.grpcPort() + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      terminate(system);
+      throw e;
+    }
+  }
+
+  /** The port the gRPC server listens on (the chosen one when 0 was asked). */
+  public int grpcPort() {
+    return server.getPort();
+  }
+
+  /** This node's cluster address, e.g. pekko://abfleet@127.0.0.1:25520. */
+  public String nodeAddress() {
+    return system.address().toString();
+  }
+
+  /** Stops the gRPC server (ending worker streams) and the actor system, and waits for both. */
+  @Override
+  public void close() {
+    server.shutdownNow();
+    try {
+      server.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    terminate(system);
+  }
+
+  private static void terminate(ActorSystem<Void> system) {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn("actor system did not terminate cleanly: {}", e.toString());
+    }
+  }
+
+  private static void createSchema(ActorSystem<Void> system) {
+    try {
+      SchemaUtils.createIfNotExists(system).toCompletableFuture()
+          .get(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating the event store schema", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create the event store schema: " + e.getMessage()
+          + "; check the store URL and that no other controller holds the H2 file", e);
+    }
+  }
+
+  private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings) {
+    Cluster cluster = Cluster.get(system);
+    if (settings.seedNodes().isEmpty()) {
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    }
+    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    while (cluster.selfMember().status() != MemberStatus.up()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("node " + system.address() + " did not join the cluster in "
+            + STARTUP_TIMEOUT.toSeconds() + " s; check seed nodes " + settings.seedNodes());
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while joining the cluster", e);
+      }
+    }
+  }
+}

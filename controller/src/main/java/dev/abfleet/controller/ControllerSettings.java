@@ -1,0 +1,104 @@
+package dev.abfleet.controller;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How to run one controller node.
+ *
+ * @param grpcHost address the gRPC server binds
+ * @param grpcPort gRPC port; 0 = ephemeral (see {@link ControllerNode#grpcPort()})
+ * @param clusterHost address of this node in the Pekko cluster
+ * @param clusterPort Pekko remoting port; 0 = ephemeral
+ * @param seedNodes Pekko addresses to join ("pekko://abfleet@host:port"); empty = form a
+ *     one-node cluster with itself
+ * @param store where events go: JDBC (H2 file by default, PostgreSQL) or in memory (tests)
+ * @param storeUrl JDBC URL; used when store is JDBC
+ * @param heartbeatInterval how often workers must send heartbeats
+ * @param heartbeatTimeout silence after which a worker's stream is closed and its lease released
+ * @param askTimeout how long gRPC calls wait for an actor's answer before UNAVAILABLE
+ */
+public record ControllerSettings(
+    String grpcHost,
+    int grpcPort,
+    String clusterHost,
+    int clusterPort,
+    List<String> seedNodes,
+    Store store,
+    String storeUrl,
+    String storeUser,
+    String storePassword,
+    Duration heartbeatInterval,
+    Duration heartbeatTimeout,
+    Duration askTimeout) {
+
+  public enum Store {
+    JDBC,
+    IN_MEMORY
+  }
+
+  public ControllerSettings {
+    seedNodes = List.copyOf(seedNodes);
+  }
+
+  /** Loopback, ephemeral ports, H2 file under $ABFLEET_HOME (or ~/.cache/abfleet)/store. */
+  public static ControllerSettings defaults() {
+    return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
+        h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
+        Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5));
+  }
+
+  /** Defaults with the in-memory journal: nothing survives close(). For tests. */
+  public static ControllerSettings inMemory() {
+    return defaults().withStore(Store.IN_MEMORY, "");
+  }
+
+  /** JDBC URL of an embedded H2 database in {@code file} (H2 appends .mv.db). */
+  public static String h2FileUrl(Path file) {
+    return "jdbc:h2:file:" + file.toAbsolutePath() + ";AUTO_SERVER=FALSE";
+  }
+
+  /** $ABFLEET_HOME, or ~/.cache/abfleet. */
+  public static Path abfleetHome() {
+    String home = System.getenv("ABFLEET_HOME");
+    return home != null && !home.isEmpty()
+        ? Path.of(home)
+        : Path.of(System.getProperty("user.home"), ".cache", "abfleet");
+  }
+
+  public ControllerSettings withGrpc(String host, int port) {
+    return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+  }
+
+  public ControllerSettings withCluster(String host, int port, List<String> seeds) {
+    return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+  }
+
+  public ControllerSettings withStore(Store kind, String url) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
+        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+  }
+
+  public ControllerSettings withStoreCredentials(String user, String password) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout);
+  }
+
+  /** Heartbeat interval; the timeout becomes three intervals. */
+  public ControllerSettings withHeartbeatInterval(Duration interval) {
+    return withHeartbeat(interval, interval.multipliedBy(3));
+  }
+
+  public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, interval, timeout, askTimeout);
+  }
+
+  public ControllerSettings withAskTimeout(Duration timeout) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockStarted;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCompleted;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentFailed;
+import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
+import dev.abfleet.controller.experiment.ExperimentEvent.RunRecorded;
+import dev.abfleet.controller.experiment.ExperimentEvent.RunRejected;
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.RunPlan;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The experiment's decisions as pure functions of its state. */
+public final class Decisions {
+  private Decisions() {}
+
+  /** Abandoned blocks a pair may charge before the experiment fails. */
+  public static final int MAX_ABANDONED_PER_PAIR = 3;
+
+  /** Events to persist and the answer to the reporter. */
+  public record Decision(List<ExperimentEvent> events, RecordResult result) {}
+
+  /** The block for {@code pair} on this host: every arm once, in the pair's seeded order. */
+  public static Block planBlock(ExperimentState state, String hostId, long epoch, int pair) {
+    int attempt = state.attempts().getOrDefault(pair, 0);
+    String blockId = state.id() + "-p" + pair + "-a" + attempt;
+    List<RunPlan> runs = new ArrayList<>();
+    List<String> arms = state.order().get(pair);
+    ExperimentSpec spec = state.spec();
+    for (int i = 0; i < arms.size(); i++) {
+      ArmSpec arm = spec.arm(arms.get(i));
+      runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
+          arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
+          spec.policy().bootTimeoutS(), spec.selector().hypervisor()));
+    }
+    return new Block(blockId, state.id(), pair, hostId, epoch, runs);
+  }
+
+  public static BlockStarted started(Block block, int attempt) {
+    return new BlockStarted(block.blockId(), block.pairIndex(), attempt, block.hostId(),
+        block.leaseEpoch(), block.runs().stream().map(RunPlan::runId).toList(),
+        block.runs().stream().map(RunPlan::arm).toList());
+  }
+
+  /**
+   * A boot's report: counted once per run id, only for the block in flight under the same lease
+   * epoch; INFRA abandons the block so the pair runs again whole.
+   */
+  public static Decision recordRun(ExperimentState state, RunOutcome outcome, String blockId) {
+    if (!state.running()) {
+      return new Decision(List.of(), RecordResult.NOT_RUNNING);
+    }
+    if (state.recordedRunIds().contains(outcome.runId())) {
+      return new Decision(List.of(), RecordResult.DUPLICATE);
+    }
+    InFlightBlock block = state.inFlight().get(blockId);
+    if (block == null || block.epoch() != outcome.leaseEpoch() || !block.contains(outcome.runId())) {
+      return new Decision(List.of(new RunRejected(outcome.runId(), blockId, outcome.leaseEpoch())),
+          RecordResult.REJECTED_STALE);
+    }
+    if (outcome.status() == RunOutcome.Status.INFRA) {
+      String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();
+      return new Decision(abandon(state, List.of(block), reason, true), RecordResult.ABANDONED);
+    }
+    RunOutcome placed =
+        outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), block.orderOf(outcome.runId()));
+    List<ExperimentEvent> events = new ArrayList<>();
+    events.add(new RunRecorded(placed, blockId));
+    if (block.with(placed).complete()) {
+      events.add(new PairCompleted(block.pairIndex(), blockId));
+      int done = state.pairs().size() + 1;
+      if (done >= state.pairsWanted()) {
+        events.add(new ExperimentCompleted(done));
+      }
+    }
+    return new Decision(events, RecordResult.RECORDED);
+  }
+
+  /**
+   * Abandons the blocks; fails the experiment once a pair has been abandoned
+   * {@link #MAX_ABANDONED_PER_PAIR} times.
+   */
+  public static List<ExperimentEvent> abandon(
+      ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
+    List<ExperimentEvent> events = new ArrayList<>();
+    Map<Integer, Integer> counts = new HashMap<>(state.abandoned());
+    String failure = null;
+    for (InFlightBlock block : blocks) {
+      events.add(new BlockAbandoned(block.blockId(), reason, charged));
+      if (charged) {
+        int n = counts.merge(block.pairIndex(), 1, Integer::sum);
+        if (n >= MAX_ABANDONED_PER_PAIR && failure == null) {
+          failure = "pair " + block.pairIndex() + " was abandoned " + n
+              + " times; last reason: " + reason + ". Check the hosts' workers and artifacts.";
+        }
+      }
+    }
+    if (failure != null) {
+      events.add(new ExperimentFailed(failure));
+    }
+    return events;
+  }
+}

@@ -1,0 +1,229 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.CborSerializable;
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.Scheduler;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
+
+/**
+ * One A/B experiment (a sharded, event-sourced entity): plans blocks of paired boots for the
+ * hosts the scheduler leases to it, records their outcomes once each, and completes after the
+ * policy's number of pairs.
+ */
+public final class ExperimentEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<ExperimentEntity.Command, ExperimentEvent, ExperimentState> {
+
+  public sealed interface Command extends CborSerializable
+      permits Submit, Get, Cancel, PlanBlock, RecordRun, LeaseLost, BlockFinished, Wake {}
+
+  /** Replies Accepted, also for a repeat of the same spec; an error names the bad field. */
+  public record Submit(ExperimentSpec spec, ActorRef<StatusReply<Accepted>> replyTo)
+      implements Command {}
+
+  public record Accepted(String experimentId, long seed) implements CborSerializable {}
+
+  /** Replies the view; state "unknown" when nothing was submitted under this id. */
+  public record Get(ActorRef<ExperimentView> replyTo) implements Command {}
+
+  /** Stops a running experiment and replies the view (unchanged when not running). */
+  public record Cancel(String reason, ActorRef<ExperimentView> replyTo) implements Command {}
+
+  /** From the scheduler: the host is leased to this experiment; replies a PlanReply. */
+  public record PlanBlock(
+      String hostId, long epoch, HostCapabilities capabilities, ActorRef<PlanReply> replyTo)
+      implements Command {}
+
+  public sealed interface PlanReply extends CborSerializable permits BlockPlanned, NoBlockNeeded {}
+
+  public record BlockPlanned(Block block) implements PlanReply {}
+
+  /** Every pair is done or in flight: the lease can go to someone else. */
+  public record NoBlockNeeded(String experimentId) implements PlanReply {}
+
+  /** A boot's report; replies a RecordResult unless {@code replyTo} is null. */
+  public record RecordRun(RunOutcome outcome, String blockId, ActorRef<RecordResult> replyTo)
+      implements Command {}
+
+  /** From the scheduler: the lease (host, epoch) is gone; its block is abandoned. No reply. */
+  public record LeaseLost(String hostId, long epoch, String reason) implements Command {}
+
+  /** The worker says the block is over; abandons it if a boot went unreported. No reply. */
+  public record BlockFinished(String blockId, long epoch) implements Command {}
+
+  private record Wake(String why) implements Command {}
+
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "experiment");
+
+  public static Behavior<Command> create(String experimentId, ActorRef<Scheduler.Command> scheduler) {
+    return Behaviors.setup(context -> new ExperimentEntity(context, experimentId, scheduler));
+  }
+
+  private final ActorContext<Command> context;
+  private final String experimentId;
+  private final ActorRef<Scheduler.Command> scheduler;
+
+  private ExperimentEntity(
+      ActorContext<Command> context, String experimentId, ActorRef<Scheduler.Command> scheduler) {
+    super(PersistenceId.of(TYPE_KEY.name(), experimentId));
+    this.context = context;
+    this.experimentId = experimentId;
+    this.scheduler = scheduler;
+  }
+
+  @Override
+  public ExperimentState emptyState() {
+    return ExperimentState.empty(experimentId);
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, ExperimentEvent, ExperimentState> commandHandler() {
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(Submit.class, this::onSubmit)
+        .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), ExperimentView.of(state)))
+        .onCommand(Cancel.class, this::onCancel)
+        .onCommand(PlanBlock.class, this::onPlanBlock)
+        .onCommand(RecordRun.class, this::onRecordRun)
+        .onCommand(LeaseLost.class, this::onLeaseLost)
+        .onCommand(BlockFinished.class, this::onBlockFinished)
+        .onCommand(Wake.class, this::onWake)
+        .build();
+  }
+
+  @Override
+  public EventHandler<ExperimentState, ExperimentEvent> eventHandler() {
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(ExperimentState::apply);
+  }
+
+  @Override
+  public SignalHandler<ExperimentState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> context.getSelf().tell(new Wake("recovered")))
+        .build();
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onSubmit(ExperimentState state, Submit cmd) {
+    if (state.status() != ExperimentState.Status.NEW) {
+      if (state.spec().equals(cmd.spec())) {
+        return Effect().reply(cmd.replyTo(), StatusReply.success(new Accepted(experimentId, state.seed())));
+      }
+      return Effect().reply(cmd.replyTo(), StatusReply.error("experiment '" + experimentId
+          + "' already exists with a different spec; submit it under a new id"));
+    }
+    List<String> problems = SpecValidator.validate(cmd.spec());
+    if (!problems.isEmpty()) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error(String.join("; ", problems)));
+    }
+    long seed = cmd.spec().policy().seed() != 0 ? cmd.spec().policy().seed() : drawSeed();
+    return Effect().persist(new ExperimentSubmitted(experimentId, cmd.spec(), seed))
+        .thenRun(this::requestHosts)
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(new Accepted(experimentId, seed)));
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onCancel(ExperimentState state, Cancel cmd) {
+    if (!state.running()) {
+      return Effect().reply(cmd.replyTo(), ExperimentView.of(state));
+    }
+    String reason = cmd.reason() == null || cmd.reason().isEmpty() ? "cancelled" : cmd.reason();
+    return Effect().persist(new ExperimentCancelled(reason))
+        .thenRun(s -> scheduler.tell(new Scheduler.WithdrawDemand(experimentId)))
+        .thenReply(cmd.replyTo(), ExperimentView::of);
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanBlock cmd) {
+    var pair = state.running() ? state.nextPair() : java.util.OptionalInt.empty();
+    if (pair.isEmpty()) {
+      return Effect().reply(cmd.replyTo(), new NoBlockNeeded(experimentId));
+    }
+    Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt());
+    int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
+    return Effect().persist(Decisions.started(block, attempt))
+        .thenReply(cmd.replyTo(), s -> new BlockPlanned(block));
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onRecordRun(ExperimentState state, RecordRun cmd) {
+    Decisions.Decision decision = Decisions.recordRun(state, cmd.outcome(), cmd.blockId());
+    if (decision.events().isEmpty()) {
+      return cmd.replyTo() == null
+          ? Effect().noReply()
+          : Effect().reply(cmd.replyTo(), decision.result());
+    }
+    var effect = Effect().persist(decision.events()).thenRun(s -> followUp(decision.events(), s));
+    return cmd.replyTo() == null
+        ? effect.thenNoReply()
+        : effect.thenReply(cmd.replyTo(), s -> decision.result());
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onLeaseLost(ExperimentState state, LeaseLost cmd) {
+    var blocks = state.blocksOn(cmd.hostId(), cmd.epoch());
+    if (!state.running() || blocks.isEmpty()) {
+      return Effect().noReply();
+    }
+    return abandonAndFollowUp(state, blocks, "lease lost: " + cmd.reason(), true);
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onBlockFinished(ExperimentState state, BlockFinished cmd) {
+    InFlightBlock block = state.inFlight().get(cmd.blockId());
+    if (!state.running() || block == null || block.epoch() != cmd.epoch() || block.complete()) {
+      return Effect().noReply();
+    }
+    return abandonAndFollowUp(state, List.of(block),
+        "host " + block.hostId() + " finished the block without reporting every boot", true);
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onWake(ExperimentState state, Wake cmd) {
+    if (!state.running()) {
+      return Effect().noReply();
+    }
+    if (state.inFlight().isEmpty()) {
+      return Effect().none().thenRun(this::requestHosts).thenNoReply();
+    }
+    // Blocks in flight before a restart lost their leases with the old controller.
+    return abandonAndFollowUp(state, List.copyOf(state.inFlight().values()),
+        "controller restarted while the block was running", false);
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> abandonAndFollowUp(
+      ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
+    List<ExperimentEvent> events = Decisions.abandon(state, blocks, reason, charged);
+    return Effect().persist(events).thenRun(s -> followUp(events, s)).thenNoReply();
+  }
+
+  /** Asks for hosts again after an abandoned block; withdraws demand once finished. */
+  private void followUp(List<ExperimentEvent> events, ExperimentState state) {
+    if (!state.running()) {
+      scheduler.tell(new Scheduler.WithdrawDemand(experimentId));
+    } else if (events.stream().anyMatch(e -> e instanceof BlockAbandoned)) {
+      requestHosts(state);
+    }
+  }
+
+  private void requestHosts(ExperimentState state) {
+    scheduler.tell(new Scheduler.RequestHosts(
+        experimentId, state.spec().selector(), state.spec().priority(), context.getSelf()));
+  }
+
+  private static long drawSeed() {
+    long seed = new SplittableRandom().nextLong();
+    return seed == 0 ? 1 : seed;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.CborSerializable;
+import java.util.List;
+
+/** What happened to an experiment; persisted, replayed on recovery. */
+public sealed interface ExperimentEvent extends CborSerializable {
+
+  /** The spec was accepted; {@code seed} is the one the pair order uses. */
+  record ExperimentSubmitted(String experimentId, ExperimentSpec spec, long seed)
+      implements ExperimentEvent {}
+
+  /** A block of pair {@code pairIndex} went to a host; run ids and arms in boot order. */
+  record BlockStarted(
+      String blockId,
+      int pairIndex,
+      int attempt,
+      String hostId,
+      long epoch,
+      List<String> runIds,
+      List<String> arms)
+      implements ExperimentEvent {}
+
+  /** A boot of an in-flight block reported (ok or failed about the arm). */
+  record RunRecorded(RunOutcome outcome, String blockId) implements ExperimentEvent {}
+
+  /** A report for a block that is not in flight under that epoch; counted, not used. */
+  record RunRejected(String runId, String blockId, long epoch) implements ExperimentEvent {}
+
+  /**
+   * The block will not count (infra failure, lease lost, restart): its pair runs again later.
+   *
+   * @param charged true when it counts toward the pair's attempt limit
+   */
+  record BlockAbandoned(String blockId, String reason, boolean charged)
+      implements ExperimentEvent {}
+
+  /** Every boot of the block reported; the pair counts. */
+  record PairCompleted(int pairIndex, String blockId) implements ExperimentEvent {}
+
+  record ExperimentCompleted(int pairsDone) implements ExperimentEvent {}
+
+  record ExperimentCancelled(String reason) implements ExperimentEvent {}
+
+  record ExperimentFailed(String reason) implements ExperimentEvent {}
+}

@@ -1,0 +1,48 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.fleet.HostSelector;
+import java.util.List;
+
+/**
+ * What a client submits: arms to compare, the benchmark, where to run and the policy.
+ *
+ * @param priority "pr", "nightly" or "adhoc" (empty = adhoc)
+ */
+public record ExperimentSpec(
+    String name,
+    List<ArmSpec> arms,
+    BenchmarkSpec benchmark,
+    HostSelector selector,
+    PolicySpec policy,
+    String priority) {
+  public ExperimentSpec {
+    name = name == null ? "" : name;
+    arms = arms == null ? List.of() : List.copyOf(arms);
+    benchmark = benchmark == null ? new BenchmarkSpec("", List.of(), 0, 0, 0) : benchmark;
+    selector = selector == null ? HostSelector.any() : selector;
+    policy = policy == null ? PolicySpec.defaults() : policy;
+    priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
+  }
+
+  /** The baseline arm; validated specs have exactly one. */
+  public ArmSpec baseline() {
+    return arms.stream().filter(a -> a.role() == ArmSpec.Role.BASELINE).findFirst().orElseThrow();
+  }
+
+  /** Candidate arms in submission order. */
+  public List<ArmSpec> candidates() {
+    return arms.stream().filter(a -> a.role() == ArmSpec.Role.CANDIDATE).toList();
+  }
+
+  /** Arm names, baseline first, then candidates in submission order. */
+  public List<String> armOrder() {
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(baseline()), candidates().stream())
+        .map(ArmSpec::name)
+        .toList();
+  }
+
+  public ArmSpec arm(String armName) {
+    return arms.stream().filter(a -> a.name().equals(armName)).findFirst().orElseThrow();
+  }
+}

@@ -1,0 +1,162 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.CborSerializable;
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockStarted;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCompleted;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentFailed;
+import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
+import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
+import dev.abfleet.controller.experiment.ExperimentEvent.RunRecorded;
+import dev.abfleet.controller.experiment.ExperimentEvent.RunRejected;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * Everything an experiment knows, rebuilt from its events.
+ *
+ * @param order boot order per pair index (from the seed)
+ * @param inFlight block id -> block running now
+ * @param pairs completed pair index -> its outcomes in boot order
+ * @param attempts pair index -> blocks started for it
+ * @param abandoned pair index -> abandoned blocks charged to it
+ * @param recordedRunIds every run id ever recorded (idempotency)
+ */
+public record ExperimentState(
+    String id,
+    Status status,
+    ExperimentSpec spec,
+    long seed,
+    List<List<String>> order,
+    Map<String, InFlightBlock> inFlight,
+    Map<Integer, List<RunOutcome>> pairs,
+    Map<Integer, Integer> attempts,
+    Map<Integer, Integer> abandoned,
+    Set<String> recordedRunIds,
+    int retriedBlocks,
+    int rejectedStale,
+    String message)
+    implements CborSerializable {
+
+  public enum Status {
+    NEW,
+    RUNNING,
+    COMPLETED,
+    CANCELLED,
+    FAILED;
+
+    public String wire() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  public static ExperimentState empty(String id) {
+    return new ExperimentState(id, Status.NEW, null, 0, List.of(), Map.of(), Map.of(), Map.of(),
+        Map.of(), Set.of(), 0, 0, "");
+  }
+
+  public boolean running() {
+    return status == Status.RUNNING;
+  }
+
+  public int pairsWanted() {
+    return spec == null ? 0 : spec.policy().pairs();
+  }
+
+  /** Lowest pair index neither complete nor in flight. */
+  public OptionalInt nextPair() {
+    Set<Integer> busy = new HashSet<>(pairs.keySet());
+    inFlight.values().forEach(b -> busy.add(b.pairIndex()));
+    return IntStream.range(0, pairsWanted()).filter(i -> !busy.contains(i)).findFirst();
+  }
+
+  public List<InFlightBlock> blocksOn(String hostId, long epoch) {
+    return inFlight.values().stream()
+        .filter(b -> b.hostId().equals(hostId) && b.epoch() == epoch)
+        .toList();
+  }
+
+  public ExperimentState apply(ExperimentEvent event) {
+    if (event instanceof ExperimentSubmitted e) {
+      List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), e.spec().policy().pairs(), e.seed());
+      return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
+          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "");
+    } else if (event instanceof BlockStarted e) {
+      var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
+          e.arms(), Map.of());
+      return withInFlight(put(inFlight, e.blockId(), block))
+          .withAttempts(put(attempts, e.pairIndex(), attempts.getOrDefault(e.pairIndex(), 0) + 1));
+    } else if (event instanceof RunRecorded e) {
+      InFlightBlock block = inFlight.get(e.blockId());
+      Set<String> seen = new HashSet<>(recordedRunIds);
+      seen.add(e.outcome().runId());
+      return withInFlight(put(inFlight, e.blockId(), block.with(e.outcome()))).withRecorded(seen);
+    } else if (event instanceof RunRejected) {
+      return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts,
+          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message);
+    } else if (event instanceof BlockAbandoned e) {
+      InFlightBlock block = inFlight.get(e.blockId());
+      Map<Integer, Integer> charged = e.charged()
+          ? put(abandoned, block.pairIndex(), abandoned.getOrDefault(block.pairIndex(), 0) + 1)
+          : abandoned;
+      return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
+          pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message);
+    } else if (event instanceof PairCompleted e) {
+      InFlightBlock block = inFlight.get(e.blockId());
+      return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
+          put(pairs, e.pairIndex(), block.outcomesInOrder()), attempts, abandoned,
+          recordedRunIds, retriedBlocks, rejectedStale, message);
+    } else if (event instanceof ExperimentCompleted) {
+      return withStatus(Status.COMPLETED, "");
+    } else if (event instanceof ExperimentCancelled e) {
+      return withStatus(Status.CANCELLED, e.reason());
+    } else if (event instanceof ExperimentFailed e) {
+      return withStatus(Status.FAILED, e.reason());
+    }
+    throw new IllegalStateException("unknown event " + event);
+  }
+
+  /** Outcomes of completed pairs, by pair index. */
+  public Map<Integer, List<RunOutcome>> completedPairs() {
+    return new TreeMap<>(pairs);
+  }
+
+  private ExperimentState withStatus(Status next, String why) {
+    return new ExperimentState(id, next, spec, seed, order, inFlight, pairs, attempts, abandoned,
+        recordedRunIds, retriedBlocks, rejectedStale, why);
+  }
+
+  private ExperimentState withInFlight(Map<String, InFlightBlock> next) {
+    return new ExperimentState(id, status, spec, seed, order, next, pairs, attempts, abandoned,
+        recordedRunIds, retriedBlocks, rejectedStale, message);
+  }
+
+  private ExperimentState withAttempts(Map<Integer, Integer> next) {
+    return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, next, abandoned,
+        recordedRunIds, retriedBlocks, rejectedStale, message);
+  }
+
+  private ExperimentState withRecorded(Set<String> next) {
+    return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
+        Set.copyOf(next), retriedBlocks, rejectedStale, message);
+  }
+
+  private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {
+    Map<K, V> next = new HashMap<>(map);
+    next.put(key, value);
+    return Map.copyOf(next);
+  }
+
+  private static <K, V> Map<K, V> remove(Map<K, V> map, K key) {
+    Map<K, V> next = new HashMap<>(map);
+    next.remove(key);
+    return Map.copyOf(next);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.CborSerializable;
+import dev.abfleet.stats.Comparison;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An experiment as clients see it (the reply to Get and Cancel).
+ *
+ * @param state "running", "completed", "cancelled", "failed", or "unknown" for an id never
+ *     submitted
+ * @param comparisons candidate arm -> one comparison per metric, derived from completed pairs
+ * @param boots counted boots (completed pairs and the blocks in flight), by pair then order
+ * @param retriedBlocks blocks abandoned and re-run (infra failures, lost leases, restarts)
+ * @param rejectedStale reports rejected for a block not in flight under their lease epoch
+ */
+public record ExperimentView(
+    String id,
+    ExperimentSpec spec,
+    String state,
+    int pairsDone,
+    int pairsWanted,
+    long seed,
+    Map<String, List<Comparison>> comparisons,
+    List<RunOutcome> boots,
+    String message,
+    int retriedBlocks,
+    int rejectedStale)
+    implements CborSerializable {
+
+  public static final String UNKNOWN = "unknown";
+
+  public boolean known() {
+    return !UNKNOWN.equals(state);
+  }
+
+  public boolean terminal() {
+    return known() && !"running".equals(state);
+  }
+
+  public static ExperimentView of(ExperimentState s) {
+    if (s.status() == ExperimentState.Status.NEW) {
+      return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Map.of(), List.of(), "", 0, 0);
+    }
+    List<RunOutcome> boots = new ArrayList<>();
+    s.pairs().values().forEach(boots::addAll);
+    s.inFlight().values().forEach(b -> boots.addAll(b.outcomesInOrder()));
+    boots.sort(Comparator.comparingInt(RunOutcome::pairIndex)
+        .thenComparingInt(RunOutcome::orderInPair));
+    return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
+        s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs()), List.copyOf(boots),
+        s.message(), s.retriedBlocks(), s.rejectedStale());
+  }
+}

@@ -1,0 +1,17 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.controller.CborSerializable;
+
+/** Reply to RecordRun: what the report did to the experiment. */
+public enum RecordResult implements CborSerializable {
+  /** Counted for its pair. */
+  RECORDED,
+  /** This run id was recorded before; nothing changed. */
+  DUPLICATE,
+  /** Not the block in flight under that lease epoch; counted in rejectedStale. */
+  REJECTED_STALE,
+  /** An INFRA failure: the block was abandoned and its pair runs again. */
+  ABANDONED,
+  /** The experiment is not running (unknown, completed, cancelled or failed). */
+  NOT_RUNNING
+}

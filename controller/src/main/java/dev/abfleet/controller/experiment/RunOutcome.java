@@ -1,0 +1,58 @@
+package dev.abfleet.controller.experiment;
+
+import java.util.List;
+
+/**
+ * What one boot produced: samples and telemetry, or a classified failure.
+ *
+ * @param bootMs ms from VM start to the harness's first line; 0 = not reached
+ * @param runMs ms from VM start to exit
+ * @param stageMs ms spent staging artifacts (not measured time)
+ * @param message failure message; empty when ok
+ */
+public record RunOutcome(
+    String runId,
+    String arm,
+    String hostId,
+    int pairIndex,
+    int orderInPair,
+    long leaseEpoch,
+    Status status,
+    String accelerator,
+    String hypervisor,
+    long bootMs,
+    long runMs,
+    long stageMs,
+    String kernelRelease,
+    List<Sample> samples,
+    String message,
+    String consoleTail) {
+
+  /** How the boot ended. INFRA is about the host, never the arm. */
+  public enum Status {
+    OK,
+    BOOT_FAILED,
+    TIMEOUT,
+    HARNESS_FAILED,
+    INFRA;
+
+    public String wire() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  public RunOutcome {
+    samples = samples == null ? List.of() : List.copyOf(samples);
+    accelerator = accelerator == null ? "" : accelerator;
+    hypervisor = hypervisor == null ? "" : hypervisor;
+    kernelRelease = kernelRelease == null ? "" : kernelRelease;
+    message = message == null ? "" : message;
+    consoleTail = consoleTail == null ? "" : consoleTail;
+  }
+
+  /** The same outcome placed where the controller planned it (arm, pair, order). */
+  public RunOutcome placed(String armName, int pair, int order) {
+    return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
+        hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail);
+  }
+}

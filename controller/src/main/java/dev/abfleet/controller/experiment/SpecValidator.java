@@ -1,0 +1,85 @@
+package dev.abfleet.controller.experiment;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Checks a spec before it is accepted; each problem names the field and the fix. */
+public final class SpecValidator {
+  private SpecValidator() {}
+
+  private static final Pattern ARM_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
+  private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Set<String> HYPERVISORS = Set.of("qemu", "vz", "sim");
+  private static final Set<String> PRIORITIES = Set.of("pr", "nightly", "adhoc");
+  static final int MAX_PAIRS = 1000;
+
+  /** Problems found, in field order; empty = valid. */
+  public static List<String> validate(ExperimentSpec spec) {
+    List<String> problems = new ArrayList<>();
+    checkArms(spec.arms(), problems);
+    PolicySpec policy = spec.policy();
+    if (policy.pairs() < 1 || policy.pairs() > MAX_PAIRS) {
+      problems.add("policy.pairs: " + policy.pairs() + " is out of range; use 1.." + MAX_PAIRS
+          + " (0 = " + PolicySpec.DEFAULT_PAIRS + ")");
+    }
+    if (!(policy.noiseThreshold() > 0 && policy.noiseThreshold() < 1)) {
+      problems.add("policy.noise_threshold: " + policy.noiseThreshold()
+          + " must be a fraction in (0, 1), e.g. 0.02 for 2%");
+    }
+    if (!(policy.alpha() > 0 && policy.alpha() < 1)) {
+      problems.add("policy.alpha: " + policy.alpha() + " must be in (0, 1), e.g. 0.05");
+    }
+    if (policy.bootTimeoutS() < 0) {
+      problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
+    }
+    if (!HYPERVISORS.contains(spec.selector().hypervisor())) {
+      problems.add("selector.hypervisor: unknown hypervisor '" + spec.selector().hypervisor()
+          + "'; expected one of qemu, vz, sim");
+    }
+    if (!PRIORITIES.contains(spec.priority())) {
+      problems.add("priority: unknown priority '" + spec.priority()
+          + "'; expected one of pr, nightly, adhoc");
+    }
+    BenchmarkSpec bench = spec.benchmark();
+    if (bench.iterations() < 0 || bench.iterationMs() < 0 || bench.warmupIterations() < 0) {
+      problems.add("benchmark: iterations, iteration_ms and warmup_iterations must not be negative");
+    }
+    return problems;
+  }
+
+  private static void checkArms(List<ArmSpec> arms, List<String> problems) {
+    long baselines = arms.stream().filter(a -> a.role() == ArmSpec.Role.BASELINE).count();
+    long candidates = arms.stream().filter(a -> a.role() == ArmSpec.Role.CANDIDATE).count();
+    if (baselines != 1 || candidates < 1) {
+      problems.add("arms: need exactly one arm with role baseline and at least one candidate; got "
+          + baselines + " baseline and " + candidates + " candidate arms");
+    }
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < arms.size(); i++) {
+      ArmSpec arm = arms.get(i);
+      String at = "arms[" + i + "]";
+      if (arm.role() == null) {
+        problems.add(at + ".role: missing; use baseline or candidate");
+      }
+      if (arm.name() == null || !ARM_NAME.matcher(arm.name()).matches()) {
+        problems.add(at + ".name: '" + arm.name() + "' is not a valid arm name; use [a-zA-Z0-9_.-]+");
+      } else if (!names.add(arm.name())) {
+        problems.add(at + ".name: '" + arm.name() + "' is used twice; give each arm its own name");
+      }
+      if (arm.kernel() == null || !SHA256.matcher(arm.kernel().sha256()).matches()) {
+        problems.add(at + ".kernel.sha256: '" + (arm.kernel() == null ? "" : arm.kernel().sha256())
+            + "' is not a lower-case hex SHA-256; pass the output of sha256sum");
+      }
+      if (arm.initrd() != null && !SHA256.matcher(arm.initrd().sha256()).matches()) {
+        problems.add(at + ".initrd.sha256: '" + arm.initrd().sha256()
+            + "' is not a lower-case hex SHA-256; leave it empty for the built-in initramfs");
+      }
+      if (arm.vcpus() < 0 || arm.memoryMib() < 0) {
+        problems.add(at + ".shape: vcpus and memory_mib must not be negative (0 = default)");
+      }
+    }
+  }
+}

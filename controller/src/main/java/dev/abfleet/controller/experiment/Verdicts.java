@@ -1,0 +1,142 @@
+package dev.abfleet.controller.experiment;
+
+import dev.abfleet.stats.Comparison;
+import dev.abfleet.stats.Direction;
+import dev.abfleet.stats.MetricInput;
+import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.Verdict;
+import dev.abfleet.stats.VerdictEngine;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Turns completed pairs into verdict-engine input: one value per boot and metric (the median of
+ * its measured iterations; NaN for a failed boot), never comparing different accelerators.
+ */
+public final class Verdicts {
+  private Verdicts() {}
+
+  /** Candidate arm -> comparisons per metric, in the benchmark's metric order. */
+  public static Map<String, List<Comparison>> compare(
+      ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs) {
+    Map<String, List<Comparison>> result = new LinkedHashMap<>();
+    if (pairs.isEmpty()) {
+      return result;
+    }
+    String baseline = spec.baseline().name();
+    List<String> metrics = metricsOf(spec, pairs);
+    Policy policy = new Policy(spec.policy().noiseThreshold(), spec.policy().alpha());
+    for (ArmSpec candidate : spec.candidates()) {
+      List<MetricInput> inputs = new ArrayList<>();
+      List<List<String>> warnings = new ArrayList<>();
+      for (String metric : metrics) {
+        List<String> metricWarnings = new ArrayList<>();
+        inputs.add(input(spec, pairs, baseline, candidate.name(), metric, metricWarnings));
+        warnings.add(metricWarnings);
+      }
+      List<Comparison> compared = VerdictEngine.comparePaired(inputs, policy);
+      List<Comparison> withWarnings = new ArrayList<>();
+      for (int i = 0; i < compared.size(); i++) {
+        withWarnings.add(addWarnings(compared.get(i), warnings.get(i)));
+      }
+      result.put(candidate.name(), List.copyOf(withWarnings));
+    }
+    return result;
+  }
+
+  /**
+   * Worst gating verdict: regressed, then inconclusive, then improved, then no_change; null when
+   * there is nothing to decide yet.
+   */
+  public static Verdict overall(Map<String, List<Comparison>> comparisons) {
+    List<Verdict> gating = comparisons.values().stream().flatMap(List::stream)
+        .filter(Comparison::gating).map(Comparison::verdict).toList();
+    for (Verdict v : List.of(Verdict.REGRESSED, Verdict.INCONCLUSIVE, Verdict.IMPROVED,
+        Verdict.NO_CHANGE)) {
+      if (gating.contains(v)) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  private static MetricInput input(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
+      String baseline, String candidate, String metric, List<String> warnings) {
+    int n = pairs.size();
+    double[] base = new double[n];
+    double[] cand = new double[n];
+    String unit = "";
+    String better = "higher";
+    int i = 0;
+    for (var entry : pairs.entrySet()) {
+      RunOutcome b = find(entry.getValue(), baseline);
+      RunOutcome c = find(entry.getValue(), candidate);
+      base[i] = bootValue(b, metric);
+      cand[i] = bootValue(c, metric);
+      if (b != null && c != null && !b.accelerator().isEmpty() && !c.accelerator().isEmpty()
+          && !b.accelerator().equals(c.accelerator())) {
+        base[i] = Double.NaN;
+        cand[i] = Double.NaN;
+        warnings.add("pair " + entry.getKey() + " not compared: baseline ran on "
+            + b.accelerator() + ", candidate on " + c.accelerator());
+      }
+      for (RunOutcome o : entry.getValue()) {
+        for (Sample s : o.samples()) {
+          if (s.metric().equals(metric) && unit.isEmpty()) {
+            unit = Objects.requireNonNullElse(s.unit(), "");
+            better = s.better() == null || s.better().isEmpty() ? "higher" : s.better();
+          }
+        }
+      }
+      i++;
+    }
+    Direction direction;
+    try {
+      direction = Direction.parse(better);
+    } catch (IllegalArgumentException e) {
+      direction = Direction.HIGHER;
+      warnings.add("metric " + metric + ": unknown direction '" + better + "', assumed higher");
+    }
+    return new MetricInput(metric, unit, direction, spec.policy().gates(metric), base, cand);
+  }
+
+  /** Median of the boot's measured (non-warm-up) iterations; NaN when the boot failed. */
+  static double bootValue(RunOutcome boot, String metric) {
+    if (boot == null || boot.status() != RunOutcome.Status.OK) {
+      return Double.NaN;
+    }
+    double[] values = boot.samples().stream()
+        .filter(s -> s.metric().equals(metric) && !s.warmup())
+        .mapToDouble(Sample::value).toArray();
+    return VerdictEngine.median(values);
+  }
+
+  private static RunOutcome find(List<RunOutcome> outcomes, String arm) {
+    return outcomes.stream().filter(o -> o.arm().equals(arm)).findFirst().orElse(null);
+  }
+
+  private static List<String> metricsOf(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs) {
+    if (!spec.benchmark().metrics().isEmpty()) {
+      return spec.benchmark().metrics();
+    }
+    Set<String> seen = new LinkedHashSet<>();
+    pairs.values().forEach(p -> p.forEach(o -> o.samples().forEach(s -> seen.add(s.metric()))));
+    return List.copyOf(seen);
+  }
+
+  private static Comparison addWarnings(Comparison c, List<String> extra) {
+    if (extra.isEmpty()) {
+      return c;
+    }
+    List<String> warnings = new ArrayList<>(c.warnings());
+    warnings.addAll(extra);
+    return new Comparison(c.metric(), c.unit(), c.better(), c.gating(), c.nPairs(),
+        c.baselineCenter(), c.candidateCenter(), c.change(), c.ciLow(), c.ciHigh(), c.pValue(),
+        c.pAdjusted(), c.verdict(), c.reasons(), List.copyOf(warnings));
+  }
+}

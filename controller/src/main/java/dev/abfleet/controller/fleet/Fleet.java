@@ -1,0 +1,62 @@
+package dev.abfleet.controller.fleet;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * Hosts the scheduler has heard of and who holds their streams now. Not persisted: after a
+ * controller restart it is rebuilt from worker hellos.
+ */
+public record Fleet(Map<String, Host> hosts) {
+
+  /** A known host; {@code session} is null while it is offline. */
+  public record Host(HostCapabilities capabilities, ActorRef<SessionMessage> session) {
+    public boolean online() {
+      return session != null;
+    }
+  }
+
+  public Fleet {
+    hosts = Map.copyOf(hosts);
+  }
+
+  public static Fleet empty() {
+    return new Fleet(Map.of());
+  }
+
+  public Optional<Host> host(String hostId) {
+    return Optional.ofNullable(hosts.get(hostId));
+  }
+
+  public Fleet connected(HostCapabilities capabilities, ActorRef<SessionMessage> session) {
+    Map<String, Host> next = new HashMap<>(hosts);
+    next.put(capabilities.hostId(), new Host(capabilities, session));
+    return new Fleet(next);
+  }
+
+  /** Marks the host offline if {@code session} still holds it (a replaced session is ignored). */
+  public Fleet disconnected(String hostId, ActorRef<SessionMessage> session) {
+    Host host = hosts.get(hostId);
+    if (host == null || !session.equals(host.session())) {
+      return this;
+    }
+    Map<String, Host> next = new HashMap<>(hosts);
+    next.put(hostId, new Host(host.capabilities(), null));
+    return new Fleet(next);
+  }
+
+  /** Online hosts without a lease, by host id. */
+  public Map<String, HostCapabilities> idle(LeaseBook leases) {
+    Map<String, HostCapabilities> idle = new TreeMap<>();
+    hosts.forEach(
+        (id, host) -> {
+          if (host.online() && !leases.isLeased(id)) {
+            idle.put(id, host.capabilities());
+          }
+        });
+    return idle;
+  }
+}

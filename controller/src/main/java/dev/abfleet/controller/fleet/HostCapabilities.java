@@ -1,0 +1,30 @@
+package dev.abfleet.controller.fleet;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a worker host can do, as it said in its hello.
+ *
+ * @param hypervisors hypervisor name -> accelerators that ran a guest in the probe, best first
+ * @param memoryMib host memory in MiB
+ */
+public record HostCapabilities(
+    String hostId,
+    String arch,
+    int cpus,
+    long memoryMib,
+    Map<String, String> labels,
+    Map<String, List<String>> hypervisors,
+    String cpuModel,
+    String hostKernel,
+    String agentVersion) {
+  public HostCapabilities {
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
+    arch = arch == null ? "" : arch;
+    cpuModel = cpuModel == null ? "" : cpuModel;
+    hostKernel = hostKernel == null ? "" : hostKernel;
+    agentVersion = agentVersion == null ? "" : agentVersion;
+  }
+}

@@ -1,0 +1,67 @@
+package dev.abfleet.controller.fleet;
+
+import dev.abfleet.controller.CborSerializable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The durable facts of the fleet: the last epoch handed out per host and the leases in force.
+ * Epochs only grow, across restarts too, so a result carrying an old epoch is always stale.
+ */
+public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
+    implements CborSerializable {
+  public LeaseBook {
+    lastEpoch = Map.copyOf(lastEpoch);
+    active = Map.copyOf(active);
+  }
+
+  public static LeaseBook empty() {
+    return new LeaseBook(Map.of(), Map.of());
+  }
+
+  /** The epoch the next lease of this host gets: strictly above every earlier one. */
+  public long nextEpoch(String hostId) {
+    return lastEpoch.getOrDefault(hostId, 0L) + 1;
+  }
+
+  public Optional<Lease> leaseOf(String hostId) {
+    return Optional.ofNullable(active.get(hostId));
+  }
+
+  public boolean isLeased(String hostId) {
+    return active.containsKey(hostId);
+  }
+
+  /** True when (host, epoch) is the lease in force right now. */
+  public boolean isCurrent(String hostId, long epoch) {
+    Lease lease = active.get(hostId);
+    return lease != null && lease.epoch() == epoch;
+  }
+
+  /** Applies a lease; a second lease on a leased host or a non-increasing epoch cannot happen. */
+  public LeaseBook leased(Lease lease) {
+    if (active.containsKey(lease.hostId())) {
+      throw new IllegalStateException("host " + lease.hostId() + " is already leased");
+    }
+    if (lease.epoch() < nextEpoch(lease.hostId())) {
+      throw new IllegalStateException(
+          "epoch " + lease.epoch() + " of host " + lease.hostId() + " does not increase");
+    }
+    Map<String, Long> epochs = new HashMap<>(lastEpoch);
+    epochs.put(lease.hostId(), lease.epoch());
+    Map<String, Lease> leases = new HashMap<>(active);
+    leases.put(lease.hostId(), lease);
+    return new LeaseBook(epochs, leases);
+  }
+
+  /** Releases the lease if (host, epoch) is current; otherwise nothing changes. */
+  public LeaseBook released(String hostId, long epoch) {
+    if (!isCurrent(hostId, epoch)) {
+      return this;
+    }
+    Map<String, Lease> leases = new HashMap<>(active);
+    leases.remove(hostId);
+    return new LeaseBook(lastEpoch, leases);
+  }
+}

@@ -1,0 +1,157 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.controller.experiment.ArmSpec;
+import dev.abfleet.controller.experiment.ArtifactRef;
+import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.experiment.RunOutcome;
+import dev.abfleet.controller.experiment.Verdicts;
+import dev.abfleet.controller.fleet.HostView;
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HostFingerprint;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.proto.fleet.v1.RunAssignment;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
+import dev.abfleet.proto.fleet.v1.VmShape;
+import dev.abfleet.stats.Verdict;
+
+/** Domain -> proto, for everything that leaves the controller through gRPC. */
+final class DomainToProto {
+  private DomainToProto() {}
+
+  static Experiment experiment(ExperimentView v) {
+    Experiment.Builder b = Experiment.newBuilder()
+        .setExperimentId(v.id())
+        .setSpec(spec(v.spec()))
+        .setState(v.state())
+        .setPairsDone(v.pairsDone())
+        .setPairsWanted(v.pairsWanted())
+        .setSeed(v.seed())
+        .setMessage(v.message())
+        .setRetriedBlocks(v.retriedBlocks());
+    v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c))));
+    v.boots().forEach(o -> b.addBoots(boot(o)));
+    Verdict overall = Verdicts.overall(v.comparisons());
+    b.setOverall(overall == null ? "" : overall.wire());
+    return b.build();
+  }
+
+  static ExperimentSpec spec(dev.abfleet.controller.experiment.ExperimentSpec s) {
+    ExperimentSpec.Builder b = ExperimentSpec.newBuilder()
+        .setName(s.name())
+        .setBenchmark(benchmark(s.benchmark()))
+        .setSelector(HostSelector.newBuilder()
+            .setHypervisor(s.selector().hypervisor())
+            .setArch(s.selector().arch())
+            .putAllLabels(s.selector().labels())
+            .addAllHosts(s.selector().hosts()))
+        .setPolicy(Policy.newBuilder()
+            .setNoiseThreshold(s.policy().noiseThreshold())
+            .setAlpha(s.policy().alpha())
+            .setPairs(s.policy().pairs())
+            .setSeed(s.policy().seed())
+            .setBootTimeoutS(s.policy().bootTimeoutS())
+            .addAllGatingMetrics(s.policy().gatingMetrics()))
+        .setPriority(s.priority());
+    s.arms().forEach(a -> b.addArms(arm(a)));
+    return b.build();
+  }
+
+  private static Arm arm(ArmSpec a) {
+    Arm.Builder b = Arm.newBuilder()
+        .setName(a.name())
+        .setRole(a.role() == null ? "" : a.role().name().toLowerCase(java.util.Locale.ROOT))
+        .setKernel(artifact(a.kernel()))
+        .setCmdlineExtra(a.cmdlineExtra())
+        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()));
+    if (a.initrd() != null) {
+      b.setInitrd(artifact(a.initrd()));
+    }
+    return b.build();
+  }
+
+  private static Artifact artifact(ArtifactRef a) {
+    return Artifact.newBuilder().setSha256(a.sha256()).setUri(a.uri()).setSizeBytes(a.sizeBytes())
+        .build();
+  }
+
+  private static Benchmark benchmark(BenchmarkSpec b) {
+    return Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
+        .setIterations(b.iterations()).setIterationMs(b.iterationMs())
+        .setWarmupIterations(b.warmupIterations()).build();
+  }
+
+  private static Comparison comparison(String arm, dev.abfleet.stats.Comparison c) {
+    return Comparison.newBuilder()
+        .setArm(arm).setMetric(c.metric()).setUnit(c.unit()).setBetter(c.better().wire())
+        .setNPairs(c.nPairs()).setBaselineCenter(c.baselineCenter())
+        .setCandidateCenter(c.candidateCenter()).setChange(c.change())
+        .setCiLow(c.ciLow()).setCiHigh(c.ciHigh()).setPValue(c.pValue())
+        .setPAdjusted(c.pAdjusted()).setVerdict(c.verdict().wire())
+        .addAllReasons(c.reasons()).addAllWarnings(c.warnings()).setGating(c.gating())
+        .build();
+  }
+
+  private static Boot boot(RunOutcome o) {
+    Boot.Builder b = Boot.newBuilder()
+        .setRunId(o.runId()).setArm(o.arm()).setHostId(o.hostId())
+        .setPairIndex(o.pairIndex()).setOrderInPair(o.orderInPair())
+        .setTelemetry(RunTelemetry.newBuilder()
+            .setHostId(o.hostId()).setHypervisor(o.hypervisor()).setAccelerator(o.accelerator())
+            .setBootMs(o.bootMs()).setRunMs(o.runMs()).setStageMs(o.stageMs())
+            .setKernelRelease(o.kernelRelease()))
+        .setStatus(o.status().wire())
+        .setMessage(o.message())
+        .setLeaseEpoch(o.leaseEpoch());
+    o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
+        .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
+        .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
+        .setWarmup(s.warmup())));
+    return b.build();
+  }
+
+  static BlockAssignment assignment(Block block) {
+    BlockAssignment.Builder b = BlockAssignment.newBuilder()
+        .setExperimentId(block.experimentId()).setBlockId(block.blockId())
+        .setPairIndex(block.pairIndex()).setLeaseEpoch(block.leaseEpoch());
+    for (RunPlan r : block.runs()) {
+      RunAssignment.Builder run = RunAssignment.newBuilder()
+          .setRunId(r.runId()).setArm(r.arm()).setOrderInPair(r.orderInPair())
+          .setKernel(artifact(r.kernel())).setCmdlineExtra(r.cmdlineExtra())
+          .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib()))
+          .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
+          .setHypervisor(r.hypervisor());
+      if (r.initrd() != null) {
+        run.setInitrd(artifact(r.initrd()));
+      }
+      b.addRuns(run);
+    }
+    return b.build();
+  }
+
+  static Host host(HostView v) {
+    var c = v.capabilities();
+    Host.Builder b = Host.newBuilder()
+        .setHostId(c.hostId()).setState(v.state().wire()).setArch(c.arch()).setCpus(c.cpus())
+        .setMemoryMib(c.memoryMib()).putAllLabels(c.labels())
+        .setFingerprint(HostFingerprint.newBuilder().setCpuModel(c.cpuModel())
+            .setHostKernel(c.hostKernel()))
+        .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch());
+    c.hypervisors().forEach((name, accels) -> b.addHypervisors(
+        HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)));
+    return b.build();
+  }
+}

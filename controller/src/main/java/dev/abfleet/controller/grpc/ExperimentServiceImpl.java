@@ -1,0 +1,156 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentProgress;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.ListHostsResponse;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentResponse;
+import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
+
+/** The client API: each call converts proto -> command, asks with a timeout, converts back. */
+public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
+  /** How often WatchExperiment looks for changes. */
+  static final Duration WATCH_POLL = Duration.ofMillis(300);
+
+  private final ActorSystem<?> system;
+  private final ClusterSharding sharding;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final Duration askTimeout;
+  private final SecureRandom random = new SecureRandom();
+
+  public ExperimentServiceImpl(
+      ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, Duration askTimeout) {
+    this.system = system;
+    this.sharding = ClusterSharding.get(system);
+    this.scheduler = scheduler;
+    this.askTimeout = askTimeout;
+  }
+
+  @Override
+  public void submitExperiment(
+      SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
+    String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
+    var spec = ProtoToDomain.spec(request.getSpec());
+    reply(entity(id).<ExperimentEntity.Accepted>askWithStatus(
+            replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout),
+        accepted -> SubmitExperimentResponse.newBuilder().setExperimentId(accepted.experimentId()).build(),
+        responses);
+  }
+
+  @Override
+  public void getExperiment(GetExperimentRequest request, StreamObserver<Experiment> responses) {
+    reply(view(request.getExperimentId()), DomainToProto::experiment, responses);
+  }
+
+  @Override
+  public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
+    String id = request.getExperimentId();
+    CompletionStage<ExperimentView> cancelled = id.isEmpty()
+        ? CompletableFuture.failedFuture(missingId())
+        : entity(id)
+            .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
+            .thenApply(v -> known(id, v));
+    reply(cancelled, DomainToProto::experiment, responses);
+  }
+
+  @Override
+  public void listHosts(ListHostsRequest request, StreamObserver<ListHostsResponse> responses) {
+    CompletionStage<Scheduler.Hosts> hosts =
+        AskPattern.ask(scheduler, Scheduler.ListHosts::new, askTimeout, system.scheduler());
+    reply(hosts, h -> {
+      var b = ListHostsResponse.newBuilder();
+      h.hosts().forEach(v -> b.addHosts(DomainToProto.host(v)));
+      return b.build();
+    }, responses);
+  }
+
+  /** Polls the experiment and sends it whenever it changed; completes after a terminal state. */
+  @Override
+  public void watchExperiment(
+      WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
+    poll(request.getExperimentId(), (ServerCallStreamObserver<ExperimentProgress>) responses, null);
+  }
+
+  private void poll(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last) {
+    view(id).whenComplete((view, failure) -> {
+      if (out.isCancelled()) {
+        return;
+      }
+      if (failure != null) {
+        out.onError(GrpcErrors.toStatus(failure));
+        return;
+      }
+      Experiment now = DomainToProto.experiment(view);
+      if (!now.equals(last)) {
+        out.onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
+      }
+      if (view.terminal()) {
+        out.onCompleted();
+        return;
+      }
+      system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(id, out, now), system.executionContext());
+    });
+  }
+
+  private CompletionStage<ExperimentView> view(String id) {
+    if (id.isEmpty()) {
+      return CompletableFuture.failedFuture(missingId());
+    }
+    return entity(id)
+        .<ExperimentView>ask(ExperimentEntity.Get::new, askTimeout)
+        .thenApply(v -> known(id, v));
+  }
+
+  private static ExperimentView known(String id, ExperimentView view) {
+    if (!view.known()) {
+      throw new GrpcErrors.UnknownExperiment(id);
+    }
+    return view;
+  }
+
+  private static IllegalArgumentException missingId() {
+    return new IllegalArgumentException("experiment_id: required; pass the id SubmitExperiment returned");
+  }
+
+  private EntityRef<ExperimentEntity.Command> entity(String id) {
+    return sharding.entityRefFor(ExperimentEntity.TYPE_KEY, id);
+  }
+
+  private String newId() {
+    byte[] bytes = new byte[4];
+    random.nextBytes(bytes);
+    return "e-" + HexFormat.of().formatHex(bytes);
+  }
+
+  private static <T, R> void reply(
+      CompletionStage<T> answer, Function<T, R> toProto, StreamObserver<R> responses) {
+    answer.whenComplete((value, failure) -> {
+      if (failure != null) {
+        responses.onError(GrpcErrors.toStatus(failure));
+      } else {
+        responses.onNext(toProto.apply(value));
+        responses.onCompleted();
+      }
+    });
+  }
+}

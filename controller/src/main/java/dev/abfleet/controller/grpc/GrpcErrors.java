@@ -1,0 +1,43 @@
+package dev.abfleet.controller.grpc;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.pattern.StatusReply;
+
+/** The one place where failures become gRPC status codes. */
+final class GrpcErrors {
+  private GrpcErrors() {}
+
+  /** Raised by the services when an experiment id was never submitted. */
+  static final class UnknownExperiment extends RuntimeException {
+    UnknownExperiment(String id) {
+      super("unknown experiment '" + id + "'; list submitted ids with the CLI or submit it first");
+    }
+  }
+
+  static StatusRuntimeException toStatus(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof StatusRuntimeException s) {
+      return s;
+    }
+    if (t instanceof TimeoutException) {
+      return Status.UNAVAILABLE
+          .withDescription("the controller did not answer in time; retry")
+          .asRuntimeException();
+    }
+    if (t instanceof StatusReply.ErrorMessage || t instanceof IllegalArgumentException) {
+      return Status.INVALID_ARGUMENT.withDescription(t.getMessage()).asRuntimeException();
+    }
+    if (t instanceof UnknownExperiment) {
+      return Status.NOT_FOUND.withDescription(t.getMessage()).asRuntimeException();
+    }
+    return Status.INTERNAL.withDescription(String.valueOf(t)).withCause(t).asRuntimeException();
+  }
+}

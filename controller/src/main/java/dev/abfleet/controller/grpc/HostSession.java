@@ -1,0 +1,150 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.RunOutcome;
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.schedule.AssignBlock;
+import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.schedule.SessionReplaced;
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+
+/**
+ * One worker's stream on this node: registers the host with the scheduler, forwards blocks to
+ * the worker and its reports to experiments, and ends the host's presence when the stream ends
+ * or heartbeats stop.
+ */
+final class HostSession {
+
+  /** Any message from the worker; proves it is alive. No reply. */
+  record WorkerHeartbeat(String runningRunId) implements SessionMessage {}
+
+  /** The worker reported a boot of a block of {@code experimentId}. No reply. */
+  record RunReported(String experimentId, String blockId, RunOutcome outcome)
+      implements SessionMessage {}
+
+  /** The worker finished a block; the host is free. No reply. */
+  record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
+
+  /** The stream completed or failed. No reply. */
+  record StreamEnded(String why) implements SessionMessage {}
+
+  private enum HeartbeatMissed implements SessionMessage { INSTANCE }
+
+  static Behavior<SessionMessage> create(
+      HostCapabilities capabilities,
+      WorkerStream stream,
+      ActorRef<Scheduler.Command> scheduler,
+      ClusterSharding sharding,
+      Duration heartbeatInterval,
+      Duration heartbeatTimeout,
+      String nodeName) {
+    return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+      var session = new HostSession(context, timers, capabilities, stream, scheduler, sharding,
+          heartbeatTimeout);
+      scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
+      stream.welcome(heartbeatInterval.toMillis(), nodeName);
+      session.armHeartbeatTimer();
+      return session.active(Map.of());
+    }));
+  }
+
+  private final ActorContext<SessionMessage> context;
+  private final TimerScheduler<SessionMessage> timers;
+  private final HostCapabilities capabilities;
+  private final WorkerStream stream;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final ClusterSharding sharding;
+  private final Duration heartbeatTimeout;
+
+  private HostSession(ActorContext<SessionMessage> context, TimerScheduler<SessionMessage> timers,
+      HostCapabilities capabilities, WorkerStream stream, ActorRef<Scheduler.Command> scheduler,
+      ClusterSharding sharding, Duration heartbeatTimeout) {
+    this.context = context;
+    this.timers = timers;
+    this.capabilities = capabilities;
+    this.stream = stream;
+    this.scheduler = scheduler;
+    this.sharding = sharding;
+    this.heartbeatTimeout = heartbeatTimeout;
+  }
+
+  /** @param blocks block id -> experiment id of the blocks assigned and not finished */
+  private Behavior<SessionMessage> active(Map<String, String> blocks) {
+    return Behaviors.receive(SessionMessage.class)
+        .onMessage(WorkerHeartbeat.class, m -> onHeartbeat())
+        .onMessage(RunReported.class, this::onRunReported)
+        .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(blocks, m))
+        .onMessage(AssignBlock.class, m -> onAssign(blocks, m))
+        .onMessage(SessionReplaced.class, m -> onReplaced())
+        .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
+        .onMessageEquals(HeartbeatMissed.INSTANCE, () -> disconnect(
+            "no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
+            Status.UNAVAILABLE.withDescription("no heartbeat for "
+                + heartbeatTimeout.toMillis() + " ms; reconnect")))
+        .build();
+  }
+
+  private Behavior<SessionMessage> onHeartbeat() {
+    armHeartbeatTimer();
+    return Behaviors.same();
+  }
+
+  private Behavior<SessionMessage> onRunReported(RunReported m) {
+    armHeartbeatTimer();
+    sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId())
+        .tell(new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), null));
+    return Behaviors.same();
+  }
+
+  private Behavior<SessionMessage> onBlockFinished(Map<String, String> blocks, WorkerFinishedBlock m) {
+    armHeartbeatTimer();
+    String experimentId = blocks.get(m.blockId());
+    if (experimentId != null) {
+      sharding.entityRefFor(ExperimentEntity.TYPE_KEY, experimentId)
+          .tell(new ExperimentEntity.BlockFinished(m.blockId(), m.epoch()));
+    }
+    scheduler.tell(new Scheduler.BlockDone(capabilities.hostId(), m.blockId(), m.epoch()));
+    Map<String, String> next = new HashMap<>(blocks);
+    next.remove(m.blockId());
+    return active(Map.copyOf(next));
+  }
+
+  private Behavior<SessionMessage> onAssign(Map<String, String> blocks, AssignBlock m) {
+    stream.assign(m.block());
+    Map<String, String> next = new HashMap<>(blocks);
+    next.put(m.block().blockId(), m.block().experimentId());
+    return active(Map.copyOf(next));
+  }
+
+  private Behavior<SessionMessage> onReplaced() {
+    context.getLog().info("host {}: a newer connection took over", capabilities.hostId());
+    stream.fail(Status.ABORTED.withDescription(
+        "host " + capabilities.hostId() + " connected again on another stream"));
+    return Behaviors.stopped();
+  }
+
+  private Behavior<SessionMessage> disconnect(String why, Status status) {
+    context.getLog().info("host {} disconnected: {}", capabilities.hostId(), why);
+    scheduler.tell(new Scheduler.HostDisconnected(capabilities.hostId(), context.getSelf()));
+    if (status == null) {
+      stream.complete();
+    } else {
+      stream.fail(status);
+    }
+    return Behaviors.stopped();
+  }
+
+  private void armHeartbeatTimer() {
+    timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, heartbeatTimeout);
+  }
+}

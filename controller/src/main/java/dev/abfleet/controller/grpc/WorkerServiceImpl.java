@@ -1,0 +1,102 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+
+/** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
+public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+  private final ActorSystem<?> system;
+  private final ActorRef<Scheduler.Command> scheduler;
+  private final Duration heartbeatInterval;
+  private final Duration heartbeatTimeout;
+  private final AtomicLong streams = new AtomicLong();
+
+  public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
+      Duration heartbeatInterval, Duration heartbeatTimeout) {
+    this.system = system;
+    this.scheduler = scheduler;
+    this.heartbeatInterval = heartbeatInterval;
+    this.heartbeatTimeout = heartbeatTimeout;
+  }
+
+  @Override
+  public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> responses) {
+    WorkerStream stream = new WorkerStream(responses);
+    return new StreamObserver<>() {
+      private volatile ActorRef<SessionMessage> session;
+      private volatile String hostId;
+      private volatile boolean rejected;
+
+      @Override
+      public void onNext(WorkerMessage message) {
+        if (rejected) {
+          return;
+        }
+        if (session == null) {
+          start(message);
+          return;
+        }
+        switch (message.getKindCase()) {
+          case HEARTBEAT -> session.tell(new HostSession.WorkerHeartbeat(
+              message.getHeartbeat().getRunningRunId()));
+          case RUN_STARTED -> session.tell(new HostSession.WorkerHeartbeat(
+              message.getRunStarted().getRunId()));
+          case RUN_RESULT -> session.tell(new HostSession.RunReported(
+              message.getRunResult().getExperimentId(), message.getRunResult().getBlockId(),
+              ProtoToDomain.outcome(message.getRunResult(), hostId)));
+          case RUN_FAILURE -> session.tell(new HostSession.RunReported(
+              message.getRunFailure().getExperimentId(), message.getRunFailure().getBlockId(),
+              ProtoToDomain.outcome(message.getRunFailure(), hostId)));
+          case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
+              message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
+          default -> session.tell(new HostSession.WorkerHeartbeat(""));
+        }
+      }
+
+      private void start(WorkerMessage message) {
+        if (!message.hasHello() || message.getHello().getHostId().isEmpty()) {
+          rejected = true;
+          stream.fail(Status.INVALID_ARGUMENT.withDescription(
+              "the first message must be Hello with a host_id; got " + message.getKindCase()));
+          return;
+        }
+        HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());
+        hostId = capabilities.hostId();
+        String nodeName = system.address().toString();
+        session = system.systemActorOf(
+            HostSession.create(capabilities, stream, scheduler, ClusterSharding.get(system),
+                heartbeatInterval, heartbeatTimeout, nodeName),
+            "host-session-" + streams.incrementAndGet() + "-" + hostId.replaceAll("[^A-Za-z0-9_-]", "_"),
+            Props.empty());
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("stream failed: " + Status.fromThrowable(t)));
+        }
+      }
+
+      @Override
+      public void onCompleted() {
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("the worker closed the stream"));
+        } else {
+          stream.complete();
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,64 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.Welcome;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+
+/**
+ * The controller's side of one worker stream. StreamObserver is not thread-safe, so every
+ * write goes through these synchronized methods; writes after the end are dropped.
+ */
+final class WorkerStream {
+  private final StreamObserver<ControllerMessage> out;
+  private boolean ended;
+
+  WorkerStream(StreamObserver<ControllerMessage> out) {
+    this.out = out;
+  }
+
+  synchronized void welcome(long heartbeatIntervalMs, String controllerNode) {
+    send(ControllerMessage.newBuilder().setWelcome(Welcome.newBuilder()
+        .setHeartbeatIntervalMs((int) heartbeatIntervalMs).setControllerNode(controllerNode)).build());
+  }
+
+  synchronized void assign(Block block) {
+    send(ControllerMessage.newBuilder().setAssignment(DomainToProto.assignment(block)).build());
+  }
+
+  synchronized void complete() {
+    if (!ended) {
+      ended = true;
+      try {
+        out.onCompleted();
+      } catch (RuntimeException alreadyClosed) {
+        // The call was cancelled by the worker; nothing left to close.
+      }
+    }
+  }
+
+  /** Ends the stream with {@code status}; workers reconnect on UNAVAILABLE. */
+  synchronized void fail(Status status) {
+    if (!ended) {
+      ended = true;
+      try {
+        out.onError(status.asRuntimeException());
+      } catch (RuntimeException alreadyClosed) {
+        // The call was cancelled by the worker; nothing left to close.
+      }
+    }
+  }
+
+  private void send(ControllerMessage message) {
+    if (ended || (out instanceof ServerCallStreamObserver<?> s && s.isCancelled())) {
+      return;
+    }
+    try {
+      out.onNext(message);
+    } catch (RuntimeException cancelled) {
+      ended = true;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.abfleet.controller.schedule;
+
+import dev.abfleet.controller.experiment.ArtifactRef;
+import dev.abfleet.controller.experiment.BenchmarkSpec;
+
+/**
+ * One boot of a block.
+ *
+ * @param orderInPair 0 = booted first
+ * @param initrd null = the worker's built-in harness initramfs
+ * @param timeoutS wall-clock limit of the boot in seconds
+ * @param hypervisor "qemu", "vz" or "sim"
+ */
+public record RunPlan(
+    String runId,
+    String arm,
+    int orderInPair,
+    ArtifactRef kernel,
+    ArtifactRef initrd,
+    String cmdlineExtra,
+    int vcpus,
+    int memoryMib,
+    BenchmarkSpec benchmark,
+    int timeoutS,
+    String hypervisor) {}

@@ -1,0 +1,236 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.stats.Comparison;
+import dev.abfleet.stats.Verdict;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ExperimentEntityTest {
+  static final ActorTestKit kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
+      .withFallback(ConfigFactory.parseString("""
+          pekko.actor.provider = local
+          pekko.actor.serialization-bindings {
+            "dev.abfleet.controller.CborSerializable" = jackson-cbor
+          }
+          """)));
+  static final HostCapabilities HOST = new HostCapabilities("h1", "x86_64", 2, 4096, Map.of(),
+      Map.of("qemu", List.of("tcg")), "", "", "");
+
+  TestProbe<Scheduler.Command> scheduler;
+  EventSourcedBehaviorTestKit<ExperimentEntity.Command, ExperimentEvent, ExperimentState> entity;
+
+  @AfterAll
+  static void stop() {
+    kit.shutdownTestKit();
+  }
+
+  @BeforeEach
+  void setUp() {
+    scheduler = kit.createTestProbe();
+    entity = EventSourcedBehaviorTestKit.create(kit.system(),
+        ExperimentEntity.create("e1", scheduler.ref()));
+  }
+
+  StatusReply<ExperimentEntity.Accepted> submit(ExperimentSpec spec) {
+    return entity.<StatusReply<ExperimentEntity.Accepted>>runCommand(
+        r -> new ExperimentEntity.Submit(spec, r)).reply();
+  }
+
+  Block plan(String host, long epoch) {
+    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanBlock(host, epoch, HOST, r)).reply();
+    assertThat(reply).isInstanceOf(ExperimentEntity.BlockPlanned.class);
+    return ((ExperimentEntity.BlockPlanned) reply).block();
+  }
+
+  RecordResult record(Block block, RunOutcome outcome) {
+    return entity.<RecordResult>runCommand(
+        r -> new ExperimentEntity.RecordRun(outcome, block.blockId(), r)).reply();
+  }
+
+  /** Records both boots of the block; the candidate at {@code factor} x the baseline. */
+  void runBlock(Block block, double factor) {
+    for (RunPlan run : block.runs()) {
+      double stat = 1000 * (run.arm().equals("cand") ? factor : 1.0) * (1 + 0.002 * block.pairIndex());
+      assertThat(record(block, Specs.ok(run.runId(), block.hostId(), block.leaseEpoch(), stat)))
+          .isEqualTo(RecordResult.RECORDED);
+    }
+  }
+
+  ExperimentView view() {
+    return entity.<ExperimentView>runCommand(ExperimentEntity.Get::new).reply();
+  }
+
+  @Test
+  void acceptsSpecRecordsSeedAndAsksForHosts() {
+    var reply = submit(Specs.ab(4, 99));
+
+    assertThat(reply.isSuccess()).isTrue();
+    assertThat(reply.getValue().seed()).isEqualTo(99);
+    assertThat(scheduler.expectMessageClass(Scheduler.RequestHosts.class).experimentId()).isEqualTo("e1");
+    assertThat(submit(Specs.ab(4, 99)).isSuccess()).isTrue();
+  }
+
+  @Test
+  void rejectsSpecWithoutCandidateNamingTheField() {
+    ExperimentSpec spec = Specs.ab(4, 1);
+    ExperimentSpec onlyBase = new ExperimentSpec("x", List.of(spec.arms().get(0)), spec.benchmark(),
+        spec.selector(), spec.policy(), spec.priority());
+
+    var reply = submit(onlyBase);
+
+    assertThat(reply.isError()).isTrue();
+    assertThat(reply.getError().getMessage()).contains("arms:", "candidate");
+    assertThat(view().known()).isFalse();
+  }
+
+  @Test
+  void drawsAndRecordsASeedWhenNoneIsGiven() {
+    long seed = submit(Specs.ab(4, 0)).getValue().seed();
+
+    assertThat(seed).isNotZero();
+    assertThat(view().seed()).isEqualTo(seed);
+  }
+
+  @Test
+  void plansBothBootsOfAPairInTheSeededOrder() {
+    submit(Specs.ab(4, 5));
+
+    Block block = plan("h1", 1);
+
+    assertThat(block.pairIndex()).isZero();
+    assertThat(block.runs()).extracting(RunPlan::arm)
+        .containsExactlyElementsOf(PairOrder.plan(List.of("base", "cand"), 4, 5).get(0));
+    assertThat(plan("h2", 1).pairIndex()).isEqualTo(1);
+  }
+
+  @Test
+  void recordsEachRunOnce() {
+    submit(Specs.ab(4, 5));
+    Block block = plan("h1", 1);
+    RunOutcome first = Specs.ok(block.runs().get(0).runId(), "h1", 1, 1000);
+
+    assertThat(record(block, first)).isEqualTo(RecordResult.RECORDED);
+    var again = entity.<RecordResult>runCommand(
+        r -> new ExperimentEntity.RecordRun(first, block.blockId(), r));
+
+    assertThat(again.reply()).isEqualTo(RecordResult.DUPLICATE);
+    assertThat(again.hasNoEvents()).isTrue();
+    assertThat(view().boots()).hasSize(1);
+  }
+
+  @Test
+  void rejectsStaleLeaseEpoch() {
+    submit(Specs.ab(4, 5));
+    Block block = plan("h1", 2);
+
+    var result = record(block, Specs.ok(block.runs().get(0).runId(), "h1", 1, 1000));
+
+    assertThat(result).isEqualTo(RecordResult.REJECTED_STALE);
+    assertThat(view().rejectedStale()).isEqualTo(1);
+    assertThat(view().boots()).isEmpty();
+  }
+
+  @Test
+  void infraFailureRerunsThePairWithoutHalfCountingIt() {
+    submit(Specs.ab(4, 5));
+    Block block = plan("h1", 1);
+    record(block, Specs.ok(block.runs().get(0).runId(), "h1", 1, 1000));
+
+    var result = record(block, Specs.failed(block.runs().get(1).runId(), "h1", 1, RunOutcome.Status.INFRA));
+
+    assertThat(result).isEqualTo(RecordResult.ABANDONED);
+    assertThat(view().boots()).isEmpty();
+    assertThat(view().retriedBlocks()).isEqualTo(1);
+    Block retry = plan("h2", 1);
+    assertThat(retry.pairIndex()).isZero();
+    assertThat(retry.blockId()).isNotEqualTo(block.blockId());
+    scheduler.expectMessageClass(Scheduler.RequestHosts.class);
+    assertThat(scheduler.expectMessageClass(Scheduler.RequestHosts.class).experimentId()).isEqualTo("e1");
+  }
+
+  @Test
+  void failsAfterThreeAbandonedBlocksOfOnePair() {
+    submit(Specs.ab(2, 5));
+    for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR; attempt++) {
+      Block block = plan("h1", attempt + 1);
+      record(block, Specs.failed(block.runs().get(0).runId(), "h1", attempt + 1, RunOutcome.Status.INFRA));
+    }
+
+    assertThat(view().state()).isEqualTo("failed");
+    assertThat(view().message()).contains("pair 0", "abandoned 3 times");
+  }
+
+  @Test
+  void bootFailureCompletesThePairWithTheBootMarkedFailed() {
+    submit(Specs.ab(1, 5));
+    Block block = plan("h1", 1);
+    record(block, Specs.failed(block.runs().get(0).runId(), "h1", 1, RunOutcome.Status.BOOT_FAILED));
+    record(block, Specs.ok(block.runs().get(1).runId(), "h1", 1, 1000));
+
+    assertThat(view().state()).isEqualTo("completed");
+    assertThat(view().boots()).extracting(RunOutcome::status)
+        .containsExactly(RunOutcome.Status.BOOT_FAILED, RunOutcome.Status.OK);
+  }
+
+  @Test
+  void leaseLostAbandonsTheBlockOnThatHost() {
+    submit(Specs.ab(4, 5));
+    Block block = plan("h1", 3);
+
+    entity.runCommand(new ExperimentEntity.LeaseLost("h1", 3, "host went offline"));
+
+    assertThat(view().retriedBlocks()).isEqualTo(1);
+    assertThat(record(block, Specs.ok(block.runs().get(0).runId(), "h1", 3, 1000)))
+        .isEqualTo(RecordResult.REJECTED_STALE);
+  }
+
+  @Test
+  void completesAtTheWantedPairsAndFindsTheRegression() {
+    submit(Specs.ab(6, 11));
+    for (int i = 0; i < 6; i++) {
+      runBlock(plan(i % 2 == 0 ? "h1" : "h2", i + 1), 0.7);
+    }
+
+    ExperimentView done = view();
+
+    assertThat(done.state()).isEqualTo("completed");
+    assertThat(done.pairsDone()).isEqualTo(6);
+    assertThat(done.boots()).hasSize(12);
+    Comparison stat = done.comparisons().get("cand").get(0);
+    assertThat(stat.metric()).isEqualTo("metadata_stat");
+    assertThat(stat.verdict()).as("%s", stat).isEqualTo(Verdict.REGRESSED);
+    assertThat(stat.change()).isCloseTo(-0.3, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(scheduler.receiveSeveralMessages(2).get(1))
+        .isEqualTo(new Scheduler.WithdrawDemand("e1"));
+  }
+
+  @Test
+  void recoveryAbandonsBlocksThatWereInFlight() {
+    submit(Specs.ab(4, 5));
+    Block block = plan("h1", 1);
+    scheduler.expectMessageClass(Scheduler.RequestHosts.class);
+
+    entity.restart();
+
+    assertThat(scheduler.expectMessageClass(Scheduler.RequestHosts.class).experimentId()).isEqualTo("e1");
+    assertThat(view().retriedBlocks()).isEqualTo(1);
+    assertThat(record(block, Specs.ok(block.runs().get(0).runId(), "h1", 1, 1000)))
+        .isEqualTo(RecordResult.REJECTED_STALE);
+    assertThat(plan("h1", 2).pairIndex()).isZero();
+  }
+}

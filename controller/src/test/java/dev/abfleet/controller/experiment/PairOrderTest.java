@@ -1,0 +1,45 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PairOrderTest {
+  static final List<String> AB = List.of("base", "cand");
+
+  static long baselineFirst(List<List<String>> order) {
+    return order.stream().filter(p -> p.get(0).equals("base")).count();
+  }
+
+  @Test
+  void balancesAbAndBaForEvenPairs() {
+    var order = PairOrder.plan(AB, 8, 42);
+
+    assertThat(order).hasSize(8).allSatisfy(p -> assertThat(p).containsExactlyInAnyOrderElementsOf(AB));
+    assertThat(baselineFirst(order)).isEqualTo(4);
+  }
+
+  @Test
+  void oddPairsDifferByOneOrder() {
+    var order = PairOrder.plan(AB, 7, 42);
+
+    assertThat(baselineFirst(order)).isIn(3L, 4L);
+  }
+
+  @Test
+  void sameSeedGivesSameOrderAndSeedsDiffer() {
+    assertThat(PairOrder.plan(AB, 16, 7)).isEqualTo(PairOrder.plan(AB, 16, 7));
+    assertThat(PairOrder.plan(AB, 16, 7)).isNotEqualTo(PairOrder.plan(AB, 16, 8));
+  }
+
+  @Test
+  void rotatesEveryArmThroughEveryPositionWithThreeArms() {
+    var order = PairOrder.plan(List.of("base", "c1", "c2"), 6, 3);
+
+    for (int position = 0; position < 3; position++) {
+      int at = position;
+      assertThat(order.stream().filter(p -> p.get(at).equals("base")).count()).isEqualTo(2);
+    }
+  }
+}

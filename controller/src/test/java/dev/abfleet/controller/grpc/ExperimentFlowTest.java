@@ -1,0 +1,148 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentProgress;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ExperimentFlowTest extends ControllerNodeTest {
+  ControllerNode node;
+  ManagedChannel channel;
+  ExperimentServiceGrpc.ExperimentServiceBlockingStub client;
+  final List<FakeWorker> workers = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    node = ControllerNode.start(fastSettings());
+    channel = channel(node);
+    client = client(channel);
+  }
+
+  @AfterEach
+  void stop() {
+    workers.forEach(FakeWorker::close);
+    channel.shutdownNow();
+    node.close();
+  }
+
+  FakeWorker worker(FakeWorker w) {
+    workers.add(w);
+    return w;
+  }
+
+  void awaitHosts(int online) throws InterruptedException {
+    for (int i = 0; i < 100; i++) {
+      long idle = client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
+          .filter(h -> !h.getState().equals("offline")).count();
+      if (idle == online) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("hosts did not register");
+  }
+
+  @Test
+  void twoWorkersCompleteSixPairsAndTheSlowerCandidateRegresses() throws Exception {
+    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
+    worker(FakeWorker.connect(node.grpcPort(), "h2", 0.7));
+    awaitHosts(2);
+
+    String id = submit(client, "", 6);
+    Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+
+    assertThat(id).matches("e-[0-9a-f]{8}");
+    assertPairsBackToBack(done);
+    assertThat(done.getBootsList()).extracting(Boot::getHostId).contains("h1", "h2");
+    assertThat(comparison(done, "metadata_stat").getVerdict()).isEqualTo("regressed");
+    assertThat(comparison(done, "metadata_stat").getChange()).isBetween(-0.33, -0.27);
+    assertThat(done.getOverall()).isEqualTo("regressed");
+  }
+
+  @Test
+  void pairOfADroppedWorkerRerunsElsewhereWithoutDuplicates() throws Exception {
+    FakeWorker dropping = worker(new FakeWorker(node.grpcPort(), "h1", 0.7, Integer.MAX_VALUE, true).start());
+    awaitHosts(1);
+    String id = submit(client, "e-drop", 6);
+    for (int i = 0; i < 100 && dropping.assignments.isEmpty(); i++) {
+      Thread.sleep(50);
+    }
+    assertThat(dropping.assignments).hasSize(1);
+    worker(FakeWorker.connect(node.grpcPort(), "h2", 0.7));
+
+    Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+
+    assertPairsBackToBack(done);
+    assertThat(done.getBootsList()).extracting(Boot::getHostId).containsOnly("h2");
+    assertThat(done.getRetriedBlocks()).isEqualTo(1);
+    List<Host> hosts = client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsList();
+    assertThat(hosts).filteredOn(h -> h.getHostId().equals("h1")).extracting(Host::getState)
+        .containsExactly("offline");
+  }
+
+  @Test
+  void watchStreamsUntilTheExperimentCompletes() throws Exception {
+    worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    awaitHosts(1);
+    String id = submit(client, "e-watch", 2);
+
+    List<ExperimentProgress> updates = new ArrayList<>();
+    client.withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
+        .watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build())
+        .forEachRemaining(updates::add);
+
+    assertThat(updates).isNotEmpty();
+    assertThat(updates.get(updates.size() - 1).getExperiment().getState()).isEqualTo("completed");
+  }
+
+  @Test
+  void mapsErrorsToStatusCodes() {
+    assertStatus(Status.Code.NOT_FOUND, () -> client.getExperiment(
+        GetExperimentRequest.newBuilder().setExperimentId("e-none").build()));
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> client.submitExperiment(
+        SubmitExperimentRequest.newBuilder().setExperimentId("e-bad")
+            .setSpec(spec(4).toBuilder().removeArms(1)).build()));
+  }
+
+  @Test
+  void firstWorkerMessageMustBeHello() throws Exception {
+    FakeWorker w = worker(new FakeWorker(node.grpcPort(), "h1", 1.0, 0, false));
+    // A raw stream whose first message is a heartbeat.
+    var stub = dev.abfleet.proto.fleet.v1.WorkerServiceGrpc.newStub(channel);
+    var error = new java.util.concurrent.CompletableFuture<Throwable>();
+    var requests = stub.connect(new io.grpc.stub.StreamObserver<>() {
+      public void onNext(dev.abfleet.proto.fleet.v1.ControllerMessage m) {}
+
+      public void onError(Throwable t) {
+        error.complete(t);
+      }
+
+      public void onCompleted() {
+        error.complete(null);
+      }
+    });
+    requests.onNext(WorkerMessage.newBuilder()
+        .setHeartbeat(dev.abfleet.proto.fleet.v1.Heartbeat.getDefaultInstance()).build());
+
+    Throwable t = error.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(Status.fromThrowable(t).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    w.close();
+  }
+}

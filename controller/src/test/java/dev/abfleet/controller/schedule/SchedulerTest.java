@@ -1,0 +1,86 @@
+package dev.abfleet.controller.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.HostView;
+import dev.abfleet.controller.fleet.SessionMessage;
+import java.util.List;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SchedulerTest {
+  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("""
+      pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
+      pekko.persistence.snapshot-store.plugin = ""
+      """));
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  @Test
+  void offlineHostReleasesLeaseAndTellsTheExperiment() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    assertThat(plan.epoch()).isEqualTo(1);
+    Block block = new Block("e1-p0-a0", "e1", 0, "h1", 1, List.of());
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(block));
+    assertThat(session.expectMessageClass(AssignBlock.class).block()).isEqualTo(block);
+
+    scheduler.tell(new Scheduler.HostDisconnected("h1", session.ref()));
+
+    var lost = experiment.expectMessageClass(ExperimentEntity.LeaseLost.class);
+    assertThat(lost.hostId()).isEqualTo("h1");
+    assertThat(lost.epoch()).isEqualTo(1);
+    assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(HostView.State.OFFLINE);
+  }
+
+  @Test
+  void reconnectedHostGetsAHigherEpoch() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> first = kit.createTestProbe();
+    TestProbe<SessionMessage> second = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), first.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), second.ref()));
+
+    first.expectMessageClass(SessionReplaced.class);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.LeaseLost.class).epoch()).isEqualTo(1);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).epoch()).isEqualTo(2);
+  }
+
+  @Test
+  void blockDoneWithStaleEpochKeepsTheLease() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+
+    scheduler.tell(new Scheduler.BlockDone("h1", "old", 0));
+
+    assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(HostView.State.LEASED);
+  }
+
+  private List<HostView> hosts(ActorRef<Scheduler.Command> scheduler) {
+    TestProbe<Scheduler.Hosts> probe = kit.createTestProbe();
+    scheduler.tell(new Scheduler.ListHosts(probe.ref()));
+    return probe.receiveMessage().hosts();
+  }
+}

@@ -1,0 +1,132 @@
+package dev.abfleet.controller.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.abfleet.controller.fleet.Fleet;
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.Lease;
+import dev.abfleet.controller.fleet.LeaseBook;
+import dev.abfleet.controller.fleet.SessionMessage;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+class SchedulingTest {
+  static final ActorTestKit kit = ActorTestKit.create();
+  static final ActorRef<SessionMessage> session = kit.<SessionMessage>createTestProbe().ref();
+
+  @AfterAll
+  static void stop() {
+    kit.shutdownTestKit();
+  }
+
+  static HostCapabilities host(String id, Map<String, List<String>> hypervisors) {
+    return new HostCapabilities(id, "x86_64", 2, 4096, Map.of("pool", "ci"), hypervisors, "", "", "");
+  }
+
+  static HostCapabilities qemuHost(String id) {
+    return host(id, Map.of("qemu", List.of("tcg")));
+  }
+
+  static Fleet fleetOf(String... ids) {
+    Fleet fleet = Fleet.empty();
+    for (String id : ids) {
+      fleet = fleet.connected(qemuHost(id), session);
+    }
+    return fleet;
+  }
+
+  static Demand demand(String experimentId, String priority) {
+    return new Demand(experimentId, HostSelector.any(), priority, null, true);
+  }
+
+  @Test
+  void neverLeasesAHostTwice() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "e1"));
+    Demands demands = Demands.empty().wanting(demand("e2", "pr"));
+
+    var grants = Scheduling.grant(fleetOf("h1"), book, demands);
+
+    assertThat(grants.leases()).isEmpty();
+    assertThatThrownBy(() -> book.leased(new Lease("h1", 2, "e2")))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void epochsStrictlyIncreasePerHost() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "e1")).released("h1", 1);
+
+    var grants = Scheduling.grant(fleetOf("h1"), book, Demands.empty().wanting(demand("e1", "")));
+
+    assertThat(grants.leases()).containsExactly(new Lease("h1", 2, "e1"));
+    assertThatThrownBy(() -> book.leased(new Lease("h1", 1, "e1")))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void roundRobinsHostsBetweenExperiments() {
+    Demands demands = Demands.empty().wanting(demand("a", "adhoc")).wanting(demand("b", "adhoc"));
+
+    var grants = Scheduling.grant(fleetOf("h1", "h2", "h3", "h4"), LeaseBook.empty(), demands);
+
+    assertThat(grants.leases()).extracting(Lease::experimentId).containsExactly("a", "b", "a", "b");
+    var next = Scheduling.grant(fleetOf("h5"), LeaseBook.empty(), grants.demands());
+    assertThat(next.leases()).extracting(Lease::experimentId).containsExactly("a");
+  }
+
+  @Test
+  void servesPrBeforeNightly() {
+    Demands demands = Demands.empty().wanting(demand("night", "nightly")).wanting(demand("pr", "pr"));
+
+    var grants = Scheduling.grant(fleetOf("h1"), LeaseBook.empty(), demands);
+
+    assertThat(grants.leases()).extracting(Lease::experimentId).containsExactly("pr");
+  }
+
+  @Test
+  void skipsSatisfiedExperimentsUntilTheyAskAgain() {
+    Demands demands = Demands.empty().wanting(demand("a", "")).satisfied("a");
+
+    assertThat(Scheduling.grant(fleetOf("h1"), LeaseBook.empty(), demands).leases()).isEmpty();
+    assertThat(Scheduling.grant(fleetOf("h1"), LeaseBook.empty(), demands.wanting(demand("a", "")))
+        .leases()).hasSize(1);
+  }
+
+  @Test
+  void offlineHostIsNeitherLeasedNorIdle() {
+    Fleet fleet = fleetOf("h1").disconnected("h1", session);
+
+    var grants = Scheduling.grant(fleet, LeaseBook.empty(), Demands.empty().wanting(demand("a", "")));
+
+    assertThat(grants.leases()).isEmpty();
+  }
+
+  @Test
+  void matchesOnlyHypervisorsWithAccelerators() {
+    Fleet fleet = Fleet.empty()
+        .connected(host("broken", Map.of("qemu", List.of())), session)
+        .connected(host("vz", Map.of("vz", List.of("hvf"))), session)
+        .connected(qemuHost("ok"), session);
+
+    var grants = Scheduling.grant(fleet, LeaseBook.empty(), Demands.empty().wanting(demand("a", "")));
+
+    assertThat(grants.leases()).extracting(Lease::hostId).containsExactly("ok");
+  }
+
+  @Test
+  void selectorRequiresEveryLabelAndListedHost() {
+    HostSelector selector = new HostSelector("qemu", "x86_64", Map.of("pool", "ci"), List.of("h2"));
+
+    assertThat(selector.matches(qemuHost("h1"))).isFalse();
+    assertThat(selector.matches(qemuHost("h2"))).isTrue();
+    assertThat(new HostSelector("", "", Map.of("pool", "perf"), List.of()).matches(qemuHost("h2")))
+        .isFalse();
+    assertThat(new HostSelector("", "aarch64", Map.of(), List.of()).matches(qemuHost("h2")))
+        .isFalse();
+  }
+}
