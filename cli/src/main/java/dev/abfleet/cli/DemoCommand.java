@@ -4,6 +4,7 @@ import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.cli.config.FleetConfigLoader;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
+import dev.abfleet.worker.vm.ProcessRunner;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,8 +48,8 @@ final class DemoCommand implements Callable<Integer> {
     System.err.println("abfleet demo: fetching " + kernelPackage + " (apt-get download) into " + home.resolve("kernels"));
     Path kernel;
     try {
-      kernel = DebianKernels.fetch(kernelPackage, home);
-    } catch (DebianKernels.FetchException e) {
+      kernel = new DebianKernels(new ProcessRunner()).fetch(kernelPackage, home);
+    } catch (java.io.IOException e) {
       throw new Problem(e.getMessage());
     }
     System.err.println("abfleet demo: baseline 'stock' = " + kernel);

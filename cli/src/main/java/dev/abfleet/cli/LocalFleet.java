@@ -27,7 +27,7 @@ final class LocalFleet implements AutoCloseable {
   }
 
   static LocalFleet start(FleetConfig config, Path home, int workerCount, PrintStream err) {
-    ControllerNode controller = ControllerNode.start(Settings.embedded(config, home));
+    ControllerNode controller = ControllerNode.start(ControllerConfigs.embedded(config, home));
     List<WorkerAgent> workers = new ArrayList<>();
     try {
       String session = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());

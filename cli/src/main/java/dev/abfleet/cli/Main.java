@@ -1,5 +1,6 @@
 package dev.abfleet.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,12 +27,23 @@ public final class Main {
   public static final int EXIT_FAILED = 3;
 
   public static void main(String[] args) {
+    if (args.length > 0 && (args[0].equals("controller") || args[0].equals("worker"))
+        && System.getProperty("abfleet.log.level") == null) {
+      // Long-running processes log what they do; interactive commands keep stderr for progress.
+      System.setProperty("abfleet.log.level", "INFO");
+    }
     System.exit(run(args));
   }
 
-  /** Runs the command line and returns the exit code (tests call this). */
+  /** Runs the command line and returns the exit code. */
   public static int run(String... args) {
+    return run(new PrintWriter(System.err, true), args);
+  }
+
+  /** Runs the command line with picocli's error output going to {@code err} (tests call this). */
+  public static int run(PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
+    cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
       if (ex instanceof Problem) {
         line.getErr().println("abfleet: " + ex.getMessage());

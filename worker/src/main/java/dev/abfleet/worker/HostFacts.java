@@ -13,8 +13,8 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
     return new HostFacts(
         normalizeArch(System.getProperty("os.arch")),
         Runtime.getRuntime().availableProcessors(),
-        memoryMib(),
-        cpuModel(),
+        probeMemoryMib(),
+        probeCpuModel(),
         System.getProperty("os.version", ""),
         System.getProperty("os.name", ""));
   }
@@ -33,7 +33,7 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
     return os.toLowerCase(Locale.ROOT).contains("mac");
   }
 
-  private static long memoryMib() {
+  private static long probeMemoryMib() {
     var bean = ManagementFactory.getOperatingSystemMXBean();
     if (bean instanceof com.sun.management.OperatingSystemMXBean sun) {
       return sun.getTotalMemorySize() / (1024 * 1024);
@@ -41,7 +41,7 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
     return 0;
   }
 
-  private static String cpuModel() {
+  private static String probeCpuModel() {
     Path cpuinfo = Path.of("/proc/cpuinfo");
     try {
       if (Files.isReadable(cpuinfo)) {

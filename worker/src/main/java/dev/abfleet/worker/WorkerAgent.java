@@ -71,8 +71,8 @@ public final class WorkerAgent implements AutoCloseable {
   public static WorkerAgent start(WorkerSettings settings) {
     HostFacts facts = HostFacts.probe();
     Map<String, VmDriver> drivers = new LinkedHashMap<>();
-    drivers.put("qemu", new QemuDriver(facts.arch()));
-    drivers.put("vz", new VzDriver());
+    drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
+    drivers.put("vz", VzDriver.forThisHost());
     WorkerAgent agent = new WorkerAgent(settings, drivers, facts);
     drivers.forEach((name, d) -> log.info("{}: accelerators {}", name, d.accelerators()));
     agent.link.start();

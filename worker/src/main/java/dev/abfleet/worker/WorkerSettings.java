@@ -13,8 +13,12 @@ import java.util.Map;
  */
 public record WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home) {
 
-  /** $ABFLEET_HOME, else ~/.cache/abfleet. */
+  /** The abfleet.home system property, else $ABFLEET_HOME, else ~/.cache/abfleet. */
   public static Path defaultHome() {
+    String prop = System.getProperty("abfleet.home");
+    if (prop != null && !prop.isBlank()) {
+      return Path.of(prop);
+    }
     String env = System.getenv("ABFLEET_HOME");
     if (env != null && !env.isBlank()) {
       return Path.of(env);

@@ -2,6 +2,7 @@ package dev.abfleet.cli.e2e;
 
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
+import dev.abfleet.worker.vm.ProcessRunner;
 import java.nio.file.Path;
 
 /** The real Debian kernel the end-to-end tests boot (downloaded once into the abfleet cache). */
@@ -11,6 +12,6 @@ final class Kernels {
   private Kernels() {}
 
   static synchronized Path cloud() throws Exception {
-    return DebianKernels.fetch(PACKAGE, WorkerSettings.defaultHome());
+    return new DebianKernels(new ProcessRunner()).fetch(PACKAGE, WorkerSettings.defaultHome());
   }
 }

@@ -27,4 +27,9 @@ public interface VmDriver {
      * @throws InterruptedException if the calling thread is interrupted; the VM is killed first
      */
     BootOutcome boot(BootRequest request) throws InterruptedException;
+
+    /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
+    default String version() {
+        return "";
+    }
 }

@@ -105,6 +105,7 @@ public final class QemuDriver implements VmDriver {
     }
 
     /** First line of {@code qemu-system-x86_64 -version}, e.g. "QEMU emulator version 7.2.22 (...)"; empty when QEMU is missing. */
+    @Override
     public synchronized String version() {
         if (version != null) {
             return version;

@@ -1,0 +1,115 @@
+package dev.abfleet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input ends with one line naming the problem and the fix, exit code 2, nothing written. */
+class BadInputTest {
+  @TempDir Path dir;
+  private Path home;
+  private final StringWriter err = new StringWriter();
+
+  @BeforeEach
+  void isolateHome() throws IOException {
+    home = Files.createDirectory(dir.resolve("home"));
+    System.setProperty("abfleet.home", home.toString());
+  }
+
+  @AfterEach
+  void restoreHome() {
+    System.clearProperty("abfleet.home");
+  }
+
+  private int run(String... args) {
+    return Main.run(new PrintWriter(err, true), args);
+  }
+
+  private String oneLine() {
+    String text = err.toString().strip();
+    assertThat(text.lines().count()).as("one line: " + text).isEqualTo(1);
+    return text;
+  }
+
+  private Path fakeKernel() throws IOException {
+    return Files.writeString(dir.resolve("not-a-kernel"), "#!/bin/sh\necho hello\n".repeat(100));
+  }
+
+  private Path bzImage() throws IOException {
+    byte[] b = new byte[4096];
+    b[0x202] = 'H';
+    b[0x203] = 'd';
+    b[0x204] = 'r';
+    b[0x205] = 'S';
+    return Files.write(dir.resolve("vmlinuz"), b);
+  }
+
+  @Test
+  void missingKernelPathIsExitTwoWithOneLine() throws IOException {
+    int code = run("ab", "--baseline", "a=" + dir.resolve("nope"), "--candidate", "b=" + bzImage());
+    assertThat(code).isEqualTo(2);
+    assertThat(oneLine()).contains("--baseline a").contains(dir.resolve("nope").toString());
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
+  void fileThatIsNotAKernelIsExitTwo() throws IOException {
+    int code = run("ab", "--baseline", "a=" + bzImage(), "--candidate", "b=" + fakeKernel());
+    assertThat(code).isEqualTo(2);
+    assertThat(oneLine()).contains("--candidate b").contains("not a Linux kernel");
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
+  void unknownMetricIsExitTwoAndNamesTheValidOnes() throws IOException {
+    Path k = bzImage();
+    int code = run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--metrics", "metadata_stat,fsync_storm");
+    assertThat(code).isEqualTo(2);
+    assertThat(oneLine()).contains("fsync_storm").contains("metadata_stat, negative_lookup");
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
+  void malformedFleetYamlIsExitTwoWithFileAndLine() throws IOException {
+    Path k = bzImage();
+    Path yaml = Files.writeString(dir.resolve("fleet.yaml"), "policy:\n  pairs: 8\n  alhpa: 0.05\n");
+    int code = run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--config", yaml.toString());
+    assertThat(code).isEqualTo(2);
+    assertThat(oneLine()).startsWith("abfleet: " + yaml + ":3: unknown key 'alhpa'").contains("alpha");
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
+  void sameNameOnBothArmsIsExitTwo() throws IOException {
+    Path k = bzImage();
+    assertThat(run("ab", "--baseline", "x=" + k, "--candidate", "x=" + k)).isEqualTo(2);
+    assertThat(oneLine()).contains("different names");
+  }
+
+  @Test
+  void armWithoutKernelIsExitTwo() {
+    assertThat(run("ab", "--baseline", "justaname", "--candidate", "b=/x")).isEqualTo(2);
+    assertThat(oneLine()).contains("NAME=KERNEL");
+  }
+
+  @Test
+  void unknownFormatIsExitTwo() throws IOException {
+    Path k = bzImage();
+    assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--format", "xml")).isEqualTo(2);
+    assertThat(oneLine()).contains("text, json or markdown");
+  }
+
+  @Test
+  void unknownOptionIsExitTwo() {
+    assertThat(run("ab", "--bogus")).isEqualTo(2);
+    assertThat(err.toString()).contains("--bogus");
+  }
+}

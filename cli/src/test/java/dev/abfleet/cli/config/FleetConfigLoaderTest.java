@@ -1,0 +1,79 @@
+package dev.abfleet.cli.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.abfleet.cli.Problem;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class FleetConfigLoaderTest {
+  @Test
+  void exampleFleetYamlIsTheBuiltInDefault() {
+    FleetConfig example = FleetConfigLoader.load(Path.of("..", "fleet.yaml"));
+    assertThat(FleetConfigLoader.embeddedDefault()).isEqualTo(example);
+    assertThat(example.benchmark(null).metrics())
+        .containsExactly("metadata_stat", "negative_lookup", "create_delete", "seq_read");
+    assertThat(example.policy().pairs()).isEqualTo(8);
+    assertThat(example.controller().store().kind()).isEqualTo("h2");
+  }
+
+  @Test
+  void emptyFileIsAValidFleetWithDefaults() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "");
+    assertThat(c.policy().noiseThreshold()).isEqualTo(0.02);
+    assertThat(c.benchmark(null).harness()).isEqualTo("fleetbench");
+  }
+
+  @Test
+  void unknownKeyNamesLineAndChoices() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 1\n  grcp_host: x\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of cluster_port, "
+            + "grpc_host, grpc_port, heartbeat_interval_ms, seed_nodes, store");
+  }
+
+  @Test
+  void unknownMetricNamesLineAndValidMetrics() {
+    String y = "benchmarks:\n  b:\n    metrics: [metadata_stat,\n      fsync]\n";
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
+        .hasMessageStartingWith("f.yaml:4: unknown metric 'fsync'")
+        .hasMessageContaining("metadata_stat, negative_lookup, create_delete, seq_read");
+  }
+
+  @Test
+  void gatingMetricMustBeMeasured() {
+    String y = "benchmarks:\n  b:\n    metrics: [seq_read]\n    gating: [create_delete]\n";
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
+        .hasMessageStartingWith("f.yaml:4: gating metric 'create_delete' is not measured");
+  }
+
+  @Test
+  void outOfRangeNumberSaysTheRange() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  alpha: 0.7\n"))
+        .hasMessage("f.yaml:2: policy.alpha is 0.7; expected a number between 0.0 and 0.5");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  pairs: many\n"))
+        .hasMessageContaining("f.yaml:2: policy.pairs is 'many'; expected a whole number");
+  }
+
+  @Test
+  void postgresStoreNeedsAJdbcUrl() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  store:\n    kind: postgres\n"))
+        .hasMessageContaining("f.yaml:3: controller.store.url must be a jdbc:postgresql:// URL");
+  }
+
+  @Test
+  void syntaxErrorNamesTheLine() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  pairs: [8\n  alpha: 0.05\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessageStartingWith("f.yaml:")
+        .hasMessageContaining("not valid YAML");
+  }
+
+  @Test
+  void unknownDefaultBenchmarkListsTheDefinedOnes() {
+    String y = "benchmarks:\n  meta: {}\ndefault_benchmark: metta\n";
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
+        .hasMessage("f.yaml:3: default_benchmark is 'metta'; expected one of meta");
+  }
+}
