@@ -109,7 +109,13 @@ class BadInputTest {
 
   @Test
   void unknownOptionIsExitTwo() {
-    assertThat(run("ab", "--bogus")).isEqualTo(2);
-    assertThat(err.toString()).contains("--bogus");
+    assertThat(run("ab", "--baseline", "a=/k", "--candidate", "b=/k", "--bogus")).isEqualTo(2);
+    assertThat(oneLine()).contains("--bogus").contains("abfleet ab --help");
+  }
+
+  @Test
+  void missingRequiredOptionIsExitTwo() {
+    assertThat(run("ab", "--baseline", "a=/k")).isEqualTo(2);
+    assertThat(oneLine()).contains("--candidate");
   }
 }
