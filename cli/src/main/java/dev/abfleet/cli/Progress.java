@@ -3,6 +3,7 @@ package dev.abfleet.cli;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.stats.VerdictEngine;
 import java.io.PrintStream;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -49,11 +50,8 @@ final class Progress {
         values.computeIfAbsent(s.getMetric(), k -> new java.util.ArrayList<>()).add(s.getValue());
       }
     }
-    values.forEach((metric, v) -> {
-      double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-      double median = a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-      sb.append(String.format(Locale.ROOT, "  %s %.4g", metric, median));
-    });
+    values.forEach((metric, v) -> sb.append(String.format(Locale.ROOT, "  %s %.4g",
+        metric, VerdictEngine.median(v.stream().mapToDouble(Double::doubleValue).toArray()))));
     return sb.toString();
   }
 }

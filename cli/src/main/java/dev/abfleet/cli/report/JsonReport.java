@@ -37,6 +37,7 @@ public final class JsonReport {
     policy.put("pairs", e.getPairsWanted());
     root.put("pairs_done", e.getPairsDone());
     root.put("retried_blocks", e.getRetriedBlocks());
+    root.put("rejected_stale", e.getRejectedStale());
     root.put("overall", Reports.overall(e));
     if (!e.getMessage().isEmpty()) {
       root.put("message", e.getMessage());
@@ -89,6 +90,9 @@ public final class JsonReport {
     n.put("stage_ms", b.getTelemetry().getStageMs());
     if (!b.getMessage().isEmpty()) {
       n.put("message", b.getMessage());
+    }
+    if (!b.getConsoleTail().isEmpty()) {
+      n.put("console_tail", b.getConsoleTail());
     }
     Map<String, ArrayNode> values = new LinkedHashMap<>();
     Map<String, ArrayNode> warmup = new LinkedHashMap<>();

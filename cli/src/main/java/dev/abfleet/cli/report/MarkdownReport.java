@@ -16,7 +16,7 @@ public final class MarkdownReport {
         .append(String.join(", ", Reports.hosts(e))).append(" (")
         .append(String.join(", ", Reports.accelerators(e))).append("), experiment `")
         .append(e.getExperimentId()).append("`, seed ").append(e.getSeed()).append(".\n\n");
-    out.append("| metric | baseline | candidate | change | 95% CI | p (Holm) | verdict |\n");
+    out.append("| metric | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |\n");
     out.append("|---|---:|---:|---:|---|---:|---|\n");
     boolean multi = Reports.candidates(e).size() > 1;
     for (Comparison c : e.getComparisonsList()) {
@@ -31,8 +31,8 @@ public final class MarkdownReport {
       }
       out.append("| ").append(multi ? c.getArm() + "/" : "").append(c.getMetric())
           .append(c.getGating() ? "" : " (not gating)")
-          .append(" | ").append(Numbers.value(c.getBaselineCenter())).append(' ').append(c.getUnit())
-          .append(" | ").append(Numbers.value(c.getCandidateCenter())).append(' ').append(c.getUnit())
+          .append(" | ").append(Numbers.withUnit(c.getBaselineCenter(), c.getUnit()))
+          .append(" | ").append(Numbers.withUnit(c.getCandidateCenter(), c.getUnit()))
           .append(" | ").append(Numbers.percent(c.getChange()))
           .append(" | ").append(Numbers.interval(c.getCiLow(), c.getCiHigh()))
           .append(" | ").append(Numbers.p(c.getPAdjusted()))

@@ -21,6 +21,11 @@ final class Numbers {
     return String.format(Locale.ROOT, "%.2f", v);
   }
 
+  /** "31.8k ops/s"; NaN -> "-". */
+  static String withUnit(double v, String unit) {
+    return Double.isFinite(v) ? value(v) + " " + unit : "-";
+  }
+
   /** -0.035 -> "-3.5%"; NaN -> "-". */
   static String percent(double r) {
     if (!Double.isFinite(r)) {

@@ -75,7 +75,7 @@ final class Reports {
   /** Experiment-level verdict line. */
   static String verdictLine(Experiment e) {
     return "verdict: " + overall(e) + " (every gating metric must improve or hold; alpha "
-        + e.getSpec().getPolicy().getAlpha() + " family-wise, noise threshold "
+        + e.getSpec().getPolicy().getAlpha() + " family-wise with Holm, joint intervals over gating metrics, noise threshold "
         + Numbers.percent(e.getSpec().getPolicy().getNoiseThreshold()).replace("+", "±") + ")";
   }
 }

@@ -19,7 +19,7 @@ public final class TextReport {
         .append(" [").append(String.join(", ", Reports.accelerators(e))).append("]")
         .append(", seed ").append(e.getSeed()).append('\n');
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"metric", "unit", "baseline", "candidate", "change", "95% CI", "p", "verdict"});
+    rows.add(new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "verdict"});
     boolean multi = Reports.candidates(e).size() > 1;
     for (Comparison c : e.getComparisonsList()) {
       String verdict = c.getVerdict() + (c.getReasonsCount() > 0 ? " (" + String.join(", ", c.getReasonsList()) + ")" : "");

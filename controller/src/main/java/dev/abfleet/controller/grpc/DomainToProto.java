@@ -41,7 +41,8 @@ final class DomainToProto {
         .setPairsWanted(v.pairsWanted())
         .setSeed(v.seed())
         .setMessage(v.message())
-        .setRetriedBlocks(v.retriedBlocks());
+        .setRetriedBlocks(v.retriedBlocks())
+        .setRejectedStale(v.rejectedStale());
     v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c))));
     v.boots().forEach(o -> b.addBoots(boot(o)));
     Verdict overall = Verdicts.overall(v.comparisons());
@@ -115,6 +116,7 @@ final class DomainToProto {
             .setKernelRelease(o.kernelRelease()))
         .setStatus(o.status().wire())
         .setMessage(o.message())
+        .setConsoleTail(o.consoleTail())
         .setLeaseEpoch(o.leaseEpoch());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())

@@ -1,0 +1,71 @@
+package dev.abfleet.cli.e2e;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A controller and workers as separate abfleet processes on loopback; killed on close. */
+final class LocalProcesses implements AutoCloseable {
+  final Path dir;
+  final int grpcPort;
+  private final List<Process> processes = new ArrayList<>();
+
+  LocalProcesses(Path dir) throws IOException {
+    this.dir = dir;
+    try (ServerSocket s = new ServerSocket(0)) {
+      this.grpcPort = s.getLocalPort();
+    }
+  }
+
+  String target() {
+    return "127.0.0.1:" + grpcPort;
+  }
+
+  Process startController() throws Exception {
+    Process p = Cli.start(dir, "controller", "controller", "--grpc-port", String.valueOf(grpcPort),
+        "--cluster-port", "0", "--home", Files.createDirectories(dir.resolve("controller-home")).toString());
+    processes.add(p);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      if (!p.isAlive()) {
+        throw new AssertionError("controller exited: " + Cli.read(dir.resolve("controller.err")));
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", grpcPort), 500);
+        return p;
+      } catch (IOException notYet) {
+        Thread.sleep(300);
+      }
+    }
+    throw new AssertionError("controller did not listen on " + grpcPort + ": " + Cli.read(dir.resolve("controller.err")));
+  }
+
+  Process startWorker(String hostId) throws Exception {
+    Process p = Cli.start(dir, hostId, "worker", "--controller", target(), "--host-id", hostId,
+        "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString());
+    processes.add(p);
+    return p;
+  }
+
+  String log(String name) throws IOException {
+    return Cli.read(dir.resolve(name + ".err"));
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (Process p : processes) {
+      p.destroy();
+    }
+    for (Process p : processes) {
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+}
