@@ -1,6 +1,7 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.RecordResult;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
@@ -35,10 +36,15 @@ final class HostSession {
   /** The worker finished a block; the host is free. No reply. */
   record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
 
+  /** The experiment answered a RecordRun; the worker is told it may forget the report. */
+  private record ReportHandled(String runId, boolean handled) implements SessionMessage {}
+
   /** The stream completed or failed. No reply. */
   record StreamEnded(String why) implements SessionMessage {}
 
   private enum HeartbeatMissed implements SessionMessage { INSTANCE }
+
+  private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(30);
 
   static Behavior<SessionMessage> create(
       HostCapabilities capabilities,
@@ -83,6 +89,7 @@ final class HostSession {
     return Behaviors.receive(SessionMessage.class)
         .onMessage(WorkerHeartbeat.class, m -> onHeartbeat())
         .onMessage(RunReported.class, this::onRunReported)
+        .onMessage(ReportHandled.class, this::onReportHandled)
         .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(blocks, m))
         .onMessage(AssignBlock.class, m -> onAssign(blocks, m))
         .onMessage(SessionReplaced.class, m -> onReplaced())
@@ -101,8 +108,23 @@ final class HostSession {
 
   private Behavior<SessionMessage> onRunReported(RunReported m) {
     armHeartbeatTimer();
-    sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId())
-        .tell(new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), null));
+    String runId = m.outcome().runId();
+    context.ask(RecordResult.class,
+        sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId()),
+        REPORT_TIMEOUT,
+        replyTo -> new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), replyTo),
+        (result, failure) -> new ReportHandled(runId, failure == null));
+    return Behaviors.same();
+  }
+
+  /** Without an answer the worker keeps the report and sends it again on its next stream. */
+  private Behavior<SessionMessage> onReportHandled(ReportHandled m) {
+    if (m.handled()) {
+      stream.ack(m.runId());
+    } else {
+      context.getLog().warn("host {}: run {} not acknowledged by its experiment in time",
+          capabilities.hostId(), m.runId());
+    }
     return Behaviors.same();
   }
 

@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.ReportAck;
 import dev.abfleet.proto.fleet.v1.Welcome;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -26,6 +27,11 @@ final class WorkerStream {
 
   synchronized void assign(Block block) {
     send(ControllerMessage.newBuilder().setAssignment(DomainToProto.assignment(block)).build());
+  }
+
+  /** The run's report was handled; the worker may forget it. */
+  synchronized void ack(String runId) {
+    send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)).build());
   }
 
   synchronized void complete() {

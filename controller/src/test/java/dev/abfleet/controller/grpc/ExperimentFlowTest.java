@@ -113,6 +113,26 @@ class ExperimentFlowTest extends ControllerNodeTest {
   }
 
   @Test
+  void acknowledgesEveryRunReportOnceItsExperimentHandledIt() throws Exception {
+    FakeWorker w = worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    awaitHosts(1);
+    String id = submit(client, "e-ack", 2);
+    client.withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
+        .watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build())
+        .forEachRemaining(u -> { });
+    java.util.Set<String> runs = new java.util.HashSet<>();
+    w.assignments.forEach(b -> b.getRunsList().forEach(r -> runs.add(r.getRunId())));
+    java.util.Set<String> acked = new java.util.HashSet<>();
+    for (int i = 0; i < 100 && !acked.containsAll(runs); i++) {
+      Thread.sleep(50);
+      acked.clear();
+      w.received.stream().filter(m -> m.hasReportAck()).forEach(m -> acked.add(m.getReportAck().getRunId()));
+    }
+    assertThat(runs).hasSize(4);
+    assertThat(acked).isEqualTo(runs);
+  }
+
+  @Test
   void mapsErrorsToStatusCodes() {
     assertStatus(Status.Code.NOT_FOUND, () -> client.getExperiment(
         GetExperimentRequest.newBuilder().setExperimentId("e-none").build()));

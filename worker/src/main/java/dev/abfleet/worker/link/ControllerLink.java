@@ -13,6 +13,11 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Deque;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -24,9 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker's side of {@code WorkerService.Connect}. Owns the stream, heartbeats, reconnects
  * with jittered backoff and an outbox: reports written while the stream is down are kept and
- * sent, in order, once the controller has welcomed the worker again (the controller records
- * each run id once, so a report sent twice is harmless). Running VMs is not its business:
- * assignments and cancels go to the {@link Handler}.
+ * sent, in order, once the controller has welcomed the worker again. A run report (RunResult,
+ * RunFailure) is kept until the controller acknowledges it (ReportAck) and is sent again on the
+ * next stream if the one it went out on fails first: delivery is at-least-once, and the
+ * controller records each run id once (and rejects epochs no longer in force), so a report sent
+ * twice is harmless. Running VMs is not its business: assignments and cancels go to the
+ * {@link Handler}.
  */
 public final class ControllerLink implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControllerLink.class);
@@ -47,6 +55,8 @@ public final class ControllerLink implements AutoCloseable {
 
   private final Object lock = new Object();
   private final Deque<WorkerMessage> outbox = new ArrayDeque<>();
+  /** Run reports sent and not yet acknowledged, by run id, in send order. */
+  private final Map<String, WorkerMessage> unacknowledged = new LinkedHashMap<>();
   private LinkState state = LinkState.BACKOFF;
   private ClientCallStreamObserver<WorkerMessage> stream;
   private long generation;
@@ -90,11 +100,25 @@ public final class ControllerLink implements AutoCloseable {
     }
   }
 
-  /** Messages not yet handed to a connected stream. */
+  /** Messages not yet handed to a connected stream, plus run reports not yet acknowledged. */
   public int pending() {
     synchronized (lock) {
-      return outbox.size();
+      return outbox.size() + unacknowledged.size();
     }
+  }
+
+  private void onAck(String runId) {
+    synchronized (lock) {
+      unacknowledged.remove(runId);
+    }
+  }
+
+  private static Optional<String> reportRunId(WorkerMessage m) {
+    return switch (m.getKindCase()) {
+      case RUN_RESULT -> Optional.of(m.getRunResult().getRunId());
+      case RUN_FAILURE -> Optional.of(m.getRunFailure().getRunId());
+      default -> Optional.empty();
+    };
   }
 
   @Override
@@ -139,7 +163,9 @@ public final class ControllerLink implements AutoCloseable {
       return;
     }
     while (!outbox.isEmpty()) {
-      stream.onNext(outbox.removeFirst());
+      WorkerMessage m = outbox.removeFirst();
+      stream.onNext(m);
+      reportRunId(m).ifPresent(runId -> unacknowledged.put(runId, m));
     }
   }
 
@@ -181,6 +207,12 @@ public final class ControllerLink implements AutoCloseable {
       stream = null;
       state = LinkState.BACKOFF;
       delay = backoff.next(status.getCode());
+      // Reports not acknowledged may have been lost with the stream: they go first next time.
+      List<WorkerMessage> resend = new ArrayList<>(unacknowledged.values());
+      unacknowledged.clear();
+      for (int i = resend.size() - 1; i >= 0; i--) {
+        outbox.addFirst(resend.get(i));
+      }
     }
     log.warn(
         "controller stream ended ({}: {}); reconnecting in {} ms",
@@ -217,6 +249,7 @@ public final class ControllerLink implements AutoCloseable {
         case WELCOME -> onWelcome(gen, message.getWelcome().getHeartbeatIntervalMs());
         case ASSIGNMENT -> handler.onAssignment(message.getAssignment());
         case CANCEL -> handler.onCancel(message.getCancel());
+        case REPORT_ACK -> onAck(message.getReportAck().getRunId());
         default -> log.warn("ignoring unknown controller message {}", message.getKindCase());
       }
     }

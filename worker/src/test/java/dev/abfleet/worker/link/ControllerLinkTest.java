@@ -1,0 +1,197 @@
+package dev.abfleet.worker.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BlockFinished;
+import dev.abfleet.proto.fleet.v1.Cancel;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.ReportAck;
+import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.Welcome;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The link against an in-process WorkerService that behaves like a controller. */
+class ControllerLinkTest {
+  private final BlockingQueue<WorkerMessage> received = new LinkedBlockingQueue<>();
+  private final List<StreamObserver<ControllerMessage>> streams = new CopyOnWriteArrayList<>();
+  private final BlockingQueue<BlockAssignment> assignments = new LinkedBlockingQueue<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  private Server server;
+  private ManagedChannel channel;
+  private ControllerLink link;
+
+  @BeforeEach
+  void start() throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    server = InProcessServerBuilder.forName(name).directExecutor().addService(new WorkerServiceGrpc.WorkerServiceImplBase() {
+      @Override
+      public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> out) {
+        streams.add(out);
+        return new StreamObserver<>() {
+          @Override
+          public void onNext(WorkerMessage m) {
+            received.add(m);
+            if (m.hasHello()) {
+              out.onNext(ControllerMessage.newBuilder()
+                  .setWelcome(Welcome.newBuilder().setHeartbeatIntervalMs(100)).build());
+            }
+          }
+
+          @Override
+          public void onError(Throwable t) {}
+
+          @Override
+          public void onCompleted() {}
+        };
+      }
+    }).build().start();
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    Backoff fast = new Backoff(Duration.ofMillis(10), Duration.ofMillis(50), 2, 0.1, new SplittableRandom(3));
+    link = new ControllerLink(channel, () -> Hello.newBuilder().setHostId("h1").build(), () -> "run-7",
+        new ControllerLink.Handler() {
+          @Override
+          public void onAssignment(BlockAssignment a) {
+            assignments.add(a);
+          }
+
+          @Override
+          public void onCancel(Cancel c) {}
+        }, fast, timer);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    link.close();
+    channel.shutdownNow();
+    server.shutdownNow();
+    timer.shutdownNow();
+  }
+
+  private WorkerMessage next() throws InterruptedException {
+    WorkerMessage m = received.poll(5, TimeUnit.SECONDS);
+    assertThat(m).as("a message from the worker").isNotNull();
+    return m;
+  }
+
+  private WorkerMessage nextOfKind(WorkerMessage.KindCase kind) throws InterruptedException {
+    while (true) {
+      WorkerMessage m = next();
+      if (m.getKindCase() == kind) {
+        return m;
+      }
+    }
+  }
+
+  private void awaitConnected() throws InterruptedException {
+    for (int i = 0; i < 500 && link.state() != LinkState.CONNECTED; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(link.state()).isEqualTo(LinkState.CONNECTED);
+  }
+
+  @Test
+  void sendsHelloFirstThenHeartbeatsWithTheRunningRun() throws Exception {
+    link.start();
+    assertThat(next().getHello().getHostId()).isEqualTo("h1");
+    assertThat(nextOfKind(WorkerMessage.KindCase.HEARTBEAT).getHeartbeat().getRunningRunId()).isEqualTo("run-7");
+  }
+
+  @Test
+  void handsAssignmentsToTheHandler() throws Exception {
+    link.start();
+    awaitConnected();
+    streams.get(0).onNext(ControllerMessage.newBuilder()
+        .setAssignment(BlockAssignment.newBuilder().setBlockId("b1").setLeaseEpoch(4)).build());
+    BlockAssignment a = assignments.poll(5, TimeUnit.SECONDS);
+    assertThat(a).isNotNull();
+    assertThat(a.getBlockId()).isEqualTo("b1");
+  }
+
+  private static WorkerMessage result(String runId) {
+    return WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder().setRunId(runId).setLeaseEpoch(4)).build();
+  }
+
+  private void ack(int stream, String runId) {
+    streams.get(stream).onNext(ControllerMessage.newBuilder()
+        .setReportAck(ReportAck.newBuilder().setRunId(runId)).build());
+  }
+
+  @Test
+  void resendsAnUnacknowledgedReportOnTheNextStream() throws Exception {
+    link.start();
+    awaitConnected();
+    link.send(result("r1"));
+    assertThat(nextOfKind(WorkerMessage.KindCase.RUN_RESULT).getRunResult().getRunId()).isEqualTo("r1");
+    streams.get(0).onError(Status.UNAVAILABLE.withDescription("controller died before recording r1").asRuntimeException());
+    WorkerMessage again = nextOfKind(WorkerMessage.KindCase.RUN_RESULT);
+    assertThat(again.getRunResult().getRunId()).isEqualTo("r1");
+    assertThat(streams).hasSize(2);
+    ack(1, "r1");
+    for (int i = 0; i < 500 && link.pending() > 0; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(link.pending()).isZero();
+  }
+
+  @Test
+  void forgetsAcknowledgedReports() throws Exception {
+    link.start();
+    awaitConnected();
+    link.send(result("r1"));
+    nextOfKind(WorkerMessage.KindCase.RUN_RESULT);
+    ack(0, "r1");
+    assertThat(link.pending()).isZero();
+    streams.get(0).onError(Status.UNAVAILABLE.asRuntimeException());
+    nextOfKind(WorkerMessage.KindCase.HELLO);
+    awaitConnected();
+    link.send(result("r2"));
+    assertThat(nextOfKind(WorkerMessage.KindCase.RUN_RESULT).getRunResult().getRunId())
+        .as("r1 was acknowledged and is not sent again").isEqualTo("r2");
+  }
+
+  @Test
+  void reconnectsAfterTheControllerDropsTheStreamAndDeliversQueuedReports() throws Exception {
+    link.start();
+    awaitConnected();
+    streams.get(0).onError(Status.UNAVAILABLE.withDescription("controller restarting").asRuntimeException());
+    // Written while the stream is down or reconnecting: must not be lost.
+    link.send(WorkerMessage.newBuilder()
+        .setBlockFinished(BlockFinished.newBuilder().setBlockId("b1").setLeaseEpoch(4)).build());
+    WorkerMessage finished = nextOfKind(WorkerMessage.KindCase.BLOCK_FINISHED);
+    assertThat(finished.getBlockFinished().getBlockId()).isEqualTo("b1");
+    assertThat(streams).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(link.pending()).isZero();
+  }
+
+  @Test
+  void closedLinkNeverReconnects() throws Exception {
+    link.start();
+    awaitConnected();
+    link.close();
+    int before = streams.size();
+    Thread.sleep(200);
+    assertThat(streams).hasSize(before);
+    assertThat(link.state()).isEqualTo(LinkState.CLOSED);
+  }
+}
