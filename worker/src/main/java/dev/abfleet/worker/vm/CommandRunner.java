@@ -11,12 +11,12 @@ import java.util.List;
 @FunctionalInterface
 public interface CommandRunner {
 
-    /**
-     * Runs {@code argv} (no shell involved) with {@code workDir} as working directory, writing
-     * its stdout and stderr to {@code workDir/<logName>.stdout} and {@code .stderr}. Never
-     * throws for a failed launch: see {@link RunResult#launchError()}. If the calling thread
-     * is interrupted the child is killed, the interrupt flag is restored and the result has
-     * {@link RunResult#interrupted()} set.
-     */
-    RunResult run(List<String> argv, Path workDir, String logName, Duration timeout);
+  /**
+   * Runs {@code argv} (no shell involved) with {@code workDir} as working directory, writing
+   * its stdout and stderr to {@code workDir/<logName>.stdout} and {@code .stderr}. Never
+   * throws for a failed launch: see {@link RunResult#launchError()}. If the calling thread
+   * is interrupted the child is killed, the interrupt flag is restored and the result has
+   * {@link RunResult#interrupted()} set.
+   */
+  RunResult run(List<String> argv, Path workDir, String logName, Duration timeout);
 }

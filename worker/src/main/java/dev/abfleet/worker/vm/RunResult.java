@@ -17,18 +17,18 @@ import java.time.Duration;
  * @param launchError non-null when the process could not be started (missing binary, no permission)
  */
 public record RunResult(
-        int exitCode,
-        boolean timedOut,
-        boolean interrupted,
-        Duration wall,
-        Path stdout,
-        Path stderr,
-        String stdoutTail,
-        String stderrTail,
-        String launchError) {
+    int exitCode,
+    boolean timedOut,
+    boolean interrupted,
+    Duration wall,
+    Path stdout,
+    Path stderr,
+    String stdoutTail,
+    String stderrTail,
+    String launchError) {
 
-    /** True when the process ran to completion by itself with status 0. */
-    public boolean succeeded() {
-        return launchError == null && !timedOut && !interrupted && exitCode == 0;
-    }
+  /** True when the process ran to completion by itself with status 0. */
+  public boolean succeeded() {
+    return launchError == null && !timedOut && !interrupted && exitCode == 0;
+  }
 }
