@@ -1,16 +1,9 @@
 package dev.abfleet.worker.artifact;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -56,12 +49,12 @@ public final class ArtifactCache {
     }
     Path tmp = Files.createTempFile(dir, hex + ".", ".part");
     try {
-      String actual = copyHashing(source, tmp);
+      String actual = Sha256.copy(source, tmp);
       if (!actual.equals(hex)) {
         throw new HashMismatchException(uri, hex, actual);
       }
       // Same directory, so the rename is atomic: readers see the whole file or none.
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      CacheFiles.moveIntoPlace(tmp, target);
       return target;
     } finally {
       Files.deleteIfExists(tmp);
@@ -74,22 +67,9 @@ public final class ArtifactCache {
     return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
   }
 
-  /** Lower-case hex sha256 of a file's content. */
+  /** Lower-case hex sha256 of a file's content; see {@link Sha256#ofFile(Path)}. */
   public static String sha256(Path file) throws IOException {
-    MessageDigest md = digest();
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-      in.transferTo(OutputStream.nullOutputStream());
-    }
-    return HexFormat.of().formatHex(md.digest());
-  }
-
-  private static String copyHashing(Path source, Path tmp) throws IOException {
-    MessageDigest md = digest();
-    try (InputStream in = new DigestInputStream(Files.newInputStream(source), md);
-        OutputStream out = Files.newOutputStream(tmp)) {
-      in.transferTo(out);
-    }
-    return HexFormat.of().formatHex(md.digest());
+    return Sha256.ofFile(file);
   }
 
   static Path localPath(String uri) {
@@ -103,13 +83,5 @@ public final class ArtifactCache {
           + "' in " + uri + "; only local paths and file:// URIs are staged");
     }
     return Path.of(uri);
-  }
-
-  private static MessageDigest digest() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime provides SHA-256", e);
-    }
   }
 }

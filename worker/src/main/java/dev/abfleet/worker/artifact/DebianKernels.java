@@ -1,7 +1,7 @@
 package dev.abfleet.worker.artifact;
 
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.RunResult;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -74,7 +73,7 @@ public final class DebianKernels {
       return vmlinuz(dest).orElseThrow(() -> new IOException(dest + " exists but holds no boot/vmlinuz-*;"
           + " delete it and fetch again"));
     } finally {
-      deleteTree(tmp);
+      CacheFiles.deleteTree(tmp);
     }
   }
 
@@ -132,16 +131,5 @@ public final class DebianKernels {
       return "timed out after " + r.wall().toSeconds() + " s";
     }
     return "exit " + r.exitCode() + (r.stderrTail().isBlank() ? "" : ": " + r.stderrTail().strip());
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -2,7 +2,7 @@ package dev.abfleet.worker.artifact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.worker.vm.ProcessRunner;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;

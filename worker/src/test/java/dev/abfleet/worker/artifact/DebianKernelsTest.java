@@ -3,8 +3,8 @@ package dev.abfleet.worker.artifact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.RunResult;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.vm;
 
 import dev.abfleet.worker.artifact.DebianKernels;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.abfleet.worker.vm.qemu;
 
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.RunResult;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,13 +1,13 @@
 package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.Executables;
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
+import dev.abfleet.worker.process.TextTail;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.Executables;
-import dev.abfleet.worker.vm.ProcessRunner;
-import dev.abfleet.worker.vm.RunResult;
-import dev.abfleet.worker.vm.TextTail;
 import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;

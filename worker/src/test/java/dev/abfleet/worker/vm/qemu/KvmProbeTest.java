@@ -2,9 +2,9 @@ package dev.abfleet.worker.vm.qemu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.ProcessRunner;
-import dev.abfleet.worker.vm.RunResult;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.abfleet.worker.vm;
+package dev.abfleet.worker.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

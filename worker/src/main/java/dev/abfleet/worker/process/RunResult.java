@@ -1,7 +1,9 @@
-package dev.abfleet.worker.vm;
+package dev.abfleet.worker.process;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How one external command ended.
@@ -30,5 +32,12 @@ public record RunResult(
   /** True when the process ran to completion by itself with status 0. */
   public boolean succeeded() {
     return launchError == null && !timedOut && !interrupted && exitCode == 0;
+  }
+
+  /** The stdout tail followed by the stderr tail, for error messages; blank parts are left out. */
+  public String outputTail() {
+    return Stream.of(stdoutTail, stderrTail)
+        .filter(t -> t != null && !t.isBlank())
+        .collect(Collectors.joining("\n"));
   }
 }
