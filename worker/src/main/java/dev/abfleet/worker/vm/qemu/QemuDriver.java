@@ -12,6 +12,7 @@ import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,13 +60,20 @@ public final class QemuDriver implements VmDriver {
     this.scratch = scratch;
   }
 
-  /** The driver for this host: PATH lookup, {@code /dev/kvm}, real processes. */
+  /**
+   * The driver for this host: PATH lookup, {@code /dev/kvm}, real processes. The probe verdict
+   * is kept in {@code scratch/accel-probe.properties} for a day ({@link ProbeCache}), so a
+   * restart does not probe again unless QEMU or {@code /dev/kvm} changed.
+   */
   public static QemuDriver forThisHost(Path scratch) {
     ProcessRunner runner = new ProcessRunner();
-    return new QemuDriver(runner, Executables::onPath,
-        binary -> new KvmProbe(binary, Path.of("/dev/kvm"), runner, KvmProbe.DEFAULT_TIMEOUT)
-            .probe(scratch.resolve("probe")),
-        hostArch(System.getProperty("os.arch")), scratch);
+    Path devKvm = Path.of("/dev/kvm");
+    ProbeCache probe = new ProbeCache(scratch.resolve(ProbeCache.FILE_NAME), ProbeCache.DEFAULT_TTL,
+        Clock.systemUTC(),
+        binary -> ProbeCache.key(binary, versionLine(runner, Path.of(binary), scratch).orElse(""),
+            Files.exists(devKvm)),
+        binary -> new KvmProbe(binary, devKvm, runner, KvmProbe.DEFAULT_TIMEOUT).probe(scratch.resolve("probe")));
+    return new QemuDriver(runner, Executables::onPath, probe, hostArch(System.getProperty("os.arch")), scratch);
   }
 
   /** Java's {@code os.arch} in guest terms: {@code amd64} is {@code x86_64}, {@code arm64} is {@code aarch64}. */
@@ -104,22 +112,25 @@ public final class QemuDriver implements VmDriver {
     return p;
   }
 
-  /** First line of {@code qemu-system-x86_64 -version}, e.g. "QEMU emulator version 7.2.22 (...)"; empty when QEMU is missing. */
+  /**
+   * First line of {@code qemu-system-x86_64 -version}, e.g. "QEMU emulator version 7.2.22 (...)";
+   * empty when QEMU is missing or does not answer.
+   */
   @Override
   public synchronized String version() {
     if (version != null) {
       return version;
     }
-    Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
-    if (binary.isEmpty()) {
-      return "";
-    }
-    RunResult r = runner.run(List.of(binary.get().toString(), "-version"), scratch, "qemu-version", VERSION_TIMEOUT);
-    String first = r.stdoutTail().lines().findFirst().orElse("").strip();
-    if (r.succeeded()) {
-      version = first;
-    }
-    return first;
+    Optional<String> line = which.apply(QemuArgs.binaryFor("x86_64"))
+        .flatMap(binary -> versionLine(runner, binary, scratch));
+    line.ifPresent(v -> version = v);
+    return line.orElse("");
+  }
+
+  /** First line of {@code BINARY -version}; empty when it did not run to success. */
+  static Optional<String> versionLine(CommandRunner runner, Path binary, Path scratch) {
+    RunResult r = runner.run(List.of(binary.toString(), "-version"), scratch, "qemu-version", VERSION_TIMEOUT);
+    return r.succeeded() ? r.stdoutTail().lines().findFirst().map(String::strip) : Optional.empty();
   }
 
   @Override
@@ -154,8 +165,12 @@ public final class QemuDriver implements VmDriver {
     } catch (IOException e) {
       return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
     }
-    log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(), req.memoryMib());
+    log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
+        req.memoryMib());
     RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout());
+    if (r.timedOut()) {
+      log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
+    }
     if (r.interrupted()) {
       Thread.interrupted(); // the exception below carries the interrupt
       throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
