@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.worker.vm.KernelCmdline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,17 +69,11 @@ public final class QemuArgs {
    * arguments (last, so the user can override earlier ones).
    */
   public static String appendLine(String arch, List<String> guestParams, String cmdlineExtra) {
-    List<String> parts = new ArrayList<>();
-    parts.add("console=" + consoleDevice(arch));
-    parts.add(BASE_CMDLINE);
+    List<String> fixed = new ArrayList<>(List.of("console=" + consoleDevice(arch), BASE_CMDLINE));
     if (arch.equals("aarch64")) {
-      parts.add("abfleet.out=" + resultsDevice(arch));
+      fixed.add("abfleet.out=" + resultsDevice(arch));
     }
-    parts.addAll(guestParams);
-    if (!cmdlineExtra.isBlank()) {
-      parts.add(cmdlineExtra.strip());
-    }
-    return String.join(" ", parts);
+    return KernelCmdline.join(fixed, guestParams, cmdlineExtra);
   }
 
   /** The guest device the harness must write results to: {@code /dev/ttyS1} (x86_64) or {@code /dev/hvc0} (aarch64). */
@@ -111,23 +106,8 @@ public final class QemuArgs {
       throw new IllegalArgumentException("run id '" + l.runId()
           + "' must be 1-64 characters of letters, digits, '.', '_' or '-'");
     }
-    if (l.vcpus() < 1) {
-      throw new IllegalArgumentException("vcpus must be >= 1, got " + l.vcpus());
-    }
-    if (l.memoryMib() < 64) {
-      throw new IllegalArgumentException("memory must be >= 64 MiB, got " + l.memoryMib());
-    }
-    for (String p : l.guestParams()) {
-      if (p.isEmpty() || p.chars().anyMatch(c -> Character.isWhitespace(c) || c == 0)) {
-        throw new IllegalArgumentException("guest parameter '" + printable(p)
-            + "' must be one non-empty kernel argument without whitespace or NUL");
-      }
-    }
-    if (l.cmdlineExtra().indexOf('\n') >= 0 || l.cmdlineExtra().indexOf('\r') >= 0
-        || l.cmdlineExtra().indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("kernel command line '" + printable(l.cmdlineExtra())
-          + "' contains a newline or NUL; pass arguments separated by spaces");
-    }
+    KernelCmdline.checkSize(l.vcpus(), l.memoryMib());
+    KernelCmdline.check(l.guestParams(), l.cmdlineExtra());
   }
 
   private static String checkArch(String arch) {
@@ -140,9 +120,5 @@ public final class QemuArgs {
   /** QEMU option values are comma-separated; a literal comma is written twice. */
   static String opt(Path p) {
     return p.toString().replace(",", ",,");
-  }
-
-  private static String printable(String s) {
-    return s.replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0");
   }
 }

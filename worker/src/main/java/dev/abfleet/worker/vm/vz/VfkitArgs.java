@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.vz;
 
+import dev.abfleet.worker.vm.KernelCmdline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,13 +51,8 @@ public final class VfkitArgs {
 
   /** The kernel command line: console, base arguments, results location, harness parameters, user extras last. */
   public static String cmdline(String mountTag, List<String> guestParams, String cmdlineExtra) {
-    List<String> parts = new ArrayList<>(List.of("console=hvc0", "quiet", "panic=-1",
-        "abfleet.share=" + mountTag, "abfleet.out=" + resultsPathInGuest(mountTag)));
-    parts.addAll(guestParams);
-    if (!cmdlineExtra.isBlank()) {
-      parts.add(cmdlineExtra.strip());
-    }
-    return String.join(" ", parts);
+    return KernelCmdline.join(List.of("console=hvc0", "quiet", "panic=-1",
+        "abfleet.share=" + mountTag, "abfleet.out=" + resultsPathInGuest(mountTag)), guestParams, cmdlineExtra);
   }
 
   /** Where the guest writes results: {@code /mnt/<tag>/results.jsonl}. */
@@ -65,12 +61,7 @@ public final class VfkitArgs {
   }
 
   private static void validate(VfkitLaunch l) {
-    if (l.vcpus() < 1) {
-      throw new IllegalArgumentException("vcpus must be >= 1, got " + l.vcpus());
-    }
-    if (l.memoryMib() < 64) {
-      throw new IllegalArgumentException("memory must be >= 64 MiB, got " + l.memoryMib());
-    }
+    KernelCmdline.checkSize(l.vcpus(), l.memoryMib());
     if (!TAG.matcher(l.mountTag()).matches()) {
       throw new IllegalArgumentException("virtio-fs mount tag '" + l.mountTag()
           + "' must be 1-36 letters, digits, '_' or '-'");
@@ -84,16 +75,16 @@ public final class VfkitArgs {
     if (l.vsockPort() > 0) {
       checkOptionValue(l.vsockSocket());
     }
+    KernelCmdline.check(l.guestParams(), l.cmdlineExtra());
     for (String p : l.guestParams()) {
-      if (p.isEmpty() || p.chars().anyMatch(c -> Character.isWhitespace(c) || c == 0 || c == '"')) {
+      if (p.indexOf('"') >= 0) {
         throw new IllegalArgumentException("guest parameter '" + p
-            + "' must be one non-empty kernel argument without whitespace, quotes or NUL");
+            + "' contains a double quote, which vfkit's cmdline=\"...\" cannot carry");
       }
     }
-    String extra = l.cmdlineExtra();
-    if (extra.indexOf('"') >= 0 || extra.indexOf('\n') >= 0 || extra.indexOf('\r') >= 0 || extra.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("kernel command line '" + extra.replace("\n", "\\n")
-          + "' contains a double quote, newline or NUL, which vfkit's cmdline=\"...\" cannot carry");
+    if (l.cmdlineExtra().indexOf('"') >= 0) {
+      throw new IllegalArgumentException("kernel command line '" + l.cmdlineExtra()
+          + "' contains a double quote, which vfkit's cmdline=\"...\" cannot carry");
     }
   }
 
