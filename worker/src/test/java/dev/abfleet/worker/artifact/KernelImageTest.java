@@ -2,7 +2,6 @@ package dev.abfleet.worker.artifact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.worker.vm.TestKernels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

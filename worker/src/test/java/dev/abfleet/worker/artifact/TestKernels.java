@@ -1,12 +1,17 @@
-package dev.abfleet.worker.vm;
+package dev.abfleet.worker.artifact;
 
+import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Tiny files carrying only the header magic of real kernel images. */
+/** Kernels for tests: tiny files carrying only the header magic, and the real Debian cloud kernel. */
 public final class TestKernels {
+
+  /** The Debian 6.1 cloud kernel that end-to-end boots use. */
+  public static final String CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-amd64";
 
   private TestKernels() {}
 
@@ -20,5 +25,13 @@ public final class TestKernels {
     byte[] b = new byte[4096];
     System.arraycopy(new byte[] {'A', 'R', 'M', 0x64}, 0, b, 0x38, 4);
     return Files.write(file, b);
+  }
+
+  /**
+   * The vmlinuz of {@link #CLOUD_KERNEL} in the abfleet cache ({@link WorkerSettings#defaultHome()}),
+   * downloaded with apt on first use.
+   */
+  public static Path cloudKernel() throws IOException {
+    return new DebianKernels(new ProcessRunner()).fetch(CLOUD_KERNEL, WorkerSettings.defaultHome());
   }
 }

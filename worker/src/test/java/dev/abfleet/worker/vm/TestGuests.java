@@ -1,29 +1,15 @@
 package dev.abfleet.worker.vm;
 
-import dev.abfleet.worker.artifact.DebianKernels;
-import dev.abfleet.worker.process.ProcessRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
-/** Real kernels and throwaway busybox initramfs images for end-to-end boots. */
+/** Throwaway busybox initramfs images for end-to-end boots. */
 public final class TestGuests {
 
-  public static final String CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-amd64";
-
   private TestGuests() {}
-
-  /** The abfleet cache directory: $ABFLEET_HOME or ~/.cache/abfleet. */
-  public static Path cacheDir() {
-    String home = System.getenv("ABFLEET_HOME");
-    return home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache", "abfleet");
-  }
-
-  public static Path cloudKernel() throws IOException {
-    return new DebianKernels(new ProcessRunner()).fetch(CLOUD_KERNEL, cacheDir());
-  }
 
   /**
    * An uncompressed newc initramfs whose /init is {@code initScript} run by the host's static

@@ -2,6 +2,7 @@ package dev.abfleet.worker.vm.qemu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.worker.artifact.TestKernels;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.TestGuests;
@@ -25,7 +26,7 @@ class QemuBootE2eTest {
 
   @BeforeAll
   static void fetchKernel() throws Exception {
-    kernel = TestGuests.cloudKernel();
+    kernel = TestKernels.cloudKernel();
   }
 
   private static final String MOUNT_DEV = "/bin/busybox mount -t devtmpfs dev /dev\n";

@@ -3,11 +3,11 @@ package dev.abfleet.worker.vm.qemu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.abfleet.worker.artifact.TestKernels;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.TestKernels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

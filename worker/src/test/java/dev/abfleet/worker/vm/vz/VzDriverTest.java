@@ -2,11 +2,11 @@ package dev.abfleet.worker.vm.vz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.worker.artifact.TestKernels;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.TestKernels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
