@@ -24,7 +24,8 @@ class TextTailTest {
   @Test
   void keepsOnlyTheLastLines() throws Exception {
     Path f = dir.resolve("console.log");
-    Files.writeString(f, IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.joining("\n")) + "\n");
+    Files.writeString(f,
+        IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.joining("\n")) + "\n");
 
     String tail = TextTail.of(f, 3);
 

@@ -61,7 +61,8 @@ class QemuArgsTest {
 
     List<String> argv = QemuArgs.build(withQmp);
 
-    assertThat(argv.subList(argv.size() - 2, argv.size())).containsExactly("-qmp", "unix:/w/qmp.sock,server=on,wait=off");
+    assertThat(argv.subList(argv.size() - 2, argv.size()))
+        .containsExactly("-qmp", "unix:/w/qmp.sock,server=on,wait=off");
   }
 
   @Test
@@ -70,7 +71,8 @@ class QemuArgsTest {
     QemuLaunch odd = new QemuLaunch(l.binary(), "tcg", "x86_64", "r1", l.kernel(), l.initrd(), 1, 512, List.of(), "",
         Path.of("/w/a,b/console.log"), Path.of("/w/a,b/results.log"), null);
 
-    assertThat(QemuArgs.build(odd)).contains("file,id=con,path=/w/a,,b/console.log", "file,id=res,path=/w/a,,b/results.log");
+    assertThat(QemuArgs.build(odd))
+        .contains("file,id=con,path=/w/a,,b/console.log", "file,id=res,path=/w/a,,b/results.log");
   }
 
   @Test

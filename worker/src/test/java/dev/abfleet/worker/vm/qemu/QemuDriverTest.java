@@ -170,8 +170,9 @@ class QemuDriverTest {
 
   @Test
   void recordsFirstLineOfVersionOutput() {
+    String output = "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\nCopyright (c) 2003-2022";
     CommandRunner version = (argv, workDir, logName, timeout) -> new RunResult(0, false, false, Duration.ofMillis(20),
-        null, null, "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\nCopyright (c) 2003-2022", "", null);
+        null, null, output, "", null);
     QemuDriver d = new QemuDriver(version, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
     assertThat(d.version()).isEqualTo("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)");

@@ -27,7 +27,8 @@ class VzDriverTest {
     started.add(argv);
     return new RunResult(0, false, false, Duration.ofSeconds(3), null, null, "", "", null);
   };
-  private static final Function<String, Optional<Path>> VFKIT_INSTALLED = n -> Optional.of(Path.of("/opt/homebrew/bin", n));
+  private static final Function<String, Optional<Path>> VFKIT_INSTALLED =
+      n -> Optional.of(Path.of("/opt/homebrew/bin", n));
 
   private BootRequest request(String arch, Path kernel) throws Exception {
     return new BootRequest("r1", arch, kernel, Files.write(dir.resolve("initrd.gz"), new byte[] {1}), "", List.of(),
