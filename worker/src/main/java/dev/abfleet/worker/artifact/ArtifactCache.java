@@ -1,16 +1,9 @@
 package dev.abfleet.worker.artifact;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -23,93 +16,72 @@ import java.util.regex.Pattern;
  */
 public final class ArtifactCache {
 
-    private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
-    private final Path root;
+  private final Path root;
 
-    public ArtifactCache(Path root) {
-        this.root = root;
+  public ArtifactCache(Path root) {
+    this.root = root;
+  }
+
+  /**
+   * Returns the cached copy of {@code sha256}, staging it from {@code uri} (a local path or a
+   * {@code file://} URI) when absent. A cached copy whose size differs from the source is
+   * staged again.
+   *
+   * @throws HashMismatchException the source does not hash to {@code sha256} (nothing is cached)
+   * @throws IllegalArgumentException malformed hash or unsupported URI scheme
+   * @throws IOException the source cannot be read or the cache written
+   */
+  public Path stage(String sha256, String uri) throws IOException {
+    String hex = sha256.toLowerCase(Locale.ROOT);
+    if (!SHA256.matcher(hex).matches()) {
+      throw new IllegalArgumentException("'" + sha256 + "' is not a sha256 (64 hex digits)");
     }
-
-    /**
-     * Returns the cached copy of {@code sha256}, staging it from {@code uri} (a local path or a
-     * {@code file://} URI) when absent. A cached copy whose size differs from the source is
-     * staged again.
-     *
-     * @throws HashMismatchException the source does not hash to {@code sha256} (nothing is cached)
-     * @throws IllegalArgumentException malformed hash or unsupported URI scheme
-     * @throws IOException the source cannot be read or the cache written
-     */
-    public Path stage(String sha256, String uri) throws IOException {
-        String hex = sha256.toLowerCase(Locale.ROOT);
-        if (!SHA256.matcher(hex).matches()) {
-            throw new IllegalArgumentException("'" + sha256 + "' is not a sha256 (64 hex digits)");
-        }
-        Path source = localPath(uri);
-        Path dir = Files.createDirectories(root.resolve("sha256"));
-        Path target = dir.resolve(hex);
-        if (Files.isRegularFile(target) && (!Files.isRegularFile(source) || Files.size(target) == Files.size(source))) {
-            return target;
-        }
-        if (!Files.isRegularFile(source)) {
-            throw new IOException("artifact " + uri + " is not a readable file; check the path on this worker");
-        }
-        Path tmp = Files.createTempFile(dir, hex + ".", ".part");
-        try {
-            String actual = copyHashing(source, tmp);
-            if (!actual.equals(hex)) {
-                throw new HashMismatchException(uri, hex, actual);
-            }
-            // Same directory, so the rename is atomic: readers see the whole file or none.
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            return target;
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+    Path source = localPath(uri);
+    Path dir = Files.createDirectories(root.resolve("sha256"));
+    Path target = dir.resolve(hex);
+    if (Files.isRegularFile(target) && (!Files.isRegularFile(source) || Files.size(target) == Files.size(source))) {
+      return target;
     }
-
-    /** The cached copy of {@code sha256} if present, without contacting any source. */
-    public Optional<Path> lookup(String sha256) {
-        Path p = root.resolve("sha256").resolve(sha256.toLowerCase(Locale.ROOT));
-        return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+    if (!Files.isRegularFile(source)) {
+      throw new IOException("artifact " + uri + " is not a readable file; check the path on this worker");
     }
-
-    /** Lower-case hex sha256 of a file's content. */
-    public static String sha256(Path file) throws IOException {
-        MessageDigest md = digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(md.digest());
+    Path tmp = Files.createTempFile(dir, hex + ".", ".part");
+    try {
+      String actual = Sha256.copy(source, tmp);
+      if (!actual.equals(hex)) {
+        throw new HashMismatchException(uri, hex, actual);
+      }
+      // Same directory, so the rename is atomic: readers see the whole file or none.
+      CacheFiles.moveIntoPlace(tmp, target);
+      return target;
+    } finally {
+      Files.deleteIfExists(tmp);
     }
+  }
 
-    private static String copyHashing(Path source, Path tmp) throws IOException {
-        MessageDigest md = digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(source), md);
-                OutputStream out = Files.newOutputStream(tmp)) {
-            in.transferTo(out);
-        }
-        return HexFormat.of().formatHex(md.digest());
-    }
+  /** The cached copy of {@code sha256} if present, without contacting any source. */
+  public Optional<Path> lookup(String sha256) {
+    Path p = root.resolve("sha256").resolve(sha256.toLowerCase(Locale.ROOT));
+    return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+  }
 
-    static Path localPath(String uri) {
-        if (uri.startsWith("file:")) {
-            return Path.of(URI.create(uri));
-        }
-        int colon = uri.indexOf(':');
-        int slash = uri.indexOf('/');
-        if (colon > 1 && (slash < 0 || colon < slash)) {
-            throw new IllegalArgumentException("unsupported artifact URI scheme '" + uri.substring(0, colon)
-                    + "' in " + uri + "; only local paths and file:// URIs are staged");
-        }
-        return Path.of(uri);
-    }
+  /** Lower-case hex sha256 of a file's content; see {@link Sha256#ofFile(Path)}. */
+  public static String sha256(Path file) throws IOException {
+    return Sha256.ofFile(file);
+  }
 
-    private static MessageDigest digest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime provides SHA-256", e);
-        }
+  static Path localPath(String uri) {
+    if (uri.startsWith("file:")) {
+      return Path.of(URI.create(uri));
     }
+    int colon = uri.indexOf(':');
+    int slash = uri.indexOf('/');
+    if (colon > 1 && (slash < 0 || colon < slash)) {
+      throw new IllegalArgumentException("unsupported artifact URI scheme '" + uri.substring(0, colon)
+          + "' in " + uri + "; only local paths and file:// URIs are staged");
+    }
+    return Path.of(uri);
+  }
 }

@@ -19,84 +19,83 @@ import java.util.Optional;
  */
 public final class KernelImage {
 
-    /**
-     * What {@link #inspect} found.
-     *
-     * @param arch    {@code x86_64} or {@code aarch64} when recognised, else null
-     * @param problem null when recognised, else a message naming the path and the fix
-     */
-    public record Inspection(String arch, String problem) {
+  /**
+   * What {@link #inspect} found.
+   *
+   * @param arch    {@code x86_64} or {@code aarch64} when recognised, else null
+   * @param problem null when recognised, else a message naming the path and the fix
+   */
+  public record Inspection(String arch, String problem) {
 
-        public boolean ok() {
-            return problem == null;
-        }
+    public boolean ok() {
+      return problem == null;
     }
+  }
 
-    /** Smaller than this cannot hold a kernel; real ones are megabytes. */
-    static final int MIN_SIZE = 1024;
+  /** Smaller than this cannot hold a kernel; real ones are megabytes. */
+  static final int MIN_SIZE = 1024;
 
-    private static final int BZIMAGE_MAGIC_AT = 0x202;
-    private static final byte[] BZIMAGE_MAGIC = "HdrS".getBytes(StandardCharsets.US_ASCII);
-    private static final int ARM64_MAGIC_AT = 0x38;
-    private static final byte[] ARM64_MAGIC = {'A', 'R', 'M', 0x64};
+  private static final int BZIMAGE_MAGIC_AT = 0x202;
+  private static final byte[] BZIMAGE_MAGIC = "HdrS".getBytes(StandardCharsets.US_ASCII);
+  private static final int ARM64_MAGIC_AT = 0x38;
+  private static final byte[] ARM64_MAGIC = {'A', 'R', 'M', 0x64};
 
-    private KernelImage() {
+  private KernelImage() {}
+
+  /** The problem with {@code path} as a kernel image, or empty when it is a bzImage or arm64 Image. */
+  public static Optional<String> check(Path path) {
+    return Optional.ofNullable(inspect(path).problem());
+  }
+
+  /** Detects the kernel's architecture or says why {@code path} is not a usable kernel image. */
+  public static Inspection inspect(Path path) {
+    if (!Files.exists(path)) {
+      return problem("kernel image " + path + " does not exist; pass the path of a vmlinuz/bzImage/Image file");
     }
-
-    /** The problem with {@code path} as a kernel image, or empty when it is a bzImage or arm64 Image. */
-    public static Optional<String> check(Path path) {
-        return Optional.ofNullable(inspect(path).problem());
+    if (Files.isDirectory(path)) {
+      return problem("kernel image " + path + " is a directory; pass the vmlinuz/bzImage/Image file inside it"
+          + " (for an unpacked Debian package: boot/vmlinuz-*)");
     }
-
-    /** Detects the kernel's architecture or says why {@code path} is not a usable kernel image. */
-    public static Inspection inspect(Path path) {
-        if (!Files.exists(path)) {
-            return problem("kernel image " + path + " does not exist; pass the path of a vmlinuz/bzImage/Image file");
-        }
-        if (Files.isDirectory(path)) {
-            return problem("kernel image " + path + " is a directory; pass the vmlinuz/bzImage/Image file inside it"
-                    + " (for an unpacked Debian package: boot/vmlinuz-*)");
-        }
-        byte[] head = new byte[BZIMAGE_MAGIC_AT + BZIMAGE_MAGIC.length];
-        long size;
-        try (SeekableByteChannel ch = Files.newByteChannel(path)) {
-            size = ch.size();
-            ByteBuffer buf = ByteBuffer.wrap(head);
-            while (buf.hasRemaining() && ch.read(buf) > 0) {
-                // fill the header window
-            }
-        } catch (IOException e) {
-            return problem("kernel image " + path + " is not readable (" + e.getMessage()
-                    + "); fix its permissions or pass another file");
-        }
-        if (size < MIN_SIZE) {
-            return problem("kernel image " + path + " is too small (" + size + " bytes) to be a kernel;"
-                    + " pass a vmlinuz/bzImage/Image file");
-        }
-        if (matches(head, BZIMAGE_MAGIC_AT, BZIMAGE_MAGIC)) {
-            return new Inspection("x86_64", null);
-        }
-        if (matches(head, ARM64_MAGIC_AT, ARM64_MAGIC)) {
-            return new Inspection("aarch64", null);
-        }
-        if ((head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
-            return problem(path + " is gzip-compressed, not a bootable kernel image; decompress it"
-                    + " (gunzip -c " + path + " > Image) and pass the uncompressed Image");
-        }
-        return problem(path + " is not a Linux kernel image (no bzImage 'HdrS' header at 0x202 nor arm64 'ARMd'"
-                + " magic at 0x38); pass a vmlinuz/bzImage/Image file");
+    byte[] head = new byte[BZIMAGE_MAGIC_AT + BZIMAGE_MAGIC.length];
+    long size;
+    try (SeekableByteChannel ch = Files.newByteChannel(path)) {
+      size = ch.size();
+      ByteBuffer buf = ByteBuffer.wrap(head);
+      while (buf.hasRemaining() && ch.read(buf) > 0) {
+        // fill the header window
+      }
+    } catch (IOException e) {
+      return problem("kernel image " + path + " is not readable (" + e.getMessage()
+          + "); fix its permissions or pass another file");
     }
-
-    private static boolean matches(byte[] head, int at, byte[] magic) {
-        for (int i = 0; i < magic.length; i++) {
-            if (head[at + i] != magic[i]) {
-                return false;
-            }
-        }
-        return true;
+    if (size < MIN_SIZE) {
+      return problem("kernel image " + path + " is too small (" + size + " bytes) to be a kernel;"
+          + " pass a vmlinuz/bzImage/Image file");
     }
-
-    private static Inspection problem(String message) {
-        return new Inspection(null, message);
+    if (matches(head, BZIMAGE_MAGIC_AT, BZIMAGE_MAGIC)) {
+      return new Inspection("x86_64", null);
     }
+    if (matches(head, ARM64_MAGIC_AT, ARM64_MAGIC)) {
+      return new Inspection("aarch64", null);
+    }
+    if ((head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
+      return problem(path + " is gzip-compressed, not a bootable kernel image; decompress it"
+          + " (gunzip -c " + path + " > Image) and pass the uncompressed Image");
+    }
+    return problem(path + " is not a Linux kernel image (no bzImage 'HdrS' header at 0x202 nor arm64 'ARMd'"
+        + " magic at 0x38); pass a vmlinuz/bzImage/Image file");
+  }
+
+  private static boolean matches(byte[] head, int at, byte[] magic) {
+    for (int i = 0; i < magic.length; i++) {
+      if (head[at + i] != magic[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Inspection problem(String message) {
+    return new Inspection(null, message);
+  }
 }

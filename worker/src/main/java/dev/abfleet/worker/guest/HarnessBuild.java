@@ -1,15 +1,19 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.artifact.Sha256;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Builds the static fleetbench binary from the C source in the guest jar and caches it.
@@ -29,17 +33,26 @@ public final class HarnessBuild {
   static final List<String> FLAGS = List.of("-std=c11", "-static", "-O2", "-Wall");
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration COMPILE_TIMEOUT = Duration.ofMinutes(3);
+  /** Target triple per compiler name or path, asked once per JVM: it cannot change under us. */
+  private static final Map<String, String> TARGETS = new ConcurrentHashMap<>();
 
   private final Path cacheDir;
   private final String compiler;
+  private final CommandRunner runner;
 
   /**
    * @param cacheDir abfleet cache root ($ABFLEET_HOME or ~/.cache/abfleet)
    * @param compiler a gcc-compatible driver name or path, e.g. {@link #HOST_COMPILER}
    */
   public HarnessBuild(Path cacheDir, String compiler) {
-    this.cacheDir = cacheDir;
+    this(cacheDir, compiler, new ProcessRunner());
+  }
+
+  HarnessBuild(Path cacheDir, String compiler, CommandRunner runner) {
+    // Absolute: the compiler runs with its work directory as current directory.
+    this.cacheDir = cacheDir.toAbsolutePath();
     this.compiler = compiler;
+    this.runner = runner;
   }
 
   /**
@@ -61,9 +74,9 @@ public final class HarnessBuild {
       Path work = Files.createTempDirectory(dir, ".build-");
       try {
         compile(source, work);
-        moveIntoPlace(work.resolve("fleetbench"), binary);
+        CacheFiles.moveIntoPlace(work.resolve("fleetbench"), binary);
       } finally {
-        deleteTree(work);
+        CacheFiles.deleteTree(work);
       }
     } catch (IOException e) {
       throw new GuestImageException("cannot build fleetbench in " + dir + ": " + e, e);
@@ -71,15 +84,38 @@ public final class HarnessBuild {
     return binary;
   }
 
-  /** The compiler's target triple, e.g. "x86_64-linux-gnu". */
+  /**
+   * The compiler's target triple, e.g. "x86_64-linux-gnu". Asks the compiler once per JVM and
+   * compiler; failures are not remembered.
+   */
   public String targetTriple() throws GuestImageException, InterruptedException {
-    ProcessRunner.Result r = runTool(dumpMachineArgv(compiler), "dumpmachine");
-    if (!r.ok() || r.output().isBlank()) {
-      throw new GuestImageException(
-          String.join(" ", dumpMachineArgv(compiler)) + " failed (exit " + r.exitCode() + "): "
-              + r.output());
+    String known = TARGETS.get(compiler);
+    if (known != null) {
+      return known;
     }
-    return r.output().strip();
+    String target = askTarget();
+    TARGETS.putIfAbsent(compiler, target);
+    return target;
+  }
+
+  private String askTarget() throws GuestImageException, InterruptedException {
+    Path work;
+    try {
+      work = Files.createDirectories(cacheDir.resolve("guest")).resolve(".dumpmachine-" + UUID.randomUUID());
+    } catch (IOException e) {
+      throw new GuestImageException("cannot create " + cacheDir.resolve("guest") + ": " + e, e);
+    }
+    try {
+      RunResult r = runTool(dumpMachineArgv(compiler), work, "dumpmachine", PROBE_TIMEOUT);
+      String triple = r.stdoutTail().strip();
+      if (!r.succeeded() || triple.isEmpty()) {
+        throw new GuestImageException(
+            String.join(" ", dumpMachineArgv(compiler)) + " failed (" + ended(r) + "): " + r.outputTail());
+      }
+      return triple;
+    } finally {
+      deleteQuietly(work);
+    }
   }
 
   /** {@code COMPILER -dumpmachine}. */
@@ -100,7 +136,7 @@ public final class HarnessBuild {
 
   /** Hex SHA-256 naming one build: source, target triple and flags. */
   static String cacheKey(byte[] source, String target) {
-    return Sha256.of(source, Sha256.utf8(target), Sha256.utf8(String.join(" ", FLAGS)));
+    return Sha256.ofParts(source, Sha256.utf8(target), Sha256.utf8(String.join(" ", FLAGS)));
   }
 
   /** The fix for a missing compiler, e.g. "install gcc (apt-get install gcc)". */
@@ -115,57 +151,40 @@ public final class HarnessBuild {
       throws IOException, GuestImageException, InterruptedException {
     Path src = Files.write(work.resolve("fleetbench.c"), source);
     List<String> argv = compileArgv(compiler, src, work.resolve("fleetbench"));
-    ProcessRunner.Result r = runTool(argv, "compile");
-    if (!r.ok() || !Files.isExecutable(work.resolve("fleetbench"))) {
+    RunResult r = runTool(argv, work, "compile", COMPILE_TIMEOUT);
+    if (!r.succeeded() || !Files.isExecutable(work.resolve("fleetbench"))) {
       throw new GuestImageException(
-          "compiling fleetbench failed (exit " + r.exitCode() + "): " + String.join(" ", argv)
-              + "\n" + r.output()
+          "compiling fleetbench failed (" + ended(r) + "): " + String.join(" ", argv)
+              + "\n" + r.outputTail()
               + "\n(static linking needs the C library's static archive: libc6-dev)");
     }
   }
 
-  private ProcessRunner.Result runTool(List<String> argv, String what)
+  /** Runs one compiler call; a compiler that cannot be started is reported with the fix. */
+  private RunResult runTool(List<String> argv, Path work, String logName, Duration timeout)
       throws GuestImageException, InterruptedException {
-    Path log = null;
-    try {
-      Files.createDirectories(cacheDir);
-      log = Files.createTempFile(cacheDir, ".fleetbench-" + what + "-", ".log");
-      return ProcessRunner.run(
-          argv, log, what.equals("compile") ? COMPILE_TIMEOUT : PROBE_TIMEOUT);
-    } catch (IOException e) {
-      if (log != null && e.getMessage() != null && e.getMessage().contains("Cannot run program")) {
-        throw new GuestImageException(
-            compiler + " not found: " + installHint(compiler)
-                + ", or pass the path of a gcc-compatible compiler", e);
-      }
-      throw new GuestImageException("cannot run " + argv.get(0) + ": " + e, e);
-    } finally {
-      if (log != null) {
-        try {
-          Files.deleteIfExists(log);
-        } catch (IOException ignored) {
-          // A leftover log in the cache is harmless.
-        }
-      }
+    RunResult r = runner.run(argv, work, logName, timeout);
+    if (r.interrupted()) {
+      Thread.interrupted(); // the exception carries the interrupt
+      throw new InterruptedException(argv.get(0) + " interrupted");
     }
+    if (r.launchError() != null) {
+      throw new GuestImageException(
+          compiler + " not found: " + installHint(compiler)
+              + ", or pass the path of a gcc-compatible compiler (" + r.launchError() + ")");
+    }
+    return r;
   }
 
-  static void moveIntoPlace(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-    }
+  private static String ended(RunResult r) {
+    return r.timedOut() ? "killed after " + r.wall().toSeconds() + " s" : "exit " + r.exitCode();
   }
 
-  static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+  private static void deleteQuietly(Path dir) {
+    try {
+      CacheFiles.deleteTree(dir);
+    } catch (IOException ignored) {
+      // A leftover log directory in the cache is harmless.
     }
   }
 }

@@ -34,8 +34,10 @@ public record HarnessParams(
             + ", " + warmup);
     out = out == null ? "" : out;
     dir = dir == null ? "" : dir;
-    require(out.isEmpty() || PATH.matcher(out).matches(), "out '" + out + "' must be an absolute path of [A-Za-z0-9_./-]");
-    require(dir.isEmpty() || PATH.matcher(dir).matches(), "dir '" + dir + "' must be an absolute path of [A-Za-z0-9_./-]");
+    require(out.isEmpty() || PATH.matcher(out).matches(),
+        "out '" + out + "' must be an absolute path of [A-Za-z0-9_./-]");
+    require(dir.isEmpty() || PATH.matcher(dir).matches(),
+        "dir '" + dir + "' must be an absolute path of [A-Za-z0-9_./-]");
   }
 
   /** Every harness default. */

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.artifact.Sha256;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +53,7 @@ public final class InitramfsBuilder {
     byte[] busyboxBytes = readInput(busybox, "busybox");
     byte[] harnessBytes = readInput(harness, "fleetbench binary");
     checkExecutables(busybox, busyboxBytes, harness, harnessBytes);
-    String key = Sha256.of(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes);
+    String key = Sha256.ofParts(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes);
     Path dir = cacheDir.resolve("guest").resolve("initramfs");
     Path target = dir.resolve(key + ".cpio.gz");
     if (Files.isRegularFile(target)) {
@@ -65,7 +67,7 @@ public final class InitramfsBuilder {
         write(out, init, busyboxBytes, harnessBytes);
       }
       makeWorldReadable(tmp);
-      HarnessBuild.moveIntoPlace(tmp, target);
+      CacheFiles.moveIntoPlace(tmp, target);
       return target;
     } catch (IOException e) {
       throw new GuestImageException("cannot write initramfs " + target + ": " + e, e);

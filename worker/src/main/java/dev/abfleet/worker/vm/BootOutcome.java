@@ -18,22 +18,22 @@ import java.time.Duration;
  *                     bad arguments, unusable kernel file): the message names the fix
  */
 public record BootOutcome(
-        String accelerator,
-        int exitCode,
-        boolean timedOut,
-        Duration wall,
-        Path consoleLog,
-        Path resultsLog,
-        String consoleTail,
-        String launchError) {
+    String accelerator,
+    int exitCode,
+    boolean timedOut,
+    Duration wall,
+    Path consoleLog,
+    Path resultsLog,
+    String consoleTail,
+    String launchError) {
 
-    /** An outcome for a VM that never started. */
-    public static BootOutcome notStarted(Path consoleLog, Path resultsLog, String launchError) {
-        return new BootOutcome(null, -1, false, Duration.ZERO, consoleLog, resultsLog, "", launchError);
-    }
+  /** An outcome for a VM that never started. */
+  public static BootOutcome notStarted(Path consoleLog, Path resultsLog, String launchError) {
+    return new BootOutcome(null, -1, false, Duration.ZERO, consoleLog, resultsLog, "", launchError);
+  }
 
-    /** True when the VM started, was not killed and exited with status 0. */
-    public boolean cleanExit() {
-        return launchError == null && !timedOut && exitCode == 0;
-    }
+  /** True when the VM started, was not killed and exited with status 0. */
+  public boolean cleanExit() {
+    return launchError == null && !timedOut && exitCode == 0;
+  }
 }

@@ -21,25 +21,25 @@ import java.util.Objects;
  * @param workDir      per-boot directory; console.log and results.log are written there
  */
 public record BootRequest(
-        String runId,
-        String arch,
-        Path kernel,
-        Path initrd,
-        String cmdlineExtra,
-        List<String> guestParams,
-        int vcpus,
-        int memoryMib,
-        Duration timeout,
-        Path workDir) {
+    String runId,
+    String arch,
+    Path kernel,
+    Path initrd,
+    String cmdlineExtra,
+    List<String> guestParams,
+    int vcpus,
+    int memoryMib,
+    Duration timeout,
+    Path workDir) {
 
-    public BootRequest {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(arch, "arch");
-        Objects.requireNonNull(kernel, "kernel");
-        Objects.requireNonNull(initrd, "initrd");
-        cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
-        guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
-        Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(workDir, "workDir");
-    }
+  public BootRequest {
+    Objects.requireNonNull(runId, "runId");
+    Objects.requireNonNull(arch, "arch");
+    Objects.requireNonNull(kernel, "kernel");
+    Objects.requireNonNull(initrd, "initrd");
+    cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+    guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(workDir, "workDir");
+  }
 }

@@ -9,27 +9,27 @@ import java.util.List;
  */
 public interface VmDriver {
 
-    /** Hypervisor name as the protocol spells it: {@code qemu} or {@code vz}. */
-    String name();
+  /** Hypervisor name as the protocol spells it: {@code qemu} or {@code vz}. */
+  String name();
 
-    /**
-     * Accelerators that really run guests on this host, best first (for example
-     * {@code [kvm, tcg]} or {@code [tcg]}); empty means this driver cannot boot anything
-     * here. Results from different accelerators are never comparable.
-     */
-    List<String> accelerators();
+  /**
+   * Accelerators that really run guests on this host, best first (for example
+   * {@code [kvm, tcg]} or {@code [tcg]}); empty means this driver cannot boot anything
+   * here. Results from different accelerators are never comparable.
+   */
+  List<String> accelerators();
 
-    /**
-     * Boots {@code request.kernel()} with {@code request.initrd()} and waits until the VM
-     * powers off or {@code request.timeout()} passes (then the VM is killed). Failures to
-     * start the VM at all are reported in {@link BootOutcome#launchError()}, never thrown.
-     *
-     * @throws InterruptedException if the calling thread is interrupted; the VM is killed first
-     */
-    BootOutcome boot(BootRequest request) throws InterruptedException;
+  /**
+   * Boots {@code request.kernel()} with {@code request.initrd()} and waits until the VM
+   * powers off or {@code request.timeout()} passes (then the VM is killed). Failures to
+   * start the VM at all are reported in {@link BootOutcome#launchError()}, never thrown.
+   *
+   * @throws InterruptedException if the calling thread is interrupted; the VM is killed first
+   */
+  BootOutcome boot(BootRequest request) throws InterruptedException;
 
-    /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
-    default String version() {
-        return "";
-    }
+  /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
+  default String version() {
+    return "";
+  }
 }

@@ -2,6 +2,8 @@ package dev.abfleet.worker.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,20 +30,20 @@ class FleetbenchNativeTest {
     binary = new HarnessBuild(cache, HarnessBuild.HOST_COMPILER).ensureBinary();
   }
 
-  private ProcessRunner.Result fleetbench(String... args) throws Exception {
+  private RunResult fleetbench(String... args) {
     List<String> argv = new ArrayList<>(List.of(binary.toString()));
     argv.addAll(List.of(args));
-    return ProcessRunner.run(argv, tmp.resolve("fleetbench.log"), Duration.ofSeconds(30));
+    return new ProcessRunner().run(argv, tmp, "fleetbench", Duration.ofSeconds(30));
   }
 
   @Test
   void measuresEveryMetricWithPositiveValuesBetweenStartAndDone() throws Exception {
     Path out = tmp.resolve("results.jsonl");
 
-    ProcessRunner.Result r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
         "--iterations", "2", "--iteration-ms", "20");
 
-    assertThat(r.exitCode()).as(r.output()).isZero();
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
     ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
     assertThat(run.parseErrors()).isEmpty();
     assertThat(run.harnessErrors()).isEmpty();
@@ -88,7 +90,7 @@ class FleetbenchNativeTest {
     Path file = Files.writeString(tmp.resolve("plain-file"), "x");
     Path out = tmp.resolve("results.jsonl");
 
-    ProcessRunner.Result r = fleetbench("--out", out.toString(), "--dir", file.resolve("sub").toString(),
+    RunResult r = fleetbench("--out", out.toString(), "--dir", file.resolve("sub").toString(),
         "--iterations", "1", "--iteration-ms", "5");
 
     assertThat(r.exitCode()).isEqualTo(1);
@@ -102,25 +104,25 @@ class FleetbenchNativeTest {
 
   @Test
   void rejectsZeroIterationsWithExitCode2AndAMessage() throws Exception {
-    ProcessRunner.Result r = fleetbench("--iterations", "0");
+    RunResult r = fleetbench("--iterations", "0");
 
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.output()).contains("--iterations must be an integer in 1..100000, got '0'");
+    assertThat(r.outputTail()).contains("--iterations must be an integer in 1..100000, got '0'");
   }
 
   @Test
   void rejectsAnUnknownMetricWithExitCode2() throws Exception {
-    ProcessRunner.Result r = fleetbench("--metrics", "metadata_stat,fsync");
+    RunResult r = fleetbench("--metrics", "metadata_stat,fsync");
 
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.output()).contains("unknown metric 'fsync'");
+    assertThat(r.outputTail()).contains("unknown metric 'fsync'");
   }
 
   @Test
   void rejectsAnUnknownOptionWithExitCode2() throws Exception {
-    ProcessRunner.Result r = fleetbench("--iterations=3", "--turbo");
+    RunResult r = fleetbench("--iterations=3", "--turbo");
 
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.output()).contains("unknown option '--turbo'");
+    assertThat(r.outputTail()).contains("unknown option '--turbo'");
   }
 }

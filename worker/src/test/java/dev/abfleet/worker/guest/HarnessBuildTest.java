@@ -3,9 +3,14 @@ package dev.abfleet.worker.guest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +39,34 @@ class HarnessBuildTest {
         .isNotEqualTo(HarnessBuild.cacheKey(source, "aarch64-linux-gnu"))
         .isEqualTo(HarnessBuild.cacheKey(source.clone(), "x86_64-linux-gnu"))
         .hasSize(64);
+  }
+
+  @Test
+  void asksEachCompilerForItsTargetOnlyOnce() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    CommandRunner compiler = (argv, workDir, logName, timeout) -> {
+      calls.incrementAndGet();
+      return new RunResult(0, false, false, Duration.ofMillis(5), null, null, "x86_64-linux-gnu\n", "", null);
+    };
+    String name = "gcc-" + UUID.randomUUID();
+    new HarnessBuild(cache, name, compiler).targetTriple();
+
+    String again = new HarnessBuild(cache, name, compiler).targetTriple();
+
+    assertThat(again).isEqualTo("x86_64-linux-gnu");
+    assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void asksAgainAfterAFailedTargetQuery() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    CommandRunner flaky = (argv, workDir, logName, timeout) -> calls.incrementAndGet() == 1
+        ? new RunResult(-1, true, false, timeout, null, null, "", "", null)
+        : new RunResult(0, false, false, Duration.ofMillis(5), null, null, "aarch64-linux-gnu", "", null);
+    HarnessBuild build = new HarnessBuild(cache, "gcc-" + UUID.randomUUID(), flaky);
+    assertThatThrownBy(build::targetTriple).hasMessageContaining("killed after");
+
+    assertThat(build.targetTriple()).isEqualTo("aarch64-linux-gnu");
   }
 
   @Test

@@ -11,13 +11,13 @@ import java.util.Map;
  */
 public record AccelProbe(List<String> working, Map<String, String> reasons) {
 
-    public AccelProbe {
-        working = List.copyOf(working);
-        reasons = Map.copyOf(reasons);
-    }
+  public AccelProbe {
+    working = List.copyOf(working);
+    reasons = Map.copyOf(reasons);
+  }
 
-    /** The accelerator to use, or null when none works. */
-    public String best() {
-        return working.isEmpty() ? null : working.get(0);
-    }
+  /** The accelerator to use, or null when none works. */
+  public String best() {
+    return working.isEmpty() ? null : working.get(0);
+  }
 }

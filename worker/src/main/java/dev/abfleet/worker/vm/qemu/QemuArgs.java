@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.worker.vm.KernelCmdline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,129 +22,103 @@ import java.util.regex.Pattern;
  */
 public final class QemuArgs {
 
-    /** Kernel arguments every boot gets before the harness and user arguments. */
-    static final String BASE_CMDLINE = "quiet panic=-1";
+  /** Kernel arguments every boot gets before the harness and user arguments. */
+  static final String BASE_CMDLINE = "quiet panic=-1";
 
-    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
-    private QemuArgs() {
+  private QemuArgs() {}
+
+  /** The qemu-system argv for {@code l}; throws IllegalArgumentException naming the offending value. */
+  public static List<String> build(QemuLaunch l) {
+    validate(l);
+    boolean kvm = l.accelerator().equals("kvm");
+    List<String> a = new ArrayList<>();
+    a.add(l.binary());
+    a.addAll(List.of("-name", "abfleet-" + l.runId()));
+    if (l.arch().equals("aarch64")) {
+      a.addAll(List.of("-M", "virt"));
     }
-
-    /** The qemu-system argv for {@code l}; throws IllegalArgumentException naming the offending value. */
-    public static List<String> build(QemuLaunch l) {
-        validate(l);
-        boolean kvm = l.accelerator().equals("kvm");
-        List<String> a = new ArrayList<>();
-        a.add(l.binary());
-        a.addAll(List.of("-name", "abfleet-" + l.runId()));
-        if (l.arch().equals("aarch64")) {
-            a.addAll(List.of("-M", "virt"));
-        }
-        a.addAll(List.of("-accel", l.accelerator()));
-        if (kvm) {
-            a.addAll(List.of("-cpu", "host"));
-        } else if (l.arch().equals("aarch64")) {
-            a.addAll(List.of("-cpu", "max"));
-        }
-        a.addAll(List.of("-m", Integer.toString(l.memoryMib()), "-smp", Integer.toString(l.vcpus())));
-        a.addAll(List.of("-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
-        a.addAll(List.of("-kernel", l.kernel().toString(), "-initrd", l.initrd().toString()));
-        a.addAll(List.of("-append", appendLine(l.arch(), l.guestParams(), l.cmdlineExtra())));
-        a.addAll(List.of("-chardev", "file,id=con,path=" + opt(l.consoleLog()), "-serial", "chardev:con"));
-        if (l.arch().equals("x86_64")) {
-            a.addAll(List.of("-chardev", "file,id=res,path=" + opt(l.resultsLog()), "-serial", "chardev:res"));
-        } else {
-            a.addAll(List.of("-device", "virtio-serial-device",
-                    "-chardev", "file,id=res,path=" + opt(l.resultsLog()),
-                    "-device", "virtconsole,chardev=res"));
-        }
-        if (l.qmpSocket() != null) {
-            a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off"));
-        }
-        return List.copyOf(a);
+    a.addAll(List.of("-accel", l.accelerator()));
+    if (kvm) {
+      a.addAll(List.of("-cpu", "host"));
+    } else if (l.arch().equals("aarch64")) {
+      a.addAll(List.of("-cpu", "max"));
     }
-
-    /**
-     * The kernel command line: console, {@value #BASE_CMDLINE}, the results device on arches
-     * where it is not the harness default, the harness parameters, then the user's extra
-     * arguments (last, so the user can override earlier ones).
-     */
-    public static String appendLine(String arch, List<String> guestParams, String cmdlineExtra) {
-        List<String> parts = new ArrayList<>();
-        parts.add("console=" + consoleDevice(arch));
-        parts.add(BASE_CMDLINE);
-        if (arch.equals("aarch64")) {
-            parts.add("abfleet.out=" + resultsDevice(arch));
-        }
-        parts.addAll(guestParams);
-        if (!cmdlineExtra.isBlank()) {
-            parts.add(cmdlineExtra.strip());
-        }
-        return String.join(" ", parts);
+    a.addAll(List.of("-m", Integer.toString(l.memoryMib()), "-smp", Integer.toString(l.vcpus())));
+    a.addAll(List.of("-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
+    a.addAll(List.of("-kernel", l.kernel().toString(), "-initrd", l.initrd().toString()));
+    a.addAll(List.of("-append", appendLine(l.arch(), l.guestParams(), l.cmdlineExtra())));
+    a.addAll(List.of("-chardev", "file,id=con,path=" + opt(l.consoleLog()), "-serial", "chardev:con"));
+    if (l.arch().equals("x86_64")) {
+      a.addAll(List.of("-chardev", "file,id=res,path=" + opt(l.resultsLog()), "-serial", "chardev:res"));
+    } else {
+      a.addAll(List.of("-device", "virtio-serial-device",
+          "-chardev", "file,id=res,path=" + opt(l.resultsLog()),
+          "-device", "virtconsole,chardev=res"));
     }
-
-    /** The guest device the harness must write results to: {@code /dev/ttyS1} (x86_64) or {@code /dev/hvc0} (aarch64). */
-    public static String resultsDevice(String arch) {
-        return switch (checkArch(arch)) {
-            case "x86_64" -> "/dev/ttyS1";
-            default -> "/dev/hvc0";
-        };
+    if (l.qmpSocket() != null) {
+      a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off"));
     }
+    return List.copyOf(a);
+  }
 
-    /** The kernel console device name for {@code arch}. */
-    public static String consoleDevice(String arch) {
-        return switch (checkArch(arch)) {
-            case "x86_64" -> "ttyS0";
-            default -> "ttyAMA0";
-        };
+  /**
+   * The kernel command line: console, {@value #BASE_CMDLINE}, the results device on arches
+   * where it is not the harness default, the harness parameters, then the user's extra
+   * arguments (last, so the user can override earlier ones).
+   */
+  public static String appendLine(String arch, List<String> guestParams, String cmdlineExtra) {
+    List<String> fixed = new ArrayList<>(List.of("console=" + consoleDevice(arch), BASE_CMDLINE));
+    if (arch.equals("aarch64")) {
+      fixed.add("abfleet.out=" + resultsDevice(arch));
     }
+    return KernelCmdline.join(fixed, guestParams, cmdlineExtra);
+  }
 
-    /** {@code qemu-system-x86_64} or {@code qemu-system-aarch64}. */
-    public static String binaryFor(String arch) {
-        return "qemu-system-" + checkArch(arch);
-    }
+  /** The guest device the harness must write results to: {@code /dev/ttyS1} (x86_64) or {@code /dev/hvc0} (aarch64). */
+  public static String resultsDevice(String arch) {
+    return switch (checkArch(arch)) {
+      case "x86_64" -> "/dev/ttyS1";
+      default -> "/dev/hvc0";
+    };
+  }
 
-    private static void validate(QemuLaunch l) {
-        checkArch(l.arch());
-        if (!l.accelerator().equals("kvm") && !l.accelerator().equals("tcg")) {
-            throw new IllegalArgumentException("unknown accelerator '" + l.accelerator() + "'; expected kvm or tcg");
-        }
-        if (!RUN_ID.matcher(l.runId()).matches()) {
-            throw new IllegalArgumentException("run id '" + l.runId()
-                    + "' must be 1-64 characters of letters, digits, '.', '_' or '-'");
-        }
-        if (l.vcpus() < 1) {
-            throw new IllegalArgumentException("vcpus must be >= 1, got " + l.vcpus());
-        }
-        if (l.memoryMib() < 64) {
-            throw new IllegalArgumentException("memory must be >= 64 MiB, got " + l.memoryMib());
-        }
-        for (String p : l.guestParams()) {
-            if (p.isEmpty() || p.chars().anyMatch(c -> Character.isWhitespace(c) || c == 0)) {
-                throw new IllegalArgumentException("guest parameter '" + printable(p)
-                        + "' must be one non-empty kernel argument without whitespace or NUL");
-            }
-        }
-        if (l.cmdlineExtra().indexOf('\n') >= 0 || l.cmdlineExtra().indexOf('\r') >= 0
-                || l.cmdlineExtra().indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("kernel command line '" + printable(l.cmdlineExtra())
-                    + "' contains a newline or NUL; pass arguments separated by spaces");
-        }
-    }
+  /** The kernel console device name for {@code arch}. */
+  public static String consoleDevice(String arch) {
+    return switch (checkArch(arch)) {
+      case "x86_64" -> "ttyS0";
+      default -> "ttyAMA0";
+    };
+  }
 
-    private static String checkArch(String arch) {
-        if (!arch.equals("x86_64") && !arch.equals("aarch64")) {
-            throw new IllegalArgumentException("unknown guest arch '" + arch + "'; expected x86_64 or aarch64");
-        }
-        return arch;
-    }
+  /** {@code qemu-system-x86_64} or {@code qemu-system-aarch64}. */
+  public static String binaryFor(String arch) {
+    return "qemu-system-" + checkArch(arch);
+  }
 
-    /** QEMU option values are comma-separated; a literal comma is written twice. */
-    static String opt(Path p) {
-        return p.toString().replace(",", ",,");
+  private static void validate(QemuLaunch l) {
+    checkArch(l.arch());
+    if (!l.accelerator().equals("kvm") && !l.accelerator().equals("tcg")) {
+      throw new IllegalArgumentException("unknown accelerator '" + l.accelerator() + "'; expected kvm or tcg");
     }
+    if (!RUN_ID.matcher(l.runId()).matches()) {
+      throw new IllegalArgumentException("run id '" + l.runId()
+          + "' must be 1-64 characters of letters, digits, '.', '_' or '-'");
+    }
+    KernelCmdline.checkSize(l.vcpus(), l.memoryMib());
+    KernelCmdline.check(l.guestParams(), l.cmdlineExtra());
+  }
 
-    private static String printable(String s) {
-        return s.replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0");
+  private static String checkArch(String arch) {
+    if (!arch.equals("x86_64") && !arch.equals("aarch64")) {
+      throw new IllegalArgumentException("unknown guest arch '" + arch + "'; expected x86_64 or aarch64");
     }
+    return arch;
+  }
+
+  /** QEMU option values are comma-separated; a literal comma is written twice. */
+  static String opt(Path p) {
+    return p.toString().replace(",", ",,");
+  }
 }

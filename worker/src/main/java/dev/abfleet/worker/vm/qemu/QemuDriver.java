@@ -1,17 +1,18 @@
 package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.Executables;
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
+import dev.abfleet.worker.process.TextTail;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.Executables;
-import dev.abfleet.worker.vm.ProcessRunner;
-import dev.abfleet.worker.vm.RunResult;
-import dev.abfleet.worker.vm.TextTail;
 import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,183 +31,197 @@ import org.slf4j.LoggerFactory;
  */
 public final class QemuDriver implements VmDriver {
 
-    private static final Logger log = LoggerFactory.getLogger(QemuDriver.class);
+  private static final Logger log = LoggerFactory.getLogger(QemuDriver.class);
 
-    private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
 
-    private final CommandRunner runner;
-    private final Function<String, Optional<Path>> which;
-    private final Function<String, AccelProbe> prober;
-    private final String hostArch;
-    private final Path scratch;
+  private final CommandRunner runner;
+  private final Function<String, Optional<Path>> which;
+  private final Function<String, AccelProbe> prober;
+  private final String hostArch;
+  private final Path scratch;
 
-    private AccelProbe probe;   // guarded by this
-    private String version;     // guarded by this
+  private AccelProbe probe;   // guarded by this
+  private String version;     // guarded by this
 
-    /**
-     * @param runner   starts QEMU
-     * @param which    resolves a program name to its path (empty when not installed)
-     * @param prober   given the qemu-system-x86_64 path, probes the accelerators (called once)
-     * @param hostArch the host CPU architecture in guest terms ({@code x86_64} or {@code aarch64})
-     * @param scratch  directory for probe images and version output
-     */
-    public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
-            Function<String, AccelProbe> prober, String hostArch, Path scratch) {
-        this.runner = runner;
-        this.which = which;
-        this.prober = prober;
-        this.hostArch = hostArch;
-        this.scratch = scratch;
+  /**
+   * @param runner   starts QEMU
+   * @param which    resolves a program name to its path (empty when not installed)
+   * @param prober   given the qemu-system-x86_64 path, probes the accelerators (called once)
+   * @param hostArch the host CPU architecture in guest terms ({@code x86_64} or {@code aarch64})
+   * @param scratch  directory for probe images and version output
+   */
+  public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
+      Function<String, AccelProbe> prober, String hostArch, Path scratch) {
+    this.runner = runner;
+    this.which = which;
+    this.prober = prober;
+    this.hostArch = hostArch;
+    this.scratch = scratch;
+  }
+
+  /**
+   * The driver for this host: PATH lookup, {@code /dev/kvm}, real processes. The probe verdict
+   * is kept in {@code scratch/accel-probe.properties} for a day ({@link ProbeCache}), so a
+   * restart does not probe again unless QEMU or {@code /dev/kvm} changed.
+   */
+  public static QemuDriver forThisHost(Path scratch) {
+    ProcessRunner runner = new ProcessRunner();
+    Path devKvm = Path.of("/dev/kvm");
+    ProbeCache probe = new ProbeCache(scratch.resolve(ProbeCache.FILE_NAME), ProbeCache.DEFAULT_TTL,
+        Clock.systemUTC(),
+        binary -> ProbeCache.key(binary, versionLine(runner, Path.of(binary), scratch).orElse(""),
+            Files.exists(devKvm)),
+        binary -> new KvmProbe(binary, devKvm, runner, KvmProbe.DEFAULT_TIMEOUT).probe(scratch.resolve("probe")));
+    return new QemuDriver(runner, Executables::onPath, probe, hostArch(System.getProperty("os.arch")), scratch);
+  }
+
+  /** Java's {@code os.arch} in guest terms: {@code amd64} is {@code x86_64}, {@code arm64} is {@code aarch64}. */
+  public static String hostArch(String osArch) {
+    return switch (osArch) {
+      case "amd64", "x86_64" -> "x86_64";
+      case "aarch64", "arm64" -> "aarch64";
+      default -> osArch;
+    };
+  }
+
+  @Override
+  public String name() {
+    return "qemu";
+  }
+
+  @Override
+  public List<String> accelerators() {
+    return accelProbe().working();
+  }
+
+  /** The probe result (cached after the first successful probe); reasons explain rejected accelerators. */
+  public synchronized AccelProbe accelProbe() {
+    if (probe != null) {
+      return probe;
     }
-
-    /** The driver for this host: PATH lookup, {@code /dev/kvm}, real processes. */
-    public static QemuDriver forThisHost(Path scratch) {
-        ProcessRunner runner = new ProcessRunner();
-        return new QemuDriver(runner, Executables::onPath,
-                binary -> new KvmProbe(binary, Path.of("/dev/kvm"), runner, KvmProbe.DEFAULT_TIMEOUT)
-                        .probe(scratch.resolve("probe")),
-                hostArch(System.getProperty("os.arch")), scratch);
+    Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
+    if (binary.isEmpty()) {
+      // Not cached: installing QEMU later makes the driver usable without a restart.
+      return new AccelProbe(List.of(), Map.of("kvm", missing("x86_64"), "tcg", missing("x86_64")));
     }
-
-    /** Java's {@code os.arch} in guest terms: {@code amd64} is {@code x86_64}, {@code arm64} is {@code aarch64}. */
-    public static String hostArch(String osArch) {
-        return switch (osArch) {
-            case "amd64", "x86_64" -> "x86_64";
-            case "aarch64", "arm64" -> "aarch64";
-            default -> osArch;
-        };
+    AccelProbe p = prober.apply(binary.get().toString());
+    if (!Thread.currentThread().isInterrupted()) {
+      probe = p;
     }
+    return p;
+  }
 
-    @Override
-    public String name() {
-        return "qemu";
+  /**
+   * First line of {@code qemu-system-x86_64 -version}, e.g. "QEMU emulator version 7.2.22 (...)";
+   * empty when QEMU is missing or does not answer.
+   */
+  @Override
+  public synchronized String version() {
+    if (version != null) {
+      return version;
     }
+    Optional<String> line = which.apply(QemuArgs.binaryFor("x86_64"))
+        .flatMap(binary -> versionLine(runner, binary, scratch));
+    line.ifPresent(v -> version = v);
+    return line.orElse("");
+  }
 
-    @Override
-    public List<String> accelerators() {
-        return accelProbe().working();
-    }
+  /** First line of {@code BINARY -version}; empty when it did not run to success. */
+  static Optional<String> versionLine(CommandRunner runner, Path binary, Path scratch) {
+    RunResult r = runner.run(List.of(binary.toString(), "-version"), scratch, "qemu-version", VERSION_TIMEOUT);
+    return r.succeeded() ? r.stdoutTail().lines().findFirst().map(String::strip) : Optional.empty();
+  }
 
-    /** The probe result (cached after the first successful probe); reasons explain rejected accelerators. */
-    public synchronized AccelProbe accelProbe() {
-        if (probe != null) {
-            return probe;
-        }
-        Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
-        if (binary.isEmpty()) {
-            // Not cached: installing QEMU later makes the driver usable without a restart.
-            return new AccelProbe(List.of(), Map.of("kvm", missing("x86_64"), "tcg", missing("x86_64")));
-        }
-        AccelProbe p = prober.apply(binary.get().toString());
-        if (!Thread.currentThread().isInterrupted()) {
-            probe = p;
-        }
-        return p;
+  @Override
+  public BootOutcome boot(BootRequest req) throws InterruptedException {
+    Path console = req.workDir().resolve("console.log");
+    Path results = req.workDir().resolve("results.log");
+    if (!req.arch().equals("x86_64") && !req.arch().equals("aarch64")) {
+      return BootOutcome.notStarted(console, results,
+          "unknown guest arch '" + req.arch() + "'; expected x86_64 or aarch64");
     }
+    Optional<Path> binary = which.apply(QemuArgs.binaryFor(req.arch()));
+    if (binary.isEmpty()) {
+      return BootOutcome.notStarted(console, results, missing(req.arch()));
+    }
+    String problem = preflight(req);
+    if (problem != null) {
+      return BootOutcome.notStarted(console, results, problem);
+    }
+    String accel = chooseAccelerator(req.arch());
+    if (accel == null) {
+      return BootOutcome.notStarted(console, results,
+          "no QEMU accelerator runs guests on this host: " + accelProbe().reasons());
+    }
+    List<String> argv;
+    try {
+      argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
+          req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
+          req.cmdlineExtra(), console, results, null));
+      Files.createDirectories(req.workDir());
+    } catch (IllegalArgumentException e) {
+      return BootOutcome.notStarted(console, results, e.getMessage());
+    } catch (IOException e) {
+      return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
+    }
+    log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
+        req.memoryMib());
+    RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout());
+    if (r.timedOut()) {
+      log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
+    }
+    if (r.interrupted()) {
+      Thread.interrupted(); // the exception below carries the interrupt
+      throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
+    }
+    String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
+    return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
+        launchError(binary.get(), r, consoleTail));
+  }
 
-    /** First line of {@code qemu-system-x86_64 -version}, e.g. "QEMU emulator version 7.2.22 (...)"; empty when QEMU is missing. */
-    @Override
-    public synchronized String version() {
-        if (version != null) {
-            return version;
-        }
-        Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
-        if (binary.isEmpty()) {
-            return "";
-        }
-        RunResult r = runner.run(List.of(binary.get().toString(), "-version"), scratch, "qemu-version", VERSION_TIMEOUT);
-        String first = r.stdoutTail().lines().findFirst().orElse("").strip();
-        if (r.succeeded()) {
-            version = first;
-        }
-        return first;
+  /** Kernel and initrd problems found before anything is started, or null. */
+  private static String preflight(BootRequest req) {
+    KernelImage.Inspection k = KernelImage.inspect(req.kernel());
+    if (!k.ok()) {
+      return k.problem();
     }
+    if (!k.arch().equals(req.arch())) {
+      return "kernel " + req.kernel() + " is an " + k.arch() + " image but the boot asks for arch "
+          + req.arch() + "; pass a kernel built for " + req.arch();
+    }
+    if (!Files.isRegularFile(req.initrd()) || !Files.isReadable(req.initrd())) {
+      return "initrd " + req.initrd() + " is missing or unreadable; build the initramfs first";
+    }
+    return null;
+  }
 
-    @Override
-    public BootOutcome boot(BootRequest req) throws InterruptedException {
-        Path console = req.workDir().resolve("console.log");
-        Path results = req.workDir().resolve("results.log");
-        if (!req.arch().equals("x86_64") && !req.arch().equals("aarch64")) {
-            return BootOutcome.notStarted(console, results,
-                    "unknown guest arch '" + req.arch() + "'; expected x86_64 or aarch64");
-        }
-        Optional<Path> binary = which.apply(QemuArgs.binaryFor(req.arch()));
-        if (binary.isEmpty()) {
-            return BootOutcome.notStarted(console, results, missing(req.arch()));
-        }
-        String problem = preflight(req);
-        if (problem != null) {
-            return BootOutcome.notStarted(console, results, problem);
-        }
-        String accel = chooseAccelerator(req.arch());
-        if (accel == null) {
-            return BootOutcome.notStarted(console, results,
-                    "no QEMU accelerator runs guests on this host: " + accelProbe().reasons());
-        }
-        List<String> argv;
-        try {
-            argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
-                    req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-                    req.cmdlineExtra(), console, results, null));
-            Files.createDirectories(req.workDir());
-        } catch (IllegalArgumentException e) {
-            return BootOutcome.notStarted(console, results, e.getMessage());
-        } catch (IOException e) {
-            return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
-        }
-        log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(), req.memoryMib());
-        RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout());
-        if (r.interrupted()) {
-            Thread.interrupted(); // the exception below carries the interrupt
-            throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
-        }
-        String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
-        return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-                launchError(binary.get(), r, consoleTail));
+  private String chooseAccelerator(String arch) {
+    AccelProbe p = accelProbe();
+    if (arch.equals(hostArch)) {
+      return p.best();
     }
+    return p.working().contains("tcg") ? "tcg" : null;
+  }
 
-    /** Kernel and initrd problems found before anything is started, or null. */
-    private static String preflight(BootRequest req) {
-        KernelImage.Inspection k = KernelImage.inspect(req.kernel());
-        if (!k.ok()) {
-            return k.problem();
-        }
-        if (!k.arch().equals(req.arch())) {
-            return "kernel " + req.kernel() + " is an " + k.arch() + " image but the boot asks for arch "
-                    + req.arch() + "; pass a kernel built for " + req.arch();
-        }
-        if (!Files.isRegularFile(req.initrd()) || !Files.isReadable(req.initrd())) {
-            return "initrd " + req.initrd() + " is missing or unreadable; build the initramfs first";
-        }
-        return null;
+  /**
+   * QEMU exits non-zero only for its own errors (a guest power-off or panic with
+   * -no-reboot exits 0), so a non-zero exit with nothing on the console means the VM never
+   * ran: report QEMU's own message.
+   */
+  private static String launchError(Path binary, RunResult r, String consoleTail) {
+    if (r.launchError() != null) {
+      return r.launchError();
     }
+    if (!r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
+      return binary.getFileName() + " failed before the guest started (exit " + r.exitCode() + "): "
+          + (r.stderrTail().isBlank() ? "no message" : r.stderrTail().strip());
+    }
+    return null;
+  }
 
-    private String chooseAccelerator(String arch) {
-        AccelProbe p = accelProbe();
-        if (arch.equals(hostArch)) {
-            return p.best();
-        }
-        return p.working().contains("tcg") ? "tcg" : null;
-    }
-
-    /**
-     * QEMU exits non-zero only for its own errors (a guest power-off or panic with
-     * -no-reboot exits 0), so a non-zero exit with nothing on the console means the VM never
-     * ran: report QEMU's own message.
-     */
-    private static String launchError(Path binary, RunResult r, String consoleTail) {
-        if (r.launchError() != null) {
-            return r.launchError();
-        }
-        if (!r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
-            return binary.getFileName() + " failed before the guest started (exit " + r.exitCode() + "): "
-                    + (r.stderrTail().isBlank() ? "no message" : r.stderrTail().strip());
-        }
-        return null;
-    }
-
-    private static String missing(String arch) {
-        String pkg = arch.equals("x86_64") ? "qemu-system-x86" : "qemu-system-arm";
-        return QemuArgs.binaryFor(arch) + " not found: apt-get install " + pkg;
-    }
+  private static String missing(String arch) {
+    String pkg = arch.equals("x86_64") ? "qemu-system-x86" : "qemu-system-arm";
+    return QemuArgs.binaryFor(arch) + " not found: apt-get install " + pkg;
+  }
 }

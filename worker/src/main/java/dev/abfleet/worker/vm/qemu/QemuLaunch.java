@@ -21,22 +21,22 @@ import java.util.List;
  * @param qmpSocket    unix socket for QMP (vCPU pinning), or null for none
  */
 public record QemuLaunch(
-        String binary,
-        String accelerator,
-        String arch,
-        String runId,
-        Path kernel,
-        Path initrd,
-        int vcpus,
-        int memoryMib,
-        List<String> guestParams,
-        String cmdlineExtra,
-        Path consoleLog,
-        Path resultsLog,
-        Path qmpSocket) {
+    String binary,
+    String accelerator,
+    String arch,
+    String runId,
+    Path kernel,
+    Path initrd,
+    int vcpus,
+    int memoryMib,
+    List<String> guestParams,
+    String cmdlineExtra,
+    Path consoleLog,
+    Path resultsLog,
+    Path qmpSocket) {
 
-    public QemuLaunch {
-        guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
-        cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
-    }
+  public QemuLaunch {
+    guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
+    cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.vz;
 
+import dev.abfleet.worker.vm.KernelCmdline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,91 +23,80 @@ import java.util.regex.Pattern;
  */
 public final class VfkitArgs {
 
-    /** File name of the results channel inside the shared directory. */
-    public static final String RESULTS_FILE = "results.jsonl";
+  /** File name of the results channel inside the shared directory. */
+  public static final String RESULTS_FILE = "results.jsonl";
 
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_-]{1,36}");
+  private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_-]{1,36}");
 
-    private VfkitArgs() {
+  private VfkitArgs() {}
+
+  /** The vfkit argv for {@code l}; throws IllegalArgumentException naming the offending value. */
+  public static List<String> build(VfkitLaunch l) {
+    validate(l);
+    List<String> a = new ArrayList<>();
+    a.add(l.binary());
+    a.addAll(List.of("--cpus", Integer.toString(l.vcpus()), "--memory", Integer.toString(l.memoryMib())));
+    // vfkit's REST API defaults to a TCP port in some versions; one VM per host must not need one.
+    a.addAll(List.of("--restful-uri", "none://"));
+    a.addAll(List.of("--bootloader", "linux,kernel=" + l.kernel() + ",initrd=" + l.initrd()
+        + ",cmdline=\"" + cmdline(l.mountTag(), l.guestParams(), l.cmdlineExtra()) + "\""));
+    a.addAll(List.of("--device", "virtio-serial,logFilePath=" + l.consoleLog()));
+    a.addAll(List.of("--device", "virtio-fs,sharedDir=" + l.sharedDir() + ",mountTag=" + l.mountTag()));
+    if (l.vsockPort() > 0) {
+      a.addAll(List.of("--device", "virtio-vsock,port=" + l.vsockPort() + ",socketURL=" + l.vsockSocket() + ",listen"));
     }
+    a.addAll(List.of("--device", "virtio-rng"));
+    return List.copyOf(a);
+  }
 
-    /** The vfkit argv for {@code l}; throws IllegalArgumentException naming the offending value. */
-    public static List<String> build(VfkitLaunch l) {
-        validate(l);
-        List<String> a = new ArrayList<>();
-        a.add(l.binary());
-        a.addAll(List.of("--cpus", Integer.toString(l.vcpus()), "--memory", Integer.toString(l.memoryMib())));
-        // vfkit's REST API defaults to a TCP port in some versions; one VM per host must not need one.
-        a.addAll(List.of("--restful-uri", "none://"));
-        a.addAll(List.of("--bootloader", "linux,kernel=" + l.kernel() + ",initrd=" + l.initrd()
-                + ",cmdline=\"" + cmdline(l.mountTag(), l.guestParams(), l.cmdlineExtra()) + "\""));
-        a.addAll(List.of("--device", "virtio-serial,logFilePath=" + l.consoleLog()));
-        a.addAll(List.of("--device", "virtio-fs,sharedDir=" + l.sharedDir() + ",mountTag=" + l.mountTag()));
-        if (l.vsockPort() > 0) {
-            a.addAll(List.of("--device", "virtio-vsock,port=" + l.vsockPort() + ",socketURL=" + l.vsockSocket() + ",listen"));
-        }
-        a.addAll(List.of("--device", "virtio-rng"));
-        return List.copyOf(a);
-    }
+  /** The kernel command line: console, base arguments, results location, harness parameters, user extras last. */
+  public static String cmdline(String mountTag, List<String> guestParams, String cmdlineExtra) {
+    return KernelCmdline.join(List.of("console=hvc0", "quiet", "panic=-1",
+        "abfleet.share=" + mountTag, "abfleet.out=" + resultsPathInGuest(mountTag)), guestParams, cmdlineExtra);
+  }
 
-    /** The kernel command line: console, base arguments, results location, harness parameters, user extras last. */
-    public static String cmdline(String mountTag, List<String> guestParams, String cmdlineExtra) {
-        List<String> parts = new ArrayList<>(List.of("console=hvc0", "quiet", "panic=-1",
-                "abfleet.share=" + mountTag, "abfleet.out=" + resultsPathInGuest(mountTag)));
-        parts.addAll(guestParams);
-        if (!cmdlineExtra.isBlank()) {
-            parts.add(cmdlineExtra.strip());
-        }
-        return String.join(" ", parts);
-    }
+  /** Where the guest writes results: {@code /mnt/<tag>/results.jsonl}. */
+  public static String resultsPathInGuest(String mountTag) {
+    return "/mnt/" + mountTag + "/" + RESULTS_FILE;
+  }
 
-    /** Where the guest writes results: {@code /mnt/<tag>/results.jsonl}. */
-    public static String resultsPathInGuest(String mountTag) {
-        return "/mnt/" + mountTag + "/" + RESULTS_FILE;
+  private static void validate(VfkitLaunch l) {
+    KernelCmdline.checkSize(l.vcpus(), l.memoryMib());
+    if (!TAG.matcher(l.mountTag()).matches()) {
+      throw new IllegalArgumentException("virtio-fs mount tag '" + l.mountTag()
+          + "' must be 1-36 letters, digits, '_' or '-'");
     }
+    for (Path p : new Path[] {l.kernel(), l.initrd(), l.consoleLog(), l.sharedDir()}) {
+      checkOptionValue(p);
+    }
+    if (l.vsockPort() < 0) {
+      throw new IllegalArgumentException("vsock port must be >= 0, got " + l.vsockPort());
+    }
+    if (l.vsockPort() > 0) {
+      checkOptionValue(l.vsockSocket());
+    }
+    KernelCmdline.check(l.guestParams(), l.cmdlineExtra());
+    for (String p : l.guestParams()) {
+      if (p.indexOf('"') >= 0) {
+        throw new IllegalArgumentException("guest parameter '" + p
+            + "' contains a double quote, which vfkit's cmdline=\"...\" cannot carry");
+      }
+    }
+    if (l.cmdlineExtra().indexOf('"') >= 0) {
+      throw new IllegalArgumentException("kernel command line '" + l.cmdlineExtra()
+          + "' contains a double quote, which vfkit's cmdline=\"...\" cannot carry");
+    }
+  }
 
-    private static void validate(VfkitLaunch l) {
-        if (l.vcpus() < 1) {
-            throw new IllegalArgumentException("vcpus must be >= 1, got " + l.vcpus());
-        }
-        if (l.memoryMib() < 64) {
-            throw new IllegalArgumentException("memory must be >= 64 MiB, got " + l.memoryMib());
-        }
-        if (!TAG.matcher(l.mountTag()).matches()) {
-            throw new IllegalArgumentException("virtio-fs mount tag '" + l.mountTag()
-                    + "' must be 1-36 letters, digits, '_' or '-'");
-        }
-        for (Path p : new Path[] {l.kernel(), l.initrd(), l.consoleLog(), l.sharedDir()}) {
-            checkOptionValue(p);
-        }
-        if (l.vsockPort() < 0) {
-            throw new IllegalArgumentException("vsock port must be >= 0, got " + l.vsockPort());
-        }
-        if (l.vsockPort() > 0) {
-            checkOptionValue(l.vsockSocket());
-        }
-        for (String p : l.guestParams()) {
-            if (p.isEmpty() || p.chars().anyMatch(c -> Character.isWhitespace(c) || c == 0 || c == '"')) {
-                throw new IllegalArgumentException("guest parameter '" + p
-                        + "' must be one non-empty kernel argument without whitespace, quotes or NUL");
-            }
-        }
-        String extra = l.cmdlineExtra();
-        if (extra.indexOf('"') >= 0 || extra.indexOf('\n') >= 0 || extra.indexOf('\r') >= 0 || extra.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("kernel command line '" + extra.replace("\n", "\\n")
-                    + "' contains a double quote, newline or NUL, which vfkit's cmdline=\"...\" cannot carry");
-        }
+  /** vfkit splits option values on commas and has no escape for them. */
+  private static void checkOptionValue(Path p) {
+    if (p == null) {
+      throw new IllegalArgumentException("missing path in vfkit launch");
     }
-
-    /** vfkit splits option values on commas and has no escape for them. */
-    private static void checkOptionValue(Path p) {
-        if (p == null) {
-            throw new IllegalArgumentException("missing path in vfkit launch");
-        }
-        String s = p.toString();
-        if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('=') >= 0) {
-            throw new IllegalArgumentException("path '" + s + "' contains ',', '=' or '\"', which vfkit options"
-                    + " cannot carry; use a directory without them");
-        }
+    String s = p.toString();
+    if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('=') >= 0) {
+      throw new IllegalArgumentException("path '" + s + "' contains ',', '=' or '\"', which vfkit options"
+          + " cannot carry; use a directory without them");
     }
+  }
 }

@@ -20,21 +20,21 @@ import java.util.List;
  * @param vsockSocket  host unix socket for {@code vsockPort} (vfkit listens on it); ignored when the port is 0
  */
 public record VfkitLaunch(
-        String binary,
-        int vcpus,
-        int memoryMib,
-        Path kernel,
-        Path initrd,
-        List<String> guestParams,
-        String cmdlineExtra,
-        Path consoleLog,
-        Path sharedDir,
-        String mountTag,
-        int vsockPort,
-        Path vsockSocket) {
+    String binary,
+    int vcpus,
+    int memoryMib,
+    Path kernel,
+    Path initrd,
+    List<String> guestParams,
+    String cmdlineExtra,
+    Path consoleLog,
+    Path sharedDir,
+    String mountTag,
+    int vsockPort,
+    Path vsockSocket) {
 
-    public VfkitLaunch {
-        guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
-        cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
-    }
+  public VfkitLaunch {
+    guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
+    cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+  }
 }

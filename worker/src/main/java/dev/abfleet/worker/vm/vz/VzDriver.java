@@ -1,13 +1,13 @@
 package dev.abfleet.worker.vm.vz;
 
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.Executables;
+import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.process.RunResult;
+import dev.abfleet.worker.process.TextTail;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.Executables;
-import dev.abfleet.worker.vm.ProcessRunner;
-import dev.abfleet.worker.vm.RunResult;
-import dev.abfleet.worker.vm.TextTail;
 import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,97 +29,97 @@ import java.util.function.Function;
  */
 public final class VzDriver implements VmDriver {
 
-    /** virtio-fs tag of the per-boot shared directory. */
-    public static final String SHARE_TAG = "abfleet";
+  /** virtio-fs tag of the per-boot shared directory. */
+  public static final String SHARE_TAG = "abfleet";
 
-    private final String osName;
-    private final String osArch;
-    private final Function<String, Optional<Path>> which;
-    private final CommandRunner runner;
+  private final String osName;
+  private final String osArch;
+  private final Function<String, Optional<Path>> which;
+  private final CommandRunner runner;
 
-    /**
-     * @param osName Java's {@code os.name}
-     * @param osArch Java's {@code os.arch}
-     * @param which  resolves a program name to its path (empty when not installed)
-     * @param runner starts vfkit
-     */
-    public VzDriver(String osName, String osArch, Function<String, Optional<Path>> which, CommandRunner runner) {
-        this.osName = osName;
-        this.osArch = osArch;
-        this.which = which;
-        this.runner = runner;
+  /**
+   * @param osName Java's {@code os.name}
+   * @param osArch Java's {@code os.arch}
+   * @param which  resolves a program name to its path (empty when not installed)
+   * @param runner starts vfkit
+   */
+  public VzDriver(String osName, String osArch, Function<String, Optional<Path>> which, CommandRunner runner) {
+    this.osName = osName;
+    this.osArch = osArch;
+    this.which = which;
+    this.runner = runner;
+  }
+
+  /** The driver for this host. */
+  public static VzDriver forThisHost() {
+    return new VzDriver(System.getProperty("os.name"), System.getProperty("os.arch"),
+        Executables::onPath, new ProcessRunner());
+  }
+
+  @Override
+  public String name() {
+    return "vz";
+  }
+
+  @Override
+  public List<String> accelerators() {
+    return unavailableReason().isPresent() ? List.of() : List.of("vz");
+  }
+
+  /** Why this host cannot use VZ, or empty when it can. */
+  public Optional<String> unavailableReason() {
+    if (!osName.startsWith("Mac")) {
+      return Optional.of("Apple Virtualization.framework needs macOS; this host runs " + osName);
     }
-
-    /** The driver for this host. */
-    public static VzDriver forThisHost() {
-        return new VzDriver(System.getProperty("os.name"), System.getProperty("os.arch"),
-                Executables::onPath, new ProcessRunner());
+    if (!osArch.equals("aarch64") && !osArch.equals("arm64")) {
+      return Optional.of("abfleet boots arm64 guests on VZ, which needs Apple silicon; this Mac is " + osArch);
     }
-
-    @Override
-    public String name() {
-        return "vz";
+    if (which.apply("vfkit").isEmpty()) {
+      return Optional.of("vfkit not found: brew install vfkit");
     }
+    return Optional.empty();
+  }
 
-    @Override
-    public List<String> accelerators() {
-        return unavailableReason().isPresent() ? List.of() : List.of("vz");
+  @Override
+  public BootOutcome boot(BootRequest req) throws InterruptedException {
+    Path console = req.workDir().resolve("console.log");
+    Path share = req.workDir().resolve("share");
+    Path results = share.resolve(VfkitArgs.RESULTS_FILE);
+    Optional<String> unavailable = unavailableReason();
+    if (unavailable.isPresent()) {
+      return BootOutcome.notStarted(console, results, unavailable.get());
     }
-
-    /** Why this host cannot use VZ, or empty when it can. */
-    public Optional<String> unavailableReason() {
-        if (!osName.startsWith("Mac")) {
-            return Optional.of("Apple Virtualization.framework needs macOS; this host runs " + osName);
-        }
-        if (!osArch.equals("aarch64") && !osArch.equals("arm64")) {
-            return Optional.of("abfleet boots arm64 guests on VZ, which needs Apple silicon; this Mac is " + osArch);
-        }
-        if (which.apply("vfkit").isEmpty()) {
-            return Optional.of("vfkit not found: brew install vfkit");
-        }
-        return Optional.empty();
+    if (!req.arch().equals("aarch64")) {
+      return BootOutcome.notStarted(console, results,
+          "VZ boots aarch64 guests only; got arch " + req.arch() + ": use the qemu hypervisor for it");
     }
-
-    @Override
-    public BootOutcome boot(BootRequest req) throws InterruptedException {
-        Path console = req.workDir().resolve("console.log");
-        Path share = req.workDir().resolve("share");
-        Path results = share.resolve(VfkitArgs.RESULTS_FILE);
-        Optional<String> unavailable = unavailableReason();
-        if (unavailable.isPresent()) {
-            return BootOutcome.notStarted(console, results, unavailable.get());
-        }
-        if (!req.arch().equals("aarch64")) {
-            return BootOutcome.notStarted(console, results,
-                    "VZ boots aarch64 guests only; got arch " + req.arch() + ": use the qemu hypervisor for it");
-        }
-        KernelImage.Inspection k = KernelImage.inspect(req.kernel());
-        if (!k.ok() || !"aarch64".equals(k.arch())) {
-            return BootOutcome.notStarted(console, results, k.ok()
-                    ? req.kernel() + " is an " + k.arch() + " kernel; VZ needs an uncompressed arm64 Image"
-                    : k.problem());
-        }
-        List<String> argv;
-        try {
-            Files.createDirectories(share);
-            argv = VfkitArgs.build(new VfkitLaunch(which.apply("vfkit").orElseThrow().toString(),
-                    req.vcpus(), req.memoryMib(), req.kernel(), req.initrd(), req.guestParams(),
-                    req.cmdlineExtra(), console, share, SHARE_TAG, 0, null));
-        } catch (IllegalArgumentException e) {
-            return BootOutcome.notStarted(console, results, e.getMessage());
-        } catch (IOException e) {
-            return BootOutcome.notStarted(console, results, "cannot create " + share + ": " + e);
-        }
-        RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout());
-        if (r.interrupted()) {
-            Thread.interrupted(); // the exception below carries the interrupt
-            throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
-        }
-        String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
-        String launchError = r.launchError();
-        if (launchError == null && !r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
-            launchError = "vfkit failed before the guest started (exit " + r.exitCode() + "): " + r.stderrTail().strip();
-        }
-        return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail, launchError);
+    KernelImage.Inspection k = KernelImage.inspect(req.kernel());
+    if (!k.ok() || !"aarch64".equals(k.arch())) {
+      return BootOutcome.notStarted(console, results, k.ok()
+          ? req.kernel() + " is an " + k.arch() + " kernel; VZ needs an uncompressed arm64 Image"
+          : k.problem());
     }
+    List<String> argv;
+    try {
+      Files.createDirectories(share);
+      argv = VfkitArgs.build(new VfkitLaunch(which.apply("vfkit").orElseThrow().toString(),
+          req.vcpus(), req.memoryMib(), req.kernel(), req.initrd(), req.guestParams(),
+          req.cmdlineExtra(), console, share, SHARE_TAG, 0, null));
+    } catch (IllegalArgumentException e) {
+      return BootOutcome.notStarted(console, results, e.getMessage());
+    } catch (IOException e) {
+      return BootOutcome.notStarted(console, results, "cannot create " + share + ": " + e);
+    }
+    RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout());
+    if (r.interrupted()) {
+      Thread.interrupted(); // the exception below carries the interrupt
+      throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
+    }
+    String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
+    String launchError = r.launchError();
+    if (launchError == null && !r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
+      launchError = "vfkit failed before the guest started (exit " + r.exitCode() + "): " + r.stderrTail().strip();
+    }
+    return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail, launchError);
+  }
 }

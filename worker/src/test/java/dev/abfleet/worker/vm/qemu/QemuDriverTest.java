@@ -3,11 +3,11 @@ package dev.abfleet.worker.vm.qemu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.abfleet.worker.artifact.TestKernels;
+import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.CommandRunner;
-import dev.abfleet.worker.vm.RunResult;
-import dev.abfleet.worker.vm.TestKernels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,161 +25,162 @@ import org.junit.jupiter.api.io.TempDir;
 
 class QemuDriverTest {
 
-    @TempDir
-    Path dir;
+  @TempDir
+  Path dir;
 
-    private Path bzImage;
-    private Path armImage;
-    private Path initrd;
-    private final List<List<String>> started = new ArrayList<>();
-    private final AtomicInteger probes = new AtomicInteger();
+  private Path bzImage;
+  private Path armImage;
+  private Path initrd;
+  private final List<List<String>> started = new ArrayList<>();
+  private final AtomicInteger probes = new AtomicInteger();
 
-    private static final Function<String, Optional<Path>> QEMU_INSTALLED = name -> Optional.of(Path.of("/usr/bin", name));
-    private static final Function<String, Optional<Path>> NOTHING_INSTALLED = name -> Optional.empty();
+  private static final Function<String, Optional<Path>> QEMU_INSTALLED = name -> Optional.of(Path.of("/usr/bin", name));
+  private static final Function<String, Optional<Path>> NOTHING_INSTALLED = name -> Optional.empty();
 
-    @BeforeEach
-    void kernels() throws IOException {
-        bzImage = TestKernels.bzImage(dir.resolve("vmlinuz"));
-        armImage = TestKernels.arm64Image(dir.resolve("Image"));
-        initrd = Files.write(dir.resolve("initrd.gz"), new byte[] {1, 2, 3});
-    }
+  @BeforeEach
+  void kernels() throws IOException {
+    bzImage = TestKernels.bzImage(dir.resolve("vmlinuz"));
+    armImage = TestKernels.arm64Image(dir.resolve("Image"));
+    initrd = Files.write(dir.resolve("initrd.gz"), new byte[] {1, 2, 3});
+  }
 
-    /** A QEMU that powers the guest off at once after printing a console line. */
-    private CommandRunner poweringOff() {
-        return (argv, workDir, logName, timeout) -> {
-            started.add(argv);
-            try {
-                Files.writeString(workDir.resolve("console.log"), "\u001B[2J[    1.0] Run /init as init process\n");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return new RunResult(0, false, false, Duration.ofMillis(6500), null, null, "", "", null);
-        };
-    }
+  /** A QEMU that powers the guest off at once after printing a console line. */
+  private CommandRunner poweringOff() {
+    return (argv, workDir, logName, timeout) -> {
+      started.add(argv);
+      try {
+        Files.writeString(workDir.resolve("console.log"), "\u001B[2J[    1.0] Run /init as init process\n");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return new RunResult(0, false, false, Duration.ofMillis(6500), null, null, "", "", null);
+    };
+  }
 
-    private Function<String, AccelProbe> probeFinding(List<String> working) {
-        return binary -> {
-            probes.incrementAndGet();
-            return new AccelProbe(working, working.contains("kvm") ? Map.of() : Map.of("kvm", "hangs"));
-        };
-    }
+  private Function<String, AccelProbe> probeFinding(List<String> working) {
+    return binary -> {
+      probes.incrementAndGet();
+      return new AccelProbe(working, working.contains("kvm") ? Map.of() : Map.of("kvm", "hangs"));
+    };
+  }
 
-    private BootRequest request(String arch, Path kernel) {
-        return new BootRequest("run-1", arch, kernel, initrd, "", List.of("abfleet.iterations=3"), 1, 512,
-                Duration.ofSeconds(60), dir.resolve("boot"));
-    }
+  private BootRequest request(String arch, Path kernel) {
+    return new BootRequest("run-1", arch, kernel, initrd, "", List.of("abfleet.iterations=3"), 1, 512,
+        Duration.ofSeconds(60), dir.resolve("boot"));
+  }
 
-    @Test
-    void reportsMissingQemuWithInstallCommand() throws Exception {
-        QemuDriver d = new QemuDriver(poweringOff(), NOTHING_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void reportsMissingQemuWithInstallCommand() throws Exception {
+    QemuDriver d = new QemuDriver(poweringOff(), NOTHING_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("x86_64", bzImage));
+    BootOutcome o = d.boot(request("x86_64", bzImage));
 
-        assertThat(o.launchError()).isEqualTo("qemu-system-x86_64 not found: apt-get install qemu-system-x86");
-        assertThat(started).isEmpty();
-    }
+    assertThat(o.launchError()).isEqualTo("qemu-system-x86_64 not found: apt-get install qemu-system-x86");
+    assertThat(started).isEmpty();
+  }
 
-    @Test
-    void offersNoAcceleratorWhenQemuMissing() {
-        QemuDriver d = new QemuDriver(poweringOff(), NOTHING_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void offersNoAcceleratorWhenQemuMissing() {
+    QemuDriver d = new QemuDriver(poweringOff(), NOTHING_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        assertThat(d.accelerators()).isEmpty();
-        assertThat(d.accelProbe().reasons().get("tcg")).contains("apt-get install qemu-system-x86");
-    }
+    assertThat(d.accelerators()).isEmpty();
+    assertThat(d.accelProbe().reasons().get("tcg")).contains("apt-get install qemu-system-x86");
+  }
 
-    @Test
-    void bootsOnBestProbedAcceleratorAndRecordsIt() throws Exception {
-        QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void bootsOnBestProbedAcceleratorAndRecordsIt() throws Exception {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("x86_64", bzImage));
+    BootOutcome o = d.boot(request("x86_64", bzImage));
 
-        assertThat(o.accelerator()).isEqualTo("tcg");
-        assertThat(started.get(0)).containsSequence("-accel", "tcg")
-                .contains("console=ttyS0 quiet panic=-1 abfleet.iterations=3");
-        assertThat(o.cleanExit()).isTrue();
-        assertThat(o.consoleTail()).isEqualTo("[    1.0] Run /init as init process");
-        assertThat(o.resultsLog()).isEqualTo(dir.resolve("boot/results.log"));
-    }
+    assertThat(o.accelerator()).isEqualTo("tcg");
+    assertThat(started.get(0)).containsSequence("-accel", "tcg")
+        .contains("console=ttyS0 quiet panic=-1 abfleet.iterations=3");
+    assertThat(o.cleanExit()).isTrue();
+    assertThat(o.consoleTail()).isEqualTo("[    1.0] Run /init as init process");
+    assertThat(o.resultsLog()).isEqualTo(dir.resolve("boot/results.log"));
+  }
 
-    @Test
-    void probesAcceleratorsOnlyOnce() throws Exception {
-        QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("kvm", "tcg")), "x86_64", dir);
+  @Test
+  void probesAcceleratorsOnlyOnce() throws Exception {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("kvm", "tcg")), "x86_64", dir);
 
-        d.boot(request("x86_64", bzImage));
-        d.boot(request("x86_64", bzImage));
-        d.accelerators();
+    d.boot(request("x86_64", bzImage));
+    d.boot(request("x86_64", bzImage));
+    d.accelerators();
 
-        assertThat(probes).hasValue(1);
-        assertThat(started.get(1)).containsSequence("-accel", "kvm", "-cpu", "host");
-    }
+    assertThat(probes).hasValue(1);
+    assertThat(started.get(1)).containsSequence("-accel", "kvm", "-cpu", "host");
+  }
 
-    @Test
-    void runsForeignArchGuestsOnTcgEvenWhenKvmWorks() throws Exception {
-        QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("kvm", "tcg")), "x86_64", dir);
+  @Test
+  void runsForeignArchGuestsOnTcgEvenWhenKvmWorks() throws Exception {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("kvm", "tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("aarch64", armImage));
+    BootOutcome o = d.boot(request("aarch64", armImage));
 
-        assertThat(o.accelerator()).isEqualTo("tcg");
-        assertThat(started.get(0).get(0)).isEqualTo("/usr/bin/qemu-system-aarch64");
-    }
+    assertThat(o.accelerator()).isEqualTo("tcg");
+    assertThat(started.get(0).get(0)).isEqualTo("/usr/bin/qemu-system-aarch64");
+  }
 
-    @Test
-    void rejectsKernelOfAnotherArchBeforeStarting() throws Exception {
-        QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void rejectsKernelOfAnotherArchBeforeStarting() throws Exception {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("x86_64", armImage));
+    BootOutcome o = d.boot(request("x86_64", armImage));
 
-        assertThat(o.launchError()).contains("is an aarch64 image but the boot asks for arch x86_64");
-        assertThat(started).isEmpty();
-    }
+    assertThat(o.launchError()).contains("is an aarch64 image but the boot asks for arch x86_64");
+    assertThat(started).isEmpty();
+  }
 
-    @Test
-    void reportsQemuOwnErrorAsLaunchError() throws Exception {
-        CommandRunner failing = (argv, workDir, logName, timeout) -> new RunResult(1, false, false, Duration.ofMillis(40),
-                null, null, "", "qemu-system-x86_64: -smp 1: Invalid CPU topology", null);
-        QemuDriver d = new QemuDriver(failing, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void reportsQemuOwnErrorAsLaunchError() throws Exception {
+    CommandRunner failing = (argv, workDir, logName, timeout) -> new RunResult(1, false, false, Duration.ofMillis(40),
+        null, null, "", "qemu-system-x86_64: -smp 1: Invalid CPU topology", null);
+    QemuDriver d = new QemuDriver(failing, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("x86_64", bzImage));
+    BootOutcome o = d.boot(request("x86_64", bzImage));
 
-        assertThat(o.launchError()).contains("failed before the guest started (exit 1)", "Invalid CPU topology");
-    }
+    assertThat(o.launchError()).contains("failed before the guest started (exit 1)", "Invalid CPU topology");
+  }
 
-    @Test
-    void keepsTimeoutAsOutcomeNotLaunchError() throws Exception {
-        CommandRunner hanging = (argv, workDir, logName, timeout) -> new RunResult(-1, true, false, timeout,
-                null, null, "", "", null);
-        QemuDriver d = new QemuDriver(hanging, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void keepsTimeoutAsOutcomeNotLaunchError() throws Exception {
+    CommandRunner hanging = (argv, workDir, logName, timeout) -> new RunResult(-1, true, false, timeout,
+        null, null, "", "", null);
+    QemuDriver d = new QemuDriver(hanging, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        BootOutcome o = d.boot(request("x86_64", bzImage));
+    BootOutcome o = d.boot(request("x86_64", bzImage));
 
-        assertThat(o.timedOut()).isTrue();
-        assertThat(o.exitCode()).isEqualTo(-1);
-        assertThat(o.launchError()).isNull();
-    }
+    assertThat(o.timedOut()).isTrue();
+    assertThat(o.exitCode()).isEqualTo(-1);
+    assertThat(o.launchError()).isNull();
+  }
 
-    @Test
-    void throwsInterruptedExceptionWhenBootInterrupted() {
-        CommandRunner interrupted = (argv, workDir, logName, timeout) -> {
-            Thread.currentThread().interrupt();
-            return new RunResult(-1, false, true, Duration.ofSeconds(1), null, null, "", "", null);
-        };
-        QemuDriver d = new QemuDriver(interrupted, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void throwsInterruptedExceptionWhenBootInterrupted() {
+    CommandRunner interrupted = (argv, workDir, logName, timeout) -> {
+      Thread.currentThread().interrupt();
+      return new RunResult(-1, false, true, Duration.ofSeconds(1), null, null, "", "", null);
+    };
+    QemuDriver d = new QemuDriver(interrupted, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        assertThatThrownBy(() -> d.boot(request("x86_64", bzImage))).isInstanceOf(InterruptedException.class);
-    }
+    assertThatThrownBy(() -> d.boot(request("x86_64", bzImage))).isInstanceOf(InterruptedException.class);
+  }
 
-    @Test
-    void recordsFirstLineOfVersionOutput() {
-        CommandRunner version = (argv, workDir, logName, timeout) -> new RunResult(0, false, false, Duration.ofMillis(20),
-                null, null, "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\nCopyright (c) 2003-2022", "", null);
-        QemuDriver d = new QemuDriver(version, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+  @Test
+  void recordsFirstLineOfVersionOutput() {
+    String output = "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\nCopyright (c) 2003-2022";
+    CommandRunner version = (argv, workDir, logName, timeout) -> new RunResult(0, false, false, Duration.ofMillis(20),
+        null, null, output, "", null);
+    QemuDriver d = new QemuDriver(version, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
 
-        assertThat(d.version()).isEqualTo("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)");
-    }
+    assertThat(d.version()).isEqualTo("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)");
+  }
 
-    @Test
-    void mapsJavaOsArchToGuestArch() {
-        assertThat(QemuDriver.hostArch("amd64")).isEqualTo("x86_64");
-        assertThat(QemuDriver.hostArch("aarch64")).isEqualTo("aarch64");
-    }
+  @Test
+  void mapsJavaOsArchToGuestArch() {
+    assertThat(QemuDriver.hostArch("amd64")).isEqualTo("x86_64");
+    assertThat(QemuDriver.hostArch("aarch64")).isEqualTo("aarch64");
+  }
 }

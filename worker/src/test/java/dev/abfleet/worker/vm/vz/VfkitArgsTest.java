@@ -9,51 +9,51 @@ import org.junit.jupiter.api.Test;
 
 class VfkitArgsTest {
 
-    private static VfkitLaunch launch(int vsockPort, Path share, String extra) {
-        return new VfkitLaunch("vfkit", 2, 1024, Path.of("/k/Image"), Path.of("/k/initrd.gz"),
-                List.of("abfleet.iterations=5"), extra, Path.of("/w/console.log"), share, "abfleet",
-                vsockPort, Path.of("/w/vsock-1024.sock"));
-    }
+  private static VfkitLaunch launch(int vsockPort, Path share, String extra) {
+    return new VfkitLaunch("vfkit", 2, 1024, Path.of("/k/Image"), Path.of("/k/initrd.gz"),
+        List.of("abfleet.iterations=5"), extra, Path.of("/w/console.log"), share, "abfleet",
+        vsockPort, Path.of("/w/vsock-1024.sock"));
+  }
 
-    @Test
-    void buildsLinuxBootWithConsoleShareAndRng() {
-        assertThat(VfkitArgs.build(launch(0, Path.of("/w/share"), "slub_debug=FZPU"))).containsExactly(
-                "vfkit", "--cpus", "2", "--memory", "1024", "--restful-uri", "none://",
-                "--bootloader", "linux,kernel=/k/Image,initrd=/k/initrd.gz,cmdline=\"console=hvc0 quiet panic=-1"
-                        + " abfleet.share=abfleet abfleet.out=/mnt/abfleet/results.jsonl abfleet.iterations=5 slub_debug=FZPU\"",
-                "--device", "virtio-serial,logFilePath=/w/console.log",
-                "--device", "virtio-fs,sharedDir=/w/share,mountTag=abfleet",
-                "--device", "virtio-rng");
-    }
+  @Test
+  void buildsLinuxBootWithConsoleShareAndRng() {
+    assertThat(VfkitArgs.build(launch(0, Path.of("/w/share"), "slub_debug=FZPU"))).containsExactly(
+        "vfkit", "--cpus", "2", "--memory", "1024", "--restful-uri", "none://",
+        "--bootloader", "linux,kernel=/k/Image,initrd=/k/initrd.gz,cmdline=\"console=hvc0 quiet panic=-1"
+            + " abfleet.share=abfleet abfleet.out=/mnt/abfleet/results.jsonl abfleet.iterations=5 slub_debug=FZPU\"",
+        "--device", "virtio-serial,logFilePath=/w/console.log",
+        "--device", "virtio-fs,sharedDir=/w/share,mountTag=abfleet",
+        "--device", "virtio-rng");
+  }
 
-    @Test
-    void addsListeningVsockWhenPortGiven() {
-        assertThat(VfkitArgs.build(launch(1024, Path.of("/w/share"), "")))
-                .containsSequence("--device", "virtio-vsock,port=1024,socketURL=/w/vsock-1024.sock,listen",
-                        "--device", "virtio-rng");
-    }
+  @Test
+  void addsListeningVsockWhenPortGiven() {
+    assertThat(VfkitArgs.build(launch(1024, Path.of("/w/share"), "")))
+        .containsSequence("--device", "virtio-vsock,port=1024,socketURL=/w/vsock-1024.sock,listen",
+            "--device", "virtio-rng");
+  }
 
-    @Test
-    void tellsHarnessToWriteResultsOnTheShare() {
-        assertThat(VfkitArgs.resultsPathInGuest("abfleet")).isEqualTo("/mnt/abfleet/results.jsonl");
-    }
+  @Test
+  void tellsHarnessToWriteResultsOnTheShare() {
+    assertThat(VfkitArgs.resultsPathInGuest("abfleet")).isEqualTo("/mnt/abfleet/results.jsonl");
+  }
 
-    @Test
-    void rejectsCommaInPathsBecauseVfkitCannotEscapeIt() {
-        assertThatThrownBy(() -> VfkitArgs.build(launch(0, Path.of("/w/a,b"), "")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'/w/a,b'");
-    }
+  @Test
+  void rejectsCommaInPathsBecauseVfkitCannotEscapeIt() {
+    assertThatThrownBy(() -> VfkitArgs.build(launch(0, Path.of("/w/a,b"), "")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'/w/a,b'");
+  }
 
-    @Test
-    void rejectsDoubleQuoteInCmdline() {
-        assertThatThrownBy(() -> VfkitArgs.build(launch(0, Path.of("/w/share"), "init=\"/bin/sh\"")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("init=\"/bin/sh\"");
-    }
+  @Test
+  void rejectsDoubleQuoteInCmdline() {
+    assertThatThrownBy(() -> VfkitArgs.build(launch(0, Path.of("/w/share"), "init=\"/bin/sh\"")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("init=\"/bin/sh\"");
+  }
 
-    @Test
-    void rejectsZeroVcpus() {
-        assertThatThrownBy(() -> VfkitArgs.build(new VfkitLaunch("vfkit", 0, 1024, Path.of("/k/Image"),
-                Path.of("/k/initrd.gz"), List.of(), "", Path.of("/w/c.log"), Path.of("/w/share"), "abfleet", 0, null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
-    }
+  @Test
+  void rejectsZeroVcpus() {
+    assertThatThrownBy(() -> VfkitArgs.build(new VfkitLaunch("vfkit", 0, 1024, Path.of("/k/Image"),
+        Path.of("/k/initrd.gz"), List.of(), "", Path.of("/w/c.log"), Path.of("/w/share"), "abfleet", 0, null)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
+  }
 }

@@ -1,7 +1,9 @@
-package dev.abfleet.worker.vm;
+package dev.abfleet.worker.process;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How one external command ended.
@@ -17,18 +19,25 @@ import java.time.Duration;
  * @param launchError non-null when the process could not be started (missing binary, no permission)
  */
 public record RunResult(
-        int exitCode,
-        boolean timedOut,
-        boolean interrupted,
-        Duration wall,
-        Path stdout,
-        Path stderr,
-        String stdoutTail,
-        String stderrTail,
-        String launchError) {
+    int exitCode,
+    boolean timedOut,
+    boolean interrupted,
+    Duration wall,
+    Path stdout,
+    Path stderr,
+    String stdoutTail,
+    String stderrTail,
+    String launchError) {
 
-    /** True when the process ran to completion by itself with status 0. */
-    public boolean succeeded() {
-        return launchError == null && !timedOut && !interrupted && exitCode == 0;
-    }
+  /** True when the process ran to completion by itself with status 0. */
+  public boolean succeeded() {
+    return launchError == null && !timedOut && !interrupted && exitCode == 0;
+  }
+
+  /** The stdout tail followed by the stderr tail, for error messages; blank parts are left out. */
+  public String outputTail() {
+    return Stream.of(stdoutTail, stderrTail)
+        .filter(t -> t != null && !t.isBlank())
+        .collect(Collectors.joining("\n"));
+  }
 }

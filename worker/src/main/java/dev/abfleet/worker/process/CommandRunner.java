@@ -1,0 +1,22 @@
+package dev.abfleet.worker.process;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Runs one external command to completion or timeout. The seam that lets probes and drivers
+ * be tested without starting real processes; {@link ProcessRunner} is the real one.
+ */
+@FunctionalInterface
+public interface CommandRunner {
+
+  /**
+   * Runs {@code argv} (no shell involved) with {@code workDir} as working directory, writing
+   * its stdout and stderr to {@code workDir/<logName>.stdout} and {@code .stderr}. Never
+   * throws for a failed launch: see {@link RunResult#launchError()}. If the calling thread
+   * is interrupted the child is killed, the interrupt flag is restored and the result has
+   * {@link RunResult#interrupted()} set.
+   */
+  RunResult run(List<String> argv, Path workDir, String logName, Duration timeout);
+}

@@ -1,0 +1,37 @@
+package dev.abfleet.worker.artifact;
+
+import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.process.ProcessRunner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Kernels for tests: tiny files carrying only the header magic, and the real Debian cloud kernel. */
+public final class TestKernels {
+
+  /** The Debian 6.1 cloud kernel that end-to-end boots use. */
+  public static final String CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-amd64";
+
+  private TestKernels() {}
+
+  public static Path bzImage(Path file) throws IOException {
+    byte[] b = new byte[4096];
+    System.arraycopy("HdrS".getBytes(StandardCharsets.US_ASCII), 0, b, 0x202, 4);
+    return Files.write(file, b);
+  }
+
+  public static Path arm64Image(Path file) throws IOException {
+    byte[] b = new byte[4096];
+    System.arraycopy(new byte[] {'A', 'R', 'M', 0x64}, 0, b, 0x38, 4);
+    return Files.write(file, b);
+  }
+
+  /**
+   * The vmlinuz of {@link #CLOUD_KERNEL} in the abfleet cache ({@link WorkerSettings#defaultHome()}),
+   * downloaded with apt on first use.
+   */
+  public static Path cloudKernel() throws IOException {
+    return new DebianKernels(new ProcessRunner()).fetch(CLOUD_KERNEL, WorkerSettings.defaultHome());
+  }
+}

@@ -1,0 +1,101 @@
+package dev.abfleet.worker.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcessRunnerTest {
+
+  @TempDir
+  Path dir;
+
+  private final ProcessRunner runner = new ProcessRunner(Duration.ofMillis(500));
+
+  @Test
+  void capturesExitCodeAndOutputTails() {
+    RunResult r = runner.run(List.of("sh", "-c", "echo out; echo err >&2; exit 3"), dir, "t", Duration.ofSeconds(10));
+
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.timedOut()).isFalse();
+    assertThat(r.stdoutTail()).isEqualTo("out");
+    assertThat(r.stderrTail()).isEqualTo("err");
+    assertThat(r.stdout()).isEqualTo(dir.resolve("t.stdout"));
+  }
+
+  @Test
+  void passesArgumentsVerbatimWithoutAShell() {
+    RunResult r = runner.run(List.of("echo", "a b; $(id)", "*"), dir, "t", Duration.ofSeconds(10));
+
+    assertThat(r.stdoutTail()).isEqualTo("a b; $(id) *");
+  }
+
+  @Test
+  void doesNotBlockOnLargeOutput() {
+    RunResult r = runner.run(List.of("head", "-c", "20000000", "/dev/zero"), dir, "t", Duration.ofSeconds(20));
+
+    assertThat(r.succeeded()).isTrue();
+    assertThat(r.stdout()).hasSize(20_000_000);
+  }
+
+  @Test
+  void killsProcessAtTimeout() {
+    RunResult r = runner.run(List.of("sleep", "30"), dir, "t", Duration.ofMillis(300));
+
+    assertThat(r.timedOut()).isTrue();
+    assertThat(r.exitCode()).isEqualTo(-1);
+    assertThat(r.wall()).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void killsDescendantsAtTimeout() throws Exception {
+    Path pidFile = dir.resolve("child.pid");
+    runner.run(List.of("sh", "-c", "sleep 30 & echo $! > " + pidFile + "; wait"), dir, "t", Duration.ofMillis(500));
+
+    long childPid = Long.parseLong(Files.readString(pidFile).strip());
+    assertThat(deadOrZombie(childPid)).isTrue();
+  }
+
+  /** A killed orphan stays a zombie until init reaps it; either way it no longer runs. */
+  private static boolean deadOrZombie(long pid) throws Exception {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    try {
+      String s = Files.readString(stat);
+      return s.substring(s.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (java.nio.file.NoSuchFileException e) {
+      return true;
+    }
+  }
+
+  @Test
+  void reportsLaunchErrorForMissingBinary() {
+    RunResult r = runner.run(List.of("/nonexistent/qemu"), dir, "t", Duration.ofSeconds(1));
+
+    assertThat(r.launchError()).contains("cannot start /nonexistent/qemu");
+    assertThat(r.exitCode()).isEqualTo(-1);
+  }
+
+  @Test
+  void killsChildAndRestoresInterruptFlagWhenInterrupted() throws Exception {
+    AtomicReference<RunResult> result = new AtomicReference<>();
+    AtomicReference<Boolean> flag = new AtomicReference<>();
+    Thread t = new Thread(() -> {
+      result.set(runner.run(List.of("sleep", "30"), dir, "t", Duration.ofSeconds(30)));
+      flag.set(Thread.currentThread().isInterrupted());
+    });
+    t.start();
+    Thread.sleep(300);
+    t.interrupt();
+    t.join(10_000);
+
+    assertThat(result.get().interrupted()).isTrue();
+    assertThat(result.get().exitCode()).isEqualTo(-1);
+    assertThat(result.get().wall()).isLessThan(Duration.ofSeconds(5));
+    assertThat(flag.get()).isTrue();
+  }
+}
