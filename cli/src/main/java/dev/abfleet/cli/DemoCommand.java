@@ -4,7 +4,7 @@ import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.cli.config.FleetConfigLoader;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
-import dev.abfleet.worker.vm.ProcessRunner;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -2,7 +2,7 @@ package dev.abfleet.cli.e2e;
 
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
-import dev.abfleet.worker.vm.ProcessRunner;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.nio.file.Path;
 
 /** The real Debian kernel the end-to-end tests boot (downloaded once into the abfleet cache). */
