@@ -4,7 +4,8 @@ import org.hipparchus.distribution.continuous.NormalDistribution;
 
 /**
  * Two-sided group-sequential boundaries from the Lan-DeMets O'Brien-Fleming alpha-spending
- * function alpha(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt(t)).
+ * function, spent on each side: alpha/2 (t) = 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)), as in
+ * gsDesign and ldbounds (two-sided symmetric bounds).
  *
  * <p>The standardised statistics Z_k at information fractions t_k behave like a Brownian
  * motion observed at t_k. Boundary c_k is solved so that P(first crossing at look k) =
@@ -18,10 +19,10 @@ final class Spending {
 
   private Spending() {}
 
-  /** Cumulative alpha spent by information fraction t in (0, 1]. */
+  /** Cumulative two-sided alpha spent by information fraction t in (0, 1]. */
   static double obrienFleming(double alpha, double t) {
-    double z = N01.inverseCumulativeProbability(1 - alpha / 2);
-    return 2 * (1 - N01.cumulativeProbability(z / Math.sqrt(t)));
+    double z = N01.inverseCumulativeProbability(1 - alpha / 4);
+    return 4 * (1 - N01.cumulativeProbability(z / Math.sqrt(t)));
   }
 
   /**
