@@ -24,6 +24,14 @@ final class MannWhitney {
 
   /** Two-sided p of "same distribution" for samples x and y; NaN if either is empty. */
   static double twoSidedP(double[] x, double[] y) {
+    return twoSidedP(x, y, EXACT_MAX_TOTAL);
+  }
+
+  /**
+   * As {@link #twoSidedP(double[], double[])}, exact only up to {@code exactMaxTotal} values
+   * (diagnostics use the cheap normal approximation: 0).
+   */
+  static double twoSidedP(double[] x, double[] y, int exactMaxTotal) {
     int n1 = x.length;
     int n2 = y.length;
     if (n1 == 0 || n2 == 0) {
@@ -37,7 +45,7 @@ final class MannWhitney {
     for (int i = n1; i < all.length; i++) {
       w2 += ranks2[i];
     }
-    return n1 + n2 <= EXACT_MAX_TOTAL ? exactP(ranks2, n2, w2) : approxP(ranks2, n1, n2, w2);
+    return n1 + n2 <= exactMaxTotal ? exactP(ranks2, n2, w2) : approxP(ranks2, n1, n2, w2);
   }
 
   /** Mid-ranks of x (1-based), doubled so that they are integers. */
