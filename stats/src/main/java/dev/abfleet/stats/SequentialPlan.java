@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Typical use by the experiment entity: after each pair, if the pair count equals
  * {@code looks().get(k)}, call {@code decide(k, data)} with all pairs so far and stop when
- * {@link Decision#stop()}. The call is stateless: earlier looks are replayed on prefixes of
+ * {@link Decision#stop()}: every gating metric is decided, or one regressed (the experiment's
+ * outcome is then known), or this was the last look. The call is stateless: earlier looks are replayed on prefixes of
  * the same arrays (index = pair), so the same data always give the same decision, live or
  * offline. Thread-safe.
  */
@@ -31,7 +32,8 @@ public final class SequentialPlan {
   private final Policy policy;
   private final List<Integer> looks;
   private final double[] fractions;
-  private final Map<Double, double[]> nominalByShare = new ConcurrentHashMap<>();
+  /** Nominal levels per (share of alpha, fractions); plans are cheap, boundaries are not. */
+  private static final Map<List<Double>, double[]> NOMINAL = new ConcurrentHashMap<>();
 
   private SequentialPlan(Policy policy) {
     this.policy = policy;
@@ -86,8 +88,11 @@ public final class SequentialPlan {
     if (fractions.length == 1) {
       return share;
     }
-    double[] levels = nominalByShare.computeIfAbsent(share, a -> {
-      double[] c = Spending.boundaries(a, fractions);
+    List<Double> key = new ArrayList<>(fractions.length + 1);
+    key.add(share);
+    Arrays.stream(fractions).forEach(key::add);
+    double[] levels = NOMINAL.computeIfAbsent(key, k -> {
+      double[] c = Spending.boundaries(share, fractions);
       return Arrays.stream(c).map(Spending::nominal).toArray();
     });
     return levels[Math.max(0, Math.min(look, levels.length - 1))];
@@ -131,13 +136,15 @@ public final class SequentialPlan {
     List<Comparison> out = new ArrayList<>(size);
     boolean anyGating = data.stream().anyMatch(MetricInput::gating);
     boolean allDecided = true;
+    boolean regressed = false;
     for (int i = 0; i < size; i++) {
-      out.add(kept[i] != null ? kept[i] : current.get(i));
-      if ((data.get(i).gating() || !anyGating) && decidedAt[i] < 0) {
-        allDecided = false;
-      }
+      Comparison c = kept[i] != null ? kept[i] : current.get(i);
+      out.add(c);
+      boolean counts = data.get(i).gating() || !anyGating;
+      allDecided &= !counts || decidedAt[i] >= 0;
+      regressed |= counts && c.verdict() == Verdict.REGRESSED;
     }
-    return new Decision(last, allDecided || last == lookCount() - 1, List.copyOf(out),
-        List.of(decidedAt));
+    return new Decision(last, allDecided || regressed || last == lookCount() - 1,
+        List.copyOf(out), List.of(decidedAt));
   }
 }
