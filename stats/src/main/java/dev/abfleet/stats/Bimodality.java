@@ -10,7 +10,9 @@ import java.util.Arrays;
  * sqrt(s1^2 + s2^2) is computed for that split. The best split of a unimodal sample already
  * has a large D, so the thresholds were set by simulation: D above {@link #D_SMALL} (12 to 23
  * values) or {@link #D_LARGE} (24 or more) occurs in under 0.1% of normal samples and under
- * 1% of heavy-tailed (Student t, 3 df) ones. Below 12 values nothing is flagged.
+ * 1% of heavy-tailed (Student t, 3 df) ones. Below 12 values nothing is flagged, nor are
+ * groups closer than a given gap (the noise threshold: modes closer than that cannot change a
+ * verdict, and quantised values would otherwise look like many small modes).
  */
 final class Bimodality {
   static final int MIN_N = 12;
@@ -21,9 +23,15 @@ final class Bimodality {
 
   /** Ashman's D of the best two-group split; NaN below {@link #MIN_N} values. */
   static double ashmanD(double[] values) {
+    double[] split = split(values);
+    return split == null ? Double.NaN : split[0];
+  }
+
+  /** {Ashman's D, |m1 - m2|} of the best split; null below {@link #MIN_N} values. */
+  private static double[] split(double[] values) {
     int n = values.length;
     if (n < MIN_N) {
-      return Double.NaN;
+      return null;
     }
     double[] x = values.clone();
     Arrays.sort(x);
@@ -49,15 +57,18 @@ final class Bimodality {
     double v1 = ss(prefix, prefixSq, 0, k) / (k - 1);
     double v2 = ss(prefix, prefixSq, k, n) / (n - k - 1);
     double spread = Math.sqrt(v1 + v2);
+    double gap = Math.abs(m1 - m2);
     if (spread == 0) {
-      return m1 == m2 ? 0 : Double.POSITIVE_INFINITY;
+      return new double[] {gap == 0 ? 0 : Double.POSITIVE_INFINITY, gap};
     }
-    return Math.sqrt(2) * Math.abs(m1 - m2) / spread;
+    return new double[] {Math.sqrt(2) * gap / spread, gap};
   }
 
-  static boolean bimodal(double[] values) {
-    double d = ashmanD(values);
-    return d > (values.length >= 24 ? D_LARGE : D_SMALL);
+  /** Two groups, separated beyond chance and at least {@code minGap} apart. */
+  static boolean bimodal(double[] values, double minGap) {
+    double[] split = split(values);
+    return split != null && split[1] >= minGap
+        && split[0] > (values.length >= 24 ? D_LARGE : D_SMALL);
   }
 
   private static double ss(double[] prefix, double[] prefixSq, int from, int to) {

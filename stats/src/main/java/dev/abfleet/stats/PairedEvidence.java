@@ -61,8 +61,9 @@ record PairedEvidence(
         }
       }
     }
-    if (Bimodality.bimodal(logs(pairs.baseline())) || Bimodality.bimodal(logs(pairs.candidate()))
-        || Bimodality.bimodal(d)) {
+    double gap = Math.log1p(policy.noiseThreshold());
+    if (Bimodality.bimodal(logs(pairs.baseline()), gap)
+        || Bimodality.bimodal(logs(pairs.candidate()), gap) || Bimodality.bimodal(d, gap)) {
       flags.add(Reasons.BIMODAL);
       warnings.add("boot values fall into two separated groups (bimodal); a median hides that");
     }

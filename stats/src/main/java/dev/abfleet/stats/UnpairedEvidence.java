@@ -17,7 +17,7 @@ record UnpairedEvidence(
     List<String> flags,
     List<String> warnings) implements Evidence {
 
-  static UnpairedEvidence of(MetricInput in) {
+  static UnpairedEvidence of(MetricInput in, Policy policy) {
     List<String> warnings = new ArrayList<>();
     List<String> flags = new ArrayList<>();
     double[] a = usable(in.baseline(), "baseline", warnings);
@@ -30,7 +30,8 @@ record UnpairedEvidence(
     double p = MannWhitney.twoSidedP(x, y);
     double[] shifts = HodgesLehmann.shiftDifferences(x, y);
     double hl = HodgesLehmann.estimate(shifts);
-    if (Bimodality.bimodal(x) || Bimodality.bimodal(y)) {
+    double gap = Math.log1p(policy.noiseThreshold());
+    if (Bimodality.bimodal(x, gap) || Bimodality.bimodal(y, gap)) {
       flags.add(Reasons.BIMODAL);
       warnings.add("boot values fall into two separated groups (bimodal); a median hides that");
     }

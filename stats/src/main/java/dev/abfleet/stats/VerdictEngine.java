@@ -136,7 +136,7 @@ public final class VerdictEngine {
 
   private static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
     if (!in.paired()) {
-      return UnpairedEvidence.of(in);
+      return UnpairedEvidence.of(in, pol);
     }
     long mix = seed ^ (31L * String.valueOf(in.metric()).hashCode() + index)
         * 0x9E3779B97F4A7C15L;

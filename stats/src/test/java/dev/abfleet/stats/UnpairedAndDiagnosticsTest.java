@@ -167,7 +167,7 @@ class UnpairedAndDiagnosticsTest {
 
   @Test
   void unimodalNoiseIsNotBimodal() {
-    assertThat(Bimodality.bimodal(PairedEvidence.logs(lognormal(11, 32, 0, 0.05)))).isFalse();
+    assertThat(Bimodality.bimodal(PairedEvidence.logs(lognormal(11, 32, 0, 0.05)), 0.02)).isFalse();
   }
 
   @Test

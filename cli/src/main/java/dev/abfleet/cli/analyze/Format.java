@@ -55,9 +55,13 @@ final class Format {
     long gating = r.comparisons().stream().filter(Comparison::gating).count();
     String looks = r.policy().looks().isEmpty() ? ""
         : ", looks at " + r.policy().looks() + " pairs";
+    double level = 100 * (1 - r.policy().alpha() / Math.max(1, gating));
     return String.format(Locale.ROOT,
-        "overall: %s (alpha %s family-wise over %d gating %s, noise threshold ±%.1f%%%s)",
+        "overall: %s (alpha %s family-wise over %d gating %s, CI at %s%%, noise threshold"
+            + " ±%.1f%%%s)",
         r.overall(), r.policy().alpha(), gating, gating == 1 ? "metric" : "metrics",
+        new java.math.BigDecimal(level).setScale(2, java.math.RoundingMode.HALF_UP)
+            .stripTrailingZeros().toPlainString(),
         100 * r.policy().noiseThreshold(), looks);
   }
 
