@@ -66,6 +66,21 @@ class SequentialPlanTest {
     assertThat(viaEngine).isEqualTo(viaPlan);
   }
 
+  @Test
+  void firstStopEqualsCallingDecideAtEachLookUntilItStops() {
+    SequentialPlan plan = SequentialPlan.of(LOOKS);
+    List<MetricInput> data = experiment(6, 32, Math.log(0.85), 0);
+    Decision stepwise = null;
+    for (int look = 0; look < 4; look++) {
+      int n = LOOKS.looks().get(look);
+      stepwise = plan.decide(look, data.stream().map(in -> in.firstN(n)).toList());
+      if (stepwise.stop()) {
+        break;
+      }
+    }
+    assertThat(plan.firstStop(data, VerdictEngine.DEFAULT_SEED)).isEqualTo(stepwise);
+  }
+
   /** A/A experiments stopped at the first look that decides must not reject more often. */
   @Test
   void stoppingEarlyKeepsTheFamilyWiseFalsePositiveRate() {
