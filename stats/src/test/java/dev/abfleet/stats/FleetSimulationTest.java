@@ -74,32 +74,32 @@ class FleetSimulationTest {
 
   @Test
   void aaFalsePositivesStayWithinAlphaUnderLognormalNoise() {
-    assertThat(falsePositiveRate(Noise.LOGNORMAL, 100, 300)).isLessThanOrEqualTo(0.075);
+    assertThat(falsePositiveRate(Noise.LOGNORMAL, 100, 200)).isLessThanOrEqualTo(0.08);
   }
 
   @Test
   void aaFalsePositivesStayWithinAlphaUnderDrift() {
-    assertThat(falsePositiveRate(Noise.DRIFT, 200, 300)).isLessThanOrEqualTo(0.075);
+    assertThat(falsePositiveRate(Noise.DRIFT, 200, 200)).isLessThanOrEqualTo(0.08);
   }
 
   @Test
   void aaFalsePositivesStayWithinAlphaWithSlowBootOutliers() {
-    assertThat(falsePositiveRate(Noise.OUTLIERS, 300, 300)).isLessThanOrEqualTo(0.075);
+    assertThat(falsePositiveRate(Noise.OUTLIERS, 300, 200)).isLessThanOrEqualTo(0.08);
   }
 
   @Test
   void aaFalsePositivesStayWithinAlphaAcrossHostsWithOffsets() {
-    assertThat(falsePositiveRate(Noise.HOSTS, 400, 300)).isLessThanOrEqualTo(0.075);
+    assertThat(falsePositiveRate(Noise.HOSTS, 400, 200)).isLessThanOrEqualTo(0.08);
   }
 
   @Test
   void aaFalsePositivesStayWithinAlphaWithBimodalBoots() {
-    assertThat(falsePositiveRate(Noise.BIMODAL, 500, 300)).isLessThanOrEqualTo(0.075);
+    assertThat(falsePositiveRate(Noise.BIMODAL, 500, 200)).isLessThanOrEqualTo(0.08);
   }
 
   @Test
   void ninetyFivePercentIntervalsCoverTheTrueChangeAcrossHosts() {
-    int runs = 600;
+    int runs = 400;
     int covered = 0;
     for (int r = 0; r < runs; r++) {
       double effect = r % 2 == 0 ? 0.05 : -0.05;

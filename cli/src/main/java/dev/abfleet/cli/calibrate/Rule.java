@@ -53,14 +53,8 @@ enum Rule {
   }
 
   private static Outcome sequential(SimExperiment e, Policy policy) {
-    SequentialPlan plan = SequentialPlan.of(policy.withLooks(LOOKS));
-    Decision d = null;
-    for (int look = 0; look < LOOKS.size(); look++) {
-      d = plan.decide(look, paired(e, LOOKS.get(look)));
-      if (d.stop()) {
-        break;
-      }
-    }
+    Decision d = SequentialPlan.of(policy.withLooks(LOOKS))
+        .firstStop(paired(e, e.pairs()), VerdictEngine.DEFAULT_SEED);
     return abfleet(d.comparisons(), LOOKS.get(d.look()));
   }
 
