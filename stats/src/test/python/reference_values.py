@@ -97,3 +97,75 @@ trend_ties = [round(x, 2) for x in trend]
 show("trend_ties", trend_ties)
 show("  p_kendall_ties", float(stats.kendalltau(range(12), trend_ties,
                                                  method="asymptotic").pvalue))
+
+
+def brute_force_mw_p(x, y):
+    """Two-sided rank-sum p by enumerating every choice of the candidate's positions."""
+    allv = list(x) + list(y)
+    ranks = stats.rankdata(allv, method="average")
+    n2 = len(y)
+    observed = sum(ranks[len(x):])
+    sums = [sum(ranks[i] for i in c) for c in itertools.combinations(range(len(allv)), n2)]
+    lower = sum(1 for s in sums if s <= observed + 1e-9) / len(sums)
+    upper = sum(1 for s in sums if s >= observed - 1e-9) / len(sums)
+    return min(1.0, 2 * min(lower, upper))
+
+
+def shift_interval(x, y, alpha, method):
+    """Brute force: shifts theta at which mannwhitneyu(y - theta, x) does not reject."""
+    diffs = sorted(b - a for a in x for b in y)
+    edges = [diffs[0] - 1.0] + diffs + [diffs[-1] + 1.0]
+    accepted = []
+    for i in range(len(edges) - 1):
+        lo, hi = edges[i], edges[i + 1]
+        if lo == hi:
+            continue
+        theta = (lo + hi) / 2
+        p = stats.mannwhitneyu(np.array(y) - theta, x, method=method,
+                               use_continuity=True).pvalue
+        if p > alpha:
+            accepted.append((lo, hi))
+    return accepted[0][0], accepted[-1][1]
+
+
+print("# Mann-Whitney U")
+x7 = fixed(11, 7)
+y8 = fixed(12, 8, shift=0.1)
+show("x7", x7)
+show("y8", y8)
+show("  p_mw_exact", float(stats.mannwhitneyu(y8, x7, method="exact").pvalue))
+show("  hl2_7_8", float(np.median([b - a for a in x7 for b in y8])))
+show("  ci2_7_8_a05", shift_interval(x7, y8, 0.05, "exact"))
+xt = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 5.0]
+yt = [2.0, 3.0, 4.0, 5.0, 5.0, 6.0]
+show("  p_mw_brute_ties", brute_force_mw_p(xt, yt))
+x30 = fixed(13, 30)
+y35 = fixed(14, 35, shift=0.04)
+show("x30", x30)
+show("y35", y35)
+show("  p_mw_asymptotic", float(stats.mannwhitneyu(y35, x30, method="asymptotic",
+                                                   use_continuity=True).pvalue))
+x30t = [round(v, 2) for v in x30]
+y35t = [round(v, 2) for v in y35]
+show("  p_mw_asymptotic_ties", float(stats.mannwhitneyu(y35t, x30t, method="asymptotic",
+                                                        use_continuity=True).pvalue))
+show("  ci2_30_35_a05", shift_interval(x30, y35, 0.05, "asymptotic"))
+
+print("# Kruskal-Wallis of d by host")
+g1, g2, g3 = fixed(21, 6, shift=0.0), fixed(22, 5, shift=0.05), fixed(23, 7, shift=0.1)
+show("g1", g1)
+show("g2", g2)
+show("g3", g3)
+show("  p_kruskal", float(stats.kruskal(g1, g2, g3).pvalue))
+
+print("# Fisher's exact test, two-sided")
+show("  p_fisher_1_31_7_25", float(stats.fisher_exact([[1, 31], [7, 25]]).pvalue))
+show("  p_fisher_0_32_3_29", float(stats.fisher_exact([[0, 32], [3, 29]]).pvalue))
+
+print("# Lan-DeMets O'Brien-Fleming: P(no crossing) with the Java boundaries")
+t = np.array([0.2, 0.4, 0.6, 0.8, 1.0])
+c = [4.8769, 3.3569, 2.6803, 2.2898, 2.0310]  # published, alpha 0.05 two-sided, 5 looks
+cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+rng = np.random.default_rng(0)
+z = rng.multivariate_normal(np.zeros(5), cov, size=2_000_000)
+show("  p_cross_published", float(np.mean(np.any(np.abs(z) >= c, axis=1))))

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     description = "A/B verdicts for kernel variants from back-to-back isolated VM boots.",
     subcommands = {
       AbCommand.class,
+      dev.abfleet.cli.analyze.AnalyzeCommand.class, dev.abfleet.cli.calibrate.CalibrateCommand.class,
       DemoCommand.class,
       ControllerCommand.class,
       WorkerCommand.class,

@@ -7,23 +7,32 @@ import java.util.List;
  * -0.05 = -5%) whatever the direction; the verdict applies the direction. NaN where a value
  * cannot be computed (warnings say why).
  *
- * @param nPairs pairs used: both boots produced a finite value > 0
+ * @param paired true for the paired analysis (signed-rank), false for two independent
+ *     samples (Mann-Whitney)
+ * @param nBaseline baseline boots that produced a usable value (finite, > 0)
+ * @param nCandidate candidate boots that produced a usable value
+ * @param nPairs pairs used: both boots produced a usable value; 0 when unpaired
  * @param baselineCenter median of the used baseline values, in {@code unit}
  * @param candidateCenter median of the used candidate values, in {@code unit}
- * @param change Hodges-Lehmann estimate of the paired log ratio, as exp(HL) - 1
+ * @param change Hodges-Lehmann estimate of the log ratio (paired: one-sample on the pair
+ *     differences; unpaired: two-sample shift), as exp(HL) - 1
  * @param ciLow lower end of the interval for change: at level 1 - alpha/m for a gating metric
- *     (m = gating metrics in the comparison), 1 - alpha otherwise
+ *     (m = gating metrics in the comparison), 1 - alpha otherwise; at an interim look of a
+ *     sequential plan, the repeated interval at that look's nominal level
  * @param ciHigh upper end of that interval
- * @param pValue two-sided Wilcoxon signed-rank p-value
+ * @param pValue two-sided p-value: Wilcoxon signed-rank when paired, Mann-Whitney U otherwise
  * @param pAdjusted Holm-adjusted across the gating metrics; equal to pValue when not gating
  * @param reasons why the verdict is inconclusive ({@link Reasons}); empty for other verdicts
- * @param warnings human-readable notes: dropped pairs, too few pairs, drift
+ * @param warnings human-readable notes: dropped values, too few values, diagnostics
  */
 public record Comparison(
     String metric,
     String unit,
     Direction better,
     boolean gating,
+    boolean paired,
+    int nBaseline,
+    int nCandidate,
     int nPairs,
     double baselineCenter,
     double candidateCenter,
@@ -34,4 +43,30 @@ public record Comparison(
     double pAdjusted,
     Verdict verdict,
     List<String> reasons,
-    List<String> warnings) {}
+    List<String> warnings) {
+
+  /** A paired comparison in which every pair counts for both arms. */
+  public Comparison(String metric, String unit, Direction better, boolean gating, int nPairs,
+      double baselineCenter, double candidateCenter, double change, double ciLow, double ciHigh,
+      double pValue, double pAdjusted, Verdict verdict, List<String> reasons,
+      List<String> warnings) {
+    this(metric, unit, better, gating, true, nPairs, nPairs, nPairs, baselineCenter,
+        candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict, reasons, warnings);
+  }
+
+  /** True for improved and regressed. */
+  public boolean decisive() {
+    return verdict == Verdict.IMPROVED || verdict == Verdict.REGRESSED;
+  }
+
+  Comparison withWarningsFirst(List<String> extra) {
+    if (extra.isEmpty()) {
+      return this;
+    }
+    List<String> all = new java.util.ArrayList<>(extra);
+    all.addAll(warnings);
+    return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
+        baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
+        reasons, List.copyOf(all));
+  }
+}

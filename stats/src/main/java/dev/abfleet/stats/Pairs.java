@@ -1,6 +1,7 @@
 package dev.abfleet.stats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -10,6 +11,8 @@ import java.util.List;
  * @param baseline kept baseline values, pair order preserved
  * @param candidate kept candidate values, pair order preserved
  * @param logRatios d_i = ln(candidate_i) - ln(baseline_i), pair order preserved
+ * @param hosts host of each kept pair; null when not given
+ * @param baselineFirst boot order of each kept pair; null when not given
  * @param failedBoots pairs dropped because at least one boot produced NaN
  * @param invalid pairs dropped for a zero, negative or infinite value
  * @param warnings human-readable notes on what was dropped or ignored
@@ -18,11 +21,18 @@ record Pairs(
     double[] baseline,
     double[] candidate,
     double[] logRatios,
+    String[] hosts,
+    boolean[] baselineFirst,
     int failedBoots,
     int invalid,
     List<String> warnings) {
 
   static Pairs of(double[] baselineIn, double[] candidateIn) {
+    return of(baselineIn, candidateIn, null, null);
+  }
+
+  static Pairs of(double[] baselineIn, double[] candidateIn, String[] hostsIn,
+      boolean[] orderIn) {
     double[] a = baselineIn == null ? new double[0] : baselineIn;
     double[] b = candidateIn == null ? new double[0] : candidateIn;
     List<String> warnings = new ArrayList<>();
@@ -31,9 +41,13 @@ record Pairs(
       warnings.add("baseline has " + a.length + " values, candidate " + b.length
           + "; only the first " + total + " pairs are used");
     }
+    String[] hostsAll = hostsIn != null && hostsIn.length >= total ? hostsIn : null;
+    boolean[] orderAll = orderIn != null && orderIn.length >= total ? orderIn : null;
     double[] keptA = new double[total];
     double[] keptB = new double[total];
     double[] d = new double[total];
+    String[] keptHosts = new String[total];
+    boolean[] keptOrder = new boolean[total];
     int n = 0;
     int failed = 0;
     int invalid = 0;
@@ -46,6 +60,8 @@ record Pairs(
         keptA[n] = a[i];
         keptB[n] = b[i];
         d[n] = Math.log(b[i]) - Math.log(a[i]);
+        keptHosts[n] = hostsAll == null ? null : hostsAll[i];
+        keptOrder[n] = orderAll != null && orderAll[i];
         n++;
       }
     }
@@ -57,15 +73,17 @@ record Pairs(
       warnings.add(invalid + " of " + total + " " + plural(total, "pair")
           + " dropped for a zero, negative or infinite value (values must be finite and > 0)");
     }
-    return new Pairs(java.util.Arrays.copyOf(keptA, n), java.util.Arrays.copyOf(keptB, n),
-        java.util.Arrays.copyOf(d, n), failed, invalid, List.copyOf(warnings));
+    return new Pairs(Arrays.copyOf(keptA, n), Arrays.copyOf(keptB, n), Arrays.copyOf(d, n),
+        hostsAll == null ? null : Arrays.copyOf(keptHosts, n),
+        orderAll == null ? null : Arrays.copyOf(keptOrder, n),
+        failed, invalid, List.copyOf(warnings));
   }
 
   int n() {
     return logRatios.length;
   }
 
-  private static boolean usable(double v) {
+  static boolean usable(double v) {
     return Double.isFinite(v) && v > 0;
   }
 

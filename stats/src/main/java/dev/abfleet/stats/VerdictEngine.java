@@ -3,61 +3,155 @@ package dev.abfleet.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
 
 /**
- * Entry point of the verdict engine. Pure: no I/O, no clock.
+ * Entry point of the verdict engine. Pure: no I/O, no clock; the only randomness (the host
+ * cluster bootstrap) comes from the seed passed in.
  *
- * <p>Paired design: pair i is one baseline boot and one candidate boot on the same host, back
- * to back. Each metric is analysed on d_i = ln(candidate_i) - ln(baseline_i): Hodges-Lehmann
- * estimate, Wilcoxon signed-rank p-value (exact with ties up to 50 non-zero differences), and
- * a signed-rank confidence interval. Gating metrics share the family-wise error rate alpha:
- * Holm-adjusted p-values and Bonferroni-level (1 - alpha/m) intervals.
+ * <p>Paired inputs ({@link MetricInput#paired()}): each metric is analysed on d_i =
+ * ln(candidate_i) - ln(baseline_i): Hodges-Lehmann estimate, Wilcoxon signed-rank p-value
+ * (exact with ties up to 50 non-zero differences), signed-rank interval, widened by a cluster
+ * bootstrap over hosts when the pairs come from several hosts. Unpaired inputs: Mann-Whitney
+ * U (exact with ties up to 40 values) and the two-sample Hodges-Lehmann interval. Gating
+ * metrics share the family-wise error rate alpha: Holm-adjusted p-values and
+ * Bonferroni-level (1 - alpha/m) intervals. With looks in the policy, the alpha is spent over
+ * the looks ({@link SequentialPlan}).
  */
 public final class VerdictEngine {
+  /** Seed of the host bootstrap when the caller gives none. */
+  public static final long DEFAULT_SEED = 0x5eed_ab_f1ee7L;
+
   private VerdictEngine() {}
 
   /**
-   * Paired comparison of every metric, family-wise error control across gating metrics.
-   * Results are in input order. Never throws on degenerate data: NaN values and warnings
-   * instead. A null policy means {@link Policy#DEFAULT}.
+   * Same as {@link #compare(List, Policy)}; kept for callers that build paired inputs with the
+   * six-argument {@link MetricInput} constructor.
    */
   public static List<Comparison> comparePaired(List<MetricInput> metrics, Policy policy) {
+    return compare(metrics, policy, DEFAULT_SEED);
+  }
+
+  /** {@link #compare(List, Policy, long)} with {@link #DEFAULT_SEED}. */
+  public static List<Comparison> compare(List<MetricInput> metrics, Policy policy) {
+    return compare(metrics, policy, DEFAULT_SEED);
+  }
+
+  /**
+   * Compares every metric (paired or unpaired as each input says), with family-wise error
+   * control across the gating metrics. Results are in input order. Never throws on degenerate
+   * data: NaN values and warnings instead. A null policy means {@link Policy#DEFAULT}. When
+   * the policy declares looks, the data are judged as at the last look their pair count
+   * reaches (the first look if they reach none), with verdicts reached at earlier looks kept.
+   */
+  public static List<Comparison> compare(List<MetricInput> metrics, Policy policy, long seed) {
     if (metrics == null || metrics.isEmpty()) {
       return List.of();
     }
     List<String> policyWarnings = new ArrayList<>();
     Policy pol = usable(policy, policyWarnings);
+    List<Comparison> out;
+    if (pol.looks().isEmpty()) {
+      out = evaluate(metrics, pol, seed, a -> a, new boolean[metrics.size()]);
+    } else {
+      SequentialPlan plan = SequentialPlan.of(pol);
+      int n = metrics.stream().mapToInt(VerdictEngine::length).max().orElse(0);
+      out = plan.decide(plan.lookReachedBy(n), metrics, seed).comparisons();
+    }
+    if (policyWarnings.isEmpty()) {
+      return out;
+    }
+    return out.stream().map(c -> c.withWarningsFirst(policyWarnings)).toList();
+  }
+
+  /**
+   * One look: evidence per metric, Holm step-down over the gating metrics not rejected at an
+   * earlier look, at the nominal levels {@code nominal.applyAsDouble(share of alpha)}.
+   */
+  static List<Comparison> evaluate(List<MetricInput> metrics, Policy pol, long seed,
+      DoubleUnaryOperator nominal, boolean[] rejectedBefore) {
     int size = metrics.size();
-    Pairs[] pairs = new Pairs[size];
+    Evidence[] ev = new Evidence[size];
     double[] p = new double[size];
     List<Integer> gating = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       MetricInput in = metrics.get(i);
-      pairs[i] = Pairs.of(in.baseline(), in.candidate());
-      p[i] = PairedComparison.pValue(pairs[i]);
+      ev[i] = evidence(in, pol, seed, i);
+      p[i] = ev[i].pValue();
       if (in.gating()) {
         gating.add(i);
       }
     }
     double[] adjusted = p.clone();
-    double[] gatingP = gating.stream().mapToDouble(i -> p[i]).toArray();
-    double[] gatingAdjusted = Holm.adjust(gatingP);
+    double[] gatingAdjusted = Holm.adjust(gating.stream().mapToDouble(i -> p[i]).toArray());
     for (int g = 0; g < gating.size(); g++) {
       adjusted[gating.get(g)] = gatingAdjusted[g];
     }
+    boolean[] significant = stepDown(p, gating, rejectedBefore, pol.alpha(), nominal);
     int m = Math.max(1, gating.size());
     List<Comparison> out = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       MetricInput in = metrics.get(i);
-      double ciAlpha = in.gating() ? pol.alpha() / m : pol.alpha();
-      Comparison c = PairedComparison.compare(in, pairs[i], p[i], adjusted[i], ciAlpha, pol);
-      out.add(policyWarnings.isEmpty() ? c : withWarnings(c, policyWarnings));
+      if (!in.gating()) {
+        significant[i] = p[i] <= nominal.applyAsDouble(pol.alpha());
+      }
+      double ciAlpha = nominal.applyAsDouble(in.gating() ? pol.alpha() / m : pol.alpha());
+      out.add(Verdicts.judge(in, ev[i], adjusted[i], significant[i], ciAlpha, pol));
     }
-    return List.copyOf(out);
+    return out;
+  }
+
+  /**
+   * Holm's step-down at nominal levels: with r gating hypotheses still open, the smallest p is
+   * compared with nominal(alpha / r), the next with nominal(alpha / (r - 1)), and so on until
+   * one fails. Hypotheses rejected before count as rejected and free their share of alpha.
+   */
+  static boolean[] stepDown(double[] p, List<Integer> gating, boolean[] rejectedBefore,
+      double alpha, DoubleUnaryOperator nominal) {
+    boolean[] rejected = new boolean[p.length];
+    List<Integer> open = new ArrayList<>();
+    for (int i : gating) {
+      if (rejectedBefore[i]) {
+        rejected[i] = true;
+      } else {
+        open.add(i);
+      }
+    }
+    open.sort((a, b) -> Double.compare(nanAsOne(p[a]), nanAsOne(p[b])));
+    int r = open.size();
+    for (int j = 0; j < open.size(); j++) {
+      int i = open.get(j);
+      if (!(p[i] <= nominal.applyAsDouble(alpha / (r - j)))) {
+        break;
+      }
+      rejected[i] = true;
+    }
+    return rejected;
+  }
+
+  private static double nanAsOne(double p) {
+    return Double.isNaN(p) ? 1.0 : p;
+  }
+
+  private static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
+    if (!in.paired()) {
+      return UnpairedEvidence.of(in, pol);
+    }
+    long mix = seed ^ (31L * String.valueOf(in.metric()).hashCode() + index)
+        * 0x9E3779B97F4A7C15L;
+    return PairedEvidence.of(in, pol, new SplittableRandom(mix));
+  }
+
+  /** Pairs (paired) or the larger arm's boots (unpaired) in the input arrays. */
+  static int length(MetricInput in) {
+    int a = in.baseline() == null ? 0 : in.baseline().length;
+    int b = in.candidate() == null ? 0 : in.candidate().length;
+    return in.paired() ? Math.min(a, b) : Math.max(a, b);
   }
 
   /** The policy, with out-of-range fields replaced by the default and a warning for each. */
-  private static Policy usable(Policy policy, List<String> warnings) {
+  static Policy usable(Policy policy, List<String> warnings) {
     if (policy == null) {
       return Policy.DEFAULT;
     }
@@ -73,15 +167,20 @@ public final class VerdictEngine {
           + Policy.DEFAULT.noiseThreshold());
       delta = Policy.DEFAULT.noiseThreshold();
     }
-    return new Policy(delta, alpha);
-  }
-
-  private static Comparison withWarnings(Comparison c, List<String> extra) {
-    List<String> all = new ArrayList<>(extra);
-    all.addAll(c.warnings());
-    return new Comparison(c.metric(), c.unit(), c.better(), c.gating(), c.nPairs(),
-        c.baselineCenter(), c.candidateCenter(), c.change(), c.ciLow(), c.ciHigh(), c.pValue(),
-        c.pAdjusted(), c.verdict(), c.reasons(), List.copyOf(all));
+    List<Integer> looks = policy.looks();
+    boolean ascending = true;
+    for (int k = 0; k < looks.size(); k++) {
+      if (looks.get(k) == null || looks.get(k) < 1
+          || (k > 0 && looks.get(k) <= looks.get(k - 1))) {
+        ascending = false;
+      }
+    }
+    if (!ascending) {
+      warnings.add("policy looks " + looks + " are not ascending positive pair counts;"
+          + " using one look at the end");
+      looks = List.of();
+    }
+    return new Policy(delta, alpha, looks);
   }
 
   /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */

@@ -1,0 +1,164 @@
+package dev.abfleet.cli.analyze;
+
+import dev.abfleet.cli.Main;
+import dev.abfleet.cli.Problem;
+import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.VerdictEngine;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code abfleet analyze}: verdicts from recorded per-boot samples, offline. */
+@Command(
+    name = "analyze",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Verdicts per metric from recorded samples: JSON Lines (one sample per line, many",
+      "experiments per file) or Go benchmark text (one file per arm). Uses the same engine as",
+      "'abfleet ab'. Exit codes: 0 done; 1 with --gate when a gating metric regressed or a",
+      "candidate failed to boot significantly more often; 2 bad input."
+    })
+public final class AnalyzeCommand implements Callable<Integer> {
+  @Option(names = "--baseline", paramLabel = "ARM",
+      description = "Baseline arm (default: the first arm in the input; gobench: the first file).")
+  String baseline;
+
+  @Option(names = "--threshold", defaultValue = "0.02", paramLabel = "R",
+      description = "Noise threshold, relative (default: ${DEFAULT-VALUE}).")
+  double threshold;
+
+  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
+      description = "Family-wise significance level per experiment (default: ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--max-pairs", paramLabel = "N",
+      description = "Use only the first N pairs (unpaired: the first N boots per arm).")
+  Integer maxPairs;
+
+  @Option(names = "--looks", split = ",", paramLabel = "N",
+      description = "Pair counts at which the experiment looked (group-sequential), e.g. 8,16,32.")
+  List<Integer> looks;
+
+  @Option(names = "--seed", defaultValue = "" + VerdictEngine.DEFAULT_SEED, paramLabel = "S",
+      description = "Seed of the host bootstrap (default: fixed, results are reproducible).")
+  long seed;
+
+  @Option(names = "--input-format", defaultValue = "jsonl", paramLabel = "FORMAT",
+      description = "jsonl or gobench (default: ${DEFAULT-VALUE}).")
+  String inputFormat;
+
+  @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
+      description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")
+  boolean gate;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Input files.")
+  List<Path> files;
+
+  PrintStream out = System.out;
+
+  @Override
+  public Integer call() {
+    Policy policy = policy();
+    String fmt = format.toLowerCase(Locale.ROOT);
+    if (!List.of("text", "json", "markdown", "md").contains(fmt)) {
+      throw new Problem("--format '" + format + "': expected text, json or markdown");
+    }
+    List<Sample> samples = read();
+    if (samples.isEmpty()) {
+      throw new Problem(files.get(0) + ": no samples found (expected "
+          + (inputFormat.equals("gobench") ? "Benchmark lines" : "JSON Lines") + ")");
+    }
+    List<ExperimentResult> results;
+    try {
+      results = Analyzer.analyze(samples, baseline, maxPairs, policy, seed);
+    } catch (IllegalArgumentException e) {
+      throw new Problem(e.getMessage());
+    }
+    out.print(switch (fmt) {
+      case "json" -> JsonOutput.render(results);
+      case "text" -> TextOutput.render(results);
+      default -> MarkdownOutput.render(results);
+    });
+    out.flush();
+    boolean regressed = results.stream().anyMatch(ExperimentResult::gateFails);
+    return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+  }
+
+  private Policy policy() {
+    if (!(threshold >= 0 && threshold < 1)) {
+      throw new Problem("--threshold " + threshold + ": expected a fraction in [0, 1), e.g. 0.02");
+    }
+    if (!(alpha > 0 && alpha < 1)) {
+      throw new Problem("--alpha " + alpha + ": expected a level in (0, 1), e.g. 0.05");
+    }
+    if (maxPairs != null && maxPairs < 1) {
+      throw new Problem("--max-pairs " + maxPairs + ": expected a count >= 1");
+    }
+    List<Integer> l = looks == null ? List.of() : looks;
+    for (int k = 0; k < l.size(); k++) {
+      if (l.get(k) < 1 || (k > 0 && l.get(k) <= l.get(k - 1))) {
+        throw new Problem("--looks " + l + ": expected ascending pair counts, e.g. 8,16,32");
+      }
+    }
+    return new Policy(threshold, alpha, l);
+  }
+
+  private List<Sample> read() {
+    if (!inputFormat.equals("jsonl") && !inputFormat.equals("gobench")) {
+      throw new Problem("--input-format '" + inputFormat + "': expected jsonl or gobench");
+    }
+    List<Sample> samples = new ArrayList<>();
+    List<ParseError> errors = new ArrayList<>();
+    long orderBase = 0;
+    List<String> armsSeen = new ArrayList<>();
+    for (Path file : files) {
+      try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        Parsed p;
+        if (inputFormat.equals("gobench")) {
+          String arm = arm(file);
+          if (armsSeen.contains(arm)) {
+            throw new Problem(file + ": arm '" + arm + "' given twice (arm = file name without"
+                + " extension); rename one file");
+          }
+          armsSeen.add(arm);
+          p = GoBenchReader.read(file.toString(), arm, in, orderBase);
+        } else {
+          p = JsonlReader.read(file.toString(), in, orderBase);
+        }
+        samples.addAll(p.samples());
+        errors.addAll(p.errors());
+        orderBase += 1L << 40;
+      } catch (NoSuchFileException e) {
+        throw new Problem(file + ": no such file");
+      } catch (IOException e) {
+        throw new Problem(file + ": cannot read: " + e.getMessage());
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new Problem(errors.get(0)
+          + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more bad lines)" : ""));
+    }
+    return samples;
+  }
+
+  /** File name without its extension. */
+  static String arm(Path file) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

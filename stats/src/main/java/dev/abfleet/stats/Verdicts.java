@@ -1,0 +1,84 @@
+package dev.abfleet.stats;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns the evidence on one metric into a direction-aware verdict at a given level. */
+final class Verdicts {
+  private Verdicts() {}
+
+  /**
+   * @param pAdjusted the p-value after family-wise adjustment (= pValue when not gating)
+   * @param significant the family-wise test (Holm at this look's levels) rejects "no shift"
+   * @param ciAlpha two-sided level of the reported interval
+   */
+  static Comparison judge(MetricInput in, Evidence ev, double pAdjusted, boolean significant,
+      double ciAlpha, Policy policy) {
+    List<String> warnings = new ArrayList<>(ev.warnings());
+    double[] ci = ev.logInterval(ciAlpha);
+    if (ci == null) {
+      warnings.add(ev.noIntervalWarning(ciAlpha));
+    }
+    double change = Math.expm1(ev.logEstimate());
+    double ciLow = ci == null ? Double.NaN : Math.expm1(ci[0]);
+    double ciHigh = ci == null ? Double.NaN : Math.expm1(ci[1]);
+    Direction better = in.better();
+    if (better == null) {
+      better = Direction.HIGHER;
+      warnings.add("no direction given; assuming higher is better");
+    }
+    Verdict verdict = decide(better, change, ciLow, ciHigh, significant,
+        policy.noiseThreshold());
+    if (ev.hostsDisagree()) {
+      verdict = Verdict.INCONCLUSIVE;
+    }
+    List<String> reasons = verdict == Verdict.INCONCLUSIVE
+        ? reasons(ciLow, ciHigh, ev.flags(), policy.noiseThreshold())
+        : List.of();
+    return new Comparison(in.metric(), in.unit(), better, in.gating(), ev.paired(),
+        ev.nBaseline(), ev.nCandidate(), ev.nPairs(), ev.baselineCenter(),
+        ev.candidateCenter(), change, ciLow, ciHigh, ev.pValue(), pAdjusted, verdict, reasons,
+        List.copyOf(warnings));
+  }
+
+  /**
+   * Significant, the interval excludes 0, and the estimate is beyond the noise threshold:
+   * improved or regressed by direction. Interval inside [-Δ, +Δ]: no change (equivalence).
+   * Anything else, including a missing interval: inconclusive.
+   */
+  static Verdict decide(Direction better, double change, double ciLow, double ciHigh,
+      boolean significant, double delta) {
+    boolean haveInterval = !Double.isNaN(ciLow) && !Double.isNaN(ciHigh);
+    boolean excludesZero = haveInterval && (ciLow > 0 || ciHigh < 0);
+    if (significant && excludesZero && Math.abs(change) > delta) {
+      boolean up = change > 0;
+      return up == (better == Direction.HIGHER) ? Verdict.IMPROVED : Verdict.REGRESSED;
+    }
+    if (haveInterval && ciLow >= -delta && ciHigh <= delta) {
+      return Verdict.NO_CHANGE;
+    }
+    return Verdict.INCONCLUSIVE;
+  }
+
+  /** Why a comparison is inconclusive; never empty. */
+  static List<String> reasons(double ciLow, double ciHigh, List<String> flags, double delta) {
+    List<String> reasons = new ArrayList<>();
+    boolean noInterval = Double.isNaN(ciLow) || Double.isNaN(ciHigh);
+    if (noInterval || ciHigh - ciLow > 2 * delta) {
+      reasons.add(Reasons.UNDERPOWERED);
+    }
+    reasons.addAll(flags);
+    if (reasons.isEmpty()) {
+      reasons.add(Reasons.NEAR_THRESHOLD);
+    }
+    return List.copyOf(reasons);
+  }
+
+  /** 0.95 -> "95%", 0.9875 -> "98.75%". */
+  static String percent(double level) {
+    BigDecimal pct = BigDecimal.valueOf(level * 100).setScale(2, RoundingMode.HALF_UP);
+    return pct.stripTrailingZeros().toPlainString() + "%";
+  }
+}
