@@ -51,7 +51,7 @@ public record ExperimentView(
     boots.sort(Comparator.comparingInt(RunOutcome::pairIndex)
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
-        s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs()), List.copyOf(boots),
+        s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs(), s.seed()), List.copyOf(boots),
         s.message(), s.retriedBlocks(), s.rejectedStale());
   }
 }

@@ -21,9 +21,14 @@ import java.util.Set;
 public final class Verdicts {
   private Verdicts() {}
 
-  /** Candidate arm -> comparisons per metric, in the benchmark's metric order. */
+  /**
+   * Candidate arm -> comparisons per metric, in the benchmark's metric order.
+   *
+   * @param seed the experiment's recorded seed: the host bootstrap (several hosts) is seeded
+   *     from it, so the same journal always yields the same intervals
+   */
   public static Map<String, List<Comparison>> compare(
-      ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs) {
+      ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs, long seed) {
     Map<String, List<Comparison>> result = new LinkedHashMap<>();
     if (pairs.isEmpty()) {
       return result;
@@ -31,20 +36,24 @@ public final class Verdicts {
     String baseline = spec.baseline().name();
     List<String> metrics = metricsOf(spec, pairs);
     Policy policy = new Policy(spec.policy().noiseThreshold(), spec.policy().alpha());
+    // One call for every candidate and metric: family-wise error control spans all of them.
+    List<MetricInput> inputs = new ArrayList<>();
+    List<List<String>> warnings = new ArrayList<>();
     for (ArmSpec candidate : spec.candidates()) {
-      List<MetricInput> inputs = new ArrayList<>();
-      List<List<String>> warnings = new ArrayList<>();
       for (String metric : metrics) {
         List<String> metricWarnings = new ArrayList<>();
         inputs.add(input(spec, pairs, baseline, candidate.name(), metric, metricWarnings));
         warnings.add(metricWarnings);
       }
-      List<Comparison> compared = VerdictEngine.comparePaired(inputs, policy);
-      List<Comparison> withWarnings = new ArrayList<>();
-      for (int i = 0; i < compared.size(); i++) {
-        withWarnings.add(addWarnings(compared.get(i), warnings.get(i)));
+    }
+    List<Comparison> compared = VerdictEngine.compare(inputs, policy, seed);
+    int i = 0;
+    for (ArmSpec candidate : spec.candidates()) {
+      List<Comparison> forArm = new ArrayList<>();
+      for (int m = 0; m < metrics.size(); m++, i++) {
+        forArm.add(addWarnings(compared.get(i), warnings.get(i)));
       }
-      result.put(candidate.name(), List.copyOf(withWarnings));
+      result.put(candidate.name(), List.copyOf(forArm));
     }
     return result;
   }
@@ -70,6 +79,8 @@ public final class Verdicts {
     int n = pairs.size();
     double[] base = new double[n];
     double[] cand = new double[n];
+    String[] hosts = new String[n];
+    boolean[] baselineFirst = new boolean[n];
     String unit = "";
     String better = "higher";
     int i = 0;
@@ -78,6 +89,9 @@ public final class Verdicts {
       RunOutcome c = find(entry.getValue(), candidate);
       base[i] = bootValue(b, metric);
       cand[i] = bootValue(c, metric);
+      RunOutcome any = b != null ? b : c;
+      hosts[i] = any == null ? "" : any.hostId();
+      baselineFirst[i] = b != null && b.orderInPair() == 0;
       if (b != null && c != null && !b.accelerator().isEmpty() && !c.accelerator().isEmpty()
           && !b.accelerator().equals(c.accelerator())) {
         base[i] = Double.NaN;
@@ -102,7 +116,8 @@ public final class Verdicts {
       direction = Direction.HIGHER;
       warnings.add("metric " + metric + ": unknown direction '" + better + "', assumed higher");
     }
-    return new MetricInput(metric, unit, direction, spec.policy().gates(metric), base, cand);
+    return MetricInput.paired(metric, unit, direction, spec.policy().gates(metric), base, cand,
+        hosts, baselineFirst);
   }
 
   /** Median of the boot's measured (non-warm-up) iterations; NaN when the boot failed. */
