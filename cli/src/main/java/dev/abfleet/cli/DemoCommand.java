@@ -31,7 +31,8 @@ final class DemoCommand implements Callable<Integer> {
       description = "Extra kernel arguments of the candidate (default: ${DEFAULT-VALUE}).")
   String candidateArgs;
 
-  @Option(names = "--pairs", defaultValue = "8", paramLabel = "N", description = "Boot pairs (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--pairs", defaultValue = "10", paramLabel = "N",
+      description = "Boot pairs (default: ${DEFAULT-VALUE}: with 4 gating metrics, one pair in ten may go the wrong way and a several-fold regression is still called).")
   int pairs;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", description = "text, json or markdown.")
