@@ -1,5 +1,6 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.cli.report.Numbers;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
@@ -50,8 +51,8 @@ final class Progress {
         values.computeIfAbsent(s.getMetric(), k -> new java.util.ArrayList<>()).add(s.getValue());
       }
     }
-    values.forEach((metric, v) -> sb.append(String.format(Locale.ROOT, "  %s %.4g",
-        metric, VerdictEngine.median(v.stream().mapToDouble(Double::doubleValue).toArray()))));
+    values.forEach((metric, v) -> sb.append("  ").append(metric).append(' ').append(
+        Numbers.value(VerdictEngine.median(v.stream().mapToDouble(Double::doubleValue).toArray()))));
     return sb.toString();
   }
 }

@@ -3,11 +3,11 @@ package dev.abfleet.cli.report;
 import java.util.Locale;
 
 /** Human formatting of values and relative changes for text and Markdown reports. */
-final class Numbers {
+public final class Numbers {
   private Numbers() {}
 
   /** 31800 -> "31.8k", 1.5e6 -> "1.50M", 12.3 -> "12.3"; NaN -> "-". */
-  static String value(double v) {
+  public static String value(double v) {
     if (!Double.isFinite(v)) {
       return "-";
     }
@@ -22,26 +22,26 @@ final class Numbers {
   }
 
   /** "31.8k ops/s"; NaN -> "-". */
-  static String withUnit(double v, String unit) {
+  public static String withUnit(double v, String unit) {
     return Double.isFinite(v) ? value(v) + " " + unit : "-";
   }
 
   /** -0.035 -> "-3.5%"; NaN -> "-". */
-  static String percent(double r) {
+  public static String percent(double r) {
     if (!Double.isFinite(r)) {
       return "-";
     }
     return String.format(Locale.ROOT, "%+.1f%%", r * 100);
   }
 
-  static String interval(double lo, double hi) {
+  public static String interval(double lo, double hi) {
     if (!Double.isFinite(lo) || !Double.isFinite(hi)) {
       return "-";
     }
     return "[" + percent(lo) + ", " + percent(hi) + "]";
   }
 
-  static String p(double p) {
+  public static String p(double p) {
     if (!Double.isFinite(p)) {
       return "-";
     }
