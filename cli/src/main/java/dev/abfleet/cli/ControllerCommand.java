@@ -27,6 +27,10 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--cluster-port", paramLabel = "PORT", description = "Overrides controller.cluster_port.")
   Integer clusterPort;
 
+  @Option(names = "--cluster-host", paramLabel = "NAME",
+      description = "Address other controller nodes reach this one at (default: the gRPC host), e.g. the pod's DNS name.")
+  String clusterHost;
+
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
@@ -37,8 +41,9 @@ final class ControllerCommand implements Callable<Integer> {
     if (grpcPort != null || grpcHost != null) {
       s = s.withGrpc(grpcHost != null ? grpcHost : s.grpcHost(), grpcPort != null ? grpcPort : s.grpcPort());
     }
-    if (clusterPort != null) {
-      s = s.withCluster(s.clusterHost(), clusterPort, s.seedNodes());
+    if (clusterPort != null || clusterHost != null) {
+      s = s.withCluster(clusterHost != null ? clusterHost : s.clusterHost(),
+          clusterPort != null ? clusterPort : s.clusterPort(), s.seedNodes());
     }
     CountDownLatch stop = new CountDownLatch(1);
     ControllerNode node = ControllerNode.start(s);

@@ -19,6 +19,19 @@ class FleetConfigLoaderTest {
   }
 
   @Test
+  void kubernetesConfigMapCarriesAValidFleetYaml() throws Exception {
+    String manifest = java.nio.file.Files.readString(Path.of("..", "k8s", "config.yaml"));
+    @SuppressWarnings("unchecked")
+    var doc = (java.util.Map<String, Object>) new org.snakeyaml.engine.v2.api.Load(
+        org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(manifest);
+    @SuppressWarnings("unchecked")
+    String fleetYaml = ((java.util.Map<String, String>) doc.get("data")).get("fleet.yaml");
+    FleetConfig c = FleetConfigLoader.parse("k8s/config.yaml", fleetYaml);
+    assertThat(c.controller().store().kind()).isEqualTo("postgres");
+    assertThat(c.controller().seedNodes()).hasSize(2);
+  }
+
+  @Test
   void emptyFileIsAValidFleetWithDefaults() {
     FleetConfig c = FleetConfigLoader.parse("f.yaml", "");
     assertThat(c.policy().noiseThreshold()).isEqualTo(0.02);
