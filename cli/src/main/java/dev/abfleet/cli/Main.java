@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "A/B verdicts for kernel variants from back-to-back isolated VM boots.",
     subcommands = {
-      AbCommand.class,
+      AbCommand.class, dev.abfleet.cli.nightly.NightlyCommand.class, dev.abfleet.cli.history.HistoryCommand.class, dev.abfleet.cli.bisect.BisectCommand.class,
       dev.abfleet.cli.analyze.AnalyzeCommand.class, dev.abfleet.cli.calibrate.CalibrateCommand.class,
       DemoCommand.class,
       ControllerCommand.class,

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /** A validated fleet.yaml. Every field has a default, so an empty file is a valid fleet. */
 public record FleetConfig(
-    Controller controller, Policy policy, Vm vm, Map<String, Benchmark> benchmarks, String defaultBenchmark) {
+    Controller controller, Policy policy, Vm vm, Map<String, Benchmark> benchmarks, String defaultBenchmark,
+    List<Schedule> schedules) {
 
   /** Where the controller listens and keeps its journal. */
   public record Controller(
@@ -30,6 +31,43 @@ public record FleetConfig(
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup) {}
+
+  /**
+   * A recurring experiment (see {@code abfleet nightly}): at each {@code cron} time, the
+   * candidate artifact is resolved and compared with the baseline on {@code benchmark}.
+   *
+   * @param pairs boot pairs per run (default: policy.pairs)
+   * @param line line of the schedule in fleet.yaml, for messages
+   */
+  public record Schedule(
+      String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
+      Baseline baseline, int pairs, Hosts hosts, int line) {}
+
+  /**
+   * Where tonight's candidate kernel comes from. kind "path": the kernel image at
+   * {@code location} (e.g. a link a build job updates); kind "newest_in": the most recently
+   * modified file named vmlinuz* or Image* in the directory {@code location}.
+   */
+  public record Candidate(String kind, String location) {}
+
+  /**
+   * What the candidate is compared with. kind "pinned": always the kernel at {@code path};
+   * kind "last_accepted": the candidate of the last run of this schedule whose verdict had no
+   * gating regression, or the kernel at {@code path} before any run was accepted (empty path:
+   * the first run needs an accepted one and fails with a message).
+   */
+  public record Baseline(String kind, String path) {}
+
+  /** Which hosts may run a schedule: hypervisor (qemu, vz, sim), arch (empty = any), labels. */
+  public record Hosts(String hypervisor, String arch, Map<String, String> labels) {}
+
+  /** The schedule named {@code name}, or a Problem listing the ones fleet.yaml defines. */
+  public Schedule schedule(String name) {
+    return schedules.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
+        new dev.abfleet.cli.Problem("unknown schedule '" + name + "'; fleet.yaml defines "
+            + (schedules.isEmpty() ? "none (add a schedules: list)"
+                : String.join(", ", schedules.stream().map(Schedule::name).toList()))));
+  }
 
   public Benchmark benchmark(String name) {
     Benchmark b = benchmarks.get(name == null ? defaultBenchmark : name);

@@ -68,7 +68,7 @@ public final class FleetConfigLoader {
       return fromRoot(Map.of(), label);
     }
     YamlNode top = new YamlNode(label, root.get(), "");
-    return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark")), label);
+    return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark", "schedules")), label);
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
@@ -93,7 +93,10 @@ public final class FleetConfigLoader {
       YamlNode n = top.get("default_benchmark");
       defaultBenchmark = n.oneOf(List.copyOf(benchmarks.keySet()));
     }
-    return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark);
+    List<FleetConfig.Schedule> schedules = top.containsKey("schedules")
+        ? FleetConfigSchedules.parse(top.get("schedules"), benchmarks.keySet(), policy.pairs())
+        : List.of();
+    return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark, schedules);
   }
 
   private static FleetConfig.Controller controller(YamlNode n) {

@@ -1,0 +1,11 @@
+package dev.abfleet.cli.bisect;
+
+/** Compares two artifacts of the ordered list (by index) on the bisected metric. */
+@FunctionalInterface
+public interface Probe {
+  /**
+   * @param good index of the last artifact known not to regress
+   * @param candidate index of the artifact to judge (greater than good)
+   */
+  ProbeResult compare(int good, int candidate);
+}

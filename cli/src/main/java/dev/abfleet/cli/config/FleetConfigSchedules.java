@@ -1,0 +1,113 @@
+package dev.abfleet.cli.config;
+
+import dev.abfleet.cli.nightly.Cron;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** The {@code schedules:} section of fleet.yaml; every problem names its file:line and the fix. */
+final class FleetConfigSchedules {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Set<String> KEYS =
+      Set.of("name", "cron", "benchmark", "candidate", "baseline", "pairs", "hosts");
+
+  private FleetConfigSchedules() {}
+
+  static List<FleetConfig.Schedule> parse(YamlNode list, Set<String> benchmarks, int defaultPairs) {
+    List<FleetConfig.Schedule> out = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (YamlNode item : list.sequence()) {
+      FleetConfig.Schedule s = schedule(item, benchmarks, defaultPairs);
+      if (!names.add(s.name())) {
+        throw item.problem("schedule name '" + s.name() + "' is used twice; give each schedule its own name"
+            + " (it names the history file)");
+      }
+      out.add(s);
+    }
+    return List.copyOf(out);
+  }
+
+  private static FleetConfig.Schedule schedule(YamlNode n, Set<String> benchmarks, int defaultPairs) {
+    Map<String, YamlNode> m = n.mapping(KEYS);
+    for (String required : List.of("name", "cron", "candidate", "baseline")) {
+      if (!m.containsKey(required)) {
+        throw n.problem(n.path() + " has no " + required + "; every schedule needs name, cron, candidate"
+            + " and baseline, e.g. cron: \"30 2 * * *\"");
+      }
+    }
+    String name = m.get("name").string();
+    if (!NAME.matcher(name).matches()) {
+      throw m.get("name").problem("schedule name '" + name + "' may only use letters, digits, '_', '.', '-'"
+          + " (at most 64)");
+    }
+    Cron.Parsed cron = Cron.parse(m.get("cron").string());
+    if (!cron.ok()) {
+      throw m.get("cron").problem(cron.error());
+    }
+    String benchmark = m.containsKey("benchmark") ? m.get("benchmark").oneOf(List.copyOf(benchmarks)) : null;
+    int pairs = m.containsKey("pairs") ? m.get("pairs").integer(1, 10_000) : defaultPairs;
+    FleetConfig.Hosts hosts = m.containsKey("hosts") ? hosts(m.get("hosts"))
+        : new FleetConfig.Hosts("qemu", "", Map.of());
+    return new FleetConfig.Schedule(name, cron.cron(), benchmark, candidate(m.get("candidate")),
+        baseline(m.get("baseline")), pairs, hosts, n.line());
+  }
+
+  private static FleetConfig.Candidate candidate(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("path", "newest_in"));
+    if (m.size() != 1) {
+      throw n.problem(n.path() + " needs exactly one of path (a kernel image) or newest_in (a directory"
+          + " whose newest vmlinuz* is taken)");
+    }
+    var e = m.entrySet().iterator().next();
+    return new FleetConfig.Candidate(e.getKey(), nonEmpty(e.getValue()));
+  }
+
+  private static FleetConfig.Baseline baseline(YamlNode n) {
+    String kind = scalarOrNull(n);
+    if (kind != null) {
+      if (!kind.equals("last_accepted")) {
+        throw n.problem(n.path() + " is '" + kind + "'; expected last_accepted, {last_accepted: KERNEL}"
+            + " (KERNEL until a run is accepted) or {pinned: KERNEL}");
+      }
+      return new FleetConfig.Baseline(kind, "");
+    }
+    Map<String, YamlNode> m = n.mapping(Set.of("pinned", "last_accepted"));
+    if (m.size() != 1) {
+      throw n.problem(n.path() + " needs exactly one of pinned: KERNEL or last_accepted: KERNEL");
+    }
+    var e = m.entrySet().iterator().next();
+    return new FleetConfig.Baseline(e.getKey(), nonEmpty(e.getValue()));
+  }
+
+  private static FleetConfig.Hosts hosts(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("hypervisor", "arch", "labels"));
+    String hypervisor = m.containsKey("hypervisor") ? m.get("hypervisor").oneOf(List.of("qemu", "vz", "sim")) : "qemu";
+    String arch = m.containsKey("arch") ? m.get("arch").oneOf(List.of("x86_64", "aarch64")) : "";
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (m.containsKey("labels")) {
+      m.get("labels").mapping(null).forEach((k, v) -> labels.put(k, v.string()));
+    }
+    return new FleetConfig.Hosts(hypervisor, arch, Map.copyOf(labels));
+  }
+
+  /** The node's value when it is a single value; null for a mapping or a list. */
+  private static String scalarOrNull(YamlNode n) {
+    try {
+      return n.string();
+    } catch (dev.abfleet.cli.Problem notScalar) {
+      return null;
+    }
+  }
+
+  private static String nonEmpty(YamlNode n) {
+    String s = n.string().trim();
+    if (s.isEmpty()) {
+      throw n.problem(n.path() + " is empty; give a path");
+    }
+    return s;
+  }
+}

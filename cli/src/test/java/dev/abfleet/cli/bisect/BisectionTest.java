@@ -1,0 +1,138 @@
+package dev.abfleet.cli.bisect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.stats.Policy;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BisectionTest {
+  private static final Policy POLICY = new Policy(0.02, 0.05, List.of(10, 15, 20));
+
+  /**
+   * A fleet in miniature: artifact i runs at 1000 ops/s, or 1000 * (1 + regression) from
+   * {@code firstBad} on; every boot has log-normal noise {@code sd}; pairs alternate order.
+   */
+  static class FakeFleet implements PairSource {
+    final int firstBad;
+    final double regression;
+    final double sd;
+    final SplittableRandom random;
+    int experiments;
+    int pairs;
+
+    FakeFleet(int firstBad, double regression, double sd, long seed) {
+      this.firstBad = firstBad;
+      this.regression = regression;
+      this.sd = sd;
+      this.random = new SplittableRandom(seed);
+    }
+
+    double level(int artifact) {
+      return 1000 * (artifact >= firstBad ? 1 + regression : 1);
+    }
+
+    @Override
+    public Batch run(int good, int candidate, int n) {
+      experiments++;
+      pairs += n;
+      double[] a = new double[n];
+      double[] b = new double[n];
+      boolean[] first = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = level(good) * Math.exp(sd * gaussian());
+        b[i] = level(candidate) * Math.exp(sd * gaussian());
+        first[i] = i % 2 == 0;
+      }
+      return new Batch(a, b, "ops/s", "higher", null, first);
+    }
+
+    private double gaussian() {
+      double u = 1 - random.nextDouble();
+      return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.nextDouble());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 5, 7, 8, 9, 14, 15})
+  void findsTheInjectedFirstBadOfSixteenInAtMostFourProbes(int firstBad) {
+    FakeFleet fleet = new FakeFleet(firstBad, -0.10, 0.01, firstBad);
+    Bisection.Result r = Bisection.search(16, new SequentialProbe(fleet, "metadata_stat", POLICY));
+    assertThat(r.found()).isTrue();
+    assertThat(r.firstBad()).isEqualTo(firstBad);
+    // 15 gaps between 16 artifacts: 3 or 4 halvings, ceil(log2(15)) = 4 at most.
+    assertThat(r.steps().size()).isBetween(3, 4);
+    assertThat(r.experiments()).isEqualTo(fleet.experiments);
+    assertThat(r.pairs()).isEqualTo(fleet.pairs).isLessThanOrEqualTo(r.steps().size() * 20);
+    assertThat(r.boots()).isEqualTo(2 * fleet.pairs);
+  }
+
+  @Test
+  void clearRegressionStopsAtTheFirstLook() {
+    FakeFleet fleet = new FakeFleet(3, -0.30, 0.005, 1);
+    ProbeResult r = new SequentialProbe(fleet, "m", POLICY).compare(0, 8);
+    assertThat(r.outcome()).isEqualTo(Outcome.BAD);
+    assertThat(r.pairs()).isEqualTo(10);
+    assertThat(r.experiments()).isEqualTo(1);
+    assertThat(r.change()).isBetween(-0.32, -0.28);
+  }
+
+  @Test
+  void lowerIsBetterMetricRegressesUpward() {
+    FakeFleet fleet = new FakeFleet(3, 0.30, 0.005, 2) {
+      @Override
+      public Batch run(int good, int candidate, int n) {
+        Batch b = super.run(good, candidate, n);
+        return new Batch(b.good(), b.candidate(), "us", "lower", null, b.baselineFirst());
+      }
+    };
+    assertThat(new SequentialProbe(fleet, "latency", POLICY).compare(0, 8).outcome()).isEqualTo(Outcome.BAD);
+  }
+
+  @Test
+  void anEffectHiddenInNoiseIsReportedInconclusiveAfterTheLastLook() {
+    FakeFleet fleet = new FakeFleet(8, -0.03, 0.15, 3);
+    ProbeResult r = new SequentialProbe(fleet, "m", POLICY).compare(0, 8);
+    assertThat(r.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+    assertThat(r.pairs()).isEqualTo(20);
+    assertThat(r.experiments()).isEqualTo(3);
+    assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs)");
+  }
+
+  @Test
+  void inconclusiveProbeEndsTheSearchWithTheRangeOpen() {
+    Probe probe = (good, candidate) -> candidate == 7
+        ? new ProbeResult(Outcome.INCONCLUSIVE, 20, 3, -0.01, -0.05, 0.03, "inconclusive")
+        : new ProbeResult(candidate < 11 ? Outcome.GOOD : Outcome.BAD, 10, 1, 0, 0, 0, "");
+    Bisection.Result r = Bisection.search(16, probe);
+    assertThat(r.found()).isFalse();
+    assertThat(r.lastGood()).isEqualTo(0);
+    assertThat(r.firstBad()).isEqualTo(15);
+    assertThat(r.ambiguous()).isEqualTo(7);
+    assertThat(r.steps()).hasSize(1);
+  }
+
+  @Test
+  void probesCompareWithTheLastKnownGood() {
+    List<int[]> calls = new java.util.ArrayList<>();
+    Probe probe = (good, candidate) -> {
+      calls.add(new int[] {good, candidate});
+      return new ProbeResult(candidate < 5 ? Outcome.GOOD : Outcome.BAD, 10, 1, 0, 0, 0, "");
+    };
+    Bisection.Result r = Bisection.search(16, probe);
+    assertThat(r.firstBad()).isEqualTo(5);
+    assertThat(calls).containsExactly(new int[] {0, 7}, new int[] {0, 3}, new int[] {3, 5}, new int[] {3, 4});
+  }
+
+  @Test
+  void twoArtifactsNeedNoProbe() {
+    Bisection.Result r = Bisection.search(2, (g, c) -> {
+      throw new AssertionError("no probe expected");
+    });
+    assertThat(r.found()).isTrue();
+    assertThat(r.firstBad()).isEqualTo(1);
+  }
+}

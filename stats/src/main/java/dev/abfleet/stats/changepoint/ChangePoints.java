@@ -1,0 +1,134 @@
+package dev.abfleet.stats.changepoint;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Change-point detection over a nightly series (one value per night: a metric's center, or
+ * the per-night change against the baseline). Pure: no I/O, no clock; randomness only from the
+ * seed passed in.
+ *
+ * <p>Method: binary segmentation with a rank scan. In a segment, every split leaving at least
+ * {@link Settings#minSegment()} values on each side is scored by the standardized Mann-Whitney
+ * statistic of "before" against "after" ({@link RankScan}); the best split is tested by
+ * permuting the segment's values and taking the maximum over all admissible splits each time,
+ * so the p-value already accounts for having scanned every split (as in the E-Divisive
+ * procedure of Matteson and James 2014, used for MongoDB's performance CI by Daly et al. 2020).
+ * A significant split is recorded and both halves are searched again at the same level, until
+ * no split is significant or the halves are too short.
+ *
+ * <p>Why this does not flag a single spike: ranks see only an outlier's position, not its
+ * size, and a segment needs {@code minSegment} values, so one extreme night is as likely under
+ * permutation as anywhere else. A sustained shift moves many ranks at once.
+ */
+public final class ChangePoints {
+  /** Below this many values, only large, clean shifts reach significance. */
+  static final int LOW_POWER_N = 10;
+
+  private ChangePoints() {}
+
+  /** {@link #detect(double[], Settings, long)} with {@link Settings#DEFAULT}. */
+  public static Detection detect(double[] series, long seed) {
+    return detect(series, Settings.DEFAULT, seed);
+  }
+
+  /**
+   * Finds the sustained shifts in {@code series}. Non-finite values (missing nights) are left
+   * out of the test; indices in the result still refer to {@code series}. Never throws on
+   * short or degenerate input: an empty result with a warning instead.
+   */
+  public static Detection detect(double[] series, Settings settings, long seed) {
+    List<String> warnings = new ArrayList<>();
+    if (series == null) {
+      return new Detection(List.of(), List.of("no series given"));
+    }
+    int[] positions = finitePositions(series);
+    double[] values = new double[positions.length];
+    for (int i = 0; i < positions.length; i++) {
+      values[i] = series[positions[i]];
+    }
+    if (positions.length < series.length) {
+      warnings.add((series.length - positions.length) + " of " + series.length
+          + " values are missing or not finite and were left out");
+    }
+    int n = values.length;
+    int need = 2 * settings.minSegment();
+    if (n < need) {
+      warnings.add("series has " + n + " usable values; at least " + need
+          + " are needed to test for a change (" + settings.minSegment() + " on each side)");
+      return new Detection(List.of(), warnings);
+    }
+    if (n < LOW_POWER_N) {
+      warnings.add("series has only " + n + " usable values; only large, clean shifts can be"
+          + " detected");
+    }
+    List<ChangePoint> found = new ArrayList<>();
+    Deque<int[]> segments = new ArrayDeque<>();
+    segments.push(new int[] {0, n});
+    while (!segments.isEmpty()) {
+      int[] seg = segments.pop();
+      ChangePoint cp = test(values, seg[0], seg[1], positions, settings, seed);
+      if (cp == null) {
+        continue;
+      }
+      found.add(cp);
+      int split = compactIndex(positions, cp.index());
+      if (split - seg[0] >= need) {
+        segments.push(new int[] {seg[0], split});
+      }
+      if (seg[1] - split >= need) {
+        segments.push(new int[] {split, seg[1]});
+      }
+    }
+    found.sort(Comparator.comparingInt(ChangePoint::index));
+    return new Detection(found, warnings);
+  }
+
+  /** The significant change in values[from, to), or null. */
+  private static ChangePoint test(double[] values, int from, int to, int[] positions,
+      Settings settings, long seed) {
+    double[] seg = Arrays.copyOfRange(values, from, to);
+    double[] ranks = RankScan.midRanks(seg);
+    RankScan.Best best = RankScan.best(ranks, settings.minSegment());
+    if (best.index() < 0 || !(best.z() > 0)) {
+      return null;
+    }
+    // One stream per segment, fixed by the seed and the segment: results do not depend on the
+    // order in which segments are searched.
+    SplittableRandom random = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * from + to)));
+    double p = RankScan.permutationP(ranks, settings.minSegment(), best.z(),
+        settings.permutations(), random);
+    if (p > settings.alpha()) {
+      return null;
+    }
+    double before = median(Arrays.copyOfRange(seg, 0, best.index()));
+    double after = median(Arrays.copyOfRange(seg, best.index(), seg.length));
+    double relative = before > 0 && after > 0 ? after / before - 1 : Double.NaN;
+    if (!Double.isNaN(relative) && Math.abs(relative) < settings.minRelative()) {
+      return null;
+    }
+    return new ChangePoint(positions[from + best.index()], before, after, after - before,
+        relative, best.z(), p);
+  }
+
+  private static int[] finitePositions(double[] series) {
+    return java.util.stream.IntStream.range(0, series.length)
+        .filter(i -> Double.isFinite(series[i])).toArray();
+  }
+
+  private static int compactIndex(int[] positions, int original) {
+    return Arrays.binarySearch(positions, original);
+  }
+
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+  }
+}

@@ -1,0 +1,172 @@
+package dev.abfleet.stats.changepoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ChangePointsTest {
+  /** Log-normal nightly values around 1000 with relative noise {@code sd}. */
+  private static double[] noise(int n, double sd, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = 1000 * Math.exp(sd * gaussian(r));
+    }
+    return v;
+  }
+
+  private static double gaussian(SplittableRandom r) {
+    double u = 1 - r.nextDouble();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
+  }
+
+  private static double[] step(double[] v, int at, double relative) {
+    double[] out = v.clone();
+    for (int i = at; i < out.length; i++) {
+      out[i] *= 1 + relative;
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {0.005, 0.01, 0.02, 0.03})
+  void flagsAStepAtItsIndexAcrossNoiseLevels(double sd) {
+    for (long seed = 1; seed <= 10; seed++) {
+      double[] v = step(noise(30, sd, seed), 17, -0.10);
+      Detection d = ChangePoints.detect(v, seed);
+      assertThat(d.points()).as("sd %s seed %d", sd, seed).isNotEmpty();
+      ChangePoint cp = d.points().stream()
+          .min((a, b) -> Double.compare(a.pValue(), b.pValue())).orElseThrow();
+      assertThat(cp.index()).as("sd %s seed %d", sd, seed).isBetween(16, 18);
+      assertThat(cp.relative()).isCloseTo(-0.10, within(0.03));
+      assertThat(cp.pValue()).isLessThanOrEqualTo(0.01);
+    }
+  }
+
+  @Test
+  void reportsSegmentMediansAndShiftOfAStep() {
+    double[] v = {100, 101, 99, 100, 102, 98, 100, 90, 91, 89, 90, 92, 88, 90};
+    ChangePoint cp = ChangePoints.detect(v, 1).points().get(0);
+    assertThat(cp.index()).isEqualTo(7);
+    assertThat(cp.beforeMedian()).isEqualTo(100);
+    assertThat(cp.afterMedian()).isEqualTo(90);
+    assertThat(cp.shift()).isEqualTo(-10);
+    assertThat(cp.relative()).isCloseTo(-0.1, within(1e-12));
+  }
+
+  @Test
+  void neverFlagsASingleSpikeWhereverItFalls() {
+    double[] flat = noise(30, 0.0, 1);
+    for (int at = 0; at < flat.length; at++) {
+      double[] v = flat.clone();
+      v[at] *= 5;
+      assertThat(ChangePoints.detect(v, at).points()).as("spike at %d", at).isEmpty();
+    }
+  }
+
+  @Test
+  void aSpikeInNoisySeriesIsNotFlaggedAtItsNight() {
+    int flaggedAtSpike = 0;
+    for (long seed = 1; seed <= 200; seed++) {
+      double[] v = noise(30, 0.02, seed);
+      int at = 3 + (int) (seed % 24);
+      v[at] *= 3;
+      Detection d = ChangePoints.detect(v, seed);
+      if (d.flagged(at) || d.flagged(at + 1)) {
+        flaggedAtSpike++;
+      }
+    }
+    // A split at the spike would need the spike to shift a whole segment; it should happen no
+    // more often than a false alarm lands on any given split.
+    assertThat(flaggedAtSpike).isLessThanOrEqualTo(2);
+  }
+
+  @Test
+  void noChangeFlagsNothingInAtLeast95PercentOfSeries() {
+    int flagged = 0;
+    int series = 300;
+    for (long seed = 1; seed <= series; seed++) {
+      if (!ChangePoints.detect(noise(30, 0.02, 1000 + seed), seed).points().isEmpty()) {
+        flagged++;
+      }
+    }
+    // Level 1% per test, and only a flagged first split leads to more tests: about 3 of 300
+    // expected; 15 (5%) is far beyond chance.
+    assertThat(flagged).isLessThan(15);
+  }
+
+  @Test
+  void falseAlarmRateMatchesAlphaWhenAlphaIsFivePercent() {
+    Settings s = new Settings(0.05, 3, 199, 0);
+    int flagged = 0;
+    int series = 300;
+    for (long seed = 1; seed <= series; seed++) {
+      if (!ChangePoints.detect(noise(25, 0.02, 5000 + seed), s, seed).points().isEmpty()) {
+        flagged++;
+      }
+    }
+    // Binomial(300, 0.05): mean 15, sd 3.8; outside 4..27 means the test is miscalibrated.
+    assertThat(flagged).isBetween(4, 27);
+  }
+
+  @Test
+  void findsTwoStepsInOneSeries() {
+    double[] v = step(step(noise(45, 0.01, 3), 15, 0.08), 30, -0.15);
+    Detection d = ChangePoints.detect(v, 3);
+    assertThat(d.points()).hasSize(2);
+    assertThat(d.points().get(0).index()).isBetween(14, 16);
+    assertThat(d.points().get(1).index()).isBetween(29, 31);
+  }
+
+  @Test
+  void missingNightsKeepOriginalIndices() {
+    double[] v = step(noise(24, 0.01, 4), 12, 0.2);
+    v[3] = Double.NaN;
+    v[5] = Double.NaN;
+    Detection d = ChangePoints.detect(v, 4);
+    assertThat(d.points()).singleElement().extracting(ChangePoint::index).isEqualTo(12);
+    assertThat(d.warnings()).containsExactly("2 of 24 values are missing or not finite and were left out");
+  }
+
+  @Test
+  void shortSeriesWarnsAndFlagsNothing() {
+    Detection d = ChangePoints.detect(new double[] {1, 1, 1, 9, 9}, 1);
+    assertThat(d.points()).isEmpty();
+    assertThat(d.warnings()).singleElement().asString().contains("at least 6 are needed");
+  }
+
+  @Test
+  void fewValuesWarnOfLowPower() {
+    Detection d = ChangePoints.detect(new double[] {1, 1.1, 0.9, 1, 2, 2.1, 1.9, 2}, 1);
+    assertThat(d.warnings()).anyMatch(w -> w.contains("only large, clean shifts"));
+  }
+
+  @Test
+  void shiftsBelowMinRelativeAreNotFlagged() {
+    double[] v = step(noise(30, 0.002, 5), 15, 0.01);
+    assertThat(ChangePoints.detect(v, 5).points()).hasSize(1);
+    assertThat(ChangePoints.detect(v, Settings.DEFAULT.withMinRelative(0.02), 5).points()).isEmpty();
+  }
+
+  @Test
+  void perNightChangesHaveAShiftButNoRelativeMagnitude() {
+    double[] change = new double[20];
+    for (int i = 0; i < change.length; i++) {
+      change[i] = (i < 10 ? 0.0 : -0.05) + 0.001 * ((i * 7) % 5 - 2);
+    }
+    ChangePoint cp = ChangePoints.detect(change, 6).points().get(0);
+    assertThat(cp.index()).isEqualTo(10);
+    assertThat(cp.shift()).isCloseTo(-0.05, within(0.003));
+    assertThat(cp.relative()).isNaN();
+  }
+
+  @Test
+  void sameSeedSameResult() {
+    double[] v = step(noise(20, 0.03, 8), 9, 0.05);
+    assertThat(ChangePoints.detect(v, 42)).isEqualTo(ChangePoints.detect(v, 42));
+  }
+}
