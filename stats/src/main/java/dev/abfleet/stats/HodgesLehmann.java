@@ -76,65 +76,6 @@ final class HodgesLehmann {
     return new double[] {sortedDiffs[(int) k - 1], sortedDiffs[sortedDiffs.length - (int) k]};
   }
 
-  /**
-   * The one-sample estimate without sorting: median of the Walsh averages of d by selection,
-   * using {@code scratch} (length >= n(n+1)/2) as work space. For resampling loops.
-   */
-  static double estimateBySelection(double[] d, int n, double[] scratch) {
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      for (int j = i; j < n; j++) {
-        scratch[m++] = (d[i] + d[j]) / 2.0;
-      }
-    }
-    if (m == 0) {
-      return Double.NaN;
-    }
-    double upper = select(scratch, m, m / 2);
-    if (m % 2 == 1) {
-      return upper;
-    }
-    double lower = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < m / 2; i++) {
-      lower = Math.max(lower, scratch[i]);
-    }
-    return (lower + upper) / 2.0;
-  }
-
-  /** k-th smallest (0-based) of a[0..m); partitions a so that a[<k] <= a[k] <= a[>k]. */
-  private static double select(double[] a, int m, int k) {
-    int lo = 0;
-    int hi = m - 1;
-    while (lo < hi) {
-      double pivot = a[(lo + hi) >>> 1];
-      int i = lo;
-      int j = hi;
-      while (i <= j) {
-        while (a[i] < pivot) {
-          i++;
-        }
-        while (a[j] > pivot) {
-          j--;
-        }
-        if (i <= j) {
-          double t = a[i];
-          a[i] = a[j];
-          a[j] = t;
-          i++;
-          j--;
-        }
-      }
-      if (k <= j) {
-        hi = j;
-      } else if (k >= i) {
-        lo = i;
-      } else {
-        break;
-      }
-    }
-    return a[k];
-  }
-
   /** Smallest n for which {@link #interval} exists at level 1 - alpha. */
   static int minPairsForInterval(double alpha) {
     int n = 1;

@@ -99,22 +99,29 @@ final class HostEffects {
     }).toArray();
   }
 
-  /** Sorted bootstrap distribution of the Hodges-Lehmann estimate, clustered by host. */
+  /**
+   * Sorted bootstrap distribution of the Hodges-Lehmann estimate, clustered by host: per
+   * resample, {@code groups.size()} hosts drawn with replacement, then as many pairs as the
+   * drawn host has, with replacement from it (at most 2n pairs in all).
+   */
   static double[] bootstrap(double[] d, List<int[]> groups, SplittableRandom rng) {
     int g = groups.size();
     int n = d.length;
-    double[] sample = new double[n * 2];
-    double[] scratch = new double[sample.length * (sample.length + 1) / 2];
+    int cap = n * 2;
+    WalshResampler walsh = new WalshResampler(d);
+    int[] counts = new int[n];
     double[] out = new double[RESAMPLES];
     for (int b = 0; b < RESAMPLES; b++) {
+      Arrays.fill(counts, 0);
       int m = 0;
       for (int h = 0; h < g; h++) {
         int[] host = groups.get(rng.nextInt(g));
-        for (int k = 0; k < host.length && m < sample.length; k++) {
-          sample[m++] = d[host[rng.nextInt(host.length)]];
+        for (int k = 0; k < host.length && m < cap; k++) {
+          counts[host[rng.nextInt(host.length)]]++;
+          m++;
         }
       }
-      out[b] = HodgesLehmann.estimateBySelection(sample, m, scratch);
+      out[b] = walsh.estimate(counts, m);
     }
     Arrays.sort(out);
     return out;
