@@ -46,6 +46,10 @@ final class BenchReport {
     out.println(f("measured makespan:    %.3f s (first submit to last experiment completed)", makespan));
     out.println(f("ratio:                %.3f x lower bound, %.3f x list-schedule bound (target <= %.2f)",
         ratio, makespan / listSchedule, TARGET_RATIO));
+    BootTimeline.Span span = BootTimeline.span(boots, r.firstSubmitNanos());
+    out.println(f("timeline:             all submitted at %.3f s, first boot at %.3f s, every used host busy by %.3f s,"
+        + " last boot ended %.3f s", (r.lastSubmitNanos() - r.firstSubmitNanos()) / 1e9, span.firstStart() / 1e9,
+        span.allHostsStarted() / 1e9, span.lastEnd() / 1e9));
     out.println(f("boots/s:              %.1f", boots.size() / makespan));
     out.println(f("host idle gaps:       %.2f ms mean between blocks (n=%d), %.2f ms within a block (n=%d)",
         gaps.betweenBlocksMs(), gaps.betweenBlocks(), gaps.withinBlockMs(), gaps.withinBlock()));

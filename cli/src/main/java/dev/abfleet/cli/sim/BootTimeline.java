@@ -16,6 +16,25 @@ final class BootTimeline {
   /** Mean real idle time of a host between consecutive boots, split by whether a block boundary lies between. */
   record Gaps(double withinBlockMs, int withinBlock, double betweenBlocksMs, int betweenBlocks) {}
 
+  /**
+   * When hosts got going and when the last boot ended, in nanoseconds after {@code originNanos}.
+   *
+   * @param firstStart the first boot's start
+   * @param allHostsStarted when the last host that ran any boot started its first one
+   * @param lastEnd the last boot's end
+   */
+  record Span(long firstStart, long allHostsStarted, long lastEnd) {}
+
+  static Span span(List<SimBootRecord> boots, long originNanos) {
+    if (boots.isEmpty()) {
+      return new Span(0, 0, 0);
+    }
+    long first = boots.stream().mapToLong(SimBootRecord::startNanos).min().orElseThrow();
+    long allStarted = byHost(boots).values().stream().mapToLong(l -> l.get(0).startNanos()).max().orElseThrow();
+    long lastEnd = boots.stream().mapToLong(SimBootRecord::endNanos).max().orElseThrow();
+    return new Span(first - originNanos, allStarted - originNanos, lastEnd - originNanos);
+  }
+
   static long sumNanos(List<SimBootRecord> boots) {
     return boots.stream().mapToLong(SimBootRecord::wallNanos).sum();
   }

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SchedulerBench {
   /** What one run produced; times are {@link System#nanoTime()} values. */
   record Result(List<SimBootRecord> boots, List<Experiment> experiments, long firstSubmitNanos,
-      long lastCompletionNanos) {
+      long lastSubmitNanos, long lastCompletionNanos) {
     long makespanNanos() {
       return lastCompletionNanos - firstSubmitNanos;
     }
@@ -58,19 +60,16 @@ final class SchedulerBench {
       String target = "127.0.0.1:" + controller.grpcPort();
       try (SimFleet fleet = SimFleet.start(target, o.workers(), "sim-", model, Map.of(), home, boots::add);
           ExperimentClient client = new ExperimentClient(target)) {
-        awaitHosts(target, o.workers(), 60);
+        awaitHosts(target, fleet.size(), 60);
         err.println("abfleet bench: " + o.workers() + " sim workers registered; submitting " + o.experiments()
             + " experiments of " + o.pairs() + " pairs");
         Artifact base = SimArtifacts.kernel(home.resolve("kernels"), "base");
         Artifact cand = SimArtifacts.kernel(home.resolve("kernels"), "cand");
-        long start = System.nanoTime();
-        List<String> ids = new ArrayList<>();
+        Map<String, ExperimentSpec> batch = new LinkedHashMap<>();
         for (int i = 0; i < o.experiments(); i++) {
-          ids.add(client.submit(String.format(Locale.ROOT, "bench-e%03d", i + 1), spec(o, i, base, cand)));
+          batch.put(String.format(Locale.ROOT, "bench-e%03d", i + 1), spec(o, i, base, cand));
         }
-        AtomicLong lastCompletion = new AtomicLong(start);
-        List<Experiment> done = awaitAll(client, ids, o.timeoutS(), lastCompletion);
-        return new Result(List.copyOf(boots), done, start, lastCompletion.get());
+        return submitAndAwait(client, batch, o.timeoutS(), boots);
       }
     }
   }
@@ -90,43 +89,46 @@ final class SchedulerBench {
   }
 
   /**
-   * Follows every experiment to its end, raising {@code lastCompletion} to when each was seen
-   * terminal; cancels those still running after {@code timeoutS}.
+   * Submits the whole batch at once (one client thread per experiment, as many CI jobs would) and
+   * follows every experiment to its end; cancels those still running after {@code timeoutS}.
    */
-  private static List<Experiment> awaitAll(ExperimentClient client, List<String> ids, int timeoutS,
-      AtomicLong lastCompletion) throws InterruptedException {
-    // One watcher per experiment, so each completion is seen when it happens.
-    ExecutorService watchers = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "abfleet-bench-watch");
+  private static Result submitAndAwait(ExperimentClient client, Map<String, ExperimentSpec> batch, int timeoutS,
+      ConcurrentLinkedQueue<SimBootRecord> boots) throws InterruptedException {
+    AtomicLong lastSubmit = new AtomicLong();
+    AtomicLong lastCompletion = new AtomicLong();
+    ExecutorService clients = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "abfleet-bench-client");
       t.setDaemon(true);
       return t;
     });
+    long start = System.nanoTime();
     List<Future<Experiment>> futures = new ArrayList<>();
-    for (String id : ids) {
-      futures.add(watchers.submit(() -> {
-        Experiment e = client.watch(id, x -> { });
-        lastCompletion.accumulateAndGet(System.nanoTime(), Math::max);
-        return e;
-      }));
-    }
-    watchers.shutdown();
-    if (!watchers.awaitTermination(timeoutS, TimeUnit.SECONDS)) {
-      ids.forEach(id -> client.cancel(id, "abfleet bench: --timeout " + timeoutS + " s passed"));
-      watchers.awaitTermination(30, TimeUnit.SECONDS);
+    batch.forEach((id, spec) -> futures.add(clients.submit(() -> {
+      client.submit(id, spec);
+      lastSubmit.accumulateAndGet(System.nanoTime(), Math::max);
+      Experiment e = client.watch(id, x -> { });
+      lastCompletion.accumulateAndGet(System.nanoTime(), Math::max);
+      return e;
+    })));
+    clients.shutdown();
+    if (!clients.awaitTermination(timeoutS, TimeUnit.SECONDS)) {
+      batch.keySet().forEach(id -> client.cancel(id, "abfleet bench: --timeout " + timeoutS + " s passed"));
+      clients.awaitTermination(30, TimeUnit.SECONDS);
     }
     List<Experiment> out = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      Future<Experiment> f = futures.get(i);
-      out.add(f.isDone() && !f.isCancelled() ? result(f, client, ids.get(i)) : client.get(ids.get(i)));
+    for (Future<Experiment> f : futures) {
+      out.add(outcome(f));
     }
-    return out;
+    return new Result(List.copyOf(boots), out, start, lastSubmit.get(), lastCompletion.get());
   }
 
-  private static Experiment result(Future<Experiment> f, ExperimentClient client, String id) throws InterruptedException {
+  private static Experiment outcome(Future<Experiment> f) throws InterruptedException {
     try {
-      return f.get();
+      return f.get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      return client.get(id);
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("an experiment did not end within 30 s of being cancelled", e);
     }
   }
 

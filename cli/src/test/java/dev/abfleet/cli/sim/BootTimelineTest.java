@@ -50,4 +50,13 @@ class BootTimelineTest {
     assertThat(gaps.betweenBlocks()).isEqualTo(1);
     assertThat(gaps.betweenBlocksMs()).isEqualTo(10.0);
   }
+
+  @Test
+  void spanMeasuresRampUpAndTailFromTheOrigin() {
+    List<SimBootRecord> boots = List.of(
+        boot("h1", "a-p0-a0-base", 5, 10), boot("h1", "a-p0-a0-cand", 10, 20),
+        boot("h2", "a-p1-a0-base", 8, 30));
+
+    assertThat(BootTimeline.span(boots, 2 * MS)).isEqualTo(new BootTimeline.Span(3 * MS, 6 * MS, 28 * MS));
+  }
 }
