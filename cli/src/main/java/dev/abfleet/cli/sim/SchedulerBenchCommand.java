@@ -2,14 +2,11 @@ package dev.abfleet.cli.sim;
 
 import dev.abfleet.cli.Main;
 import dev.abfleet.cli.Problem;
+import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,33 +75,13 @@ final class SchedulerBenchCommand implements Callable<Integer> {
       boolean completed = BenchReport.print(o, SimModels.describe(model), result, System.out);
       return completed ? Main.EXIT_OK : Main.EXIT_FAILED;
     } finally {
-      deleteTree(home);
+      CacheFiles.deleteTree(home);
     }
   }
 
   private static void range(String option, int value, int min, int max) {
     if (value < min || value > max) {
       throw new Problem(option + " " + value + ": expected " + min + " to " + max);
-    }
-  }
-
-  private static void deleteTree(Path root) {
-    try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.delete(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-          Files.delete(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot remove the benchmark's temp dir " + root, e);
     }
   }
 }

@@ -1,12 +1,12 @@
 package dev.abfleet.worker.sim;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Placeholder files for simulated boots. A sim boot never reads its kernel or initrd, but the
@@ -38,7 +38,7 @@ public final class SimArtifacts {
       Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".part");
       try {
         Files.write(tmp, bytes);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        CacheFiles.moveIntoPlace(tmp, file);
       } finally {
         Files.deleteIfExists(tmp);
       }
