@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ControllerCommand.class,
       WorkerCommand.class,
+      dev.abfleet.cli.sim.SimFleetCommand.class,
+      dev.abfleet.cli.sim.BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

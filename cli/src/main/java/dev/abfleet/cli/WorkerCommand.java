@@ -1,7 +1,10 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.cli.sim.SimModels;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.sim.SimDriver;
+import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,6 +29,17 @@ final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--home", paramLabel = "DIR", description = "Cache and per-boot logs (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
+  @Option(names = "--hypervisor", defaultValue = "auto", paramLabel = "NAME",
+      description = "auto (probe qemu and vz) or sim (SIMULATED boots for scale tests; default: ${DEFAULT-VALUE}).")
+  String hypervisor;
+
+  @Option(names = "--sim-model", paramLabel = "FILE", description = "With --hypervisor sim: performance model, YAML.")
+  Path simModel;
+
+  @Option(names = "--time-scale", paramLabel = "X",
+      description = "With --hypervisor sim: real seconds per simulated second (1.0 = real time).")
+  Double timeScale;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!controller.matches("[^:\\s]+:\\d{1,5}")) {
@@ -35,14 +49,23 @@ final class WorkerCommand implements Callable<Integer> {
     if (!id.matches("[A-Za-z0-9_.-]{1,128}")) {
       throw new Problem("--host-id '" + id + "' may only use letters, digits, '_', '.', '-'");
     }
+    boolean sim = hypervisor.equals("sim");
+    if (!sim && !hypervisor.equals("auto")) {
+      throw new Problem("--hypervisor '" + hypervisor + "': expected auto or sim");
+    }
+    if (!sim && (simModel != null || timeScale != null)) {
+      throw new Problem("--sim-model and --time-scale need --hypervisor sim");
+    }
     WorkerSettings settings = new WorkerSettings(controller, id, labels, home != null ? home : WorkerSettings.defaultHome());
+    SimModel model = sim ? SimModels.load(simModel, timeScale) : null;
     CountDownLatch stop = new CountDownLatch(1);
-    try (WorkerAgent agent = WorkerAgent.start(settings)) {
+    try (WorkerAgent agent = sim ? WorkerAgent.startSim(settings, new SimDriver(model, id)) : WorkerAgent.start(settings)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         agent.close();
         stop.countDown();
       }));
-      System.err.println("abfleet worker " + id + " -> " + controller);
+      System.err.println("abfleet worker " + id + " -> " + controller
+          + (sim ? " (SIMULATION: hypervisor sim; " + SimModels.describe(model) + ")" : ""));
       stop.await();
     }
     return Main.EXIT_OK;

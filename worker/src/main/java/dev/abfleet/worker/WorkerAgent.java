@@ -10,11 +10,16 @@ import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.LinkState;
 import dev.abfleet.worker.run.BlockExecutor;
 import dev.abfleet.worker.run.GuestRunProcedure;
+import dev.abfleet.worker.run.RunProcedure;
+import dev.abfleet.worker.sim.SimDriver;
+import dev.abfleet.worker.sim.SimRunProcedure;
 import dev.abfleet.worker.vm.VmDriver;
 import dev.abfleet.worker.vm.qemu.QemuDriver;
 import dev.abfleet.worker.vm.vz.VzDriver;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -38,7 +43,8 @@ public final class WorkerAgent implements AutoCloseable {
   private final BlockExecutor executor;
   private final ControllerLink link;
 
-  private WorkerAgent(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {
+  private WorkerAgent(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts,
+      RunProcedure procedure) {
     this.settings = settings;
     this.channel = NettyChannelBuilder.forTarget(settings.controller())
         .usePlaintext()
@@ -49,7 +55,6 @@ public final class WorkerAgent implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    GuestRunProcedure procedure = new GuestRunProcedure(settings, drivers);
     ControllerLink[] linkRef = new ControllerLink[1];
     this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
     Hello hello = hello(settings, drivers, facts);
@@ -73,8 +78,32 @@ public final class WorkerAgent implements AutoCloseable {
     Map<String, VmDriver> drivers = new LinkedHashMap<>();
     drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
     drivers.put("vz", VzDriver.forThisHost());
-    WorkerAgent agent = new WorkerAgent(settings, drivers, facts);
+    WorkerAgent agent = new WorkerAgent(settings, drivers, facts, new GuestRunProcedure(settings, drivers));
     drivers.forEach((name, d) -> log.info("{}: accelerators {}", name, d.accelerators()));
+    agent.link.start();
+    return agent;
+  }
+
+  /**
+   * Starts a SIMULATED host: its only hypervisor is {@code sim} (Hello advertises nothing else),
+   * boots follow {@code driver}'s model, and no real VM, compiler or initramfs is used. For scale
+   * tests and capacity planning only.
+   *
+   * @throws UncheckedIOException if the placeholder initrd cannot be written under the home
+   */
+  public static WorkerAgent startSim(WorkerSettings settings, SimDriver driver) {
+    HostFacts real = HostFacts.probe();
+    HostFacts facts = new HostFacts(real.arch(), real.cpus(), real.memoryMib(), "sim", real.hostKernel(), real.os());
+    Map<String, VmDriver> drivers = Map.of(SimDriver.NAME, driver);
+    RunProcedure procedure;
+    try {
+      procedure = SimRunProcedure.create(settings, driver);
+    } catch (IOException e) {
+      throw new UncheckedIOException("sim worker " + settings.hostId() + ": cannot write its placeholder initrd under "
+          + settings.home() + ": " + e.getMessage(), e);
+    }
+    WorkerAgent agent = new WorkerAgent(settings, drivers, facts, procedure);
+    log.info("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
   }

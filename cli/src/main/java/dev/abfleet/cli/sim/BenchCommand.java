@@ -1,0 +1,21 @@
+package dev.abfleet.cli.sim;
+
+import dev.abfleet.cli.Main;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmarks of abfleet itself on SIMULATED hosts (hypervisor sim).",
+    subcommands = {SchedulerBenchCommand.class})
+public final class BenchCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return Main.EXIT_BAD_INPUT;
+  }
+}

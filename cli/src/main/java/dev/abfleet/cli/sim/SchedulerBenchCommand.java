@@ -1,0 +1,87 @@
+package dev.abfleet.cli.sim;
+
+import dev.abfleet.cli.Main;
+import dev.abfleet.cli.Problem;
+import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.sim.SimModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code abfleet bench scheduler}: how close the controller gets to the ideal makespan. */
+@Command(name = "scheduler", mixinStandardHelpOptions = true,
+    description = {
+      "SIMULATION: start an embedded controller and N sim workers in this process (real gRPC over",
+      "loopback), submit a batch of equal-priority experiments on hypervisor sim, wait for all,",
+      "and print the makespan against its lower bound (total boot time / hosts) plus checks."
+    })
+final class SchedulerBenchCommand implements Callable<Integer> {
+  @Option(names = "--workers", defaultValue = "200", paramLabel = "N", description = "Sim hosts (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  @Option(names = "--experiments", defaultValue = "50", paramLabel = "N", description = "Experiments (default: ${DEFAULT-VALUE}).")
+  int experiments;
+
+  @Option(names = "--pairs", defaultValue = "8", paramLabel = "N", description = "Pairs per experiment (default: ${DEFAULT-VALUE}).")
+  int pairs;
+
+  @Option(names = "--time-scale", defaultValue = "0.01", paramLabel = "X",
+      description = "Real seconds per simulated second (default: ${DEFAULT-VALUE}).")
+  double timeScale;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seeds the model and pair orders (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
+  Path simModel;
+
+  @Option(names = "--iterations", defaultValue = "5", paramLabel = "N",
+      description = "Measured iterations per metric per boot (default: ${DEFAULT-VALUE}).")
+  int iterations;
+
+  @Option(names = "--iteration-ms", defaultValue = "200", paramLabel = "MS",
+      description = "Simulated length of one iteration (default: ${DEFAULT-VALUE}).")
+  int iterationMs;
+
+  @Option(names = "--store", defaultValue = "memory", paramLabel = "KIND",
+      description = "Controller event journal: memory or h2 (a file in a temp dir; default: ${DEFAULT-VALUE}).")
+  String store;
+
+  @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
+      description = "Cancel what is still running after this long (default: ${DEFAULT-VALUE}).")
+  int timeoutS;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    range("--workers", workers, 1, 10_000);
+    range("--experiments", experiments, 1, 1_000);
+    range("--pairs", pairs, 1, 1_000);
+    range("--iterations", iterations, 1, 100_000);
+    range("--iteration-ms", iterationMs, 1, 600_000);
+    range("--timeout", timeoutS, 1, 86_400);
+    if (!store.equals("memory") && !store.equals("h2")) {
+      throw new Problem("--store '" + store + "': expected memory or h2");
+    }
+    SimModel model = SimModels.load(simModel, timeScale).withSeed(seed);
+    BenchOptions o = new BenchOptions(workers, experiments, pairs, model.timeScale(), seed, simModel, iterations,
+        iterationMs, store.equals("h2"), timeoutS);
+    Path home = Files.createTempDirectory("abfleet-bench-");
+    try {
+      System.err.println("abfleet bench: SIMULATION: starting an embedded controller and " + workers + " sim workers");
+      SchedulerBench.Result result = SchedulerBench.run(o, model, home, System.err);
+      boolean completed = BenchReport.print(o, SimModels.describe(model), result, System.out);
+      return completed ? Main.EXIT_OK : Main.EXIT_FAILED;
+    } finally {
+      CacheFiles.deleteTree(home);
+    }
+  }
+
+  private static void range(String option, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new Problem(option + " " + value + ": expected " + min + " to " + max);
+    }
+  }
+}
