@@ -30,6 +30,12 @@ public final class Main {
   public static final int EXIT_FAILED = 3;
 
   public static void main(String[] args) {
+    if (System.getProperty("java.util.concurrent.ForkJoinPool.common.parallelism") == null) {
+      // With fewer than 3 CPUs the common pool has one thread and CompletableFuture runs every
+      // async step on a new thread; ask replies in the controller are such steps.
+      System.setProperty("java.util.concurrent.ForkJoinPool.common.parallelism",
+          String.valueOf(Math.max(4, Runtime.getRuntime().availableProcessors())));
+    }
     if (args.length > 0 && (args[0].equals("controller") || args[0].equals("worker"))
         && System.getProperty("abfleet.log.level") == null) {
       // Long-running processes log what they do; interactive commands keep stderr for progress.
