@@ -45,6 +45,10 @@ final class AbCommand implements Callable<Integer> {
   @Option(names = "--metrics", split = ",", paramLabel = "M", description = "Only these metrics (comma-separated).")
   List<String> metrics;
 
+  @Option(names = "--looks", split = ",", paramLabel = "N",
+      description = "Sequential design: pair counts at which to stop once every gating metric is decided, e.g. 8,16,24 (the last is the most pairs run).")
+  List<Integer> looks;
+
   @Option(names = "--threshold", paramLabel = "R", description = "Noise threshold, relative (default: fleet.yaml, 0.02).")
   Double threshold;
 
@@ -70,7 +74,7 @@ final class AbCommand implements Callable<Integer> {
     AbRequest request = new AbRequest(
         ArmArg.parse("--baseline", baseline),
         ArmArg.parse("--candidate", candidate),
-        cfg, benchmark, metrics, pairs, threshold, alpha, seed, iterations, bootTimeout);
+        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout);
     ReportFormat fmt = ReportFormat.parse(format);
     if (localWorkers < 1 || localWorkers > 64) {
       throw new Problem("--local-workers " + localWorkers + ": expected 1 to 64");

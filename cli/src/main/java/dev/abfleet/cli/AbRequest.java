@@ -27,6 +27,7 @@ record AbRequest(
     String benchmarkName,
     List<String> metrics,
     Integer pairs,
+    List<Integer> looks,
     Double threshold,
     Double alpha,
     Long seed,
@@ -47,6 +48,16 @@ record AbRequest(
     }
     if (pairs != null && (pairs < 1 || pairs > 10_000)) {
       throw new Problem("--pairs " + pairs + ": expected 1 to 10000");
+    }
+    if (looks != null) {
+      for (int i = 0; i < looks.size(); i++) {
+        if (looks.get(i) < 2 || looks.get(i) > 10_000 || (i > 0 && looks.get(i) <= looks.get(i - 1))) {
+          throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 10000, e.g. 8,16,24");
+        }
+      }
+      if (pairs != null) {
+        throw new Problem("--pairs and --looks both given; the last look is the most pairs run, drop --pairs");
+      }
     }
     if (threshold != null && !(threshold > 0 && threshold < 1)) {
       throw new Problem("--threshold " + threshold + ": expected a relative change between 0 and 1, e.g. 0.02 for 2%");
@@ -79,7 +90,8 @@ record AbRequest(
     Policy.Builder policy = Policy.newBuilder()
         .setNoiseThreshold(threshold != null ? threshold : config.policy().noiseThreshold())
         .setAlpha(alpha != null ? alpha : config.policy().alpha())
-        .setPairs(pairs != null ? pairs : config.policy().pairs())
+        .setPairs(effectiveLooks().isEmpty() ? (pairs != null ? pairs : config.policy().pairs()) : 0)
+        .addAllLooks(effectiveLooks())
         .setBootTimeoutS(bootTimeoutS != null ? bootTimeoutS : config.policy().bootTimeoutS())
         .addAllGatingMetrics(gating);
     if (seed != null) {
@@ -99,6 +111,14 @@ record AbRequest(
         .setPolicy(policy)
         .setPriority("pr")
         .build();
+  }
+
+  /** --looks, else fleet.yaml's policy.looks unless --pairs asks for a fixed design. */
+  List<Integer> effectiveLooks() {
+    if (looks != null) {
+      return looks;
+    }
+    return pairs != null ? List.of() : config.policy().looks();
   }
 
   private Arm arm(ArmArg a, String role) {

@@ -101,6 +101,17 @@ class BadInputTest {
   }
 
   @Test
+  void looksMustBeAscendingAndExcludePairs() throws IOException {
+    Path k = bzImage();
+    assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--looks", "16,8")).isEqualTo(2);
+    assertThat(oneLine()).contains("--looks [16, 8]").contains("ascending");
+    err.getBuffer().setLength(0);
+    assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--looks", "8,16", "--pairs", "8")).isEqualTo(2);
+    assertThat(oneLine()).contains("drop --pairs");
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
   void unknownFormatIsExitTwo() throws IOException {
     Path k = bzImage();
     assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--format", "xml")).isEqualTo(2);

@@ -19,8 +19,11 @@ public record FleetConfig(
    */
   public record Store(String kind, String path, String url, String user, String passwordEnv) {}
 
-  /** Default decision policy of experiments that do not set their own. */
-  public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS) {}
+  /**
+   * Default decision policy of experiments that do not set their own. {@code looks}: ascending
+   * pair counts of a sequential design (empty = a fixed design of {@code pairs}).
+   */
+  public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {}
 
   /** Default VM shape: vCPUs and memory in MiB. */
   public record Vm(int vcpus, int memoryMib) {}

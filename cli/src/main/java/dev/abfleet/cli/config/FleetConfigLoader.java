@@ -139,14 +139,33 @@ public final class FleetConfigLoader {
     double alpha = 0.05;
     int pairs = 8;
     int timeout = 180;
+    List<Integer> looks = List.of();
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s"));
+      Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks"));
+      if (m.containsKey("looks")) looks = looks(m.get("looks"));
       if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
       if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
       if (m.containsKey("pairs")) pairs = m.get("pairs").integer(1, 10_000);
       if (m.containsKey("boot_timeout_s")) timeout = m.get("boot_timeout_s").integer(5, 86_400);
     }
-    return new FleetConfig.Policy(threshold, alpha, pairs, timeout);
+    if (!looks.isEmpty()) {
+      pairs = looks.get(looks.size() - 1);
+    }
+    return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks);
+  }
+
+  /** Ascending pair counts of at least 2. */
+  private static List<Integer> looks(YamlNode n) {
+    List<Integer> looks = new java.util.ArrayList<>();
+    for (YamlNode item : n.sequence()) {
+      int look = item.integer(2, 10_000);
+      if (!looks.isEmpty() && look <= looks.get(looks.size() - 1)) {
+        throw item.problem("policy.looks must be ascending pair counts, e.g. [8, 16, 24]; " + look
+            + " does not come after " + looks.get(looks.size() - 1));
+      }
+      looks.add(look);
+    }
+    return List.copyOf(looks);
   }
 
   private static FleetConfig.Vm vm(YamlNode n) {

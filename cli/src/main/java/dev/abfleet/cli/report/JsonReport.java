@@ -35,7 +35,10 @@ public final class JsonReport {
     number(policy, "noise_threshold", e.getSpec().getPolicy().getNoiseThreshold());
     number(policy, "alpha", e.getSpec().getPolicy().getAlpha());
     policy.put("pairs", e.getPairsWanted());
+    ArrayNode looks = policy.putArray("looks");
+    e.getSpec().getPolicy().getLooksList().forEach(looks::add);
     root.put("pairs_done", e.getPairsDone());
+    root.put("stopped_early", Reports.stoppedEarly(e));
     root.put("retried_blocks", e.getRetriedBlocks());
     root.put("rejected_stale", e.getRejectedStale());
     root.put("overall", Reports.overall(e));

@@ -12,7 +12,7 @@ public final class MarkdownReport {
     out.append("### abfleet: `").append(Reports.baseline(e)).append("` vs `")
         .append(String.join("`, `", Reports.candidates(e))).append("` — **")
         .append(Reports.overall(e)).append("**\n\n");
-    out.append(e.getPairsDone()).append(" back-to-back boot pairs on ")
+    out.append(Reports.pairsLine(e).replaceFirst(" pairs", " back-to-back boot pairs")).append(" on ")
         .append(String.join(", ", Reports.hosts(e))).append(" (")
         .append(String.join(", ", Reports.accelerators(e))).append("), experiment `")
         .append(e.getExperimentId()).append("`, seed ").append(e.getSeed()).append(".\n\n");

@@ -62,6 +62,26 @@ final class Reports {
     return "inconclusive";
   }
 
+  /** A sequential experiment that completed before its last look. */
+  static boolean stoppedEarly(Experiment e) {
+    return e.getState().equals("completed") && e.getPairsDone() < e.getPairsWanted();
+  }
+
+  /** "8 pairs", or "10 pairs (sequential, looks 10/20/30: stopped at look 1)". */
+  static String pairsLine(Experiment e) {
+    List<Integer> looks = e.getSpec().getPolicy().getLooksList();
+    String pairs = e.getPairsDone() + " pairs";
+    if (looks.isEmpty()) {
+      return pairs;
+    }
+    String plan = "sequential, looks " + looks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("/"));
+    int look = looks.indexOf(e.getPairsDone());
+    if (stoppedEarly(e) && look >= 0) {
+      return pairs + " (" + plan + ": stopped at look " + (look + 1) + ")";
+    }
+    return pairs + " (" + plan + ")";
+  }
+
   static boolean anyGatingRegression(Experiment e) {
     return e.getComparisonsList().stream()
         .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));

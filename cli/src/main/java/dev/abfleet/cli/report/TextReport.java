@@ -14,7 +14,7 @@ public final class TextReport {
     out.append("experiment ").append(e.getExperimentId())
         .append(": ").append(Reports.baseline(e)).append(" (baseline) vs ")
         .append(String.join(", ", Reports.candidates(e)))
-        .append(", ").append(e.getPairsDone()).append(" pairs")
+        .append(", ").append(Reports.pairsLine(e))
         .append(" on ").append(String.join(", ", Reports.hosts(e)))
         .append(" [").append(String.join(", ", Reports.accelerators(e))).append("]")
         .append(", seed ").append(e.getSeed()).append('\n');

@@ -70,6 +70,15 @@ class FleetConfigLoaderTest {
   }
 
   @Test
+  void looksMakeASequentialPolicyWhoseLastLookIsThePairBudget() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "policy:\n  looks: [8, 16, 24]\n");
+    assertThat(c.policy().looks()).containsExactly(8, 16, 24);
+    assertThat(c.policy().pairs()).isEqualTo(24);
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  looks: [8,\n    4]\n"))
+        .hasMessageStartingWith("f.yaml:3: policy.looks must be ascending");
+  }
+
+  @Test
   void postgresStoreNeedsAJdbcUrl() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  store:\n    kind: postgres\n"))
         .hasMessageContaining("f.yaml:3: controller.store.url must be a jdbc:postgresql:// URL");

@@ -87,6 +87,15 @@ class ReportGoldenTest {
   }
 
   @Test
+  void sequentialExperimentSaysAtWhichLookItStopped() {
+    Experiment e = fuseCase().toBuilder().setPairsDone(10).setPairsWanted(30)
+        .setSpec(fuseCase().getSpec().toBuilder().setPolicy(Policy.newBuilder().addLooks(10).addLooks(20).addLooks(30)))
+        .build();
+    assertThat(Reports.pairsLine(e)).isEqualTo("10 pairs (sequential, looks 10/20/30: stopped at look 1)");
+    assertThat(JsonReport.render(e)).contains("\"stopped_early\" : true").contains("\"looks\" : [ 10, 20, 30 ]");
+  }
+
+  @Test
   void overallIsImprovedOnlyWhenNoGatingMetricRegressedAndTheRestHeld() {
     assertThat(Reports.overall(fuseCase())).isEqualTo("inconclusive");
     Experiment allGood = fuseCase().toBuilder().removeComparisons(3).build();

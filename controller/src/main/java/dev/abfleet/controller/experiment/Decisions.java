@@ -72,9 +72,11 @@ public final class Decisions {
     events.add(new RunRecorded(placed, blockId));
     if (block.with(placed).complete()) {
       events.add(new PairCompleted(block.pairIndex(), blockId));
-      int done = state.pairs().size() + 1;
-      if (done >= state.pairsWanted()) {
-        events.add(new ExperimentCompleted(done));
+      Map<Integer, List<RunOutcome>> completed = state.completedPairs();
+      completed.put(block.pairIndex(), block.with(placed).outcomesInOrder());
+      if (completed.size() >= state.pairsWanted()
+          || Verdicts.stopEarly(state.spec(), completed, state.seed())) {
+        events.add(new ExperimentCompleted(completed.size()));
       }
     }
     return new Decision(events, RecordResult.RECORDED);

@@ -11,6 +11,8 @@ import java.util.List;
  * @param seed order-shuffle seed; 0 = drawn at submit and recorded
  * @param bootTimeoutS per-boot wall-clock limit in seconds; default 120
  * @param gatingMetrics metrics whose verdicts gate; empty = all
+ * @param looks ascending pair counts at which the experiment may stop early (group-sequential
+ *     design); empty = a fixed design of {@code pairs}; when set, {@code pairs} is the last look
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -18,7 +20,8 @@ public record PolicySpec(
     int pairs,
     long seed,
     int bootTimeoutS,
-    List<String> gatingMetrics) {
+    List<String> gatingMetrics,
+    List<Integer> looks) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -30,10 +33,25 @@ public record PolicySpec(
     pairs = pairs == 0 ? DEFAULT_PAIRS : pairs;
     bootTimeoutS = bootTimeoutS == 0 ? DEFAULT_BOOT_TIMEOUT_S : bootTimeoutS;
     gatingMetrics = gatingMetrics == null ? List.of() : List.copyOf(gatingMetrics);
+    looks = looks == null ? List.of() : List.copyOf(looks);
+    if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
+      pairs = looks.get(looks.size() - 1);
+    }
+  }
+
+  /** A fixed design (no interim looks). */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, List.of());
   }
 
   public static PolicySpec defaults() {
     return new PolicySpec(0, 0, 0, 0, 0, List.of());
+  }
+
+  /** The verdict engine's policy, looks included. */
+  public dev.abfleet.stats.Policy statsPolicy() {
+    return new dev.abfleet.stats.Policy(noiseThreshold, alpha, looks);
   }
 
   /** True when this metric's verdict gates the experiment. */

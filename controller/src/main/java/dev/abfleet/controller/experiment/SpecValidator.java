@@ -25,6 +25,17 @@ public final class SpecValidator {
       problems.add("policy.pairs: " + policy.pairs() + " is out of range; use 1.." + MAX_PAIRS
           + " (0 = " + PolicySpec.DEFAULT_PAIRS + ")");
     }
+    List<Integer> looks = policy.looks();
+    for (int i = 0; i < looks.size(); i++) {
+      if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1))) {
+        problems.add("policy.looks: " + looks + " must be ascending pair counts of at least 2, e.g. [8, 16, 24]");
+        break;
+      }
+    }
+    if (!looks.isEmpty() && policy.pairs() != looks.get(looks.size() - 1)) {
+      problems.add("policy.pairs: " + policy.pairs() + " differs from the last look " + looks.get(looks.size() - 1)
+          + "; leave pairs at 0 or set it to the last look");
+    }
     if (!(policy.noiseThreshold() > 0 && policy.noiseThreshold() < 1)) {
       problems.add("policy.noise_threshold: " + policy.noiseThreshold()
           + " must be a fraction in (0, 1), e.g. 0.02 for 2%");

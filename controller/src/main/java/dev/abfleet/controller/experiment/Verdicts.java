@@ -3,7 +3,7 @@ package dev.abfleet.controller.experiment;
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Direction;
 import dev.abfleet.stats.MetricInput;
-import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.SequentialPlan;
 import dev.abfleet.stats.Verdict;
 import dev.abfleet.stats.VerdictEngine;
 import java.util.ArrayList;
@@ -33,20 +33,10 @@ public final class Verdicts {
     if (pairs.isEmpty()) {
       return result;
     }
-    String baseline = spec.baseline().name();
     List<String> metrics = metricsOf(spec, pairs);
-    Policy policy = new Policy(spec.policy().noiseThreshold(), spec.policy().alpha());
-    // One call for every candidate and metric: family-wise error control spans all of them.
-    List<MetricInput> inputs = new ArrayList<>();
     List<List<String>> warnings = new ArrayList<>();
-    for (ArmSpec candidate : spec.candidates()) {
-      for (String metric : metrics) {
-        List<String> metricWarnings = new ArrayList<>();
-        inputs.add(input(spec, pairs, baseline, candidate.name(), metric, metricWarnings));
-        warnings.add(metricWarnings);
-      }
-    }
-    List<Comparison> compared = VerdictEngine.compare(inputs, policy, seed);
+    List<MetricInput> inputs = inputs(spec, pairs, metrics, warnings);
+    List<Comparison> compared = VerdictEngine.compare(inputs, spec.policy().statsPolicy(), seed);
     int i = 0;
     for (ArmSpec candidate : spec.candidates()) {
       List<Comparison> forArm = new ArrayList<>();
@@ -56,6 +46,35 @@ public final class Verdicts {
       result.put(candidate.name(), List.copyOf(forArm));
     }
     return result;
+  }
+
+  /**
+   * Whether a sequential experiment may stop now: the completed pairs reach one of the policy's
+   * looks and the engine says every gating metric is decided (or one regressed). Always false
+   * for a fixed design; the last look is the pair budget, handled by the caller.
+   */
+  public static boolean stopEarly(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs, long seed) {
+    List<Integer> looks = spec.policy().looks();
+    int look = looks.indexOf(pairs.size());
+    if (look < 0 || look == looks.size() - 1) {
+      return false;
+    }
+    List<MetricInput> inputs = inputs(spec, pairs, metricsOf(spec, pairs), new ArrayList<>());
+    return SequentialPlan.of(spec.policy().statsPolicy()).decide(look, inputs, seed).stop();
+  }
+
+  /** One input per candidate and metric, candidates outer: one family for error control. */
+  private static List<MetricInput> inputs(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
+      List<String> metrics, List<List<String>> warnings) {
+    List<MetricInput> inputs = new ArrayList<>();
+    for (ArmSpec candidate : spec.candidates()) {
+      for (String metric : metrics) {
+        List<String> metricWarnings = new ArrayList<>();
+        inputs.add(input(spec, pairs, spec.baseline().name(), candidate.name(), metric, metricWarnings));
+        warnings.add(metricWarnings);
+      }
+    }
+    return inputs;
   }
 
   /**

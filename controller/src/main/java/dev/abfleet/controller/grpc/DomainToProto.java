@@ -65,7 +65,8 @@ final class DomainToProto {
             .setPairs(s.policy().pairs())
             .setSeed(s.policy().seed())
             .setBootTimeoutS(s.policy().bootTimeoutS())
-            .addAllGatingMetrics(s.policy().gatingMetrics()))
+            .addAllGatingMetrics(s.policy().gatingMetrics())
+            .addAllLooks(s.policy().looks()))
         .setPriority(s.priority());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();

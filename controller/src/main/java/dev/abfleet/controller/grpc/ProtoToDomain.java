@@ -39,7 +39,7 @@ final class ProtoToDomain {
             b.getWarmupIterations()),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
-            pol.getBootTimeoutS(), pol.getGatingMetricsList()),
+            pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList()),
         p.getPriority());
   }
 

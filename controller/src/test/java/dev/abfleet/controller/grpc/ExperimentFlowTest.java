@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -130,6 +132,47 @@ class ExperimentFlowTest extends ControllerNodeTest {
     }
     assertThat(runs).hasSize(4);
     assertThat(acked).isEqualTo(runs);
+  }
+
+  @Test
+  void sequentialExperimentStopsAtTheFirstLookWhenTheEffectIsLarge() throws Exception {
+    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
+    awaitHosts(1);
+    ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
+        .setPolicy(Policy.newBuilder().setSeed(17).addGatingMetrics("metadata_stat").addLooks(10).addLooks(20))
+        .build();
+    String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId("e-seq")
+        .setSpec(spec).build()).getExperimentId();
+    Experiment done = ControllerNodeTest.awaitExperiment(client, id,
+        e -> e.getState().equals("completed"), Duration.ofSeconds(60));
+    assertThat(done.getPairsWanted()).isEqualTo(20);
+    assertThat(done.getPairsDone()).as("stopped at the first look").isEqualTo(10);
+    assertThat(done.getSpec().getPolicy().getLooksList()).containsExactly(10, 20);
+    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+        .extracting(c -> c.getVerdict()).containsExactly("regressed");
+  }
+
+  @Test
+  void sequentialExperimentWithoutAnEffectRunsToItsLastLook() throws Exception {
+    worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    awaitHosts(1);
+    ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
+        .setPolicy(Policy.newBuilder().setSeed(17).addGatingMetrics("metadata_stat").addLooks(4).addLooks(8))
+        .build();
+    String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId("e-seq-aa")
+        .setSpec(spec).build()).getExperimentId();
+    Experiment done = ControllerNodeTest.awaitExperiment(client, id,
+        e -> e.getState().equals("completed"), Duration.ofSeconds(60));
+    assertThat(done.getPairsDone()).isEqualTo(8);
+    assertThat(done.getComparisonsList()).extracting(c -> c.getVerdict()).doesNotContain("regressed", "improved");
+  }
+
+  @Test
+  void rejectsLooksThatAreNotAscending() {
+    ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
+        .setPolicy(Policy.newBuilder().addLooks(16).addLooks(8)).build();
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> client.submitExperiment(
+        SubmitExperimentRequest.newBuilder().setSpec(spec).build()));
   }
 
   @Test
