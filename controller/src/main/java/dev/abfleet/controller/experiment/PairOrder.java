@@ -43,6 +43,41 @@ public final class PairOrder {
     return List.copyOf(order);
   }
 
+  /**
+   * The boot order for a pair on a host: the seeded order when it keeps the host balanced,
+   * else the rotation this host has used least (first-booted arm counted over the host's
+   * pairs so far), trying rotations from the seeded one on. On one host this makes balanced
+   * blocks of {@code arms.size()} pairs, each block's order random; on several hosts every
+   * host is balanced too, so a host effect cannot masquerade as an order effect.
+   *
+   * @param seeded this pair's order from {@link #plan}
+   * @param arms arm names, baseline first
+   * @param firstsOnHost the first-booted arm of each pair already on this host
+   */
+  public static List<String> balancedOnHost(List<String> seeded, List<String> arms, List<String> firstsOnHost) {
+    int m = arms.size();
+    int[] used = new int[m];
+    for (String first : firstsOnHost) {
+      int r = arms.indexOf(first);
+      if (r >= 0) {
+        used[r]++;
+      }
+    }
+    int min = java.util.Arrays.stream(used).min().orElse(0);
+    int start = arms.indexOf(seeded.get(0));
+    for (int k = 0; k < m; k++) {
+      int r = (start + k) % m;
+      if (used[r] == min) {
+        List<String> order = new ArrayList<>(m);
+        for (int i = 0; i < m; i++) {
+          order.add(arms.get((r + i) % m));
+        }
+        return List.copyOf(order);
+      }
+    }
+    return seeded;
+  }
+
   private static <T> void shuffle(List<T> list, SplittableRandom random) {
     for (int i = list.size() - 1; i > 0; i--) {
       int j = random.nextInt(i + 1);

@@ -42,4 +42,38 @@ class PairOrderTest {
       assertThat(order.stream().filter(p -> p.get(at).equals("base")).count()).isEqualTo(2);
     }
   }
+
+  @Test
+  void keepsTheSeededOrderWhenTheHostIsBalanced() {
+    List<String> arms = List.of("base", "cand");
+    assertThat(PairOrder.balancedOnHost(List.of("cand", "base"), arms, List.of())).containsExactly("cand", "base");
+    assertThat(PairOrder.balancedOnHost(List.of("base", "cand"), arms, List.of("base", "cand")))
+        .containsExactly("base", "cand");
+  }
+
+  @Test
+  void flipsTheOrderThatWouldUnbalanceTheHost() {
+    List<String> arms = List.of("base", "cand");
+    assertThat(PairOrder.balancedOnHost(List.of("base", "cand"), arms, List.of("base"))).containsExactly("cand", "base");
+    assertThat(PairOrder.balancedOnHost(List.of("cand", "base"), arms, List.of("cand", "cand", "base")))
+        .containsExactly("base", "cand");
+  }
+
+  @Test
+  void everyHostEndsBalancedWhateverTheSeededPlan() {
+    List<String> arms = List.of("base", "cand");
+    for (long seed = 1; seed <= 50; seed++) {
+      List<List<String>> plan = PairOrder.plan(arms, 12, seed);
+      java.util.Map<String, java.util.List<String>> firsts = new java.util.HashMap<>();
+      for (int pair = 0; pair < plan.size(); pair++) {
+        String host = "h" + (pair * 7 % 3);
+        List<String> used = firsts.computeIfAbsent(host, h -> new java.util.ArrayList<>());
+        used.add(PairOrder.balancedOnHost(plan.get(pair), arms, used).get(0));
+      }
+      for (List<String> used : firsts.values()) {
+        long base = used.stream().filter("base"::equals).count();
+        assertThat(Math.abs(2 * base - used.size())).as("seed %d: %s", seed, used).isLessThanOrEqualTo(1);
+      }
+    }
+  }
 }
