@@ -23,8 +23,14 @@ final class AbCommand implements Callable<Integer> {
   String baseline;
 
   @Option(names = "--candidate", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
-      description = "Candidate arm, same form, e.g. slub=/boot/vmlinuz:slub_debug=FZPU")
-  String candidate;
+      description = "Candidate arm, same form, e.g. slub=/boot/vmlinuz:slub_debug=FZPU; repeat for several"
+          + " (error control spans them all).")
+  List<String> candidates;
+
+  @Option(names = "--ceiling", paramLabel = "NAME=KERNEL[:ARGS]",
+      description = "Optional ceiling arm (the best achievable, e.g. hard-pinned): never gating; each candidate"
+          + " is reported as a fraction of it.")
+  String ceiling;
 
   @Option(names = "--pairs", paramLabel = "N", description = "Boot pairs (default: fleet.yaml policy.pairs).")
   Integer pairs;
@@ -73,7 +79,8 @@ final class AbCommand implements Callable<Integer> {
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     AbRequest request = new AbRequest(
         ArmArg.parse("--baseline", baseline),
-        ArmArg.parse("--candidate", candidate),
+        candidates.stream().map(c -> ArmArg.parse("--candidate", c)).toList(),
+        ceiling == null ? null : ArmArg.parse("--ceiling", ceiling),
         cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout);
     ReportFormat fmt = ReportFormat.parse(format);
     if (localWorkers < 1 || localWorkers > 64) {

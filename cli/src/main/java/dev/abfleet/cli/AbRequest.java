@@ -22,7 +22,8 @@ import java.util.List;
  */
 record AbRequest(
     ArmArg baseline,
-    ArmArg candidate,
+    List<ArmArg> candidates,
+    ArmArg ceiling,
     FleetConfig config,
     String benchmarkName,
     List<String> metrics,
@@ -35,11 +36,19 @@ record AbRequest(
     Integer bootTimeoutS) {
 
   AbRequest {
-    if (baseline.name().equals(candidate.name())) {
-      throw new Problem("--baseline and --candidate are both named '" + baseline.name() + "'; give the arms different names");
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (ArmArg arm : arms(baseline, candidates, ceiling)) {
+      if (!names.add(arm.name())) {
+        throw new Problem("two arms are named '" + arm.name() + "'; give the arms different names");
+      }
     }
     checkKernel("--baseline", baseline);
-    checkKernel("--candidate", candidate);
+    for (ArmArg candidate : candidates) {
+      checkKernel("--candidate", candidate);
+    }
+    if (ceiling != null) {
+      checkKernel("--ceiling", ceiling);
+    }
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     if (metrics != null) {
       Harnesses.checkMetrics(b.harness(), metrics).ifPresent(msg -> {
@@ -98,9 +107,10 @@ record AbRequest(
       policy.setSeed(seed);
     }
     return ExperimentSpec.newBuilder()
-        .setName(baseline.name() + "-vs-" + candidate.name())
+        .setName(baseline.name() + "-vs-" + String.join("-", candidates.stream().map(ArmArg::name).toList()))
         .addArms(arm(baseline, "baseline"))
-        .addArms(arm(candidate, "candidate"))
+        .addAllArms(candidates.stream().map(c -> arm(c, "candidate")).toList())
+        .addAllArms(ceiling == null ? List.of() : List.of(arm(ceiling, "ceiling")))
         .setBenchmark(Benchmark.newBuilder()
             .setHarness(b.harness())
             .addAllMetrics(m)
@@ -111,6 +121,21 @@ record AbRequest(
         .setPolicy(policy)
         .setPriority("pr")
         .build();
+  }
+
+  private static List<ArmArg> arms(ArmArg baseline, List<ArmArg> candidates, ArmArg ceiling) {
+    List<ArmArg> all = new java.util.ArrayList<>();
+    all.add(baseline);
+    all.addAll(candidates);
+    if (ceiling != null) {
+      all.add(ceiling);
+    }
+    return all;
+  }
+
+  /** Names of the candidate arms, comma-separated. */
+  String candidateNames() {
+    return String.join(", ", candidates.stream().map(ArmArg::name).toList());
   }
 
   /** --looks, else fleet.yaml's policy.looks unless --pairs asks for a fixed design. */

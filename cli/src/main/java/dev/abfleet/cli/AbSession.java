@@ -14,7 +14,7 @@ final class AbSession {
         ExperimentClient client = new ExperimentClient(fleet.target())) {
       String id = client.submit("", request.toSpec(fleet.hostIds()));
       err.println("abfleet: experiment " + id + " submitted: " + request.baseline().name() + " vs "
-          + request.candidate().name() + " on " + String.join(", ", fleet.hostIds()));
+          + request.candidateNames() + " on " + String.join(", ", fleet.hostIds()));
       AtomicBoolean finished = new AtomicBoolean(false);
       Thread cancelOnInterrupt = new Thread(() -> {
         if (!finished.get()) {

@@ -6,6 +6,7 @@ import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,7 +58,7 @@ final class DemoCommand implements Callable<Integer> {
     System.err.println("abfleet demo: candidate 'slub_debug' = same kernel + " + candidateArgs);
     AbRequest request = new AbRequest(
         new ArmArg("stock", kernel, ""),
-        new ArmArg("slub_debug", kernel, candidateArgs),
+        List.of(new ArmArg("slub_debug", kernel, candidateArgs)), null,
         cfg, null, null, pairs, null, null, null, null, null, null);
     return AbSession.run(request, fmt, false, 1, System.out, System.err);
   }

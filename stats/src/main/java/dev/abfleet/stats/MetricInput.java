@@ -48,6 +48,11 @@ public record MetricInput(
             : java.util.Arrays.copyOf(baselineFirst, Math.min(n, baselineFirst.length)));
   }
 
+  /** The same input, gating or not. */
+  public MetricInput withGating(boolean gates) {
+    return new MetricInput(metric, unit, better, gates, baseline, candidate, paired, hosts, baselineFirst);
+  }
+
   private static double[] head(double[] v, int n) {
     return v == null ? null : java.util.Arrays.copyOf(v, Math.min(n, v.length));
   }

@@ -30,6 +30,9 @@ public final class JsonReport {
     root.put("baseline", Reports.baseline(e));
     ArrayNode cands = root.putArray("candidates");
     Reports.candidates(e).forEach(cands::add);
+    if (!Reports.ceiling(e).isEmpty()) {
+      root.put("ceiling", Reports.ceiling(e));
+    }
     root.put("seed", e.getSeed());
     ObjectNode policy = root.putObject("policy");
     number(policy, "noise_threshold", e.getSpec().getPolicy().getNoiseThreshold());
@@ -62,6 +65,9 @@ public final class JsonReport {
       number(n, "p_value", c.getPValue());
       number(n, "p_adjusted", c.getPAdjusted());
       n.put("verdict", c.getVerdict());
+      if (c.getOfCeiling() > 0) {
+        n.put("of_ceiling", c.getOfCeiling());
+      }
       strings(n.putArray("reasons"), c.getReasonsList());
       strings(n.putArray("warnings"), c.getWarningsList());
     }

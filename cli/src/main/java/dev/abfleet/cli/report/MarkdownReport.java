@@ -18,7 +18,7 @@ public final class MarkdownReport {
         .append(e.getExperimentId()).append("`, seed ").append(e.getSeed()).append(".\n\n");
     out.append("| metric | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |\n");
     out.append("|---|---:|---:|---:|---|---:|---|\n");
-    boolean multi = Reports.candidates(e).size() > 1;
+    boolean multi = Reports.multiArm(e);
     for (Comparison c : e.getComparisonsList()) {
       String verdict = switch (c.getVerdict()) {
         case "improved" -> "✅ improved";
@@ -31,6 +31,7 @@ public final class MarkdownReport {
       }
       out.append("| ").append(multi ? c.getArm() + "/" : "").append(c.getMetric())
           .append(c.getGating() ? "" : " (not gating)")
+          .append(c.getOfCeiling() > 0 ? " (" + Numbers.ofCeiling(c.getOfCeiling()) + " of ceiling)" : "")
           .append(" | ").append(Numbers.withUnit(c.getBaselineCenter(), c.getUnit()))
           .append(" | ").append(Numbers.withUnit(c.getCandidateCenter(), c.getUnit()))
           .append(" | ").append(Numbers.percent(c.getChange()))

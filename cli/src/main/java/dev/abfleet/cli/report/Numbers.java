@@ -26,6 +26,11 @@ public final class Numbers {
     return Double.isFinite(v) ? value(v) + " " + unit : "-";
   }
 
+  /** 0.97 -> "97%"; 0 (no ceiling) -> "-". */
+  public static String ofCeiling(double fraction) {
+    return fraction > 0 && Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.0f%%", fraction * 100) : "-";
+  }
+
   /** -0.035 -> "-3.5%"; NaN -> "-". */
   public static String percent(double r) {
     if (!Double.isFinite(r)) {

@@ -23,9 +23,22 @@ final class Reports {
 
   static List<String> candidates(Experiment e) {
     return e.getSpec().getArmsList().stream()
-        .filter(a -> !a.getRole().equals("baseline"))
+        .filter(a -> a.getRole().equals("candidate"))
         .map(Arm::getName)
         .toList();
+  }
+
+  /** The ceiling arm's name, or empty. */
+  static String ceiling(Experiment e) {
+    return e.getSpec().getArmsList().stream()
+        .filter(a -> a.getRole().equals("ceiling"))
+        .map(Arm::getName)
+        .findFirst().orElse("");
+  }
+
+  /** Rows shown in a table: more than one arm is compared with the baseline. */
+  static boolean multiArm(Experiment e) {
+    return candidates(e).size() > 1 || !ceiling(e).isEmpty();
   }
 
   static Set<String> hosts(Experiment e) {

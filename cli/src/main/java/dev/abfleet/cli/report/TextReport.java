@@ -14,25 +14,32 @@ public final class TextReport {
     out.append("experiment ").append(e.getExperimentId())
         .append(": ").append(Reports.baseline(e)).append(" (baseline) vs ")
         .append(String.join(", ", Reports.candidates(e)))
+        .append(Reports.ceiling(e).isEmpty() ? "" : " (ceiling " + Reports.ceiling(e) + ")")
         .append(", ").append(Reports.pairsLine(e))
         .append(" on ").append(String.join(", ", Reports.hosts(e)))
         .append(" [").append(String.join(", ", Reports.accelerators(e))).append("]")
         .append(", seed ").append(e.getSeed()).append('\n');
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "verdict"});
-    boolean multi = Reports.candidates(e).size() > 1;
+    boolean ceiling = !Reports.ceiling(e).isEmpty();
+    rows.add(ceiling
+        ? new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "of ceiling", "verdict"}
+        : new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "verdict"});
+    boolean multi = Reports.multiArm(e);
     for (Comparison c : e.getComparisonsList()) {
       String verdict = c.getVerdict() + (c.getReasonsCount() > 0 ? " (" + String.join(", ", c.getReasonsList()) + ")" : "");
-      rows.add(new String[] {
-        (multi ? c.getArm() + "/" : "") + c.getMetric() + (c.getGating() ? "" : " *"),
-        c.getUnit(),
-        Numbers.value(c.getBaselineCenter()),
-        Numbers.value(c.getCandidateCenter()),
-        Numbers.percent(c.getChange()),
-        Numbers.interval(c.getCiLow(), c.getCiHigh()),
-        Numbers.p(c.getPAdjusted()),
-        verdict
-      });
+      List<String> row = new ArrayList<>(List.of(
+          (multi ? c.getArm() + "/" : "") + c.getMetric() + (c.getGating() ? "" : " *"),
+          c.getUnit(),
+          Numbers.value(c.getBaselineCenter()),
+          Numbers.value(c.getCandidateCenter()),
+          Numbers.percent(c.getChange()),
+          Numbers.interval(c.getCiLow(), c.getCiHigh()),
+          Numbers.p(c.getPAdjusted())));
+      if (ceiling) {
+        row.add(Numbers.ofCeiling(c.getOfCeiling()));
+      }
+      row.add(verdict);
+      rows.add(row.toArray(String[]::new));
     }
     out.append(table(rows));
     out.append(Reports.verdictLine(e)).append('\n');

@@ -86,6 +86,19 @@ class ReportGoldenTest {
     assertGolden("fuse.json", JsonReport.render(fuseCase()));
   }
 
+  /** The motivating report's ceiling: the candidate at 97% of a hard-pinned arm. */
+  @Test
+  void ceilingColumnShowsEachCandidateAsAFractionOfTheCeiling() throws IOException {
+    Experiment.Builder e = fuseCase().toBuilder();
+    e.setSpec(e.getSpec().toBuilder().addArms(Arm.newBuilder().setName("pinned").setRole("ceiling")));
+    e.setComparisons(0, e.getComparisons(0).toBuilder().setOfCeiling(0.97));
+    e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 51860, 0.63, 0.55, 0.70, 0.0078, 0.0078, "improved", false)
+        .toBuilder().setArm("pinned"));
+    assertGolden("ceiling.txt", TextReport.render(e.build()));
+    assertThat(JsonReport.render(e.build())).contains("\"ceiling\" : \"pinned\"").contains("\"of_ceiling\" : 0.97");
+    assertThat(MarkdownReport.render(e.build())).contains("spinwait/metadata_stat (97% of ceiling)");
+  }
+
   @Test
   void sequentialExperimentSaysAtWhichLookItStopped() {
     Experiment e = fuseCase().toBuilder().setPairsDone(10).setPairsWanted(30)

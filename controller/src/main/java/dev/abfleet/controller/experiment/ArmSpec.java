@@ -16,10 +16,15 @@ public record ArmSpec(
     int vcpus,
     int memoryMib) {
 
-  /** What an arm is compared against: one baseline, one or more candidates. */
+  /**
+   * One baseline, one or more candidates, at most one ceiling: the best achievable
+   * configuration (e.g. hard-pinned), compared with the baseline like a candidate but never
+   * gating, so that each candidate can be reported as a fraction of the ceiling.
+   */
   public enum Role {
     BASELINE,
-    CANDIDATE
+    CANDIDATE,
+    CEILING
   }
 
   public ArmSpec {

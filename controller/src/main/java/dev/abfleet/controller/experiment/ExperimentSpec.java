@@ -34,10 +34,22 @@ public record ExperimentSpec(
     return arms.stream().filter(a -> a.role() == ArmSpec.Role.CANDIDATE).toList();
   }
 
-  /** Arm names, baseline first, then candidates in submission order. */
+  /** The ceiling arm, or null when the experiment has none. */
+  public ArmSpec ceiling() {
+    return arms.stream().filter(a -> a.role() == ArmSpec.Role.CEILING).findFirst().orElse(null);
+  }
+
+  /** Arms compared with the baseline: the candidates, then the ceiling if any. */
+  public List<ArmSpec> compared() {
+    ArmSpec ceiling = ceiling();
+    return ceiling == null ? candidates()
+        : java.util.stream.Stream.concat(candidates().stream(), java.util.stream.Stream.of(ceiling)).toList();
+  }
+
+  /** Arm names, baseline first, then candidates in submission order, then the ceiling. */
   public List<String> armOrder() {
     return java.util.stream.Stream.concat(
-            java.util.stream.Stream.of(baseline()), candidates().stream())
+            java.util.stream.Stream.of(baseline()), compared().stream())
         .map(ArmSpec::name)
         .toList();
   }

@@ -64,16 +64,20 @@ public final class SpecValidator {
   private static void checkArms(List<ArmSpec> arms, List<String> problems) {
     long baselines = arms.stream().filter(a -> a.role() == ArmSpec.Role.BASELINE).count();
     long candidates = arms.stream().filter(a -> a.role() == ArmSpec.Role.CANDIDATE).count();
+    long ceilings = arms.stream().filter(a -> a.role() == ArmSpec.Role.CEILING).count();
     if (baselines != 1 || candidates < 1) {
       problems.add("arms: need exactly one arm with role baseline and at least one candidate; got "
           + baselines + " baseline and " + candidates + " candidate arms");
+    }
+    if (ceilings > 1) {
+      problems.add("arms: at most one arm with role ceiling; got " + ceilings);
     }
     Set<String> names = new HashSet<>();
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = arms.get(i);
       String at = "arms[" + i + "]";
       if (arm.role() == null) {
-        problems.add(at + ".role: missing; use baseline or candidate");
+        problems.add(at + ".role: missing or unknown; use baseline, candidate or ceiling");
       }
       if (arm.name() == null || !ARM_NAME.matcher(arm.name()).matches()) {
         problems.add(at + ".name: '" + arm.name() + "' is not a valid arm name; use [a-zA-Z0-9_.-]+");

@@ -38,7 +38,7 @@ public final class Verdicts {
     List<MetricInput> inputs = inputs(spec, pairs, metrics, warnings);
     List<Comparison> compared = VerdictEngine.compare(inputs, spec.policy().statsPolicy(), seed);
     int i = 0;
-    for (ArmSpec candidate : spec.candidates()) {
+    for (ArmSpec candidate : spec.compared()) {
       List<Comparison> forArm = new ArrayList<>();
       for (int m = 0; m < metrics.size(); m++, i++) {
         forArm.add(addWarnings(compared.get(i), warnings.get(i)));
@@ -67,10 +67,13 @@ public final class Verdicts {
   private static List<MetricInput> inputs(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
       List<String> metrics, List<List<String>> warnings) {
     List<MetricInput> inputs = new ArrayList<>();
-    for (ArmSpec candidate : spec.candidates()) {
+    for (ArmSpec candidate : spec.compared()) {
+      boolean ceiling = candidate.role() == ArmSpec.Role.CEILING;
       for (String metric : metrics) {
         List<String> metricWarnings = new ArrayList<>();
-        inputs.add(input(spec, pairs, spec.baseline().name(), candidate.name(), metric, metricWarnings));
+        MetricInput in = input(spec, pairs, spec.baseline().name(), candidate.name(), metric, metricWarnings);
+        // The ceiling is a reference point, never a gate.
+        inputs.add(ceiling ? in.withGating(false) : in);
         warnings.add(metricWarnings);
       }
     }

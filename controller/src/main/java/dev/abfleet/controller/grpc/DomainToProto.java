@@ -27,6 +27,8 @@ import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.stats.Verdict;
+import java.util.List;
+import java.util.Map;
 
 /** Domain -> proto, for everything that leaves the controller through gRPC. */
 final class DomainToProto {
@@ -43,7 +45,14 @@ final class DomainToProto {
         .setMessage(v.message())
         .setRetriedBlocks(v.retriedBlocks())
         .setRejectedStale(v.rejectedStale());
-    v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c))));
+    ArmSpec ceiling = v.spec().ceiling();
+    Map<String, dev.abfleet.stats.Comparison> ceilingRows = new java.util.HashMap<>();
+    if (ceiling != null) {
+      v.comparisons().getOrDefault(ceiling.name(), List.of()).forEach(c -> ceilingRows.put(c.metric(), c));
+    }
+    v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c).toBuilder()
+        .setOfCeiling(ceiling == null || arm.equals(ceiling.name()) ? 0 : ofCeiling(c, ceilingRows.get(c.metric())))
+        .build())));
     v.boots().forEach(o -> b.addBoots(boot(o)));
     Verdict overall = Verdicts.overall(v.comparisons());
     b.setOverall(overall == null ? "" : overall.wire());
@@ -94,6 +103,17 @@ final class DomainToProto {
     return Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).build();
+  }
+
+  /** Candidate center as a fraction of the ceiling's, direction-aware; 0 when not computable. */
+  static double ofCeiling(dev.abfleet.stats.Comparison candidate, dev.abfleet.stats.Comparison ceiling) {
+    if (ceiling == null) {
+      return 0;
+    }
+    double ratio = candidate.better() == dev.abfleet.stats.Direction.LOWER
+        ? ceiling.candidateCenter() / candidate.candidateCenter()
+        : candidate.candidateCenter() / ceiling.candidateCenter();
+    return Double.isFinite(ratio) && ratio > 0 ? ratio : 0;
   }
 
   private static Comparison comparison(String arm, dev.abfleet.stats.Comparison c) {

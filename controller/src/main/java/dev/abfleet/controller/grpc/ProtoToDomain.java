@@ -47,6 +47,7 @@ final class ProtoToDomain {
     ArmSpec.Role role = switch (a.getRole()) {
       case "baseline" -> ArmSpec.Role.BASELINE;
       case "candidate" -> ArmSpec.Role.CANDIDATE;
+      case "ceiling" -> ArmSpec.Role.CEILING;
       default -> null;
     };
     ArtifactRef initrd = a.hasInitrd() && !a.getInitrd().getSha256().isEmpty()

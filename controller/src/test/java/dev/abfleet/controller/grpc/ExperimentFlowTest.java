@@ -168,6 +168,38 @@ class ExperimentFlowTest extends ControllerNodeTest {
   }
 
   @Test
+  void ceilingArmIsComparedButNeverGatesAndCandidatesAreReportedAsAFractionOfIt() throws Exception {
+    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
+    awaitHosts(1);
+    ExperimentSpec spec = ControllerNodeTest.spec(6).toBuilder()
+        .addArms(ControllerNodeTest.arm("ceil", "ceiling", "c"))
+        .build();
+    String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId("e-ceil")
+        .setSpec(spec).build()).getExperimentId();
+    Experiment done = ControllerNodeTest.awaitExperiment(client, id,
+        e -> e.getState().equals("completed"), Duration.ofSeconds(60));
+    assertThat(done.getBootsList()).hasSize(18);
+    var candStat = done.getComparisonsList().stream()
+        .filter(c -> c.getArm().equals("cand") && c.getMetric().equals("metadata_stat")).findFirst().orElseThrow();
+    var ceilStat = done.getComparisonsList().stream()
+        .filter(c -> c.getArm().equals("ceil") && c.getMetric().equals("metadata_stat")).findFirst().orElseThrow();
+    assertThat(ceilStat.getGating()).isFalse();
+    assertThat(ceilStat.getOfCeiling()).isZero();
+    assertThat(candStat.getGating()).isTrue();
+    assertThat(candStat.getOfCeiling()).isCloseTo(0.7, org.assertj.core.data.Offset.offset(0.05));
+  }
+
+  @Test
+  void rejectsTwoCeilingArms() {
+    ExperimentSpec spec = ControllerNodeTest.spec(4).toBuilder()
+        .addArms(ControllerNodeTest.arm("c1", "ceiling", "c"))
+        .addArms(ControllerNodeTest.arm("c2", "ceiling", "d"))
+        .build();
+    assertStatus(Status.Code.INVALID_ARGUMENT, () -> client.submitExperiment(
+        SubmitExperimentRequest.newBuilder().setSpec(spec).build()));
+  }
+
+  @Test
   void rejectsLooksThatAreNotAscending() {
     ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
         .setPolicy(Policy.newBuilder().addLooks(16).addLooks(8)).build();
