@@ -29,8 +29,8 @@ public final class Decisions {
     int attempt = state.attempts().getOrDefault(pair, 0);
     String blockId = state.id() + "-p" + pair + "-a" + attempt;
     List<RunPlan> runs = new ArrayList<>();
-    List<String> arms = PairOrder.balancedOnHost(state.order().get(pair), state.spec().armOrder(),
-        rotationsOn(state, hostId));
+    List<String> arms = PairOrder.balanced(state.order().get(pair), state.spec().armOrder(),
+        firstArms(state, hostId), firstArms(state, null));
     ExperimentSpec spec = state.spec();
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
@@ -41,13 +41,13 @@ public final class Decisions {
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
   }
 
-  /** The first-booted arm of every pair completed or in flight on this host. */
-  static List<String> rotationsOn(ExperimentState state, String hostId) {
+  /** The first-booted arm of every pair completed or in flight on this host (null: anywhere). */
+  static List<String> firstArms(ExperimentState state, String hostId) {
     List<String> firsts = new ArrayList<>();
     state.pairs().values().forEach(outcomes -> outcomes.stream()
-        .filter(o -> o.hostId().equals(hostId) && o.orderInPair() == 0)
+        .filter(o -> (hostId == null || o.hostId().equals(hostId)) && o.orderInPair() == 0)
         .findFirst().ifPresent(o -> firsts.add(o.arm())));
-    state.inFlight().values().stream().filter(b -> b.hostId().equals(hostId))
+    state.inFlight().values().stream().filter(b -> hostId == null || b.hostId().equals(hostId))
         .forEach(b -> firsts.add(b.arms().get(0)));
     return firsts;
   }

@@ -44,38 +44,46 @@ public final class PairOrder {
   }
 
   /**
-   * The boot order for a pair on a host: the seeded order when it keeps the host balanced,
-   * else the rotation this host has used least (first-booted arm counted over the host's
-   * pairs so far), trying rotations from the seeded one on. On one host this makes balanced
-   * blocks of {@code arms.size()} pairs, each block's order random; on several hosts every
-   * host is balanced too, so a host effect cannot masquerade as an order effect.
+   * The boot order for a pair on a host: among the rotations this host has used least (first
+   * booted arm counted over the host's pairs so far), those the experiment has used least
+   * overall, trying rotations from the seeded one on. On one host this makes balanced blocks
+   * of {@code arms.size()} pairs, each block's order random; on several hosts every host stays
+   * balanced (so a host effect cannot pass for an order effect) and so does the experiment.
    *
    * @param seeded this pair's order from {@link #plan}
    * @param arms arm names, baseline first
    * @param firstsOnHost the first-booted arm of each pair already on this host
+   * @param firstsOverall the first-booted arm of each pair already started anywhere
    */
-  public static List<String> balancedOnHost(List<String> seeded, List<String> arms, List<String> firstsOnHost) {
+  public static List<String> balanced(List<String> seeded, List<String> arms, List<String> firstsOnHost,
+      List<String> firstsOverall) {
     int m = arms.size();
-    int[] used = new int[m];
-    for (String first : firstsOnHost) {
+    int[] onHost = counts(arms, firstsOnHost);
+    int[] overall = counts(arms, firstsOverall);
+    int start = arms.indexOf(seeded.get(0));
+    int best = -1;
+    for (int k = 0; k < m; k++) {
+      int r = (start + k) % m;
+      if (best < 0 || onHost[r] < onHost[best] || (onHost[r] == onHost[best] && overall[r] < overall[best])) {
+        best = r;
+      }
+    }
+    List<String> order = new ArrayList<>(m);
+    for (int i = 0; i < m; i++) {
+      order.add(arms.get((best + i) % m));
+    }
+    return List.copyOf(order);
+  }
+
+  private static int[] counts(List<String> arms, List<String> firsts) {
+    int[] used = new int[arms.size()];
+    for (String first : firsts) {
       int r = arms.indexOf(first);
       if (r >= 0) {
         used[r]++;
       }
     }
-    int min = java.util.Arrays.stream(used).min().orElse(0);
-    int start = arms.indexOf(seeded.get(0));
-    for (int k = 0; k < m; k++) {
-      int r = (start + k) % m;
-      if (used[r] == min) {
-        List<String> order = new ArrayList<>(m);
-        for (int i = 0; i < m; i++) {
-          order.add(arms.get((r + i) % m));
-        }
-        return List.copyOf(order);
-      }
-    }
-    return seeded;
+    return used;
   }
 
   private static <T> void shuffle(List<T> list, SplittableRandom random) {

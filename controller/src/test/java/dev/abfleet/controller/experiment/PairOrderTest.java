@@ -46,30 +46,43 @@ class PairOrderTest {
   @Test
   void keepsTheSeededOrderWhenTheHostIsBalanced() {
     List<String> arms = List.of("base", "cand");
-    assertThat(PairOrder.balancedOnHost(List.of("cand", "base"), arms, List.of())).containsExactly("cand", "base");
-    assertThat(PairOrder.balancedOnHost(List.of("base", "cand"), arms, List.of("base", "cand")))
+    assertThat(PairOrder.balanced(List.of("cand", "base"), arms, List.of(), List.of())).containsExactly("cand", "base");
+    assertThat(PairOrder.balanced(List.of("base", "cand"), arms, List.of("base", "cand"), List.of("base", "cand")))
         .containsExactly("base", "cand");
   }
 
   @Test
   void flipsTheOrderThatWouldUnbalanceTheHost() {
     List<String> arms = List.of("base", "cand");
-    assertThat(PairOrder.balancedOnHost(List.of("base", "cand"), arms, List.of("base"))).containsExactly("cand", "base");
-    assertThat(PairOrder.balancedOnHost(List.of("cand", "base"), arms, List.of("cand", "cand", "base")))
+    assertThat(PairOrder.balanced(List.of("base", "cand"), arms, List.of("base"), List.of("base")))
+        .containsExactly("cand", "base");
+    assertThat(PairOrder.balanced(List.of("cand", "base"), arms, List.of("cand", "cand", "base"), List.of()))
         .containsExactly("base", "cand");
   }
 
   @Test
-  void everyHostEndsBalancedWhateverTheSeededPlan() {
+  void aBalancedHostFollowsTheExperimentWideBalance() {
+    List<String> arms = List.of("base", "cand");
+    assertThat(PairOrder.balanced(List.of("base", "cand"), arms, List.of(), List.of("base", "base", "cand")))
+        .containsExactly("cand", "base");
+  }
+
+  @Test
+  void everyHostAndTheExperimentEndBalancedWhateverTheSeededPlan() {
     List<String> arms = List.of("base", "cand");
     for (long seed = 1; seed <= 50; seed++) {
       List<List<String>> plan = PairOrder.plan(arms, 12, seed);
       java.util.Map<String, java.util.List<String>> firsts = new java.util.HashMap<>();
+      List<String> all = new java.util.ArrayList<>();
       for (int pair = 0; pair < plan.size(); pair++) {
-        String host = "h" + (pair * 7 % 3);
+        String host = "h" + (pair * 7 % 5);
         List<String> used = firsts.computeIfAbsent(host, h -> new java.util.ArrayList<>());
-        used.add(PairOrder.balancedOnHost(plan.get(pair), arms, used).get(0));
+        String first = PairOrder.balanced(plan.get(pair), arms, used, all).get(0);
+        used.add(first);
+        all.add(first);
       }
+      long baseOverall = all.stream().filter("base"::equals).count();
+      assertThat(Math.abs(2 * baseOverall - all.size())).as("seed %d overall: %s", seed, all).isLessThanOrEqualTo(2);
       for (List<String> used : firsts.values()) {
         long base = used.stream().filter("base"::equals).count();
         assertThat(Math.abs(2 * base - used.size())).as("seed %d: %s", seed, used).isLessThanOrEqualTo(1);
