@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ControllerCommand.class,
       WorkerCommand.class,
+      HostsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

@@ -151,9 +151,12 @@ final class DomainToProto {
         .setMemoryMib(c.memoryMib()).putAllLabels(c.labels())
         .setFingerprint(HostFingerprint.newBuilder().setCpuModel(c.cpuModel())
             .setHostKernel(c.hostKernel()))
-        .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch());
-    c.hypervisors().forEach((name, accels) -> b.addHypervisors(
-        HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)));
+        .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch())
+        .setConnected(v.connected()).setStateReason(v.stateReason())
+        .setInfraFailures(v.infraFailures());
+    new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
+        HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
+            .setVersion(c.hypervisorVersions().getOrDefault(name, ""))));
     return b.build();
   }
 }

@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -51,10 +52,30 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
     var spec = ProtoToDomain.spec(request.getSpec());
-    reply(entity(id).<ExperimentEntity.Accepted>askWithStatus(
-            replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout),
+    reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
+            replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
         accepted -> SubmitExperimentResponse.newBuilder().setExperimentId(accepted.experimentId()).build(),
         responses);
+  }
+
+  /**
+   * Fails with INVALID_ARGUMENT for a spec the experiment would reject anyway (so bad fields are
+   * named before the fleet is), and with FAILED_PRECONDITION when no host known since the
+   * controller started can ever run the selector. No host known at all is not a failure.
+   */
+  private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
+    var problems = SpecValidator.validate(spec);
+    if (!problems.isEmpty()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
+    }
+    CompletionStage<Scheduler.SelectorCheck> check = AskPattern.ask(scheduler,
+        replyTo -> new Scheduler.CheckSelector(spec.selector(), replyTo), askTimeout,
+        system.scheduler());
+    return check.thenAccept(c -> {
+      if (!c.problem().isEmpty()) {
+        throw new GrpcErrors.Unsatisfiable(c.problem());
+      }
+    });
   }
 
   @Override

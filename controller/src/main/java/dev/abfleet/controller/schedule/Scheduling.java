@@ -2,6 +2,7 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostMarks;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import java.util.ArrayList;
@@ -20,7 +21,12 @@ public final class Scheduling {
    * next experiment in service order (priority, then round robin), each host at most once.
    */
   public static Grants grant(Fleet fleet, LeaseBook leases, Demands demands) {
-    Map<String, HostCapabilities> idle = fleet.idle(leases);
+    return grant(fleet, leases, HostMarks.none(), demands);
+  }
+
+  /** As {@link #grant(Fleet, LeaseBook, Demands)}; draining and quarantined hosts get no lease. */
+  public static Grants grant(Fleet fleet, LeaseBook leases, HostMarks marks, Demands demands) {
+    Map<String, HostCapabilities> idle = fleet.idle(leases, marks);
     List<Lease> granted = new ArrayList<>();
     Demands current = demands;
     boolean progress = true;

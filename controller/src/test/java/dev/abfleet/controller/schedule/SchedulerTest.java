@@ -8,6 +8,7 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -76,6 +77,97 @@ class SchedulerTest {
     scheduler.tell(new Scheduler.BlockDone("h1", "old", 0));
 
     assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(HostView.State.LEASED);
+  }
+
+  @Test
+  void drainedHostFinishesItsBlockAndTakesNoNewLease() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of())));
+    session.expectMessageClass(AssignBlock.class);
+
+    HostView drained = changed(drain(scheduler, "h1"));
+    assertThat(drained.state()).isEqualTo(HostView.State.DRAINING);
+    assertThat(drained.leasedTo()).isEqualTo("e1");
+    scheduler.tell(new Scheduler.BlockDone("h1", "b1", 1));
+
+    experiment.expectNoMessage(java.time.Duration.ofMillis(300));
+    assertThat(hosts(scheduler)).singleElement().satisfies(h -> {
+      assertThat(h.state()).isEqualTo(HostView.State.DRAINING);
+      assertThat(h.leasedTo()).isEmpty();
+    });
+  }
+
+  @Test
+  void undrainedHostTakesLeasesAgain() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    drain(scheduler, "h1");
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    experiment.expectNoMessage(java.time.Duration.ofMillis(200));
+
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+    scheduler.tell(new Scheduler.UndrainHost("h1", reply.ref()));
+
+    assertThat(changed(reply.receiveMessage()).state()).isEqualTo(HostView.State.LEASED);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).hostId()).isEqualTo("h1");
+  }
+
+  @Test
+  void drainSurvivesASchedulerRestart() {
+    ActorRef<Scheduler.Command> first = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    first.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    drain(first, "h1");
+    kit.stop(first);
+
+    ActorRef<Scheduler.Command> second = kit.spawn(Scheduler.create());
+    second.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+
+    assertThat(hosts(second)).extracting(HostView::state).containsExactly(HostView.State.DRAINING);
+  }
+
+  @Test
+  void drainingAnUnknownHostNamesTheKnownOnes() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"),
+        kit.<SessionMessage>createTestProbe().ref()));
+
+    var reply = drain(scheduler, "h9");
+
+    assertThat(reply).isEqualTo(new Scheduler.UnknownHost("h9", List.of("h1")));
+  }
+
+  @Test
+  void selectorCheckNamesWhatTheFleetHas() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<Scheduler.SelectorCheck> check = kit.createTestProbe();
+    scheduler.tell(new Scheduler.CheckSelector(new HostSelector("vz", "", Map.of(), List.of()), check.ref()));
+    assertThat(check.receiveMessage().problem()).as("no host known yet: queue").isEmpty();
+
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"),
+        kit.<SessionMessage>createTestProbe().ref()));
+    scheduler.tell(new Scheduler.CheckSelector(new HostSelector("vz", "", Map.of(), List.of()), check.ref()));
+
+    assertThat(check.receiveMessage().problem())
+        .startsWith("no host matches hypervisor=vz; the fleet has: 1 x qemu/x86_64 (tcg)");
+  }
+
+  private Scheduler.HostReply drain(ActorRef<Scheduler.Command> scheduler, String hostId) {
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+    scheduler.tell(new Scheduler.DrainHost(hostId, "test", reply.ref()));
+    return reply.receiveMessage();
+  }
+
+  private static HostView changed(Scheduler.HostReply reply) {
+    assertThat(reply).isInstanceOf(Scheduler.HostChanged.class);
+    return ((Scheduler.HostChanged) reply).host();
   }
 
   private List<HostView> hosts(ActorRef<Scheduler.Command> scheduler) {
