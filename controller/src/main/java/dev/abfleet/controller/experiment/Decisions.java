@@ -21,6 +21,9 @@ public final class Decisions {
   /** Abandoned blocks a pair may charge before the experiment fails. */
   public static final int MAX_ABANDONED_PER_PAIR = 3;
 
+  /** Abandonment reason of a block stopped for a higher-priority experiment; never charged. */
+  public static final String PREEMPTED = "preempted";
+
   /** Events to persist and the answer to the reporter. */
   public record Decision(List<ExperimentEvent> events, RecordResult result) {}
 

@@ -65,8 +65,13 @@ public final class ExperimentEntity
   /** From the scheduler: the lease (host, epoch) is gone; its block is abandoned. No reply. */
   public record LeaseLost(String hostId, long epoch, String reason) implements Command {}
 
-  /** The worker says the block is over; abandons it if a boot went unreported. No reply. */
-  public record BlockFinished(String blockId, long epoch) implements Command {}
+  /**
+   * The worker says the block is over; abandons it if a boot went unreported. No reply.
+   *
+   * @param preempted the block was stopped at a boot boundary for a higher-priority experiment:
+   *     its pair runs again later and the abandonment is not held against the pair
+   */
+  public record BlockFinished(String blockId, long epoch, boolean preempted) implements Command {}
 
   private record Wake(String why) implements Command {}
 
@@ -185,6 +190,9 @@ public final class ExperimentEntity
     InFlightBlock block = state.inFlight().get(cmd.blockId());
     if (!state.running() || block == null || block.epoch() != cmd.epoch() || block.complete()) {
       return Effect().noReply();
+    }
+    if (cmd.preempted()) {
+      return abandonAndFollowUp(state, List.of(block), Decisions.PREEMPTED, false);
     }
     return abandonAndFollowUp(state, List.of(block),
         "host " + block.hostId() + " finished the block without reporting every boot", true);

@@ -11,7 +11,9 @@ import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -119,6 +121,9 @@ public final class Scheduler
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
   private HostHealth health = HostHealth.healthy();
+  // Host id -> experiment a preemption under way is for; pruned once the lease is gone.
+  private final Map<String, String> preempting = new HashMap<>();
+  private final Map<String, Long> preemptedEpochs = new HashMap<>();
 
   private Scheduler(ActorContext<Command> context) {
     super(PERSISTENCE_ID);
@@ -289,14 +294,38 @@ public final class Scheduler
     demands = grants.demands();
     List<Event> events = new ArrayList<>(first);
     grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
+    List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
     if (events.isEmpty()) {
       then.accept(state);
+      preemptions.forEach(this::preempt);
       return Effect().none();
     }
     return Effect().persist(events).thenRun(s -> {
       then.accept(s);
       grants.leases().forEach(this::askForBlock);
+      preemptions.forEach(this::preempt);
     });
+  }
+
+  /** Forgets preemptions whose lease is gone, then picks new ones. */
+  private List<Scheduling.Preemption> preemptions(SchedulerState after) {
+    preemptedEpochs.entrySet().removeIf(e -> !after.leases().isCurrent(e.getKey(), e.getValue()));
+    preempting.keySet().retainAll(preemptedEpochs.keySet());
+    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, preempting);
+    chosen.forEach(p -> {
+      preempting.put(p.victim().hostId(), p.forExperiment());
+      preemptedEpochs.put(p.victim().hostId(), p.victim().epoch());
+    });
+    return chosen;
+  }
+
+  private void preempt(Scheduling.Preemption p) {
+    Lease victim = p.victim();
+    context.getLog().info("preempting host {} (experiment {}, epoch {}) for experiment {}",
+        victim.hostId(), victim.experimentId(), victim.epoch(), p.forExperiment());
+    fleet.host(victim.hostId()).map(Fleet.Host::session).ifPresent(session -> session.tell(
+        new StopBlock(victim.epoch(), true, "preempted by higher-priority experiment "
+            + p.forExperiment())));
   }
 
   private void tellLeaseLost(Lease lease, String why) {

@@ -53,4 +53,45 @@ public final class Scheduling {
         .findFirst()
         .orElse(null);
   }
+
+  /** A lease to stop at its next boot boundary so that {@code forExperiment} gets the host. */
+  public record Preemption(Lease victim, String forExperiment) {}
+
+  /**
+   * Leases to preempt: each wanting experiment that holds no host and has no preemption under
+   * way for it takes one host leased to a strictly lower priority (the lowest first), if the host
+   * matches its selector and is neither draining nor quarantined. Further hosts come to it at
+   * block boundaries, since it is served first. A host is never preempted twice.
+   *
+   * @param pending host id -> experiment a preemption already under way is for
+   */
+  public static List<Preemption> preemptions(Fleet fleet, LeaseBook leases, HostMarks marks,
+      Demands demands, Map<String, String> pending) {
+    Map<String, String> taken = new java.util.HashMap<>(pending);
+    List<Preemption> out = new ArrayList<>();
+    for (Demand waiting : demands.serviceOrder()) {
+      boolean holdsHost = leases.active().values().stream()
+          .anyMatch(l -> l.experimentId().equals(waiting.experimentId()));
+      if (holdsHost || taken.containsValue(waiting.experimentId())) {
+        continue;
+      }
+      leases.active().values().stream()
+          .filter(l -> !taken.containsKey(l.hostId()) && marks.usable(l.hostId()))
+          .filter(l -> fleet.host(l.hostId()).filter(Fleet.Host::online)
+              .map(h -> waiting.selector().matches(h.capabilities())).orElse(false))
+          .filter(l -> rankOf(demands, l.experimentId()) > waiting.rank())
+          .max(java.util.Comparator.<Lease>comparingInt(l -> rankOf(demands, l.experimentId()))
+              .thenComparing(Lease::hostId, java.util.Comparator.reverseOrder()))
+          .ifPresent(victim -> {
+            taken.put(victim.hostId(), waiting.experimentId());
+            out.add(new Preemption(victim, waiting.experimentId()));
+          });
+    }
+    return out;
+  }
+
+  /** The priority rank of the experiment holding a lease; an unknown one is never preempted. */
+  private static int rankOf(Demands demands, String experimentId) {
+    return demands.find(experimentId).map(Demand::rank).orElse(Integer.MIN_VALUE);
+  }
 }

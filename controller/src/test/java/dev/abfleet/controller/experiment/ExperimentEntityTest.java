@@ -233,4 +233,25 @@ class ExperimentEntityTest {
         .isEqualTo(RecordResult.REJECTED_STALE);
     assertThat(plan("h1", 2).pairIndex()).isZero();
   }
+
+  @Test
+  void preemptedBlockRerunsItsPairWithoutChargingIt() {
+    submit(Specs.ab(2, 5));
+    for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR + 1; attempt++) {
+      Block block = plan("h1", attempt + 1);
+      RunPlan first = block.runs().get(0);
+      assertThat(record(block, Specs.ok(first.runId(), "h1", block.leaseEpoch(), 1000)))
+          .isEqualTo(RecordResult.RECORDED);
+
+      var result = entity.runCommand(new ExperimentEntity.BlockFinished(block.blockId(),
+          block.leaseEpoch(), true));
+
+      assertThat(result.event()).isEqualTo(
+          new ExperimentEvent.BlockAbandoned(block.blockId(), Decisions.PREEMPTED, false));
+    }
+    ExperimentView v = view();
+    assertThat(v.state()).isEqualTo("running");
+    assertThat(v.boots()).as("the half-done pair is not counted").isEmpty();
+    assertThat(v.retriedBlocks()).isEqualTo(Decisions.MAX_ABANDONED_PER_PAIR + 1);
+  }
 }

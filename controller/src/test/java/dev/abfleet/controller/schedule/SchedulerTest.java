@@ -159,6 +159,31 @@ class SchedulerTest {
         .startsWith("no host matches hypervisor=vz; the fleet has: 1 x qemu/x86_64 (tcg)");
   }
 
+  @Test
+  void waitingPrStopsANightlyBlockAtTheNextBootAndGetsItsHost() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> nightly = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> pr = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("night", HostSelector.any(), "nightly", nightly.ref()));
+    var plan = nightly.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("n-b1", "night", 0, "h1", 1, List.of())));
+    session.expectMessageClass(AssignBlock.class);
+
+    scheduler.tell(new Scheduler.RequestHosts("pr", HostSelector.any(), "pr", pr.ref()));
+
+    StopBlock stop = session.expectMessageClass(StopBlock.class);
+    assertThat(stop.epoch()).isEqualTo(1);
+    assertThat(stop.afterCurrentBoot()).isTrue();
+    pr.expectNoMessage(java.time.Duration.ofMillis(200));
+    scheduler.tell(new Scheduler.BlockDone("h1", "n-b1", 1));
+    var prPlan = pr.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    assertThat(prPlan.hostId()).isEqualTo("h1");
+    assertThat(prPlan.epoch()).isEqualTo(2);
+    session.expectNoMessage(java.time.Duration.ofMillis(200));
+  }
+
   private Scheduler.HostReply drain(ActorRef<Scheduler.Command> scheduler, String hostId) {
     TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
     scheduler.tell(new Scheduler.DrainHost(hostId, "test", reply.ref()));
