@@ -32,7 +32,11 @@ import dev.abfleet.stats.Verdict;
 final class DomainToProto {
   private DomainToProto() {}
 
-  static Experiment experiment(ExperimentView v) {
+  /**
+   * @param queuePosition 0 = holds a host, does not wait or finished; N = N-th in line
+   * @param etaSeconds 0 = unknown or finished
+   */
+  static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds) {
     Experiment.Builder b = Experiment.newBuilder()
         .setExperimentId(v.id())
         .setSpec(spec(v.spec()))
@@ -42,7 +46,9 @@ final class DomainToProto {
         .setSeed(v.seed())
         .setMessage(v.message())
         .setRetriedBlocks(v.retriedBlocks())
-        .setRejectedStale(v.rejectedStale());
+        .setRejectedStale(v.rejectedStale())
+        .setQueuePosition(queuePosition)
+        .setEtaSeconds(etaSeconds);
     v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c))));
     v.boots().forEach(o -> b.addBoots(boot(o)));
     Verdict overall = Verdicts.overall(v.comparisons());

@@ -32,6 +32,8 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
   /** How often WatchExperiment looks for changes. */
   static final Duration WATCH_POLL = Duration.ofMillis(300);
+  /** Experiment states after which nothing changes any more. */
+  private static final java.util.Set<String> TERMINAL = java.util.Set.of("completed", "cancelled", "failed");
 
   private final ActorSystem<?> system;
   private final ClusterSharding sharding;
@@ -80,7 +82,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
 
   @Override
   public void getExperiment(GetExperimentRequest request, StreamObserver<Experiment> responses) {
-    reply(view(request.getExperimentId()), DomainToProto::experiment, responses);
+    reply(experiment(request.getExperimentId()), e -> e, responses);
   }
 
   @Override
@@ -91,7 +93,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
         : entity(id)
             .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
             .thenApply(v -> known(id, v));
-    reply(cancelled, DomainToProto::experiment, responses);
+    reply(cancelled, v -> DomainToProto.experiment(v, 0, 0), responses);
   }
 
   @Override
@@ -113,7 +115,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   }
 
   private void poll(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last) {
-    view(id).whenComplete((view, failure) -> {
+    experiment(id).whenComplete((now, failure) -> {
       if (out.isCancelled()) {
         return;
       }
@@ -121,15 +123,27 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
         out.onError(GrpcErrors.toStatus(failure));
         return;
       }
-      Experiment now = DomainToProto.experiment(view);
       if (!now.equals(last)) {
         out.onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
       }
-      if (view.terminal()) {
+      if (TERMINAL.contains(now.getState())) {
         out.onCompleted();
         return;
       }
       system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(id, out, now), system.executionContext());
+    });
+  }
+
+  /** The experiment with its place in the line for hosts and its ETA. */
+  private CompletionStage<Experiment> experiment(String id) {
+    return view(id).thenCompose(view -> {
+      if (view.terminal()) {
+        return CompletableFuture.completedFuture(DomainToProto.experiment(view, 0, 0));
+      }
+      CompletionStage<Scheduler.Standing> standing = AskPattern.ask(scheduler,
+          replyTo -> new Scheduler.GetStanding(id, replyTo), askTimeout, system.scheduler());
+      return standing.thenApply(st -> DomainToProto.experiment(
+          view, st.queuePosition(), view.etaSeconds(st.hostsHeld())));
     });
   }
 

@@ -36,7 +36,7 @@ public final class Scheduler
 
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
-          DrainHost, UndrainHost, ReleaseHost, CheckSelector, PlanAnswered {}
+          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, PlanAnswered {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)
@@ -89,6 +89,15 @@ public final class Scheduler
 
   /** @param problem why no known host can run the selector; empty = some host can (or none known) */
   public record SelectorCheck(String problem) implements CborSerializable {}
+
+  /** Replies the experiment's {@link Standing} in the line for hosts. */
+  public record GetStanding(String experimentId, ActorRef<Standing> replyTo) implements Command {}
+
+  /**
+   * @param queuePosition 0 = holds a host or does not wait; N = N-th in line
+   * @param hostsHeld hosts leased to the experiment now
+   */
+  public record Standing(int queuePosition, int hostsHeld) implements CborSerializable {}
 
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
@@ -149,6 +158,7 @@ public final class Scheduler
         .onCommand(UndrainHost.class, this::onUndrainHost)
         .onCommand(ReleaseHost.class, this::onReleaseHost)
         .onCommand(CheckSelector.class, this::onCheckSelector)
+        .onCommand(GetStanding.class, this::onGetStanding)
         .onCommand(PlanAnswered.class, this::onPlanAnswered)
         .build();
   }
@@ -236,6 +246,13 @@ public final class Scheduler
   private Effect<Event, SchedulerState> onCheckSelector(SchedulerState state, CheckSelector cmd) {
     var known = fleet.hosts().values().stream().map(Fleet.Host::capabilities).toList();
     cmd.replyTo().tell(new SelectorCheck(FleetSummary.unsatisfiable(cmd.selector(), known).orElse("")));
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
+    cmd.replyTo().tell(new Standing(
+        Scheduling.queuePosition(state.leases(), demands, cmd.experimentId()),
+        Scheduling.hostsHeld(state.leases(), cmd.experimentId())));
     return Effect().none();
   }
 

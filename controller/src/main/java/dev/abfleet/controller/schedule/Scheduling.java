@@ -94,4 +94,22 @@ public final class Scheduling {
   private static int rankOf(Demands demands, String experimentId) {
     return demands.find(experimentId).map(Demand::rank).orElse(Integer.MIN_VALUE);
   }
+
+  /**
+   * Where the experiment stands in the line for hosts: 0 when it holds a host or does not wait
+   * (finished, or every pair in flight); otherwise its 1-based place among the waiting
+   * experiments that hold no host, in service order.
+   */
+  public static int queuePosition(LeaseBook leases, Demands demands, String experimentId) {
+    List<String> line = demands.serviceOrder().stream().map(Demand::experimentId)
+        .filter(id -> leases.active().values().stream().noneMatch(l -> l.experimentId().equals(id)))
+        .toList();
+    return line.indexOf(experimentId) + 1;
+  }
+
+  /** Hosts the experiment holds a lease on now. */
+  public static int hostsHeld(LeaseBook leases, String experimentId) {
+    return (int) leases.active().values().stream()
+        .filter(l -> l.experimentId().equals(experimentId)).count();
+  }
 }

@@ -177,4 +177,18 @@ class SchedulingTest {
     assertThat(Scheduling.preemptions(fleetOf("h1"), book, marks,
         demands.wanting(demand("n", "nightly")), Map.of())).isEmpty();
   }
+
+  @Test
+  void queuePositionCountsOnlyWaitingExperimentsWithoutAHostInServiceOrder() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "running"));
+    Demands demands = Demands.empty().wanting(demand("running", "adhoc"))
+        .wanting(demand("night", "nightly")).wanting(demand("pr", "pr"))
+        .wanting(demand("done", "adhoc")).satisfied("done");
+
+    assertThat(Scheduling.queuePosition(book, demands, "running")).isZero();
+    assertThat(Scheduling.queuePosition(book, demands, "pr")).isEqualTo(1);
+    assertThat(Scheduling.queuePosition(book, demands, "night")).isEqualTo(2);
+    assertThat(Scheduling.queuePosition(book, demands, "done")).isZero();
+    assertThat(Scheduling.queuePosition(book, demands, "never-submitted")).isZero();
+  }
 }
