@@ -57,7 +57,7 @@ public final class ControllerNode implements AutoCloseable {
       }
       joinCluster(system, settings);
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
-          SingletonActor.of(Behaviors.supervise(Scheduler.create())
+          SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy()))
               .onFailure(SupervisorStrategy.restartWithBackoff(
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,

@@ -40,8 +40,11 @@ final class HostSession {
   /** The worker finished a block; the host is free. No reply. */
   record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
 
-  /** The experiment answered a RecordRun; the worker is told it may forget the report. */
-  private record ReportHandled(String runId, boolean handled) implements SessionMessage {}
+  /**
+   * The experiment answered a RecordRun (result null = no answer in time); the worker is told it
+   * may forget the report, and the scheduler learns whether the boot was an INFRA failure.
+   */
+  private record ReportHandled(RunOutcome outcome, RecordResult result) implements SessionMessage {}
 
   /** The stream completed or failed. No reply. */
   record StreamEnded(String why) implements SessionMessage {}
@@ -131,22 +134,27 @@ final class HostSession {
 
   private Behavior<SessionMessage> onRunReported(RunReported m) {
     armHeartbeatTimer();
-    String runId = m.outcome().runId();
     context.ask(RecordResult.class,
         sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId()),
         REPORT_TIMEOUT,
         replyTo -> new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), replyTo),
-        (result, failure) -> new ReportHandled(runId, failure == null));
+        (result, failure) -> new ReportHandled(m.outcome(), failure == null ? result : null));
     return Behaviors.same();
   }
 
   /** Without an answer the worker keeps the report and sends it again on its next stream. */
   private Behavior<SessionMessage> onReportHandled(ReportHandled m) {
-    if (m.handled()) {
-      stream.ack(m.runId());
-    } else {
+    String runId = m.outcome().runId();
+    if (m.result() == null) {
       context.getLog().warn("host {}: run {} not acknowledged by its experiment in time",
-          capabilities.hostId(), m.runId());
+          capabilities.hostId(), runId);
+      return Behaviors.same();
+    }
+    stream.ack(runId);
+    // Only reports counted now say something about the host; duplicates and stale ones do not.
+    if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
+      scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
+          m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message()));
     }
     return Behaviors.same();
   }

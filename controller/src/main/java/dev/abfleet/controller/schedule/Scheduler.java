@@ -19,11 +19,14 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
 import org.apache.pekko.persistence.typed.javadsl.Effect;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * The scheduling brain (a cluster singleton): knows the hosts, grants exclusive leases with
@@ -36,7 +39,8 @@ public final class Scheduler
 
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
-          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, PlanAnswered {}
+          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
+          PlanAnswered, LeaseExpired, CoolDownOver {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)
@@ -99,6 +103,16 @@ public final class Scheduler
    */
   public record Standing(int queuePosition, int hostsHeld) implements CborSerializable {}
 
+  /**
+   * A boot's report on the host was handled by its experiment. INFRA failures in a row
+   * quarantine the host (within the policy's cap); any other outcome ends the streak. No reply.
+   */
+  public record RunHandled(String hostId, boolean infra, String message) implements Command {}
+
+  private record LeaseExpired(String hostId, long epoch, Duration after) implements Command {}
+
+  private record CoolDownOver(String hostId, long sinceEpochMs) implements Command {}
+
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
   public sealed interface Event extends CborSerializable
@@ -121,11 +135,19 @@ public final class Scheduler
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** A scheduler with {@link FleetPolicy#defaults()}. */
   public static Behavior<Command> create() {
-    return Behaviors.setup(Scheduler::new);
+    return create(FleetPolicy.defaults());
+  }
+
+  public static Behavior<Command> create(FleetPolicy policy) {
+    return Behaviors.setup(context -> Behaviors.withTimers(
+        timers -> new Scheduler(context, timers, policy)));
   }
 
   private final ActorContext<Command> context;
+  private final TimerScheduler<Command> timers;
+  private final FleetPolicy policy;
   // Rebuilt from hellos and experiment requests after a restart; leases and marks are durable.
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
@@ -134,9 +156,20 @@ public final class Scheduler
   private final Map<String, String> preempting = new HashMap<>();
   private final Map<String, Long> preemptedEpochs = new HashMap<>();
 
-  private Scheduler(ActorContext<Command> context) {
+  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, FleetPolicy policy) {
     super(PERSISTENCE_ID);
     this.context = context;
+    this.timers = timers;
+    this.policy = policy;
+  }
+
+  /** Quarantines persisted before a restart end at their cool-down all the same. */
+  @Override
+  public SignalHandler<SchedulerState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> state.marks().quarantined()
+            .forEach((host, q) -> armCoolDown(host, q.sinceEpochMs())))
+        .build();
   }
 
   @Override
@@ -159,7 +192,10 @@ public final class Scheduler
         .onCommand(ReleaseHost.class, this::onReleaseHost)
         .onCommand(CheckSelector.class, this::onCheckSelector)
         .onCommand(GetStanding.class, this::onGetStanding)
+        .onCommand(RunHandled.class, this::onRunHandled)
         .onCommand(PlanAnswered.class, this::onPlanAnswered)
+        .onCommand(LeaseExpired.class, this::onLeaseExpired)
+        .onCommand(CoolDownOver.class, this::onCoolDownOver)
         .build();
   }
 
@@ -256,6 +292,59 @@ public final class Scheduler
     return Effect().none();
   }
 
+  private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
+    if (!cmd.infra()) {
+      health = health.cleared(cmd.hostId());
+      return Effect().none();
+    }
+    health = health.failed(cmd.hostId());
+    int streak = health.streak(cmd.hostId());
+    if (streak < policy.quarantineAfter() || state.marks().quarantine(cmd.hostId()).isPresent()
+        || fleet.host(cmd.hostId()).isEmpty()) {
+      return Effect().none();
+    }
+    if (!policy.mayQuarantine(fleet.hosts().size(), state.marks().quarantined().size())) {
+      context.getLog().warn("host {} failed {} boots in a row (INFRA) but the quarantine cap is"
+          + " reached ({} of {} hosts)", cmd.hostId(), streak,
+          state.marks().quarantined().size(), fleet.hosts().size());
+      return Effect().none();
+    }
+    long now = System.currentTimeMillis();
+    String reason = streak + " INFRA failures in a row; last: " + cmd.message();
+    context.getLog().warn("quarantining host {}: {}", cmd.hostId(), reason);
+    return Effect().persist(new HostQuarantined(cmd.hostId(), reason, now))
+        .thenRun(s -> armCoolDown(cmd.hostId(), now));
+  }
+
+  private Effect<Event, SchedulerState> onCoolDownOver(SchedulerState state, CoolDownOver msg) {
+    var quarantine = state.marks().quarantine(msg.hostId());
+    if (quarantine.isEmpty() || quarantine.get().sinceEpochMs() != msg.sinceEpochMs()) {
+      return Effect().none();
+    }
+    health = health.cleared(msg.hostId());
+    context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
+    return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
+  }
+
+  /** A block that holds its host far beyond its boots' timeouts is revoked; its pair re-runs. */
+  private Effect<Event, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
+    var lease = state.leases().leaseOf(msg.hostId());
+    if (lease.isEmpty() || lease.get().epoch() != msg.epoch()) {
+      return Effect().none();
+    }
+    String why = "lease timed out: no BlockFinished after " + msg.after().toSeconds() + " s";
+    context.getLog().warn("host {}: {}", msg.hostId(), why);
+    fleet.host(msg.hostId()).map(Fleet.Host::session)
+        .ifPresent(session -> session.tell(new StopBlock(msg.epoch(), false, why)));
+    return releaseAndSchedule(state, lease.get(), why);
+  }
+
+  private void armCoolDown(String hostId, long sinceEpochMs) {
+    long left = sinceEpochMs + policy.quarantineCoolDown().toMillis() - System.currentTimeMillis();
+    timers.startSingleTimer("cool-down-" + hostId, new CoolDownOver(hostId, sinceEpochMs),
+        Duration.ofMillis(Math.max(0, left)));
+  }
+
   private Effect<Event, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
     Lease lease = msg.lease();
     if (!state.leases().isCurrent(lease.hostId(), lease.epoch())) {
@@ -267,6 +356,11 @@ public final class Scheduler
     if (msg.reply() instanceof ExperimentEntity.BlockPlanned planned) {
       fleet.host(lease.hostId()).map(Fleet.Host::session)
           .ifPresent(s -> s.tell(new AssignBlock(planned.block())));
+      Duration limit = policy.leaseTimeout(planned.block());
+      if (!limit.isZero()) {
+        timers.startSingleTimer("lease-" + lease.hostId(),
+            new LeaseExpired(lease.hostId(), lease.epoch(), limit), limit);
+      }
       return Effect().none();
     }
     if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded) {

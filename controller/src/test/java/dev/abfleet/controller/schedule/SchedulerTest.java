@@ -184,6 +184,93 @@ class SchedulerTest {
     session.expectNoMessage(java.time.Duration.ofMillis(200));
   }
 
+  @Test
+  void threeInfraFailuresInARowQuarantineTheHostUntilItsCoolDown() {
+    var policy = new FleetPolicy(3, 0.5, java.time.Duration.ofMillis(700), 2);
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create(policy));
+    for (String h : List.of("h1", "h2")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", false, ""));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    assertThat(hosts(scheduler).get(0).state()).as("a good boot ended the first streak")
+        .isEqualTo(HostView.State.IDLE);
+
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+
+    HostView h1 = hosts(scheduler).get(0);
+    assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);
+    assertThat(h1.stateReason()).isEqualTo("3 INFRA failures in a row; last: qemu missing");
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RequestHosts("e1", new HostSelector("", "", Map.of(), List.of("h1")),
+        "pr", experiment.ref()));
+    experiment.expectNoMessage(java.time.Duration.ofMillis(300));
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class,
+        java.time.Duration.ofSeconds(3)).hostId()).as("after the cool-down").isEqualTo("h1");
+  }
+
+  @Test
+  void quarantineStopsAtTheCap() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2", "h3")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    for (int i = 0; i < 3; i++) {
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
+      scheduler.tell(new Scheduler.RunHandled("h2", true, "broken"));
+    }
+
+    assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(
+        HostView.State.QUARANTINED, HostView.State.IDLE, HostView.State.IDLE);
+    assertThat(hosts(scheduler).get(1).infraFailures()).isEqualTo(3);
+  }
+
+  @Test
+  void operatorReleaseEndsTheQuarantine() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    for (int i = 0; i < 3; i++) {
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
+    }
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+
+    scheduler.tell(new Scheduler.ReleaseHost("h1", reply.ref()));
+
+    HostView h1 = changed(reply.receiveMessage());
+    assertThat(h1.state()).isEqualTo(HostView.State.IDLE);
+    assertThat(h1.infraFailures()).isZero();
+  }
+
+  @Test
+  void blockThatNeverFinishesLosesItsLeaseAndTheWorkerGetsACancel() {
+    var policy = new FleetPolicy(3, 0.25, java.time.Duration.ofMinutes(1), 1);
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create(policy));
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    RunPlan run = new RunPlan("r", "a", 0, null, null, "", 1, 512,
+        new dev.abfleet.controller.experiment.BenchmarkSpec("", List.of(), 0, 0, 0), 1, "qemu");
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of(run))));
+    session.expectMessageClass(AssignBlock.class);
+
+    StopBlock stop = session.expectMessageClass(StopBlock.class, java.time.Duration.ofSeconds(3));
+
+    assertThat(stop.afterCurrentBoot()).isFalse();
+    assertThat(stop.reason()).isEqualTo("lease timed out: no BlockFinished after 1 s");
+    var lost = experiment.expectMessageClass(ExperimentEntity.LeaseLost.class);
+    assertThat(lost.epoch()).isEqualTo(1);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).epoch()).isEqualTo(2);
+  }
+
   private Scheduler.HostReply drain(ActorRef<Scheduler.Command> scheduler, String hostId) {
     TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
     scheduler.tell(new Scheduler.DrainHost(hostId, "test", reply.ref()));
