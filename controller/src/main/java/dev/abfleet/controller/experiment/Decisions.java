@@ -67,7 +67,7 @@ public final class Decisions {
     }
     if (outcome.status() == RunOutcome.Status.INFRA) {
       String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();
-      return new Decision(abandon(state, List.of(block), reason, true), RecordResult.ABANDONED);
+      return new Decision(abandon(state, List.of(block), reason, true, true), RecordResult.ABANDONED);
     }
     RunOutcome placed =
         outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), block.orderOf(outcome.runId()));
@@ -89,11 +89,17 @@ public final class Decisions {
    */
   public static List<ExperimentEvent> abandon(
       ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
+    return abandon(state, blocks, reason, charged, false);
+  }
+
+  /** As above; {@code hostFault} makes each block's pair avoid its host from now on. */
+  public static List<ExperimentEvent> abandon(ExperimentState state, List<InFlightBlock> blocks,
+      String reason, boolean charged, boolean hostFault) {
     List<ExperimentEvent> events = new ArrayList<>();
     Map<Integer, Integer> counts = new HashMap<>(state.abandoned());
     String failure = null;
     for (InFlightBlock block : blocks) {
-      events.add(new BlockAbandoned(block.blockId(), reason, charged));
+      events.add(new BlockAbandoned(block.blockId(), reason, charged, hostFault));
       if (charged) {
         int n = counts.merge(block.pairIndex(), 1, Integer::sum);
         if (n >= MAX_ABANDONED_PER_PAIR && failure == null) {

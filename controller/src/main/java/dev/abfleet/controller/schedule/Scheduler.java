@@ -215,6 +215,7 @@ public final class Scheduler
       context.watchWith(cmd.session(), new HostDisconnected(hostId, cmd.session()));
     }
     fleet = fleet.connected(cmd.capabilities(), cmd.session());
+    demands = demands.withoutDeclines();
     // A lease still in force belongs to an older stream of this host (or an older controller).
     return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
   }
@@ -226,6 +227,7 @@ public final class Scheduler
     }
     context.unwatch(cmd.session());
     fleet = fleet.disconnected(cmd.hostId(), cmd.session());
+    demands = demands.withoutDeclines();
     return releaseAndSchedule(state, state.leases().leaseOf(cmd.hostId()).orElse(null),
         "host went offline");
   }
@@ -258,6 +260,7 @@ public final class Scheduler
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
+    demands = demands.withoutDeclines();
     return Effect().persist(new HostDrained(cmd.hostId(), cmd.reason()))
         .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
@@ -266,6 +269,7 @@ public final class Scheduler
     if (fleet.host(cmd.hostId()).isEmpty() || !state.marks().isDraining(cmd.hostId())) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
+    demands = demands.withoutDeclines();
     return persistAndSchedule(state, List.of(new HostUndrained(cmd.hostId())),
         s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
@@ -275,6 +279,7 @@ public final class Scheduler
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
+    demands = demands.withoutDeclines();
     return persistAndSchedule(state, List.of(new HostReleased(cmd.hostId(), "operator")),
         s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
@@ -312,6 +317,7 @@ public final class Scheduler
     long now = System.currentTimeMillis();
     String reason = streak + " INFRA failures in a row; last: " + cmd.message();
     context.getLog().warn("quarantining host {}: {}", cmd.hostId(), reason);
+    demands = demands.withoutDeclines();
     return Effect().persist(new HostQuarantined(cmd.hostId(), reason, now))
         .thenRun(s -> armCoolDown(cmd.hostId(), now));
   }
@@ -322,6 +328,7 @@ public final class Scheduler
       return Effect().none();
     }
     health = health.cleared(msg.hostId());
+    demands = demands.withoutDeclines();
     context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
     return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
   }
@@ -363,8 +370,10 @@ public final class Scheduler
       }
       return Effect().none();
     }
-    if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded) {
-      demands = demands.satisfied(lease.experimentId());
+    if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded none) {
+      demands = none.wantsOtherHost()
+          ? demands.declined(lease.experimentId(), lease.hostId())
+          : demands.satisfied(lease.experimentId());
     } else {
       context.getLog().warn("experiment {} did not plan a block for host {} in {}",
           lease.experimentId(), lease.hostId(), PLAN_TIMEOUT);
@@ -413,7 +422,7 @@ public final class Scheduler
     }
     return Effect().persist(events).thenRun(s -> {
       then.accept(s);
-      grants.leases().forEach(this::askForBlock);
+      grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);
     });
   }
@@ -444,16 +453,17 @@ public final class Scheduler
         .tell(new ExperimentEntity.LeaseLost(lease.hostId(), lease.epoch(), why)));
   }
 
-  private void askForBlock(Lease lease) {
+  private void askForBlock(SchedulerState state, Lease lease) {
     HostCapabilities capabilities = fleet.host(lease.hostId()).orElseThrow().capabilities();
-    ActorRef<ExperimentEntity.Command> experiment =
-        demands.find(lease.experimentId()).orElseThrow().experiment();
+    Demand demand = demands.find(lease.experimentId()).orElseThrow();
+    ActorRef<ExperimentEntity.Command> experiment = demand.experiment();
+    boolean others = Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
     context.ask(
         ExperimentEntity.PlanReply.class,
         experiment,
         PLAN_TIMEOUT,
         replyTo -> new ExperimentEntity.PlanBlock(
-            lease.hostId(), lease.epoch(), capabilities, replyTo),
+            lease.hostId(), lease.epoch(), capabilities, others, replyTo),
         (reply, failure) -> new PlanAnswered(lease, reply));
   }
 }

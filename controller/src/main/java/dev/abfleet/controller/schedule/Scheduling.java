@@ -3,6 +3,7 @@ package dev.abfleet.controller.schedule;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostMarks;
+import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ public final class Scheduling {
   private static String firstMatch(Map<String, HostCapabilities> idle, Demand demand) {
     return idle.values().stream()
         .filter(demand.selector()::matches)
+        .filter(h -> !demand.declined().contains(h.hostId()))
         .map(HostCapabilities::hostId)
         .findFirst()
         .orElse(null);
@@ -105,6 +107,15 @@ public final class Scheduling {
         .filter(id -> leases.active().values().stream().noneMatch(l -> l.experimentId().equals(id)))
         .toList();
     return line.indexOf(experimentId) + 1;
+  }
+
+  /** True when a usable online host other than {@code hostId} matches the selector. */
+  public static boolean otherHostsMatch(Fleet fleet, HostMarks marks, HostSelector selector,
+      String hostId) {
+    return fleet.hosts().values().stream()
+        .filter(h -> h.online() && !h.capabilities().hostId().equals(hostId))
+        .filter(h -> marks.usable(h.capabilities().hostId()))
+        .anyMatch(h -> selector.matches(h.capabilities()));
   }
 
   /** Hosts the experiment holds a lease on now. */
