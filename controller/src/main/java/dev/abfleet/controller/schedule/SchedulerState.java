@@ -13,28 +13,28 @@ public record SchedulerState(LeaseBook leases, HostMarks marks) implements CborS
     return new SchedulerState(LeaseBook.empty(), HostMarks.none());
   }
 
-  public SchedulerState apply(Scheduler.Event event) {
-    if (event instanceof Scheduler.HostLeased e) {
+  public SchedulerState apply(SchedulerEvent event) {
+    if (event instanceof SchedulerEvent.HostLeased e) {
       return new SchedulerState(leases.leased(new Lease(e.hostId(), e.epoch(), e.experimentId())),
           marks);
-    } else if (event instanceof Scheduler.LeaseReleased e) {
+    } else if (event instanceof SchedulerEvent.LeaseReleased e) {
       return new SchedulerState(leases.released(e.hostId(), e.epoch()), marks);
-    } else if (event instanceof Scheduler.HostDrained e) {
+    } else if (event instanceof SchedulerEvent.HostDrained e) {
       return new SchedulerState(leases, marks.drained(e.hostId()));
-    } else if (event instanceof Scheduler.HostUndrained e) {
+    } else if (event instanceof SchedulerEvent.HostUndrained e) {
       return new SchedulerState(leases, marks.undrained(e.hostId()));
-    } else if (event instanceof Scheduler.HostQuarantined e) {
+    } else if (event instanceof SchedulerEvent.HostQuarantined e) {
       return new SchedulerState(leases,
           marks.quarantinedHost(e.hostId(), new HostMarks.Quarantine(e.reason(), e.sinceEpochMs())));
-    } else if (event instanceof Scheduler.HostReleased e) {
+    } else if (event instanceof SchedulerEvent.HostReleased e) {
       return new SchedulerState(leases, marks.released(e.hostId()));
     }
     throw new IllegalStateException("unknown event " + event);
   }
 
-  public SchedulerState applyAll(List<Scheduler.Event> events) {
+  public SchedulerState applyAll(List<SchedulerEvent> events) {
     SchedulerState s = this;
-    for (Scheduler.Event e : events) {
+    for (SchedulerEvent e : events) {
       s = s.apply(e);
     }
     return s;
