@@ -35,7 +35,7 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * (draining, quarantined) are persisted; who is connected is rebuilt from worker hellos.
  */
 public final class Scheduler
-    extends EventSourcedBehavior<Scheduler.Command, SchedulerEvent, SchedulerState> {
+    extends EventSourcedBehavior<Scheduler.Command, Scheduler.Event, SchedulerState> {
 
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
@@ -115,6 +115,23 @@ public final class Scheduler
 
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
+  public sealed interface Event extends CborSerializable
+      permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased {}
+
+  public record HostLeased(String hostId, long epoch, String experimentId) implements Event {}
+
+  public record LeaseReleased(String hostId, long epoch) implements Event {}
+
+  public record HostDrained(String hostId, String reason) implements Event {}
+
+  public record HostUndrained(String hostId) implements Event {}
+
+  /** @param sinceEpochMs when, in ms since the epoch */
+  public record HostQuarantined(String hostId, String reason, long sinceEpochMs) implements Event {}
+
+  /** @param why "operator" or "cool-down" */
+  public record HostReleased(String hostId, String why) implements Event {}
+
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -161,7 +178,7 @@ public final class Scheduler
   }
 
   @Override
-  public CommandHandler<Command, SchedulerEvent, SchedulerState> commandHandler() {
+  public CommandHandler<Command, Event, SchedulerState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
         .onCommand(RegisterHost.class, this::onRegisterHost)
@@ -183,11 +200,11 @@ public final class Scheduler
   }
 
   @Override
-  public EventHandler<SchedulerState, SchedulerEvent> eventHandler() {
+  public EventHandler<SchedulerState, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState().onAnyEvent(SchedulerState::apply);
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onRegisterHost(SchedulerState state, RegisterHost cmd) {
+  private Effect<Event, SchedulerState> onRegisterHost(SchedulerState state, RegisterHost cmd) {
     String hostId = cmd.capabilities().hostId();
     var previous = fleet.host(hostId).map(Fleet.Host::session).orElse(null);
     if (!cmd.session().equals(previous)) {
@@ -203,7 +220,7 @@ public final class Scheduler
     return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onHostDisconnected(SchedulerState state, HostDisconnected cmd) {
+  private Effect<Event, SchedulerState> onHostDisconnected(SchedulerState state, HostDisconnected cmd) {
     var host = fleet.host(cmd.hostId());
     if (host.isEmpty() || !cmd.session().equals(host.get().session())) {
       return Effect().none();
@@ -215,72 +232,72 @@ public final class Scheduler
         "host went offline");
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onRequestHosts(SchedulerState state, RequestHosts cmd) {
+  private Effect<Event, SchedulerState> onRequestHosts(SchedulerState state, RequestHosts cmd) {
     demands = demands.wanting(
         new Demand(cmd.experimentId(), cmd.selector(), cmd.priority(), cmd.experiment(), true));
     return persistAndSchedule(state, List.of(), s -> { });
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onWithdrawDemand(SchedulerState state, WithdrawDemand cmd) {
+  private Effect<Event, SchedulerState> onWithdrawDemand(SchedulerState state, WithdrawDemand cmd) {
     demands = demands.without(cmd.experimentId());
     return Effect().none();
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onBlockDone(SchedulerState state, BlockDone cmd) {
+  private Effect<Event, SchedulerState> onBlockDone(SchedulerState state, BlockDone cmd) {
     if (!state.leases().isCurrent(cmd.hostId(), cmd.epoch())) {
       return Effect().none();
     }
-    return persistAndSchedule(state, List.of(new SchedulerEvent.LeaseReleased(cmd.hostId(), cmd.epoch())), s -> { });
+    return persistAndSchedule(state, List.of(new LeaseReleased(cmd.hostId(), cmd.epoch())), s -> { });
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
+  private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
     cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), health)));
     return Effect().none();
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onDrainHost(SchedulerState state, DrainHost cmd) {
+  private Effect<Event, SchedulerState> onDrainHost(SchedulerState state, DrainHost cmd) {
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().isDraining(cmd.hostId())) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
     demands = demands.withoutDeclines();
-    return Effect().persist(new SchedulerEvent.HostDrained(cmd.hostId(), cmd.reason()))
+    return Effect().persist(new HostDrained(cmd.hostId(), cmd.reason()))
         .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
+  private Effect<Event, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
     if (fleet.host(cmd.hostId()).isEmpty() || !state.marks().isDraining(cmd.hostId())) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     demands = demands.withoutDeclines();
-    return persistAndSchedule(state, List.of(new SchedulerEvent.HostUndrained(cmd.hostId())),
+    return persistAndSchedule(state, List.of(new HostUndrained(cmd.hostId())),
         s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
+  private Effect<Event, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
     health = health.cleared(cmd.hostId());
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     demands = demands.withoutDeclines();
-    return persistAndSchedule(state, List.of(new SchedulerEvent.HostReleased(cmd.hostId(), "operator")),
+    return persistAndSchedule(state, List.of(new HostReleased(cmd.hostId(), "operator")),
         s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onCheckSelector(SchedulerState state, CheckSelector cmd) {
+  private Effect<Event, SchedulerState> onCheckSelector(SchedulerState state, CheckSelector cmd) {
     var known = fleet.hosts().values().stream().map(Fleet.Host::capabilities).toList();
     cmd.replyTo().tell(new SelectorCheck(FleetSummary.unsatisfiable(cmd.selector(), known).orElse("")));
     return Effect().none();
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
+  private Effect<Event, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
     cmd.replyTo().tell(new Standing(
         Scheduling.queuePosition(state.leases(), demands, cmd.experimentId()),
         Scheduling.hostsHeld(state.leases(), cmd.experimentId())));
     return Effect().none();
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
+  private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
     if (!cmd.infra()) {
       health = health.cleared(cmd.hostId());
       return Effect().none();
@@ -301,11 +318,11 @@ public final class Scheduler
     String reason = streak + " INFRA failures in a row; last: " + cmd.message();
     context.getLog().warn("quarantining host {}: {}", cmd.hostId(), reason);
     demands = demands.withoutDeclines();
-    return Effect().persist(new SchedulerEvent.HostQuarantined(cmd.hostId(), reason, now))
+    return Effect().persist(new HostQuarantined(cmd.hostId(), reason, now))
         .thenRun(s -> armCoolDown(cmd.hostId(), now));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onCoolDownOver(SchedulerState state, CoolDownOver msg) {
+  private Effect<Event, SchedulerState> onCoolDownOver(SchedulerState state, CoolDownOver msg) {
     var quarantine = state.marks().quarantine(msg.hostId());
     if (quarantine.isEmpty() || quarantine.get().sinceEpochMs() != msg.sinceEpochMs()) {
       return Effect().none();
@@ -313,11 +330,11 @@ public final class Scheduler
     health = health.cleared(msg.hostId());
     demands = demands.withoutDeclines();
     context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
-    return persistAndSchedule(state, List.of(new SchedulerEvent.HostReleased(msg.hostId(), "cool-down")), s -> { });
+    return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
   }
 
   /** A block that holds its host far beyond its boots' timeouts is revoked; its pair re-runs. */
-  private Effect<SchedulerEvent, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
+  private Effect<Event, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
     var lease = state.leases().leaseOf(msg.hostId());
     if (lease.isEmpty() || lease.get().epoch() != msg.epoch()) {
       return Effect().none();
@@ -335,7 +352,7 @@ public final class Scheduler
         Duration.ofMillis(Math.max(0, left)));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
+  private Effect<Event, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
     Lease lease = msg.lease();
     if (!state.leases().isCurrent(lease.hostId(), lease.epoch())) {
       if (msg.reply() instanceof ExperimentEntity.BlockPlanned) {
@@ -361,11 +378,11 @@ public final class Scheduler
       context.getLog().warn("experiment {} did not plan a block for host {} in {}",
           lease.experimentId(), lease.hostId(), PLAN_TIMEOUT);
     }
-    return persistAndSchedule(state, List.of(new SchedulerEvent.LeaseReleased(lease.hostId(), lease.epoch())),
+    return persistAndSchedule(state, List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
         s -> { });
   }
 
-  private Effect<SchedulerEvent, SchedulerState> replyHost(
+  private Effect<Event, SchedulerState> replyHost(
       SchedulerState state, String hostId, ActorRef<HostReply> replyTo) {
     replyTo.tell(hostReply(state, hostId));
     return Effect().none();
@@ -377,12 +394,12 @@ public final class Scheduler
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 
-  private Effect<SchedulerEvent, SchedulerState> releaseAndSchedule(
+  private Effect<Event, SchedulerState> releaseAndSchedule(
       SchedulerState state, Lease lease, String why) {
     if (lease == null) {
       return persistAndSchedule(state, List.of(), s -> { });
     }
-    return persistAndSchedule(state, List.of(new SchedulerEvent.LeaseReleased(lease.hostId(), lease.epoch())),
+    return persistAndSchedule(state, List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
         s -> tellLeaseLost(lease, why));
   }
 
@@ -390,13 +407,13 @@ public final class Scheduler
    * Persists {@code first} plus a lease for every idle host a wanting experiment can use, then
    * runs {@code then} and asks the experiments for blocks.
    */
-  private Effect<SchedulerEvent, SchedulerState> persistAndSchedule(
-      SchedulerState state, List<SchedulerEvent> first, Consumer<SchedulerState> then) {
+  private Effect<Event, SchedulerState> persistAndSchedule(
+      SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
     SchedulerState after = state.applyAll(first);
     Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
     demands = grants.demands();
-    List<SchedulerEvent> events = new ArrayList<>(first);
-    grants.leases().forEach(l -> events.add(new SchedulerEvent.HostLeased(l.hostId(), l.epoch(), l.experimentId())));
+    List<Event> events = new ArrayList<>(first);
+    grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
     List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
     if (events.isEmpty()) {
       then.accept(state);
