@@ -115,6 +115,8 @@ public final class Scheduler
 
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
+  // Persisted events: their class names (Scheduler$HostLeased...) are the manifests in existing
+  // journals, so they stay nested here and are never renamed; new fields must be optional.
   public sealed interface Event extends CborSerializable
       permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased {}
 
