@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Runs assigned blocks one at a time on a single thread: one VM at a time on this host. Each
  * run of a block boots back to back in the assigned order; every run ends with a RunResult or
  * a RunFailure, then the block ends with BlockFinished. A cancel interrupts the block, which
- * kills its VM; the runs not yet started are not reported (the lease is gone). A cancel
+ * kills its VM; the boot killed and the runs not yet started are not reported, and a block that
+ * had started still ends with BlockFinished so the controller knows the host is free (for a
+ * revoked lease it is stale and ignored; an incomplete block is abandoned). A cancel
  * "after the current boot" (preemption) lets the boot in progress finish and report, skips the
  * runs after it and ends the block with BlockFinished, so the controller can give the host to
  * a higher-priority experiment at a boot boundary.
@@ -102,7 +104,7 @@ public final class BlockExecutor implements AutoCloseable {
     for (RunAssignment run : block.getRunsList()) {
       if (Thread.currentThread().isInterrupted()) {
         log.warn("block {} cancelled before run {}", block.getBlockId(), run.getRunId());
-        return;
+        break;
       }
       if (stopAfterBoot.contains(block.getBlockId())) {
         log.info("block {} preempted before run {}", block.getBlockId(), run.getRunId());
@@ -119,13 +121,13 @@ public final class BlockExecutor implements AutoCloseable {
         WorkerMessage report = procedure.execute(block, run);
         if (Thread.currentThread().isInterrupted()) {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
-          return;
+          break;
         }
         out.accept(report);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
-        return;
+        break;
       } finally {
         runningRunId.set(null);
       }

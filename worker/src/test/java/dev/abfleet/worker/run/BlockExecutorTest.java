@@ -63,15 +63,16 @@ class BlockExecutorTest {
   }
 
   @Test
-  void hardCancelKillsTheBootAndReportsNothing() throws Exception {
+  void hardCancelKillsTheBootReportsNoRunAndFreesTheHost() throws Exception {
     try (BlockExecutor executor = new BlockExecutor(procedure, sent::add)) {
       executor.submit(block("b1", 2));
       assertThat(booting.await(5, TimeUnit.SECONDS)).isTrue();
 
       executor.cancel(Cancel.newBuilder().setBlockId("b1").setReason("revoked").build());
-      Thread.sleep(200);
+      awaitFinished();
 
-      assertThat(kinds()).containsExactly(WorkerMessage.KindCase.RUN_STARTED);
+      assertThat(kinds()).containsExactly(WorkerMessage.KindCase.RUN_STARTED,
+          WorkerMessage.KindCase.BLOCK_FINISHED);
     }
   }
 
