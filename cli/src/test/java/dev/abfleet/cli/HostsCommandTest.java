@@ -74,4 +74,27 @@ class HostsCommandTest {
     assertThat(run("hosts", "list", "--controller", "127.0.0.1:1")).isEqualTo(2);
     assertThat(err.toString()).contains("no controller answers at 127.0.0.1:1");
   }
+
+  @Test
+  void againstARealControllerListPrintsTheHeaderAndDrainOfAnUnknownHostIsExitTwo() {
+    try (var node = dev.abfleet.controller.ControllerNode.start(
+        dev.abfleet.controller.ControllerSettings.inMemory())) {
+      String target = "127.0.0.1:" + node.grpcPort();
+      var out = new java.io.ByteArrayOutputStream();
+      var stdout = System.out;
+      System.setOut(new java.io.PrintStream(out, true));
+      int listed;
+      try {
+        listed = run("hosts", "list", "--controller", target);
+      } finally {
+        System.setOut(stdout);
+      }
+
+      assertThat(listed).isZero();
+      assertThat(out.toString()).startsWith("HOST  STATE  ARCH  HYPERVISORS");
+      assertThat(run("hosts", "drain", "h1", "--controller", target)).isEqualTo(2);
+      assertThat(err.toString().strip())
+          .isEqualTo("abfleet: unknown host 'h1'; known hosts: none yet (start a worker first)");
+    }
+  }
 }

@@ -154,9 +154,8 @@ public final class Scheduler
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
   private HostHealth health = HostHealth.healthy();
-  // Host id -> experiment a preemption under way is for; pruned once the lease is gone.
-  private final Map<String, String> preempting = new HashMap<>();
-  private final Map<String, Long> preemptedEpochs = new HashMap<>();
+  // Host id -> the preemption under way there; forgotten once its victim lease is gone.
+  private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
 
   private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, FleetPolicy policy) {
     super(PERSISTENCE_ID);
@@ -431,13 +430,12 @@ public final class Scheduler
 
   /** Forgets preemptions whose lease is gone, then picks new ones. */
   private List<Scheduling.Preemption> preemptions(SchedulerState after) {
-    preemptedEpochs.entrySet().removeIf(e -> !after.leases().isCurrent(e.getKey(), e.getValue()));
-    preempting.keySet().retainAll(preemptedEpochs.keySet());
-    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, preempting);
-    chosen.forEach(p -> {
-      preempting.put(p.victim().hostId(), p.forExperiment());
-      preemptedEpochs.put(p.victim().hostId(), p.victim().epoch());
-    });
+    preempting.values().removeIf(
+        p -> !after.leases().isCurrent(p.victim().hostId(), p.victim().epoch()));
+    Map<String, String> pending = new HashMap<>();
+    preempting.forEach((host, p) -> pending.put(host, p.forExperiment()));
+    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, pending);
+    chosen.forEach(p -> preempting.put(p.victim().hostId(), p));
     return chosen;
   }
 
