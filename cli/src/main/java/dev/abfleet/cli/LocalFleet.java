@@ -4,13 +4,21 @@ import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An embedded controller plus local worker agents that reach it over real gRPC on loopback,
@@ -18,6 +26,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * left over in the store by an interrupted session never takes these workers.
  */
 final class LocalFleet implements AutoCloseable {
+  /** How long start() waits for the local workers to say hello (they probe their hypervisors first). */
+  static final Duration REGISTER_WAIT = Duration.ofSeconds(60);
+
   private final ControllerNode controller;
   private final List<WorkerAgent> workers;
 
@@ -41,7 +52,37 @@ final class LocalFleet implements AutoCloseable {
       controller.close();
       throw e;
     }
-    return new LocalFleet(controller, workers);
+    LocalFleet fleet = new LocalFleet(controller, workers);
+    fleet.awaitWorkers(REGISTER_WAIT);
+    return fleet;
+  }
+
+  /**
+   * Waits until the controller lists every local worker as connected, so the submission is
+   * checked against hosts that exist. After {@code limit} it goes on: a submission with no host
+   * known yet is queued, not rejected.
+   */
+  private void awaitWorkers(Duration limit) {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(target()).usePlaintext().build();
+    try {
+      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
+      long deadline = System.nanoTime() + limit.toNanos();
+      while (System.nanoTime() < deadline) {
+        var connected = stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+            .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
+            .filter(Host::getConnected).map(Host::getHostId).toList();
+        if (connected.containsAll(hostIds())) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (StatusRuntimeException e) {
+      // The embedded controller answers on loopback; if it does not, the submission will say so.
+    } finally {
+      channel.shutdownNow();
+    }
   }
 
   String target() {

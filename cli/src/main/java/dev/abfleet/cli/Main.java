@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       WorkerCommand.class,
       dev.abfleet.cli.sim.SimFleetCommand.class,
       dev.abfleet.cli.sim.BenchCommand.class,
+      HostsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

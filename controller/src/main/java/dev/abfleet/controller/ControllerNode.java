@@ -2,6 +2,7 @@ package dev.abfleet.controller;
 
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
+import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.schedule.Scheduler;
 import io.grpc.Server;
@@ -56,7 +57,7 @@ public final class ControllerNode implements AutoCloseable {
       }
       joinCluster(system, settings);
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
-          SingletonActor.of(Behaviors.supervise(Scheduler.create())
+          SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy()))
               .onFailure(SupervisorStrategy.restartWithBackoff(
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
@@ -66,6 +67,7 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
               settings.heartbeatTimeout()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
+          .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .build()
           .start();
       log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),

@@ -1,5 +1,6 @@
 package dev.abfleet.controller;
 
+import dev.abfleet.controller.schedule.FleetPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.List;
  * @param heartbeatInterval how often workers must send heartbeats
  * @param heartbeatTimeout silence after which a worker's stream is closed and its lease released
  * @param askTimeout how long gRPC calls wait for an actor's answer before UNAVAILABLE
+ * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
  */
 public record ControllerSettings(
     String grpcHost,
@@ -31,7 +33,8 @@ public record ControllerSettings(
     String storePassword,
     Duration heartbeatInterval,
     Duration heartbeatTimeout,
-    Duration askTimeout) {
+    Duration askTimeout,
+    FleetPolicy fleetPolicy) {
 
   public enum Store {
     JDBC,
@@ -46,7 +49,8 @@ public record ControllerSettings(
   public static ControllerSettings defaults() {
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
-        Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5));
+        Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
+        FleetPolicy.defaults());
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -69,22 +73,22 @@ public record ControllerSettings(
 
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
-        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout);
+        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout);
+        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -94,11 +98,17 @@ public record ControllerSettings(
 
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, interval, timeout, askTimeout);
+        storeUrl, storeUser, storePassword, interval, timeout, askTimeout, fleetPolicy);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout);
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
+        fleetPolicy);
+  }
+
+  public ControllerSettings withFleetPolicy(FleetPolicy policy) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, policy);
   }
 }

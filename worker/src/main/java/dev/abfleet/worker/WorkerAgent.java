@@ -66,7 +66,7 @@ public final class WorkerAgent implements AutoCloseable {
 
       @Override
       public void onCancel(Cancel cancel) {
-        executor.cancel(cancel.getBlockId(), cancel.getReason());
+        executor.cancel(cancel);
       }
     }, Backoff.standard(new SplittableRandom()), timer);
     linkRef[0] = link;

@@ -21,6 +21,9 @@ public final class Decisions {
   /** Abandoned blocks a pair may charge before the experiment fails. */
   public static final int MAX_ABANDONED_PER_PAIR = 3;
 
+  /** Abandonment reason of a block stopped for a higher-priority experiment; never charged. */
+  public static final String PREEMPTED = "preempted";
+
   /** Events to persist and the answer to the reporter. */
   public record Decision(List<ExperimentEvent> events, RecordResult result) {}
 
@@ -76,7 +79,7 @@ public final class Decisions {
     }
     if (outcome.status() == RunOutcome.Status.INFRA) {
       String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();
-      return new Decision(abandon(state, List.of(block), reason, true), RecordResult.ABANDONED);
+      return new Decision(abandon(state, List.of(block), reason, true, true), RecordResult.ABANDONED);
     }
     RunOutcome placed =
         outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), block.orderOf(outcome.runId()));
@@ -100,11 +103,17 @@ public final class Decisions {
    */
   public static List<ExperimentEvent> abandon(
       ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
+    return abandon(state, blocks, reason, charged, false);
+  }
+
+  /** As above; {@code hostFault} makes each block's pair avoid its host from now on. */
+  public static List<ExperimentEvent> abandon(ExperimentState state, List<InFlightBlock> blocks,
+      String reason, boolean charged, boolean hostFault) {
     List<ExperimentEvent> events = new ArrayList<>();
     Map<Integer, Integer> counts = new HashMap<>(state.abandoned());
     String failure = null;
     for (InFlightBlock block : blocks) {
-      events.add(new BlockAbandoned(block.blockId(), reason, charged));
+      events.add(new BlockAbandoned(block.blockId(), reason, charged, hostFault));
       if (charged) {
         int n = counts.merge(block.pairIndex(), 1, Integer::sum);
         if (n >= MAX_ABANDONED_PER_PAIR && failure == null) {

@@ -46,17 +46,35 @@ public final class ExperimentEntity
   /** Stops a running experiment and replies the view (unchanged when not running). */
   public record Cancel(String reason, ActorRef<ExperimentView> replyTo) implements Command {}
 
-  /** From the scheduler: the host is leased to this experiment; replies a PlanReply. */
-  public record PlanBlock(
-      String hostId, long epoch, HostCapabilities capabilities, ActorRef<PlanReply> replyTo)
-      implements Command {}
+  /**
+   * From the scheduler: the host is leased to this experiment; replies a PlanReply.
+   *
+   * @param otherHostsMatch another usable host matches the selector, so a pair that failed on
+   *     this host (INFRA) can wait for it
+   */
+  public record PlanBlock(String hostId, long epoch, HostCapabilities capabilities,
+      boolean otherHostsMatch, ActorRef<PlanReply> replyTo) implements Command {
+    public PlanBlock(String hostId, long epoch, HostCapabilities capabilities,
+        ActorRef<PlanReply> replyTo) {
+      this(hostId, epoch, capabilities, false, replyTo);
+    }
+  }
 
   public sealed interface PlanReply extends CborSerializable permits BlockPlanned, NoBlockNeeded {}
 
   public record BlockPlanned(Block block) implements PlanReply {}
 
-  /** Every pair is done or in flight: the lease can go to someone else. */
-  public record NoBlockNeeded(String experimentId) implements PlanReply {}
+  /**
+   * Nothing to run on this host: the lease can go to someone else.
+   *
+   * @param wantsOtherHost false = every pair is done or in flight; true = the open pairs avoid
+   *     this host (INFRA failures there) and wait for another matching host
+   */
+  public record NoBlockNeeded(String experimentId, boolean wantsOtherHost) implements PlanReply {
+    public NoBlockNeeded(String experimentId) {
+      this(experimentId, false);
+    }
+  }
 
   /** A boot's report; replies a RecordResult unless {@code replyTo} is null. */
   public record RecordRun(RunOutcome outcome, String blockId, ActorRef<RecordResult> replyTo)
@@ -65,8 +83,13 @@ public final class ExperimentEntity
   /** From the scheduler: the lease (host, epoch) is gone; its block is abandoned. No reply. */
   public record LeaseLost(String hostId, long epoch, String reason) implements Command {}
 
-  /** The worker says the block is over; abandons it if a boot went unreported. No reply. */
-  public record BlockFinished(String blockId, long epoch) implements Command {}
+  /**
+   * The worker says the block is over; abandons it if a boot went unreported. No reply.
+   *
+   * @param preempted the block was stopped at a boot boundary for a higher-priority experiment:
+   *     its pair runs again later and the abandonment is not held against the pair
+   */
+  public record BlockFinished(String blockId, long epoch, boolean preempted) implements Command {}
 
   private record Wake(String why) implements Command {}
 
@@ -150,9 +173,11 @@ public final class ExperimentEntity
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanBlock cmd) {
-    var pair = state.running() ? state.nextPair() : java.util.OptionalInt.empty();
+    var pair = state.running() ? state.nextPair(cmd.hostId(), cmd.otherHostsMatch())
+        : java.util.OptionalInt.empty();
     if (pair.isEmpty()) {
-      return Effect().reply(cmd.replyTo(), new NoBlockNeeded(experimentId));
+      boolean waiting = state.running() && state.nextPair().isPresent();
+      return Effect().reply(cmd.replyTo(), new NoBlockNeeded(experimentId, waiting));
     }
     Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt());
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
@@ -185,6 +210,9 @@ public final class ExperimentEntity
     InFlightBlock block = state.inFlight().get(cmd.blockId());
     if (!state.running() || block == null || block.epoch() != cmd.epoch() || block.complete()) {
       return Effect().noReply();
+    }
+    if (cmd.preempted()) {
+      return abandonAndFollowUp(state, List.of(block), Decisions.PREEMPTED, false);
     }
     return abandonAndFollowUp(state, List.of(block),
         "host " + block.hostId() + " finished the block without reporting every boot", true);

@@ -31,8 +31,9 @@ public sealed interface ExperimentEvent extends CborSerializable {
    * The block will not count (infra failure, lease lost, restart): its pair runs again later.
    *
    * @param charged true when it counts toward the pair's attempt limit
+   * @param hostFault true when the host failed it (INFRA): the pair avoids that host next time
    */
-  record BlockAbandoned(String blockId, String reason, boolean charged)
+  record BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault)
       implements ExperimentEvent {}
 
   /** Every boot of the block reported; the pair counts. */

@@ -28,6 +28,8 @@ import java.util.stream.IntStream;
  * @param attempts pair index -> blocks started for it
  * @param abandoned pair index -> abandoned blocks charged to it
  * @param recordedRunIds every run id ever recorded (idempotency)
+ * @param avoid pair index -> hosts where a block of the pair failed for the host's sake (INFRA);
+ *     the pair runs on another matching host when there is one
  */
 public record ExperimentState(
     String id,
@@ -42,7 +44,8 @@ public record ExperimentState(
     Set<String> recordedRunIds,
     int retriedBlocks,
     int rejectedStale,
-    String message)
+    String message,
+    Map<Integer, Set<String>> avoid)
     implements CborSerializable {
 
   public enum Status {
@@ -59,7 +62,7 @@ public record ExperimentState(
 
   public static ExperimentState empty(String id) {
     return new ExperimentState(id, Status.NEW, null, 0, List.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), Set.of(), 0, 0, "");
+        Map.of(), Set.of(), 0, 0, "", Map.of());
   }
 
   public boolean running() {
@@ -72,9 +75,23 @@ public record ExperimentState(
 
   /** Lowest pair index neither complete nor in flight. */
   public OptionalInt nextPair() {
+    return openPairs().findFirst();
+  }
+
+  /**
+   * The pair to run on {@code hostId}: the lowest open pair that does not avoid the host, or,
+   * when no other matching host exists, the lowest open pair.
+   */
+  public OptionalInt nextPair(String hostId, boolean otherHostsMatch) {
+    OptionalInt welcome = openPairs()
+        .filter(i -> !avoid.getOrDefault(i, Set.of()).contains(hostId)).findFirst();
+    return welcome.isPresent() || otherHostsMatch ? welcome : nextPair();
+  }
+
+  private IntStream openPairs() {
     Set<Integer> busy = new HashSet<>(pairs.keySet());
     inFlight.values().forEach(b -> busy.add(b.pairIndex()));
-    return IntStream.range(0, pairsWanted()).filter(i -> !busy.contains(i)).findFirst();
+    return IntStream.range(0, pairsWanted()).filter(i -> !busy.contains(i));
   }
 
   public List<InFlightBlock> blocksOn(String hostId, long epoch) {
@@ -87,7 +104,7 @@ public record ExperimentState(
     if (event instanceof ExperimentSubmitted e) {
       List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), e.spec().policy().pairs(), e.seed());
       return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
-          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "");
+          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid);
     } else if (event instanceof BlockStarted e) {
       var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
           e.arms(), Map.of());
@@ -100,19 +117,23 @@ public record ExperimentState(
       return withInFlight(put(inFlight, e.blockId(), block.with(e.outcome()))).withRecorded(seen);
     } else if (event instanceof RunRejected) {
       return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts,
-          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message);
+          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid);
     } else if (event instanceof BlockAbandoned e) {
       InFlightBlock block = inFlight.get(e.blockId());
       Map<Integer, Integer> charged = e.charged()
           ? put(abandoned, block.pairIndex(), abandoned.getOrDefault(block.pairIndex(), 0) + 1)
           : abandoned;
+      Map<Integer, Set<String>> avoiding = e.hostFault()
+          ? put(avoid, block.pairIndex(), with(avoid.getOrDefault(block.pairIndex(), Set.of()), block.hostId()))
+          : avoid;
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
-          pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message);
+          pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message,
+          avoiding);
     } else if (event instanceof PairCompleted e) {
       InFlightBlock block = inFlight.get(e.blockId());
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           put(pairs, e.pairIndex(), block.outcomesInOrder()), attempts, abandoned,
-          recordedRunIds, retriedBlocks, rejectedStale, message);
+          recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
     } else if (event instanceof ExperimentCompleted) {
       return withStatus(Status.COMPLETED, "");
     } else if (event instanceof ExperimentCancelled e) {
@@ -130,28 +151,34 @@ public record ExperimentState(
 
   private ExperimentState withStatus(Status next, String why) {
     return new ExperimentState(id, next, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, why);
+        recordedRunIds, retriedBlocks, rejectedStale, why, avoid);
   }
 
   private ExperimentState withInFlight(Map<String, InFlightBlock> next) {
     return new ExperimentState(id, status, spec, seed, order, next, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
   }
 
   private ExperimentState withAttempts(Map<Integer, Integer> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, next, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
   }
 
   private ExperimentState withRecorded(Set<String> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        Set.copyOf(next), retriedBlocks, rejectedStale, message);
+        Set.copyOf(next), retriedBlocks, rejectedStale, message, avoid);
   }
 
   private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {
     Map<K, V> next = new HashMap<>(map);
     next.put(key, value);
     return Map.copyOf(next);
+  }
+
+  private static Set<String> with(Set<String> set, String value) {
+    Set<String> next = new HashSet<>(set);
+    next.add(value);
+    return Set.copyOf(next);
   }
 
   private static <K, V> Map<K, V> remove(Map<K, V> map, K key) {

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param boots counted boots (completed pairs and the blocks in flight), by pair then order
  * @param retriedBlocks blocks abandoned and re-run (infra failures, lost leases, restarts)
  * @param rejectedStale reports rejected for a block not in flight under their lease epoch
+ * @param meanBlockMs mean wall time of a completed block in ms (its boots' run and staging
+ *     time); 0 = no block completed yet
  */
 public record ExperimentView(
     String id,
@@ -28,7 +30,8 @@ public record ExperimentView(
     List<RunOutcome> boots,
     String message,
     int retriedBlocks,
-    int rejectedStale)
+    int rejectedStale,
+    long meanBlockMs)
     implements CborSerializable {
 
   public static final String UNKNOWN = "unknown";
@@ -43,7 +46,7 @@ public record ExperimentView(
 
   public static ExperimentView of(ExperimentState s) {
     if (s.status() == ExperimentState.Status.NEW) {
-      return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Map.of(), List.of(), "", 0, 0);
+      return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Map.of(), List.of(), "", 0, 0, 0);
     }
     List<RunOutcome> boots = new ArrayList<>();
     s.pairs().values().forEach(boots::addAll);
@@ -52,6 +55,25 @@ public record ExperimentView(
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
         s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs(), s.seed()), List.copyOf(boots),
-        s.message(), s.retriedBlocks(), s.rejectedStale());
+        s.message(), s.retriedBlocks(), s.rejectedStale(), meanBlockMs(s));
+  }
+
+  /**
+   * Seconds until every pair is done if the remaining pairs take as long as the completed ones
+   * and run {@code hosts} at a time (at least one); 0 = unknown (no completed block) or finished.
+   */
+  public long etaSeconds(int hosts) {
+    int remaining = pairsWanted - pairsDone;
+    if (terminal() || !known() || meanBlockMs <= 0 || remaining <= 0) {
+      return 0;
+    }
+    long rounds = (remaining + Math.max(1, hosts) - 1) / Math.max(1, hosts);
+    return Math.max(1, (rounds * meanBlockMs + 999) / 1000);
+  }
+
+  private static long meanBlockMs(ExperimentState s) {
+    return (long) s.pairs().values().stream()
+        .mapToLong(boots -> boots.stream().mapToLong(b -> b.runMs() + b.stageMs()).sum())
+        .average().orElse(0);
   }
 }

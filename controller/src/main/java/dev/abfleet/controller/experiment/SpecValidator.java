@@ -1,9 +1,12 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.fleet.HostNames;
+import dev.abfleet.controller.fleet.HostSelector;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /** Checks a spec before it is accepted; each problem names the field and the fix. */
@@ -13,6 +16,9 @@ public final class SpecValidator {
   private static final Pattern ARM_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Set<String> HYPERVISORS = Set.of("qemu", "vz", "sim");
+  private static final Set<String> ARCHES = Set.of("x86_64", "aarch64");
+  private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_./-]{1,63}");
+  static final int MAX_HOSTS = 1000;
   private static final Set<String> PRIORITIES = Set.of("pr", "nightly", "adhoc");
   static final int MAX_PAIRS = 1000;
 
@@ -46,19 +52,45 @@ public final class SpecValidator {
     if (policy.bootTimeoutS() < 0) {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }
-    if (!HYPERVISORS.contains(spec.selector().hypervisor())) {
-      problems.add("selector.hypervisor: unknown hypervisor '" + spec.selector().hypervisor()
-          + "'; expected one of qemu, vz, sim");
-    }
+    checkSelector(spec.selector(), problems);
     if (!PRIORITIES.contains(spec.priority())) {
       problems.add("priority: unknown priority '" + spec.priority()
-          + "'; expected one of pr, nightly, adhoc");
+          + "'; expected one of pr, adhoc, nightly (highest first; empty = adhoc)");
     }
     BenchmarkSpec bench = spec.benchmark();
     if (bench.iterations() < 0 || bench.iterationMs() < 0 || bench.warmupIterations() < 0) {
       problems.add("benchmark: iterations, iteration_ms and warmup_iterations must not be negative");
     }
     return problems;
+  }
+
+  private static void checkSelector(HostSelector selector, List<String> problems) {
+    if (!HYPERVISORS.contains(selector.hypervisor())) {
+      problems.add("selector.hypervisor: unknown hypervisor '" + selector.hypervisor()
+          + "'; expected one of qemu, vz, sim");
+    }
+    if (!selector.arch().isEmpty() && !ARCHES.contains(selector.arch())) {
+      problems.add("selector.arch: unknown architecture '" + selector.arch()
+          + "'; expected x86_64 or aarch64 (empty = any)");
+    }
+    new TreeMap<>(selector.labels()).forEach((key, value) -> {
+      if (!LABEL.matcher(key).matches() || !LABEL.matcher(value).matches()) {
+        problems.add("selector.labels: '" + key + "=" + value + "' is not a valid label; keys and"
+            + " values use 1 to 63 of [A-Za-z0-9_./-]");
+      }
+    });
+    if (selector.hosts().size() > MAX_HOSTS) {
+      problems.add("selector.hosts: " + selector.hosts().size() + " hosts; list at most " + MAX_HOSTS
+          + " or select by labels");
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < selector.hosts().size(); i++) {
+      String host = selector.hosts().get(i);
+      HostNames.check("selector.hosts[" + i + "]", host).ifPresent(problems::add);
+      if (!seen.add(host)) {
+        problems.add("selector.hosts[" + i + "]: '" + host + "' is listed twice; list each host once");
+      }
+    }
   }
 
   private static void checkArms(List<ArmSpec> arms, List<String> problems) {

@@ -7,7 +7,7 @@ import java.util.TreeMap;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * Hosts the scheduler has heard of and who holds their streams now. Not persisted: after a
+ * Hosts the scheduler has heard of since it started (offline ones stay known) and who holds their streams now. Not persisted: after a
  * controller restart it is rebuilt from worker hellos.
  */
 public record Fleet(Map<String, Host> hosts) {
@@ -50,10 +50,15 @@ public record Fleet(Map<String, Host> hosts) {
 
   /** Online hosts without a lease, by host id. */
   public Map<String, HostCapabilities> idle(LeaseBook leases) {
+    return idle(leases, HostMarks.none());
+  }
+
+  /** Online hosts without a lease that are neither draining nor quarantined, by host id. */
+  public Map<String, HostCapabilities> idle(LeaseBook leases, HostMarks marks) {
     Map<String, HostCapabilities> idle = new TreeMap<>();
     hosts.forEach(
         (id, host) -> {
-          if (host.online() && !leases.isLeased(id)) {
+          if (host.online() && !leases.isLeased(id) && marks.usable(id)) {
             idle.put(id, host.capabilities());
           }
         });

@@ -8,6 +8,7 @@ import java.util.Map;
  *
  * @param hypervisors hypervisor name -> accelerators that ran a guest in the probe, best first
  * @param memoryMib host memory in MiB
+ * @param hypervisorVersions hypervisor name -> version of its binary; absent = unknown
  */
 public record HostCapabilities(
     String hostId,
@@ -18,7 +19,8 @@ public record HostCapabilities(
     Map<String, List<String>> hypervisors,
     String cpuModel,
     String hostKernel,
-    String agentVersion) {
+    String agentVersion,
+    Map<String, String> hypervisorVersions) {
   public HostCapabilities {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
@@ -26,5 +28,14 @@ public record HostCapabilities(
     cpuModel = cpuModel == null ? "" : cpuModel;
     hostKernel = hostKernel == null ? "" : hostKernel;
     agentVersion = agentVersion == null ? "" : agentVersion;
+    hypervisorVersions = hypervisorVersions == null ? Map.of() : Map.copyOf(hypervisorVersions);
+  }
+
+  /** Capabilities without hypervisor versions. */
+  public HostCapabilities(String hostId, String arch, int cpus, long memoryMib,
+      Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
+      String hostKernel, String agentVersion) {
+    this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
+        Map.of());
   }
 }

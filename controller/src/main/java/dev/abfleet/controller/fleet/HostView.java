@@ -9,13 +9,28 @@ import java.util.TreeMap;
  *
  * @param leasedTo experiment holding the lease; empty = none
  * @param leaseEpoch epoch of that lease; 0 = none
+ * @param connected true while the worker's stream is open
+ * @param stateReason why the host is quarantined; empty otherwise
+ * @param infraFailures INFRA failures in a row; 0 = healthy
  */
 public record HostView(
-    HostCapabilities capabilities, State state, String leasedTo, long leaseEpoch) {
+    HostCapabilities capabilities,
+    State state,
+    String leasedTo,
+    long leaseEpoch,
+    boolean connected,
+    String stateReason,
+    int infraFailures) {
 
+  /**
+   * Operator and health states win over connection states: a quarantined or draining host
+   * shows so whether it is connected or not.
+   */
   public enum State {
     IDLE,
     LEASED,
+    DRAINING,
+    QUARANTINED,
     OFFLINE;
 
     public String wire() {
@@ -24,21 +39,25 @@ public record HostView(
   }
 
   /** Every known host, sorted by id. */
-  public static List<HostView> list(Fleet fleet, LeaseBook leases) {
+  public static List<HostView> list(Fleet fleet, LeaseBook leases, HostMarks marks,
+      HostHealth health) {
     Map<String, HostView> views = new TreeMap<>();
-    fleet.hosts().forEach(
-        (id, host) -> {
-          var lease = leases.leaseOf(id);
-          State state =
-              !host.online() ? State.OFFLINE : lease.isPresent() ? State.LEASED : State.IDLE;
-          views.put(
-              id,
-              new HostView(
-                  host.capabilities(),
-                  state,
-                  lease.map(Lease::experimentId).orElse(""),
-                  lease.map(Lease::epoch).orElse(0L)));
-        });
+    fleet.hosts().forEach((id, host) -> views.put(id, of(host, leases, marks, health)));
     return List.copyOf(views.values());
+  }
+
+  public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health) {
+    String id = host.capabilities().hostId();
+    var lease = leases.leaseOf(id);
+    var quarantine = marks.quarantine(id);
+    State state = quarantine.isPresent() ? State.QUARANTINED
+        : marks.isDraining(id) ? State.DRAINING
+        : !host.online() ? State.OFFLINE
+        : lease.isPresent() ? State.LEASED
+        : State.IDLE;
+    return new HostView(host.capabilities(), state,
+        lease.map(Lease::experimentId).orElse(""), lease.map(Lease::epoch).orElse(0L),
+        host.online(), quarantine.map(HostMarks.Quarantine::reason).orElse(""),
+        health.streak(id));
   }
 }

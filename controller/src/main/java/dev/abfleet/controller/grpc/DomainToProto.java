@@ -34,7 +34,11 @@ import java.util.Map;
 final class DomainToProto {
   private DomainToProto() {}
 
-  static Experiment experiment(ExperimentView v) {
+  /**
+   * @param queuePosition 0 = holds a host, does not wait or finished; N = N-th in line
+   * @param etaSeconds 0 = unknown or finished
+   */
+  static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds) {
     Experiment.Builder b = Experiment.newBuilder()
         .setExperimentId(v.id())
         .setSpec(spec(v.spec()))
@@ -44,7 +48,9 @@ final class DomainToProto {
         .setSeed(v.seed())
         .setMessage(v.message())
         .setRetriedBlocks(v.retriedBlocks())
-        .setRejectedStale(v.rejectedStale());
+        .setRejectedStale(v.rejectedStale())
+        .setQueuePosition(queuePosition)
+        .setEtaSeconds(etaSeconds);
     ArmSpec ceiling = v.spec().ceiling();
     Map<String, dev.abfleet.stats.Comparison> ceilingRows = new java.util.HashMap<>();
     if (ceiling != null) {
@@ -172,9 +178,12 @@ final class DomainToProto {
         .setMemoryMib(c.memoryMib()).putAllLabels(c.labels())
         .setFingerprint(HostFingerprint.newBuilder().setCpuModel(c.cpuModel())
             .setHostKernel(c.hostKernel()))
-        .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch());
-    c.hypervisors().forEach((name, accels) -> b.addHypervisors(
-        HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)));
+        .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch())
+        .setConnected(v.connected()).setStateReason(v.stateReason())
+        .setInfraFailures(v.infraFailures());
+    new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
+        HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
+            .setVersion(c.hypervisorVersions().getOrDefault(name, ""))));
     return b.build();
   }
 }

@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -31,6 +32,8 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
   /** How often WatchExperiment looks for changes. */
   static final Duration WATCH_POLL = Duration.ofMillis(300);
+  /** Experiment states after which nothing changes any more. */
+  private static final java.util.Set<String> TERMINAL = java.util.Set.of("completed", "cancelled", "failed");
 
   private final ActorSystem<?> system;
   private final ClusterSharding sharding;
@@ -51,15 +54,35 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
     var spec = ProtoToDomain.spec(request.getSpec());
-    reply(entity(id).<ExperimentEntity.Accepted>askWithStatus(
-            replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout),
+    reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
+            replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
         accepted -> SubmitExperimentResponse.newBuilder().setExperimentId(accepted.experimentId()).build(),
         responses);
   }
 
+  /**
+   * Fails with INVALID_ARGUMENT for a spec the experiment would reject anyway (so bad fields are
+   * named before the fleet is), and with FAILED_PRECONDITION when no host known since the
+   * controller started can ever run the selector. No host known at all is not a failure.
+   */
+  private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
+    var problems = SpecValidator.validate(spec);
+    if (!problems.isEmpty()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
+    }
+    CompletionStage<Scheduler.SelectorCheck> check = AskPattern.ask(scheduler,
+        replyTo -> new Scheduler.CheckSelector(spec.selector(), replyTo), askTimeout,
+        system.scheduler());
+    return check.thenAccept(c -> {
+      if (!c.problem().isEmpty()) {
+        throw new GrpcErrors.Unsatisfiable(c.problem());
+      }
+    });
+  }
+
   @Override
   public void getExperiment(GetExperimentRequest request, StreamObserver<Experiment> responses) {
-    reply(view(request.getExperimentId()), DomainToProto::experiment, responses);
+    reply(experiment(request.getExperimentId()), e -> e, responses);
   }
 
   @Override
@@ -70,7 +93,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
         : entity(id)
             .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
             .thenApply(v -> known(id, v));
-    reply(cancelled, DomainToProto::experiment, responses);
+    reply(cancelled, v -> DomainToProto.experiment(v, 0, 0), responses);
   }
 
   @Override
@@ -92,7 +115,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   }
 
   private void poll(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last) {
-    view(id).whenComplete((view, failure) -> {
+    experiment(id).whenComplete((now, failure) -> {
       if (out.isCancelled()) {
         return;
       }
@@ -100,15 +123,27 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
         out.onError(GrpcErrors.toStatus(failure));
         return;
       }
-      Experiment now = DomainToProto.experiment(view);
       if (!now.equals(last)) {
         out.onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
       }
-      if (view.terminal()) {
+      if (TERMINAL.contains(now.getState())) {
         out.onCompleted();
         return;
       }
       system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(id, out, now), system.executionContext());
+    });
+  }
+
+  /** The experiment with its place in the line for hosts and its ETA. */
+  private CompletionStage<Experiment> experiment(String id) {
+    return view(id).thenCompose(view -> {
+      if (view.terminal()) {
+        return CompletableFuture.completedFuture(DomainToProto.experiment(view, 0, 0));
+      }
+      CompletionStage<Scheduler.Standing> standing = AskPattern.ask(scheduler,
+          replyTo -> new Scheduler.GetStanding(id, replyTo), askTimeout, system.scheduler());
+      return standing.thenApply(st -> DomainToProto.experiment(
+          view, st.queuePosition(), view.etaSeconds(st.hostsHeld())));
     });
   }
 

@@ -18,6 +18,21 @@ final class GrpcErrors {
     }
   }
 
+  /** Raised by the services when a host id was never seen since the controller started. */
+  static final class UnknownHost extends RuntimeException {
+    UnknownHost(String id, java.util.List<String> known) {
+      super("unknown host '" + id + "'; known hosts: "
+          + (known.isEmpty() ? "none yet (start a worker first)" : String.join(", ", known)));
+    }
+  }
+
+  /** Raised when the request is valid but the fleet cannot serve it (no host can ever match). */
+  static final class Unsatisfiable extends RuntimeException {
+    Unsatisfiable(String message) {
+      super(message);
+    }
+  }
+
   static StatusRuntimeException toStatus(Throwable failure) {
     Throwable t = failure;
     while ((t instanceof CompletionException || t instanceof ExecutionException)
@@ -35,7 +50,10 @@ final class GrpcErrors {
     if (t instanceof StatusReply.ErrorMessage || t instanceof IllegalArgumentException) {
       return Status.INVALID_ARGUMENT.withDescription(t.getMessage()).asRuntimeException();
     }
-    if (t instanceof UnknownExperiment) {
+    if (t instanceof Unsatisfiable) {
+      return Status.FAILED_PRECONDITION.withDescription(t.getMessage()).asRuntimeException();
+    }
+    if (t instanceof UnknownExperiment || t instanceof UnknownHost) {
       return Status.NOT_FOUND.withDescription(t.getMessage()).asRuntimeException();
     }
     return Status.INTERNAL.withDescription(String.valueOf(t)).withCause(t).asRuntimeException();

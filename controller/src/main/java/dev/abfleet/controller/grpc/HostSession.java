@@ -6,12 +6,16 @@ import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.schedule.AssignBlock;
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.StopBlock;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.schedule.SessionReplaced;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -36,8 +40,11 @@ final class HostSession {
   /** The worker finished a block; the host is free. No reply. */
   record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
 
-  /** The experiment answered a RecordRun; the worker is told it may forget the report. */
-  private record ReportHandled(String runId, boolean handled) implements SessionMessage {}
+  /**
+   * The experiment answered a RecordRun (result null = no answer in time); the worker is told it
+   * may forget the report, and the scheduler learns whether the boot was an INFRA failure.
+   */
+  private record ReportHandled(RunOutcome outcome, RecordResult result) implements SessionMessage {}
 
   /** The stream completed or failed. No reply. */
   record StreamEnded(String why) implements SessionMessage {}
@@ -60,7 +67,7 @@ final class HostSession {
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
       stream.welcome(heartbeatInterval.toMillis(), nodeName);
       session.armHeartbeatTimer();
-      return session.active(Map.of());
+      return session.active(Blocks.none());
     }));
   }
 
@@ -84,14 +91,33 @@ final class HostSession {
     this.heartbeatTimeout = heartbeatTimeout;
   }
 
-  /** @param blocks block id -> experiment id of the blocks assigned and not finished */
-  private Behavior<SessionMessage> active(Map<String, String> blocks) {
+  /**
+   * Blocks this session assigned and not yet finished, and the stops asked for.
+   *
+   * @param blocks block id -> block
+   * @param stops lease epoch -> the stop asked for it (kept until a block of that epoch ends)
+   * @param preempted block ids stopped at a boot boundary for a higher-priority experiment
+   */
+  private record Blocks(Map<String, Block> blocks, Map<Long, StopBlock> stops, Set<String> preempted) {
+    Blocks {
+      blocks = Map.copyOf(blocks);
+      stops = Map.copyOf(stops);
+      preempted = Set.copyOf(preempted);
+    }
+
+    static Blocks none() {
+      return new Blocks(Map.of(), Map.of(), Set.of());
+    }
+  }
+
+  private Behavior<SessionMessage> active(Blocks state) {
     return Behaviors.receive(SessionMessage.class)
         .onMessage(WorkerHeartbeat.class, m -> onHeartbeat())
         .onMessage(RunReported.class, this::onRunReported)
         .onMessage(ReportHandled.class, this::onReportHandled)
-        .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(blocks, m))
-        .onMessage(AssignBlock.class, m -> onAssign(blocks, m))
+        .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(state, m))
+        .onMessage(AssignBlock.class, m -> onAssign(state, m))
+        .onMessage(StopBlock.class, m -> onStop(state, m))
         .onMessage(SessionReplaced.class, m -> onReplaced())
         .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
         .onMessageEquals(HeartbeatMissed.INSTANCE, () -> disconnect(
@@ -108,44 +134,82 @@ final class HostSession {
 
   private Behavior<SessionMessage> onRunReported(RunReported m) {
     armHeartbeatTimer();
-    String runId = m.outcome().runId();
     context.ask(RecordResult.class,
         sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId()),
         REPORT_TIMEOUT,
         replyTo -> new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), replyTo),
-        (result, failure) -> new ReportHandled(runId, failure == null));
+        (result, failure) -> new ReportHandled(m.outcome(), failure == null ? result : null));
     return Behaviors.same();
   }
 
   /** Without an answer the worker keeps the report and sends it again on its next stream. */
   private Behavior<SessionMessage> onReportHandled(ReportHandled m) {
-    if (m.handled()) {
-      stream.ack(m.runId());
-    } else {
+    String runId = m.outcome().runId();
+    if (m.result() == null) {
       context.getLog().warn("host {}: run {} not acknowledged by its experiment in time",
-          capabilities.hostId(), m.runId());
+          capabilities.hostId(), runId);
+      return Behaviors.same();
+    }
+    stream.ack(runId);
+    // Only reports counted now say something about the host; duplicates and stale ones do not.
+    if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
+      scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
+          m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message()));
     }
     return Behaviors.same();
   }
 
-  private Behavior<SessionMessage> onBlockFinished(Map<String, String> blocks, WorkerFinishedBlock m) {
+  private Behavior<SessionMessage> onBlockFinished(Blocks state, WorkerFinishedBlock m) {
     armHeartbeatTimer();
-    String experimentId = blocks.get(m.blockId());
-    if (experimentId != null) {
-      sharding.entityRefFor(ExperimentEntity.TYPE_KEY, experimentId)
-          .tell(new ExperimentEntity.BlockFinished(m.blockId(), m.epoch()));
+    Block block = state.blocks().get(m.blockId());
+    if (block != null) {
+      sharding.entityRefFor(ExperimentEntity.TYPE_KEY, block.experimentId())
+          .tell(new ExperimentEntity.BlockFinished(m.blockId(), m.epoch(),
+              state.preempted().contains(m.blockId())));
     }
     scheduler.tell(new Scheduler.BlockDone(capabilities.hostId(), m.blockId(), m.epoch()));
-    Map<String, String> next = new HashMap<>(blocks);
-    next.remove(m.blockId());
-    return active(Map.copyOf(next));
+    Map<String, Block> blocks = new HashMap<>(state.blocks());
+    blocks.remove(m.blockId());
+    Map<Long, StopBlock> stops = new HashMap<>(state.stops());
+    stops.remove(m.epoch());
+    Set<String> preempted = new HashSet<>(state.preempted());
+    preempted.remove(m.blockId());
+    return active(new Blocks(blocks, stops, preempted));
   }
 
-  private Behavior<SessionMessage> onAssign(Map<String, String> blocks, AssignBlock m) {
-    stream.assign(m.block());
-    Map<String, String> next = new HashMap<>(blocks);
-    next.put(m.block().blockId(), m.block().experimentId());
-    return active(Map.copyOf(next));
+  private Behavior<SessionMessage> onAssign(Blocks state, AssignBlock m) {
+    Block block = m.block();
+    stream.assign(block);
+    Map<String, Block> blocks = new HashMap<>(state.blocks());
+    blocks.put(block.blockId(), block);
+    Blocks next = new Blocks(blocks, state.stops(), state.preempted());
+    StopBlock stop = state.stops().get(block.leaseEpoch());
+    return stop == null ? active(next) : active(stopped(next, block, stop));
+  }
+
+  /** Sends Cancel for the blocks under the stopped epoch; one assigned later is stopped then. */
+  private Behavior<SessionMessage> onStop(Blocks state, StopBlock m) {
+    Map<Long, StopBlock> stops = new HashMap<>(state.stops());
+    stops.put(m.epoch(), m);
+    Blocks next = new Blocks(state.blocks(), stops, state.preempted());
+    for (Block block : state.blocks().values()) {
+      if (block.leaseEpoch() == m.epoch()) {
+        next = stopped(next, block, m);
+      }
+    }
+    return active(next);
+  }
+
+  private Blocks stopped(Blocks state, Block block, StopBlock stop) {
+    context.getLog().info("host {}: stopping block {} ({}): {}", capabilities.hostId(),
+        block.blockId(), stop.afterCurrentBoot() ? "after the current boot" : "now", stop.reason());
+    stream.cancel(block.blockId(), stop.reason(), stop.afterCurrentBoot());
+    if (!stop.afterCurrentBoot()) {
+      return state;
+    }
+    Set<String> preempted = new HashSet<>(state.preempted());
+    preempted.add(block.blockId());
+    return new Blocks(state.blocks(), state.stops(), preempted);
   }
 
   private Behavior<SessionMessage> onReplaced() {

@@ -62,12 +62,16 @@ final class ProtoToDomain {
 
   static HostCapabilities capabilities(Hello h) {
     Map<String, List<String>> hypervisors = new LinkedHashMap<>();
+    Map<String, String> versions = new LinkedHashMap<>();
     for (HypervisorCapability c : h.getHypervisorsList()) {
       hypervisors.put(c.getName(), List.copyOf(c.getAcceleratorsList()));
+      if (!c.getVersion().isEmpty()) {
+        versions.put(c.getName(), c.getVersion());
+      }
     }
     return new HostCapabilities(h.getHostId(), h.getArch(), h.getCpus(), h.getMemoryMib(),
         h.getLabelsMap(), hypervisors, h.getFingerprint().getCpuModel(),
-        h.getFingerprint().getHostKernel(), h.getAgentVersion());
+        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions);
   }
 
   /** A boot that reported samples; no samples at all counts as a harness failure. */

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
@@ -70,6 +71,13 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           rejected = true;
           stream.fail(Status.INVALID_ARGUMENT.withDescription(
               "the first message must be Hello with a host_id; got " + message.getKindCase()));
+          return;
+        }
+        var badId = HostNames.check("Hello.host_id", message.getHello().getHostId());
+        if (badId.isPresent()) {
+          rejected = true;
+          stream.fail(Status.INVALID_ARGUMENT.withDescription(badId.get()
+              + "; set the worker's --host-id"));
           return;
         }
         HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());

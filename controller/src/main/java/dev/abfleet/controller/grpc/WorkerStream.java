@@ -1,6 +1,7 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.ReportAck;
 import dev.abfleet.proto.fleet.v1.Welcome;
@@ -27,6 +28,12 @@ final class WorkerStream {
 
   synchronized void assign(Block block) {
     send(ControllerMessage.newBuilder().setAssignment(DomainToProto.assignment(block)).build());
+  }
+
+  /** Stops a block: now (the VM is killed) or after the boot in progress (preemption). */
+  synchronized void cancel(String blockId, String reason, boolean afterCurrentBoot) {
+    send(ControllerMessage.newBuilder().setCancel(Cancel.newBuilder().setBlockId(blockId)
+        .setReason(reason).setAfterCurrentBoot(afterCurrentBoot)).build());
   }
 
   /** The run's report was handled; the worker may forget it. */

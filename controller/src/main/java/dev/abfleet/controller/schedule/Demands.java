@@ -49,6 +49,27 @@ public record Demands(List<Demand> queue, String lastServed) {
     return new Demands(next, lastServed);
   }
 
+  /** The experiment keeps wanting hosts, but not this one (until the fleet changes). */
+  public Demands declined(String experimentId, String hostId) {
+    int at = indexOf(experimentId);
+    if (at < 0) {
+      return this;
+    }
+    List<Demand> next = new ArrayList<>(queue);
+    Demand d = next.get(at);
+    java.util.Set<String> declined = new java.util.HashSet<>(d.declined());
+    declined.add(hostId);
+    next.set(at, new Demand(d.experimentId(), d.selector(), d.priority(), d.experiment(),
+        d.wanting(), declined));
+    return new Demands(next, lastServed);
+  }
+
+  /** Forgets every declined host: a host came, went or changed state. */
+  public Demands withoutDeclines() {
+    return new Demands(queue.stream().map(d -> new Demand(d.experimentId(), d.selector(),
+        d.priority(), d.experiment(), d.wanting())).toList(), lastServed);
+  }
+
   public Demands without(String experimentId) {
     return new Demands(
         queue.stream().filter(d -> !d.experimentId().equals(experimentId)).toList(), lastServed);

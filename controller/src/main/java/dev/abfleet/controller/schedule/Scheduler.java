@@ -4,34 +4,43 @@ import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostHealth;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
-import dev.abfleet.controller.fleet.LeaseBook;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
 import org.apache.pekko.persistence.typed.javadsl.Effect;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * The scheduling brain (a cluster singleton): knows the hosts, grants exclusive leases with
- * per-host epochs that only grow (persisted), asks experiments to plan a block for each lease and
- * hands the block to the host's session.
+ * per-host epochs that only grow, asks experiments to plan a block for each lease and hands the
+ * block to the host's session. Leases and the host states an operator or the health check set
+ * (draining, quarantined) are persisted; who is connected is rebuilt from worker hellos.
  */
-public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Scheduler.Event, LeaseBook> {
+public final class Scheduler
+    extends EventSourcedBehavior<Scheduler.Command, Scheduler.Event, SchedulerState> {
 
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
-          PlanAnswered {}
+          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
+          PlanAnswered, LeaseExpired, CoolDownOver {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)
@@ -60,38 +69,117 @@ public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Sch
 
   public record Hosts(List<HostView> hosts) implements CborSerializable {}
 
+  /** The host finishes its block and takes no new lease; replies a {@link HostReply}. */
+  public record DrainHost(String hostId, String reason, ActorRef<HostReply> replyTo)
+      implements Command {}
+
+  /** The host takes leases again; replies a {@link HostReply}. */
+  public record UndrainHost(String hostId, ActorRef<HostReply> replyTo) implements Command {}
+
+  /** Ends the host's quarantine and failure streak; replies a {@link HostReply}. */
+  public record ReleaseHost(String hostId, ActorRef<HostReply> replyTo) implements Command {}
+
+  public sealed interface HostReply extends CborSerializable permits HostChanged, UnknownHost {}
+
+  /** The host as ListHosts shows it after the change. */
+  public record HostChanged(HostView host) implements HostReply {}
+
+  /** No host with this id was seen since the controller started. */
+  public record UnknownHost(String hostId, List<String> known) implements HostReply {}
+
+  /** Replies {@link SelectorCheck}: can any host known since start ever run this selector? */
+  public record CheckSelector(HostSelector selector, ActorRef<SelectorCheck> replyTo)
+      implements Command {}
+
+  /** @param problem why no known host can run the selector; empty = some host can (or none known) */
+  public record SelectorCheck(String problem) implements CborSerializable {}
+
+  /** Replies the experiment's {@link Standing} in the line for hosts. */
+  public record GetStanding(String experimentId, ActorRef<Standing> replyTo) implements Command {}
+
+  /**
+   * @param queuePosition 0 = holds a host or does not wait; N = N-th in line
+   * @param hostsHeld hosts leased to the experiment now
+   */
+  public record Standing(int queuePosition, int hostsHeld) implements CborSerializable {}
+
+  /**
+   * A boot's report on the host was handled by its experiment. INFRA failures in a row
+   * quarantine the host (within the policy's cap); any other outcome ends the streak. No reply.
+   */
+  public record RunHandled(String hostId, boolean infra, String message) implements Command {}
+
+  private record LeaseExpired(String hostId, long epoch, Duration after) implements Command {}
+
+  private record CoolDownOver(String hostId, long sinceEpochMs) implements Command {}
+
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
-  public sealed interface Event extends CborSerializable permits HostLeased, LeaseReleased {}
+  // Persisted events: their class names (Scheduler$HostLeased...) are the manifests in existing
+  // journals, so they stay nested here and are never renamed; new fields must be optional.
+  public sealed interface Event extends CborSerializable
+      permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased {}
 
   public record HostLeased(String hostId, long epoch, String experimentId) implements Event {}
 
   public record LeaseReleased(String hostId, long epoch) implements Event {}
 
+  public record HostDrained(String hostId, String reason) implements Event {}
+
+  public record HostUndrained(String hostId) implements Event {}
+
+  /** @param sinceEpochMs when, in ms since the epoch */
+  public record HostQuarantined(String hostId, String reason, long sinceEpochMs) implements Event {}
+
+  /** @param why "operator" or "cool-down" */
+  public record HostReleased(String hostId, String why) implements Event {}
+
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** A scheduler with {@link FleetPolicy#defaults()}. */
   public static Behavior<Command> create() {
-    return Behaviors.setup(Scheduler::new);
+    return create(FleetPolicy.defaults());
+  }
+
+  public static Behavior<Command> create(FleetPolicy policy) {
+    return Behaviors.setup(context -> Behaviors.withTimers(
+        timers -> new Scheduler(context, timers, policy)));
   }
 
   private final ActorContext<Command> context;
-  // Rebuilt from hellos and experiment requests after a restart; only leases are durable.
+  private final TimerScheduler<Command> timers;
+  private final FleetPolicy policy;
+  // Rebuilt from hellos and experiment requests after a restart; leases and marks are durable.
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
+  private HostHealth health = HostHealth.healthy();
+  // Host id -> the preemption under way there; forgotten once its victim lease is gone.
+  private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
 
-  private Scheduler(ActorContext<Command> context) {
+  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, FleetPolicy policy) {
     super(PERSISTENCE_ID);
     this.context = context;
+    this.timers = timers;
+    this.policy = policy;
+  }
+
+  /** Quarantines persisted before a restart end at their cool-down all the same. */
+  @Override
+  public SignalHandler<SchedulerState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> state.marks().quarantined()
+            .forEach((host, q) -> armCoolDown(host, q.sinceEpochMs())))
+        .build();
   }
 
   @Override
-  public LeaseBook emptyState() {
-    return LeaseBook.empty();
+  public SchedulerState emptyState() {
+    return SchedulerState.empty();
   }
 
   @Override
-  public CommandHandler<Command, Event, LeaseBook> commandHandler() {
+  public CommandHandler<Command, Event, SchedulerState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
         .onCommand(RegisterHost.class, this::onRegisterHost)
@@ -100,21 +188,24 @@ public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Sch
         .onCommand(WithdrawDemand.class, this::onWithdrawDemand)
         .onCommand(BlockDone.class, this::onBlockDone)
         .onCommand(ListHosts.class, this::onListHosts)
+        .onCommand(DrainHost.class, this::onDrainHost)
+        .onCommand(UndrainHost.class, this::onUndrainHost)
+        .onCommand(ReleaseHost.class, this::onReleaseHost)
+        .onCommand(CheckSelector.class, this::onCheckSelector)
+        .onCommand(GetStanding.class, this::onGetStanding)
+        .onCommand(RunHandled.class, this::onRunHandled)
         .onCommand(PlanAnswered.class, this::onPlanAnswered)
+        .onCommand(LeaseExpired.class, this::onLeaseExpired)
+        .onCommand(CoolDownOver.class, this::onCoolDownOver)
         .build();
   }
 
   @Override
-  public EventHandler<LeaseBook, Event> eventHandler() {
-    return newEventHandlerBuilder()
-        .forAnyState()
-        .onEvent(HostLeased.class,
-            (book, e) -> book.leased(new Lease(e.hostId(), e.epoch(), e.experimentId())))
-        .onEvent(LeaseReleased.class, (book, e) -> book.released(e.hostId(), e.epoch()))
-        .build();
+  public EventHandler<SchedulerState, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(SchedulerState::apply);
   }
 
-  private Effect<Event, LeaseBook> onRegisterHost(LeaseBook book, RegisterHost cmd) {
+  private Effect<Event, SchedulerState> onRegisterHost(SchedulerState state, RegisterHost cmd) {
     String hostId = cmd.capabilities().hostId();
     var previous = fleet.host(hostId).map(Fleet.Host::session).orElse(null);
     if (!cmd.session().equals(previous)) {
@@ -125,48 +216,146 @@ public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Sch
       context.watchWith(cmd.session(), new HostDisconnected(hostId, cmd.session()));
     }
     fleet = fleet.connected(cmd.capabilities(), cmd.session());
+    demands = demands.withoutDeclines();
     // A lease still in force belongs to an older stream of this host (or an older controller).
-    return releaseAndSchedule(book, book.leaseOf(hostId).orElse(null), "host reconnected");
+    return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
   }
 
-  private Effect<Event, LeaseBook> onHostDisconnected(LeaseBook book, HostDisconnected cmd) {
+  private Effect<Event, SchedulerState> onHostDisconnected(SchedulerState state, HostDisconnected cmd) {
     var host = fleet.host(cmd.hostId());
     if (host.isEmpty() || !cmd.session().equals(host.get().session())) {
       return Effect().none();
     }
     context.unwatch(cmd.session());
     fleet = fleet.disconnected(cmd.hostId(), cmd.session());
-    return releaseAndSchedule(book, book.leaseOf(cmd.hostId()).orElse(null), "host went offline");
+    demands = demands.withoutDeclines();
+    return releaseAndSchedule(state, state.leases().leaseOf(cmd.hostId()).orElse(null),
+        "host went offline");
   }
 
-  private Effect<Event, LeaseBook> onRequestHosts(LeaseBook book, RequestHosts cmd) {
+  private Effect<Event, SchedulerState> onRequestHosts(SchedulerState state, RequestHosts cmd) {
     demands = demands.wanting(
         new Demand(cmd.experimentId(), cmd.selector(), cmd.priority(), cmd.experiment(), true));
-    return persistAndSchedule(List.of(), book, null, "");
+    return persistAndSchedule(state, List.of(), s -> { });
   }
 
-  private Effect<Event, LeaseBook> onWithdrawDemand(LeaseBook book, WithdrawDemand cmd) {
+  private Effect<Event, SchedulerState> onWithdrawDemand(SchedulerState state, WithdrawDemand cmd) {
     demands = demands.without(cmd.experimentId());
     return Effect().none();
   }
 
-  private Effect<Event, LeaseBook> onBlockDone(LeaseBook book, BlockDone cmd) {
-    if (!book.isCurrent(cmd.hostId(), cmd.epoch())) {
+  private Effect<Event, SchedulerState> onBlockDone(SchedulerState state, BlockDone cmd) {
+    if (!state.leases().isCurrent(cmd.hostId(), cmd.epoch())) {
       return Effect().none();
     }
-    return persistAndSchedule(
-        List.of(new LeaseReleased(cmd.hostId(), cmd.epoch())),
-        book.released(cmd.hostId(), cmd.epoch()), null, "");
+    return persistAndSchedule(state, List.of(new LeaseReleased(cmd.hostId(), cmd.epoch())), s -> { });
   }
 
-  private Effect<Event, LeaseBook> onListHosts(LeaseBook book, ListHosts cmd) {
-    cmd.replyTo().tell(new Hosts(HostView.list(fleet, book)));
+  private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
+    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), health)));
     return Effect().none();
   }
 
-  private Effect<Event, LeaseBook> onPlanAnswered(LeaseBook book, PlanAnswered msg) {
+  private Effect<Event, SchedulerState> onDrainHost(SchedulerState state, DrainHost cmd) {
+    if (fleet.host(cmd.hostId()).isEmpty() || state.marks().isDraining(cmd.hostId())) {
+      return replyHost(state, cmd.hostId(), cmd.replyTo());
+    }
+    context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
+    demands = demands.withoutDeclines();
+    return Effect().persist(new HostDrained(cmd.hostId(), cmd.reason()))
+        .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+  }
+
+  private Effect<Event, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
+    if (fleet.host(cmd.hostId()).isEmpty() || !state.marks().isDraining(cmd.hostId())) {
+      return replyHost(state, cmd.hostId(), cmd.replyTo());
+    }
+    demands = demands.withoutDeclines();
+    return persistAndSchedule(state, List.of(new HostUndrained(cmd.hostId())),
+        s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+  }
+
+  private Effect<Event, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
+    health = health.cleared(cmd.hostId());
+    if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
+      return replyHost(state, cmd.hostId(), cmd.replyTo());
+    }
+    demands = demands.withoutDeclines();
+    return persistAndSchedule(state, List.of(new HostReleased(cmd.hostId(), "operator")),
+        s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+  }
+
+  private Effect<Event, SchedulerState> onCheckSelector(SchedulerState state, CheckSelector cmd) {
+    var known = fleet.hosts().values().stream().map(Fleet.Host::capabilities).toList();
+    cmd.replyTo().tell(new SelectorCheck(FleetSummary.unsatisfiable(cmd.selector(), known).orElse("")));
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
+    cmd.replyTo().tell(new Standing(
+        Scheduling.queuePosition(state.leases(), demands, cmd.experimentId()),
+        Scheduling.hostsHeld(state.leases(), cmd.experimentId())));
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
+    if (!cmd.infra()) {
+      health = health.cleared(cmd.hostId());
+      return Effect().none();
+    }
+    health = health.failed(cmd.hostId());
+    int streak = health.streak(cmd.hostId());
+    if (streak < policy.quarantineAfter() || state.marks().quarantine(cmd.hostId()).isPresent()
+        || fleet.host(cmd.hostId()).isEmpty()) {
+      return Effect().none();
+    }
+    if (!policy.mayQuarantine(fleet.hosts().size(), state.marks().quarantined().size())) {
+      context.getLog().warn("host {} failed {} boots in a row (INFRA) but the quarantine cap is"
+          + " reached ({} of {} hosts)", cmd.hostId(), streak,
+          state.marks().quarantined().size(), fleet.hosts().size());
+      return Effect().none();
+    }
+    long now = System.currentTimeMillis();
+    String reason = streak + " INFRA failures in a row; last: " + cmd.message();
+    context.getLog().warn("quarantining host {}: {}", cmd.hostId(), reason);
+    demands = demands.withoutDeclines();
+    return Effect().persist(new HostQuarantined(cmd.hostId(), reason, now))
+        .thenRun(s -> armCoolDown(cmd.hostId(), now));
+  }
+
+  private Effect<Event, SchedulerState> onCoolDownOver(SchedulerState state, CoolDownOver msg) {
+    var quarantine = state.marks().quarantine(msg.hostId());
+    if (quarantine.isEmpty() || quarantine.get().sinceEpochMs() != msg.sinceEpochMs()) {
+      return Effect().none();
+    }
+    health = health.cleared(msg.hostId());
+    demands = demands.withoutDeclines();
+    context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
+    return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
+  }
+
+  /** A block that holds its host far beyond its boots' timeouts is revoked; its pair re-runs. */
+  private Effect<Event, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
+    var lease = state.leases().leaseOf(msg.hostId());
+    if (lease.isEmpty() || lease.get().epoch() != msg.epoch()) {
+      return Effect().none();
+    }
+    String why = "lease timed out: no BlockFinished after " + msg.after().toSeconds() + " s";
+    context.getLog().warn("host {}: {}", msg.hostId(), why);
+    fleet.host(msg.hostId()).map(Fleet.Host::session)
+        .ifPresent(session -> session.tell(new StopBlock(msg.epoch(), false, why)));
+    return releaseAndSchedule(state, lease.get(), why);
+  }
+
+  private void armCoolDown(String hostId, long sinceEpochMs) {
+    long left = sinceEpochMs + policy.quarantineCoolDown().toMillis() - System.currentTimeMillis();
+    timers.startSingleTimer("cool-down-" + hostId, new CoolDownOver(hostId, sinceEpochMs),
+        Duration.ofMillis(Math.max(0, left)));
+  }
+
+  private Effect<Event, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
     Lease lease = msg.lease();
-    if (!book.isCurrent(lease.hostId(), lease.epoch())) {
+    if (!state.leases().isCurrent(lease.hostId(), lease.epoch())) {
       if (msg.reply() instanceof ExperimentEntity.BlockPlanned) {
         tellLeaseLost(lease, "host went offline before the block was assigned");
       }
@@ -175,44 +364,88 @@ public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Sch
     if (msg.reply() instanceof ExperimentEntity.BlockPlanned planned) {
       fleet.host(lease.hostId()).map(Fleet.Host::session)
           .ifPresent(s -> s.tell(new AssignBlock(planned.block())));
+      Duration limit = policy.leaseTimeout(planned.block());
+      if (!limit.isZero()) {
+        timers.startSingleTimer("lease-" + lease.hostId(),
+            new LeaseExpired(lease.hostId(), lease.epoch(), limit), limit);
+      }
       return Effect().none();
     }
-    if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded) {
-      demands = demands.satisfied(lease.experimentId());
+    if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded none) {
+      demands = none.wantsOtherHost()
+          ? demands.declined(lease.experimentId(), lease.hostId())
+          : demands.satisfied(lease.experimentId());
     } else {
       context.getLog().warn("experiment {} did not plan a block for host {} in {}",
           lease.experimentId(), lease.hostId(), PLAN_TIMEOUT);
     }
-    return persistAndSchedule(
-        List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
-        book.released(lease.hostId(), lease.epoch()), null, "");
+    return persistAndSchedule(state, List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
+        s -> { });
   }
 
-  private Effect<Event, LeaseBook> releaseAndSchedule(LeaseBook book, Lease lease, String why) {
+  private Effect<Event, SchedulerState> replyHost(
+      SchedulerState state, String hostId, ActorRef<HostReply> replyTo) {
+    replyTo.tell(hostReply(state, hostId));
+    return Effect().none();
+  }
+
+  private HostReply hostReply(SchedulerState state, String hostId) {
+    return fleet.host(hostId)
+        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), health)))
+        .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
+  }
+
+  private Effect<Event, SchedulerState> releaseAndSchedule(
+      SchedulerState state, Lease lease, String why) {
     if (lease == null) {
-      return persistAndSchedule(List.of(), book, null, why);
+      return persistAndSchedule(state, List.of(), s -> { });
     }
-    return persistAndSchedule(
-        List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
-        book.released(lease.hostId(), lease.epoch()), lease, why);
+    return persistAndSchedule(state, List.of(new LeaseReleased(lease.hostId(), lease.epoch())),
+        s -> tellLeaseLost(lease, why));
   }
 
-  /** Persists {@code first} (already applied in {@code after}) plus every lease now grantable. */
-  private Effect<Event, LeaseBook> persistAndSchedule(
-      List<Event> first, LeaseBook after, Lease lost, String why) {
-    Scheduling.Grants grants = Scheduling.grant(fleet, after, demands);
+  /**
+   * Persists {@code first} plus a lease for every idle host a wanting experiment can use, then
+   * runs {@code then} and asks the experiments for blocks.
+   */
+  private Effect<Event, SchedulerState> persistAndSchedule(
+      SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
+    SchedulerState after = state.applyAll(first);
+    Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
     demands = grants.demands();
     List<Event> events = new ArrayList<>(first);
     grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
+    List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
     if (events.isEmpty()) {
+      then.accept(state);
+      preemptions.forEach(this::preempt);
       return Effect().none();
     }
-    return Effect().persist(events).thenRun(state -> {
-      if (lost != null) {
-        tellLeaseLost(lost, why);
-      }
-      grants.leases().forEach(this::askForBlock);
+    return Effect().persist(events).thenRun(s -> {
+      then.accept(s);
+      grants.leases().forEach(l -> askForBlock(s, l));
+      preemptions.forEach(this::preempt);
     });
+  }
+
+  /** Forgets preemptions whose lease is gone, then picks new ones. */
+  private List<Scheduling.Preemption> preemptions(SchedulerState after) {
+    preempting.values().removeIf(
+        p -> !after.leases().isCurrent(p.victim().hostId(), p.victim().epoch()));
+    Map<String, String> pending = new HashMap<>();
+    preempting.forEach((host, p) -> pending.put(host, p.forExperiment()));
+    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, pending);
+    chosen.forEach(p -> preempting.put(p.victim().hostId(), p));
+    return chosen;
+  }
+
+  private void preempt(Scheduling.Preemption p) {
+    Lease victim = p.victim();
+    context.getLog().info("preempting host {} (experiment {}, epoch {}) for experiment {}",
+        victim.hostId(), victim.experimentId(), victim.epoch(), p.forExperiment());
+    fleet.host(victim.hostId()).map(Fleet.Host::session).ifPresent(session -> session.tell(
+        new StopBlock(victim.epoch(), true, "preempted by higher-priority experiment "
+            + p.forExperiment())));
   }
 
   private void tellLeaseLost(Lease lease, String why) {
@@ -220,16 +453,17 @@ public final class Scheduler extends EventSourcedBehavior<Scheduler.Command, Sch
         .tell(new ExperimentEntity.LeaseLost(lease.hostId(), lease.epoch(), why)));
   }
 
-  private void askForBlock(Lease lease) {
+  private void askForBlock(SchedulerState state, Lease lease) {
     HostCapabilities capabilities = fleet.host(lease.hostId()).orElseThrow().capabilities();
-    ActorRef<ExperimentEntity.Command> experiment =
-        demands.find(lease.experimentId()).orElseThrow().experiment();
+    Demand demand = demands.find(lease.experimentId()).orElseThrow();
+    ActorRef<ExperimentEntity.Command> experiment = demand.experiment();
+    boolean others = Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
     context.ask(
         ExperimentEntity.PlanReply.class,
         experiment,
         PLAN_TIMEOUT,
         replyTo -> new ExperimentEntity.PlanBlock(
-            lease.hostId(), lease.epoch(), capabilities, replyTo),
+            lease.hostId(), lease.epoch(), capabilities, others, replyTo),
         (reply, failure) -> new PlanAnswered(lease, reply));
   }
 }

@@ -2,6 +2,8 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostMarks;
+import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import java.util.ArrayList;
@@ -20,7 +22,12 @@ public final class Scheduling {
    * next experiment in service order (priority, then round robin), each host at most once.
    */
   public static Grants grant(Fleet fleet, LeaseBook leases, Demands demands) {
-    Map<String, HostCapabilities> idle = fleet.idle(leases);
+    return grant(fleet, leases, HostMarks.none(), demands);
+  }
+
+  /** As {@link #grant(Fleet, LeaseBook, Demands)}; draining and quarantined hosts get no lease. */
+  public static Grants grant(Fleet fleet, LeaseBook leases, HostMarks marks, Demands demands) {
+    Map<String, HostCapabilities> idle = fleet.idle(leases, marks);
     List<Lease> granted = new ArrayList<>();
     Demands current = demands;
     boolean progress = true;
@@ -43,8 +50,77 @@ public final class Scheduling {
   private static String firstMatch(Map<String, HostCapabilities> idle, Demand demand) {
     return idle.values().stream()
         .filter(demand.selector()::matches)
+        .filter(h -> !demand.declined().contains(h.hostId()))
         .map(HostCapabilities::hostId)
         .findFirst()
         .orElse(null);
+  }
+
+  /** A lease to stop at its next boot boundary so that {@code forExperiment} gets the host. */
+  public record Preemption(Lease victim, String forExperiment) {}
+
+  /**
+   * Leases to preempt: each wanting experiment that holds no host and has no preemption under
+   * way for it takes one host leased to a strictly lower priority (the lowest first), if the host
+   * matches its selector and is neither draining nor quarantined. Further hosts come to it at
+   * block boundaries, since it is served first. A host is never preempted twice.
+   *
+   * @param pending host id -> experiment a preemption already under way is for
+   */
+  public static List<Preemption> preemptions(Fleet fleet, LeaseBook leases, HostMarks marks,
+      Demands demands, Map<String, String> pending) {
+    Map<String, String> taken = new java.util.HashMap<>(pending);
+    List<Preemption> out = new ArrayList<>();
+    for (Demand waiting : demands.serviceOrder()) {
+      boolean holdsHost = leases.active().values().stream()
+          .anyMatch(l -> l.experimentId().equals(waiting.experimentId()));
+      if (holdsHost || taken.containsValue(waiting.experimentId())) {
+        continue;
+      }
+      leases.active().values().stream()
+          .filter(l -> !taken.containsKey(l.hostId()) && marks.usable(l.hostId()))
+          .filter(l -> fleet.host(l.hostId()).filter(Fleet.Host::online)
+              .map(h -> waiting.selector().matches(h.capabilities())).orElse(false))
+          .filter(l -> rankOf(demands, l.experimentId()) > waiting.rank())
+          .max(java.util.Comparator.<Lease>comparingInt(l -> rankOf(demands, l.experimentId()))
+              .thenComparing(Lease::hostId, java.util.Comparator.reverseOrder()))
+          .ifPresent(victim -> {
+            taken.put(victim.hostId(), waiting.experimentId());
+            out.add(new Preemption(victim, waiting.experimentId()));
+          });
+    }
+    return out;
+  }
+
+  /** The priority rank of the experiment holding a lease; an unknown one is never preempted. */
+  private static int rankOf(Demands demands, String experimentId) {
+    return demands.find(experimentId).map(Demand::rank).orElse(Integer.MIN_VALUE);
+  }
+
+  /**
+   * Where the experiment stands in the line for hosts: 0 when it holds a host or does not wait
+   * (finished, or every pair in flight); otherwise its 1-based place among the waiting
+   * experiments that hold no host, in service order.
+   */
+  public static int queuePosition(LeaseBook leases, Demands demands, String experimentId) {
+    List<String> line = demands.serviceOrder().stream().map(Demand::experimentId)
+        .filter(id -> leases.active().values().stream().noneMatch(l -> l.experimentId().equals(id)))
+        .toList();
+    return line.indexOf(experimentId) + 1;
+  }
+
+  /** True when a usable online host other than {@code hostId} matches the selector. */
+  public static boolean otherHostsMatch(Fleet fleet, HostMarks marks, HostSelector selector,
+      String hostId) {
+    return fleet.hosts().values().stream()
+        .filter(h -> h.online() && !h.capabilities().hostId().equals(hostId))
+        .filter(h -> marks.usable(h.capabilities().hostId()))
+        .anyMatch(h -> selector.matches(h.capabilities()));
+  }
+
+  /** Hosts the experiment holds a lease on now. */
+  public static int hostsHeld(LeaseBook leases, String experimentId) {
+    return (int) leases.active().values().stream()
+        .filter(l -> l.experimentId().equals(experimentId)).count();
   }
 }

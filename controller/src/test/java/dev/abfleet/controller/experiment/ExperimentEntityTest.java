@@ -165,7 +165,8 @@ class ExperimentEntityTest {
 
   @Test
   void failsAfterThreeAbandonedBlocksOfOnePair() {
-    submit(Specs.ab(2, 5));
+    // One pair on the only host: the failing pair has nowhere else to go.
+    submit(Specs.ab(1, 5));
     for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR; attempt++) {
       Block block = plan("h1", attempt + 1);
       record(block, Specs.failed(block.runs().get(0).runId(), "h1", attempt + 1, RunOutcome.Status.INFRA));
@@ -232,5 +233,57 @@ class ExperimentEntityTest {
     assertThat(record(block, Specs.ok(block.runs().get(0).runId(), "h1", 1, 1000)))
         .isEqualTo(RecordResult.REJECTED_STALE);
     assertThat(plan("h1", 2).pairIndex()).isZero();
+  }
+
+  @Test
+  void preemptedBlockRerunsItsPairWithoutChargingIt() {
+    submit(Specs.ab(2, 5));
+    for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR + 1; attempt++) {
+      Block block = plan("h1", attempt + 1);
+      RunPlan first = block.runs().get(0);
+      assertThat(record(block, Specs.ok(first.runId(), "h1", block.leaseEpoch(), 1000)))
+          .isEqualTo(RecordResult.RECORDED);
+
+      var result = entity.runCommand(new ExperimentEntity.BlockFinished(block.blockId(),
+          block.leaseEpoch(), true));
+
+      assertThat(result.event()).isEqualTo(
+          new ExperimentEvent.BlockAbandoned(block.blockId(), Decisions.PREEMPTED, false, false));
+    }
+    ExperimentView v = view();
+    assertThat(v.state()).isEqualTo("running");
+    assertThat(v.boots()).as("the half-done pair is not counted").isEmpty();
+    assertThat(v.retriedBlocks()).isEqualTo(Decisions.MAX_ABANDONED_PER_PAIR + 1);
+  }
+
+  @Test
+  void pairThatFailedOnAHostWaitsForAnotherMatchingHost() {
+    submit(Specs.ab(1, 5));
+    Block first = plan("h1", 1);
+    RunPlan run = first.runs().get(0);
+    assertThat(record(first, Specs.failed(run.runId(), "h1", 1, RunOutcome.Status.INFRA)))
+        .isEqualTo(RecordResult.ABANDONED);
+
+    var declined = entity.<ExperimentEntity.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanBlock("h1", 2, HOST, true, r)).reply();
+    assertThat(declined).isEqualTo(new ExperimentEntity.NoBlockNeeded("e1", true));
+
+    var onlyHost = entity.<ExperimentEntity.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanBlock("h1", 3, HOST, false, r)).reply();
+    assertThat(onlyHost).as("no other host matches: run it here after all")
+        .isInstanceOf(ExperimentEntity.BlockPlanned.class);
+  }
+
+  @Test
+  void pairThatFailedOnAHostRunsOnTheNextOne() {
+    submit(Specs.ab(1, 5));
+    Block first = plan("h1", 1);
+    record(first, Specs.failed(first.runs().get(0).runId(), "h1", 1, RunOutcome.Status.INFRA));
+
+    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanBlock("h2", 1, HOST, true, r)).reply();
+
+    assertThat(reply).isInstanceOfSatisfying(ExperimentEntity.BlockPlanned.class,
+        p -> assertThat(p.block().pairIndex()).isZero());
   }
 }

@@ -8,6 +8,7 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -76,6 +77,209 @@ class SchedulerTest {
     scheduler.tell(new Scheduler.BlockDone("h1", "old", 0));
 
     assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(HostView.State.LEASED);
+  }
+
+  @Test
+  void drainedHostFinishesItsBlockAndTakesNoNewLease() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of())));
+    session.expectMessageClass(AssignBlock.class);
+
+    HostView drained = changed(drain(scheduler, "h1"));
+    assertThat(drained.state()).isEqualTo(HostView.State.DRAINING);
+    assertThat(drained.leasedTo()).isEqualTo("e1");
+    scheduler.tell(new Scheduler.BlockDone("h1", "b1", 1));
+
+    experiment.expectNoMessage(java.time.Duration.ofMillis(300));
+    assertThat(hosts(scheduler)).singleElement().satisfies(h -> {
+      assertThat(h.state()).isEqualTo(HostView.State.DRAINING);
+      assertThat(h.leasedTo()).isEmpty();
+    });
+  }
+
+  @Test
+  void undrainedHostTakesLeasesAgain() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    drain(scheduler, "h1");
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    experiment.expectNoMessage(java.time.Duration.ofMillis(200));
+
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+    scheduler.tell(new Scheduler.UndrainHost("h1", reply.ref()));
+
+    assertThat(changed(reply.receiveMessage()).state()).isEqualTo(HostView.State.LEASED);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).hostId()).isEqualTo("h1");
+  }
+
+  @Test
+  void drainSurvivesASchedulerRestart() {
+    ActorRef<Scheduler.Command> first = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    first.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    drain(first, "h1");
+    kit.stop(first);
+
+    ActorRef<Scheduler.Command> second = kit.spawn(Scheduler.create());
+    second.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+
+    assertThat(hosts(second)).extracting(HostView::state).containsExactly(HostView.State.DRAINING);
+  }
+
+  @Test
+  void drainingAnUnknownHostNamesTheKnownOnes() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"),
+        kit.<SessionMessage>createTestProbe().ref()));
+
+    var reply = drain(scheduler, "h9");
+
+    assertThat(reply).isEqualTo(new Scheduler.UnknownHost("h9", List.of("h1")));
+  }
+
+  @Test
+  void selectorCheckNamesWhatTheFleetHas() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<Scheduler.SelectorCheck> check = kit.createTestProbe();
+    scheduler.tell(new Scheduler.CheckSelector(new HostSelector("vz", "", Map.of(), List.of()), check.ref()));
+    assertThat(check.receiveMessage().problem()).as("no host known yet: queue").isEmpty();
+
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"),
+        kit.<SessionMessage>createTestProbe().ref()));
+    scheduler.tell(new Scheduler.CheckSelector(new HostSelector("vz", "", Map.of(), List.of()), check.ref()));
+
+    assertThat(check.receiveMessage().problem())
+        .startsWith("no host matches hypervisor=vz; the fleet has: 1 x qemu/x86_64 (tcg)");
+  }
+
+  @Test
+  void waitingPrStopsANightlyBlockAtTheNextBootAndGetsItsHost() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> nightly = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> pr = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("night", HostSelector.any(), "nightly", nightly.ref()));
+    var plan = nightly.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("n-b1", "night", 0, "h1", 1, List.of())));
+    session.expectMessageClass(AssignBlock.class);
+
+    scheduler.tell(new Scheduler.RequestHosts("pr", HostSelector.any(), "pr", pr.ref()));
+
+    StopBlock stop = session.expectMessageClass(StopBlock.class);
+    assertThat(stop.epoch()).isEqualTo(1);
+    assertThat(stop.afterCurrentBoot()).isTrue();
+    pr.expectNoMessage(java.time.Duration.ofMillis(200));
+    scheduler.tell(new Scheduler.BlockDone("h1", "n-b1", 1));
+    var prPlan = pr.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    assertThat(prPlan.hostId()).isEqualTo("h1");
+    assertThat(prPlan.epoch()).isEqualTo(2);
+    session.expectNoMessage(java.time.Duration.ofMillis(200));
+  }
+
+  @Test
+  void threeInfraFailuresInARowQuarantineTheHostUntilItsCoolDown() {
+    var policy = new FleetPolicy(3, 0.5, java.time.Duration.ofMillis(700), 2);
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create(policy));
+    for (String h : List.of("h1", "h2")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", false, ""));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    assertThat(hosts(scheduler).get(0).state()).as("a good boot ended the first streak")
+        .isEqualTo(HostView.State.IDLE);
+
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+
+    HostView h1 = hosts(scheduler).get(0);
+    assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);
+    assertThat(h1.stateReason()).isEqualTo("3 INFRA failures in a row; last: qemu missing");
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RequestHosts("e1", new HostSelector("", "", Map.of(), List.of("h1")),
+        "pr", experiment.ref()));
+    experiment.expectNoMessage(java.time.Duration.ofMillis(300));
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class,
+        java.time.Duration.ofSeconds(3)).hostId()).as("after the cool-down").isEqualTo("h1");
+  }
+
+  @Test
+  void quarantineStopsAtTheCap() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2", "h3")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    for (int i = 0; i < 3; i++) {
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
+      scheduler.tell(new Scheduler.RunHandled("h2", true, "broken"));
+    }
+
+    assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(
+        HostView.State.QUARANTINED, HostView.State.IDLE, HostView.State.IDLE);
+    assertThat(hosts(scheduler).get(1).infraFailures()).isEqualTo(3);
+  }
+
+  @Test
+  void operatorReleaseEndsTheQuarantine() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    for (int i = 0; i < 3; i++) {
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
+    }
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+
+    scheduler.tell(new Scheduler.ReleaseHost("h1", reply.ref()));
+
+    HostView h1 = changed(reply.receiveMessage());
+    assertThat(h1.state()).isEqualTo(HostView.State.IDLE);
+    assertThat(h1.infraFailures()).isZero();
+  }
+
+  @Test
+  void blockThatNeverFinishesLosesItsLeaseAndTheWorkerGetsACancel() {
+    var policy = new FleetPolicy(3, 0.25, java.time.Duration.ofMinutes(1), 1);
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create(policy));
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    RunPlan run = new RunPlan("r", "a", 0, null, null, "", 1, 512,
+        new dev.abfleet.controller.experiment.BenchmarkSpec("", List.of(), 0, 0, 0), 1, "qemu");
+    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of(run))));
+    session.expectMessageClass(AssignBlock.class);
+
+    StopBlock stop = session.expectMessageClass(StopBlock.class, java.time.Duration.ofSeconds(3));
+
+    assertThat(stop.afterCurrentBoot()).isFalse();
+    assertThat(stop.reason()).isEqualTo("lease timed out: no BlockFinished after 1 s");
+    var lost = experiment.expectMessageClass(ExperimentEntity.LeaseLost.class);
+    assertThat(lost.epoch()).isEqualTo(1);
+    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).epoch()).isEqualTo(2);
+  }
+
+  private Scheduler.HostReply drain(ActorRef<Scheduler.Command> scheduler, String hostId) {
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+    scheduler.tell(new Scheduler.DrainHost(hostId, "test", reply.ref()));
+    return reply.receiveMessage();
+  }
+
+  private static HostView changed(Scheduler.HostReply reply) {
+    assertThat(reply).isInstanceOf(Scheduler.HostChanged.class);
+    return ((Scheduler.HostChanged) reply).host();
   }
 
   private List<HostView> hosts(ActorRef<Scheduler.Command> scheduler) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostMarks;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
@@ -128,5 +129,66 @@ class SchedulingTest {
         .isFalse();
     assertThat(new HostSelector("", "aarch64", Map.of(), List.of()).matches(qemuHost("h2")))
         .isFalse();
+  }
+
+  @Test
+  void waitingPrTakesTheHostOfTheLowestPriority() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "adhoc"))
+        .leased(new Lease("h2", 1, "night"));
+    Demands demands = Demands.empty().wanting(demand("adhoc", "adhoc"))
+        .wanting(demand("night", "nightly")).wanting(demand("pr", "pr"));
+
+    var chosen = Scheduling.preemptions(fleetOf("h1", "h2"), book, HostMarks.none(), demands, Map.of());
+
+    assertThat(chosen).containsExactly(new Scheduling.Preemption(new Lease("h2", 1, "night"), "pr"));
+  }
+
+  @Test
+  void neverPreemptsEqualPriorityOrAHostAlreadyBeingPreempted() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "night"));
+    Demands demands = Demands.empty().wanting(demand("night", "nightly"))
+        .wanting(demand("night2", "nightly")).wanting(demand("pr", "pr"));
+
+    assertThat(Scheduling.preemptions(fleetOf("h1"), book, HostMarks.none(), demands,
+        Map.of("h1", "pr"))).isEmpty();
+    assertThat(Scheduling.preemptions(fleetOf("h1"), book, HostMarks.none(),
+        demands.without("pr"), Map.of())).isEmpty();
+  }
+
+  @Test
+  void experimentHoldingAHostWaitsForBlockBoundariesInstead() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "pr"))
+        .leased(new Lease("h2", 1, "night"));
+    Demands demands = Demands.empty().wanting(demand("night", "nightly")).wanting(demand("pr", "pr"));
+
+    assertThat(Scheduling.preemptions(fleetOf("h1", "h2"), book, HostMarks.none(), demands, Map.of()))
+        .isEmpty();
+  }
+
+  @Test
+  void drainedOrQuarantinedHostsAreNeitherLeasedNorPreempted() {
+    HostMarks marks = HostMarks.none().drained("h1")
+        .quarantinedHost("h2", new HostMarks.Quarantine("broken", 0));
+    Demands demands = Demands.empty().wanting(demand("a", "pr"));
+
+    assertThat(Scheduling.grant(fleetOf("h1", "h2", "h3"), LeaseBook.empty(), marks, demands)
+        .leases()).extracting(Lease::hostId).containsExactly("h3");
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "n"));
+    assertThat(Scheduling.preemptions(fleetOf("h1"), book, marks,
+        demands.wanting(demand("n", "nightly")), Map.of())).isEmpty();
+  }
+
+  @Test
+  void queuePositionCountsOnlyWaitingExperimentsWithoutAHostInServiceOrder() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "running"));
+    Demands demands = Demands.empty().wanting(demand("running", "adhoc"))
+        .wanting(demand("night", "nightly")).wanting(demand("pr", "pr"))
+        .wanting(demand("done", "adhoc")).satisfied("done");
+
+    assertThat(Scheduling.queuePosition(book, demands, "running")).isZero();
+    assertThat(Scheduling.queuePosition(book, demands, "pr")).isEqualTo(1);
+    assertThat(Scheduling.queuePosition(book, demands, "night")).isEqualTo(2);
+    assertThat(Scheduling.queuePosition(book, demands, "done")).isZero();
+    assertThat(Scheduling.queuePosition(book, demands, "never-submitted")).isZero();
   }
 }

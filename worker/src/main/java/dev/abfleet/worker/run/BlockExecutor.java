@@ -2,10 +2,12 @@ package dev.abfleet.worker.run;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.BlockFinished;
+import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunStarted;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +22,12 @@ import org.slf4j.LoggerFactory;
  * Runs assigned blocks one at a time on a single thread: one VM at a time on this host. Each
  * run of a block boots back to back in the assigned order; every run ends with a RunResult or
  * a RunFailure, then the block ends with BlockFinished. A cancel interrupts the block, which
- * kills its VM; the runs not yet started are not reported (the lease is gone).
+ * kills its VM; the boot killed and the runs not yet started are not reported, and a block that
+ * had started still ends with BlockFinished so the controller knows the host is free (for a
+ * revoked lease it is stale and ignored; an incomplete block is abandoned). A cancel
+ * "after the current boot" (preemption) lets the boot in progress finish and report, skips the
+ * runs after it and ends the block with BlockFinished, so the controller can give the host to
+ * a higher-priority experiment at a boot boundary.
  */
 public final class BlockExecutor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BlockExecutor.class);
@@ -35,6 +42,8 @@ public final class BlockExecutor implements AutoCloseable {
       });
   private final AtomicReference<String> runningRunId = new AtomicReference<>();
   private final Map<String, Future<?>> blocks = new ConcurrentHashMap<>();
+  /** Blocks to end at the next boot boundary. */
+  private final Set<String> stopAfterBoot = ConcurrentHashMap.newKeySet();
 
   public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out) {
     this.procedure = procedure;
@@ -48,10 +57,31 @@ public final class BlockExecutor implements AutoCloseable {
         run(block);
       } finally {
         blocks.remove(block.getBlockId());
+        stopAfterBoot.remove(block.getBlockId());
       }
     }, null);
     blocks.put(block.getBlockId(), task);
     thread.execute(task);
+  }
+
+  /** Applies the controller's Cancel: now, or after the boot in progress when it asks so. */
+  public void cancel(Cancel cancel) {
+    if (cancel.getAfterCurrentBoot()) {
+      stopAfterCurrentBoot(cancel.getBlockId(), cancel.getReason());
+    } else {
+      cancel(cancel.getBlockId(), cancel.getReason());
+    }
+  }
+
+  /**
+   * Ends the block at the next boot boundary: the boot in progress (if any) is reported, the
+   * rest is skipped, BlockFinished follows. A block not started yet runs no boot at all.
+   */
+  public void stopAfterCurrentBoot(String blockId, String reason) {
+    if (blocks.containsKey(blockId)) {
+      log.info("block {} stops after the current boot: {}", blockId, reason);
+      stopAfterBoot.add(blockId);
+    }
   }
 
   /** Cancels the block if it is queued or running; its VM is killed. */
@@ -74,7 +104,11 @@ public final class BlockExecutor implements AutoCloseable {
     for (RunAssignment run : block.getRunsList()) {
       if (Thread.currentThread().isInterrupted()) {
         log.warn("block {} cancelled before run {}", block.getBlockId(), run.getRunId());
-        return;
+        break;
+      }
+      if (stopAfterBoot.contains(block.getBlockId())) {
+        log.info("block {} preempted before run {}", block.getBlockId(), run.getRunId());
+        break;
       }
       runningRunId.set(run.getRunId());
       try {
@@ -87,13 +121,13 @@ public final class BlockExecutor implements AutoCloseable {
         WorkerMessage report = procedure.execute(block, run);
         if (Thread.currentThread().isInterrupted()) {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
-          return;
+          break;
         }
         out.accept(report);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
-        return;
+        break;
       } finally {
         runningRunId.set(null);
       }

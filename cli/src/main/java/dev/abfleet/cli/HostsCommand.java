@@ -1,0 +1,229 @@
+package dev.abfleet.cli;
+
+import dev.abfleet.controller.fleet.HostNames;
+import dev.abfleet.proto.fleet.v1.DrainHostRequest;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.FleetServiceGrpc;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.ReleaseHostRequest;
+import dev.abfleet.proto.fleet.v1.UndrainHostRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code abfleet hosts list|drain|undrain|release}: look at the fleet and take hosts out of
+ * service. Drained and quarantined are durable controller states; see FleetService.
+ */
+@Command(
+    name = "hosts",
+    mixinStandardHelpOptions = true,
+    description = "List the controller's hosts, drain or undrain one, release one from quarantine.",
+    subcommands = {
+      HostsCommand.ListHosts.class,
+      HostsCommand.Drain.class,
+      HostsCommand.Undrain.class,
+      HostsCommand.Release.class
+    })
+final class HostsCommand implements Callable<Integer> {
+  private static final Pattern TARGET = Pattern.compile("(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.-]+):(\\d{1,5})");
+
+  @Override
+  public Integer call() {
+    throw new Problem("hosts: missing subcommand; use one of: list, drain HOST, undrain HOST,"
+        + " release HOST (see: abfleet hosts --help)");
+  }
+
+  /** The --controller option every subcommand takes. */
+  static final class ControllerOption {
+    @Option(names = "--controller", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT",
+        description = "Controller gRPC address (default: ${DEFAULT-VALUE}).")
+    String controller;
+
+    /** The checked address; a {@link Problem} names the value and the expected form. */
+    String target() {
+      var m = TARGET.matcher(controller);
+      if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
+        throw new Problem("--controller '" + controller + "': expected HOST:PORT with a port 1 to"
+            + " 65535, e.g. 127.0.0.1:7070");
+      }
+      return controller;
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "Print every host the controller has seen since it started, one per line.")
+  static final class ListHosts implements Callable<Integer> {
+    @Mixin ControllerOption options;
+
+    @Option(names = "--wide", description = "Also print the fingerprint: CPU model, host kernel, hypervisor versions.")
+    boolean wide;
+
+    @Override
+    public Integer call() {
+      List<Host> hosts = rpc(options.target(), channel -> ExperimentServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList());
+      System.out.print(table(hosts, wide));
+      return Main.EXIT_OK;
+    }
+  }
+
+  @Command(name = "drain", mixinStandardHelpOptions = true,
+      description = "Let HOST finish its current block and give it no new lease (survives restarts).")
+  static final class Drain implements Callable<Integer> {
+    @Mixin ControllerOption options;
+
+    @Parameters(index = "0", paramLabel = "HOST", description = "Host id as `abfleet hosts list` shows it.")
+    String host;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the controller's log.")
+    String reason;
+
+    @Override
+    public Integer call() {
+      checkHost(host);
+      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .drainHost(DrainHostRequest.newBuilder().setHostId(host)
+              .setReason(reason == null ? "" : reason).build()));
+      return printed(h);
+    }
+  }
+
+  @Command(name = "undrain", mixinStandardHelpOptions = true,
+      description = "Give HOST leases again after a drain.")
+  static final class Undrain implements Callable<Integer> {
+    @Mixin ControllerOption options;
+
+    @Parameters(index = "0", paramLabel = "HOST", description = "Host id as `abfleet hosts list` shows it.")
+    String host;
+
+    @Override
+    public Integer call() {
+      checkHost(host);
+      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .undrainHost(UndrainHostRequest.newBuilder().setHostId(host).build()));
+      return printed(h);
+    }
+  }
+
+  @Command(name = "release", mixinStandardHelpOptions = true,
+      description = "End HOST's quarantine now (instead of after the cool-down) and forget its failures.")
+  static final class Release implements Callable<Integer> {
+    @Mixin ControllerOption options;
+
+    @Parameters(index = "0", paramLabel = "HOST", description = "Host id as `abfleet hosts list` shows it.")
+    String host;
+
+    @Override
+    public Integer call() {
+      checkHost(host);
+      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .releaseHost(ReleaseHostRequest.newBuilder().setHostId(host).build()));
+      return printed(h);
+    }
+  }
+
+  private static void checkHost(String host) {
+    HostNames.check("HOST", host).ifPresent(problem -> {
+      throw new Problem(problem);
+    });
+  }
+
+  private static int printed(Host h) {
+    System.out.print(table(List.of(h), false));
+    return Main.EXIT_OK;
+  }
+
+  /** Runs one call; NOT_FOUND and INVALID_ARGUMENT are the user's to fix (exit 2). */
+  private static <T> T rpc(String target, Function<ManagedChannel, T> rpc) {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    try {
+      return rpc.apply(channel);
+    } catch (StatusRuntimeException e) {
+      Status.Code code = e.getStatus().getCode();
+      if (code == Status.Code.NOT_FOUND || code == Status.Code.INVALID_ARGUMENT) {
+        throw new Problem(e.getStatus().getDescription());
+      }
+      if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED) {
+        throw new Problem("no controller answers at " + target + " (" + code + "); start one with"
+            + " `abfleet controller` or pass --controller HOST:PORT");
+      }
+      throw e;
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** One line per host under a header, columns padded to the widest value. */
+  static String table(List<Host> hosts, boolean wide) {
+    List<List<String>> rows = new ArrayList<>();
+    List<String> header = new ArrayList<>(List.of(
+        "HOST", "STATE", "ARCH", "HYPERVISORS", "CPUS", "MEMORY", "LABELS", "LEASED_TO/EPOCH"));
+    if (wide) {
+      header.addAll(List.of("CPU_MODEL", "HOST_KERNEL", "VERSIONS"));
+    }
+    rows.add(header);
+    for (Host h : hosts) {
+      String state = h.getState() + (h.getConnected() || h.getState().equals("offline") ? "" : " (offline)");
+      List<String> row = new ArrayList<>(List.of(
+          h.getHostId(), state, orDash(h.getArch()),
+          orDash(h.getHypervisorsList().stream().map(HostsCommand::hypervisor).collect(Collectors.joining(" "))),
+          String.valueOf(h.getCpus()), h.getMemoryMib() + " MiB",
+          orDash(new TreeMap<>(h.getLabelsMap()).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+              .collect(Collectors.joining(","))),
+          h.getLeasedTo().isEmpty() ? "-" : h.getLeasedTo() + "/" + h.getLeaseEpoch()));
+      if (wide) {
+        row.addAll(List.of(orDash(h.getFingerprint().getCpuModel()),
+            orDash(h.getFingerprint().getHostKernel()),
+            orDash(h.getHypervisorsList().stream().filter(c -> !c.getVersion().isEmpty())
+                .map(c -> c.getName() + "=" + c.getVersion()).collect(Collectors.joining(",")))));
+      }
+      rows.add(row);
+    }
+    int[] widths = new int[header.size()];
+    rows.forEach(r -> {
+      for (int i = 0; i < r.size(); i++) {
+        widths[i] = Math.max(widths[i], r.get(i).length());
+      }
+    });
+    StringBuilder out = new StringBuilder();
+    for (List<String> r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < r.size(); i++) {
+        line.append(i == r.size() - 1 ? r.get(i) : String.format("%-" + (widths[i] + 2) + "s", r.get(i)));
+      }
+      out.append(line.toString().stripTrailing()).append('\n');
+    }
+    hosts.stream().filter(h -> !h.getStateReason().isEmpty()).forEach(h ->
+        out.append(h.getHostId()).append(": ").append(h.getState()).append(": ")
+            .append(h.getStateReason()).append('\n'));
+    return out.toString();
+  }
+
+  private static String hypervisor(HypervisorCapability c) {
+    return c.getName() + "(" + (c.getAcceleratorsCount() == 0 ? "unusable" : String.join(",", c.getAcceleratorsList())) + ")";
+  }
+
+  private static String orDash(String s) {
+    return s.isEmpty() ? "-" : s;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.abfleet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HostFingerprint;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HostsCommandTest {
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Main.run(new PrintWriter(err, true), args);
+  }
+
+  static Host host(String id, String state) {
+    return Host.newBuilder().setHostId(id).setState(state).setArch("x86_64").setCpus(8)
+        .setMemoryMib(16384).putLabels("pool", "ci").setConnected(!state.equals("offline"))
+        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("kvm")
+            .addAccelerators("tcg").setVersion("7.2.0"))
+        .setFingerprint(HostFingerprint.newBuilder().setCpuModel("EPYC").setHostKernel("6.1.0"))
+        .build();
+  }
+
+  @Test
+  void tablePrintsOneAlignedLinePerHostWithLeaseAndEpoch() {
+    var leased = host("h1", "leased").toBuilder().setLeasedTo("e-1").setLeaseEpoch(4).build();
+
+    String table = HostsCommand.table(List.of(leased, host("host-22", "offline")), false);
+
+    assertThat(table).isEqualTo("""
+        HOST     STATE    ARCH    HYPERVISORS    CPUS  MEMORY     LABELS   LEASED_TO/EPOCH
+        h1       leased   x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  e-1/4
+        host-22  offline  x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  -
+        """);
+  }
+
+  @Test
+  void wideTableAddsTheFingerprintAndReasonsFollow() {
+    var q = host("h1", "quarantined").toBuilder().setConnected(false)
+        .setStateReason("3 INFRA failures in a row").build();
+
+    String table = HostsCommand.table(List.of(q), true);
+
+    assertThat(table).contains("quarantined (offline)").contains("EPYC").contains("qemu=7.2.0")
+        .endsWith("h1: quarantined: 3 INFRA failures in a row\n");
+  }
+
+  @Test
+  void malformedControllerAddressIsExitTwo() {
+    assertThat(run("hosts", "list", "--controller", "localhost")).isEqualTo(2);
+    assertThat(err.toString().strip()).isEqualTo(
+        "abfleet: --controller 'localhost': expected HOST:PORT with a port 1 to 65535, e.g. 127.0.0.1:7070");
+  }
+
+  @Test
+  void malformedHostIsExitTwoBeforeAnyCall() {
+    assertThat(run("hosts", "drain", "bad host", "--controller", "127.0.0.1:1")).isEqualTo(2);
+    assertThat(err.toString().strip()).startsWith("abfleet: HOST: 'bad host' is not a valid host id");
+  }
+
+  @Test
+  void missingSubcommandIsExitTwo() {
+    assertThat(run("hosts")).isEqualTo(2);
+    assertThat(err.toString()).contains("list, drain HOST, undrain HOST, release HOST");
+  }
+
+  @Test
+  void unreachableControllerIsExitTwoNamingTheAddress() {
+    assertThat(run("hosts", "list", "--controller", "127.0.0.1:1")).isEqualTo(2);
+    assertThat(err.toString()).contains("no controller answers at 127.0.0.1:1");
+  }
+
+  @Test
+  void againstARealControllerListPrintsTheHeaderAndDrainOfAnUnknownHostIsExitTwo() {
+    try (var node = dev.abfleet.controller.ControllerNode.start(
+        dev.abfleet.controller.ControllerSettings.inMemory())) {
+      String target = "127.0.0.1:" + node.grpcPort();
+      var out = new java.io.ByteArrayOutputStream();
+      var stdout = System.out;
+      System.setOut(new java.io.PrintStream(out, true));
+      int listed;
+      try {
+        listed = run("hosts", "list", "--controller", target);
+      } finally {
+        System.setOut(stdout);
+      }
+
+      assertThat(listed).isZero();
+      assertThat(out.toString()).startsWith("HOST  STATE  ARCH  HYPERVISORS");
+      assertThat(run("hosts", "drain", "h1", "--controller", target)).isEqualTo(2);
+      assertThat(err.toString().strip())
+          .isEqualTo("abfleet: unknown host 'h1'; known hosts: none yet (start a worker first)");
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.abfleet.controller.fleet;
+
+import dev.abfleet.controller.CborSerializable;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The durable states of hosts that are not about leases: drained by an operator, quarantined
+ * after repeated infrastructure failures. Persisted by the scheduler, so both survive controller
+ * restarts and worker reconnects.
+ *
+ * @param draining host ids an operator drained: they finish their block and take no new lease
+ * @param quarantined host id -> why and since when; such hosts take no lease
+ */
+public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantined)
+    implements CborSerializable {
+
+  /**
+   * @param reason what put the host in quarantine, e.g. "3 INFRA failures in a row; last: ..."
+   * @param sinceEpochMs when, in ms since the epoch
+   */
+  public record Quarantine(String reason, long sinceEpochMs) implements CborSerializable {}
+
+  public HostMarks {
+    draining = Set.copyOf(draining);
+    quarantined = Map.copyOf(quarantined);
+  }
+
+  public static HostMarks none() {
+    return new HostMarks(Set.of(), Map.of());
+  }
+
+  public boolean isDraining(String hostId) {
+    return draining.contains(hostId);
+  }
+
+  public Optional<Quarantine> quarantine(String hostId) {
+    return Optional.ofNullable(quarantined.get(hostId));
+  }
+
+  /** True when the host may take a new lease as far as operators and health are concerned. */
+  public boolean usable(String hostId) {
+    return !draining.contains(hostId) && !quarantined.containsKey(hostId);
+  }
+
+  public HostMarks drained(String hostId) {
+    Set<String> next = new HashSet<>(draining);
+    next.add(hostId);
+    return new HostMarks(next, quarantined);
+  }
+
+  public HostMarks undrained(String hostId) {
+    Set<String> next = new HashSet<>(draining);
+    next.remove(hostId);
+    return new HostMarks(next, quarantined);
+  }
+
+  public HostMarks quarantinedHost(String hostId, Quarantine quarantine) {
+    Map<String, Quarantine> next = new HashMap<>(quarantined);
+    next.put(hostId, quarantine);
+    return new HostMarks(draining, next);
+  }
+
+  public HostMarks released(String hostId) {
+    Map<String, Quarantine> next = new HashMap<>(quarantined);
+    next.remove(hostId);
+    return new HostMarks(draining, next);
+  }
+}

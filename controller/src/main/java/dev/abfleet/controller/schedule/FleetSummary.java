@@ -1,0 +1,69 @@
+package dev.abfleet.controller.schedule;
+
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostSelector;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** Whether a selector can ever be satisfied, and what the fleet has when it cannot. */
+public final class FleetSummary {
+  private FleetSummary() {}
+
+  /**
+   * Why no host known since the controller started can ever run {@code selector}; empty when one
+   * can, or when no host is known at all (workers may still be starting: the experiment queues).
+   */
+  public static Optional<String> unsatisfiable(
+      HostSelector selector, Collection<HostCapabilities> known) {
+    if (known.isEmpty() || known.stream().anyMatch(selector::matches)) {
+      return Optional.empty();
+    }
+    String why = "no host matches " + describe(selector) + "; the fleet has: " + describe(known);
+    if (!selector.hosts().isEmpty()) {
+      why += " (host ids: " + known.stream().map(HostCapabilities::hostId).sorted().limit(10)
+          .collect(Collectors.joining(", ")) + (known.size() > 10 ? ", ..." : "") + ")";
+    }
+    return Optional.of(why + ". Change the selector or connect a matching worker.");
+  }
+
+  /** The selector as key=value pairs, e.g. "hypervisor=vz arch=aarch64 labels={pool=ci}". */
+  public static String describe(HostSelector selector) {
+    List<String> parts = new ArrayList<>();
+    parts.add("hypervisor=" + selector.hypervisor());
+    if (!selector.arch().isEmpty()) {
+      parts.add("arch=" + selector.arch());
+    }
+    if (!selector.labels().isEmpty()) {
+      parts.add("labels=" + new TreeMap<>(selector.labels()));
+    }
+    if (!selector.hosts().isEmpty()) {
+      parts.add("hosts=" + selector.hosts());
+    }
+    return String.join(" ", parts);
+  }
+
+  /** Hosts grouped by what they can run, e.g. "3 x qemu/x86_64 (tcg), 1 x vz/aarch64 (vz)". */
+  public static String describe(Collection<HostCapabilities> hosts) {
+    Map<String, Integer> counts = new TreeMap<>();
+    hosts.forEach(h -> counts.merge(kind(h), 1, Integer::sum));
+    return counts.entrySet().stream().map(e -> e.getValue() + " x " + e.getKey())
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String kind(HostCapabilities h) {
+    String arch = h.arch().isEmpty() ? "unknown-arch" : h.arch();
+    String labels = h.labels().isEmpty() ? "" : " " + new TreeMap<>(h.labels());
+    if (h.hypervisors().isEmpty()) {
+      return "no hypervisor/" + arch + labels;
+    }
+    return new TreeMap<>(h.hypervisors()).entrySet().stream()
+        .map(e -> e.getKey() + "/" + arch + " ("
+            + (e.getValue().isEmpty() ? "unusable" : String.join(",", e.getValue())) + ")")
+        .collect(Collectors.joining(" + ")) + labels;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.fleet.HostSelector;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SpecValidatorTest {
+  static ExperimentSpec with(HostSelector selector, String priority) {
+    ExperimentSpec s = Specs.ab(4, 1);
+    return new ExperimentSpec(s.name(), s.arms(), s.benchmark(), selector, s.policy(), priority);
+  }
+
+  @Test
+  void acceptsAFullSelector() {
+    var selector = new HostSelector("qemu", "aarch64", Map.of("pool", "perf-1"), List.of("h1", "mac.local"));
+
+    assertThat(SpecValidator.validate(with(selector, "nightly"))).isEmpty();
+  }
+
+  @Test
+  void rejectsAnUnknownArchNamingTheValueAndTheChoices() {
+    var problems = SpecValidator.validate(with(new HostSelector("", "arm64", Map.of(), List.of()), "pr"));
+
+    assertThat(problems).containsExactly(
+        "selector.arch: unknown architecture 'arm64'; expected x86_64 or aarch64 (empty = any)");
+  }
+
+  @Test
+  void rejectsAMalformedHostIdWithItsIndex() {
+    var problems = SpecValidator.validate(
+        with(new HostSelector("", "", Map.of(), List.of("h1", "bad host")), "pr"));
+
+    assertThat(problems).singleElement().asString()
+        .startsWith("selector.hosts[1]: 'bad host' is not a valid host id");
+  }
+
+  @Test
+  void rejectsAHostListedTwice() {
+    var problems = SpecValidator.validate(
+        with(new HostSelector("", "", Map.of(), List.of("h1", "h1")), "pr"));
+
+    assertThat(problems).containsExactly("selector.hosts[1]: 'h1' is listed twice; list each host once");
+  }
+
+  @Test
+  void rejectsALabelWithSpaces() {
+    var problems = SpecValidator.validate(
+        with(new HostSelector("", "", Map.of("pool", "a b"), List.of()), "pr"));
+
+    assertThat(problems).singleElement().asString().startsWith("selector.labels: 'pool=a b'");
+  }
+
+  @Test
+  void rejectsAnUnknownPriorityListingTheOrder() {
+    var problems = SpecValidator.validate(with(HostSelector.any(), "urgent"));
+
+    assertThat(problems).containsExactly(
+        "priority: unknown priority 'urgent'; expected one of pr, adhoc, nightly (highest first; empty = adhoc)");
+  }
+}

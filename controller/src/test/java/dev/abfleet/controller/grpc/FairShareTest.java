@@ -1,0 +1,85 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import io.grpc.ManagedChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Experiments of one priority share a host block by block; clients see the line and an ETA. */
+class FairShareTest extends ControllerNodeTest {
+  ControllerNode node;
+  ManagedChannel channel;
+  PacedWorker worker;
+
+  @BeforeEach
+  void start() {
+    node = ControllerNode.start(fastSettings());
+    channel = channel(node);
+    worker = PacedWorker.connect(node.grpcPort(), "h1", 150);
+  }
+
+  @AfterEach
+  void stop() {
+    worker.close();
+    channel.shutdownNow();
+    node.close();
+  }
+
+  void submit(String id, int pairs) {
+    client(channel).submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(id)
+        .setSpec(spec(pairs).toBuilder().setPriority("adhoc")).build());
+  }
+
+  Experiment get(String id) {
+    return client(channel).getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
+  }
+
+  @Test
+  void twoEqualExperimentsOnOneHostInterleaveBlockByBlock() throws Exception {
+    submit("e-a", 3);
+    for (int i = 0; i < 100 && worker.boots.isEmpty(); i++) {
+      Thread.sleep(20);
+    }
+    submit("e-b", 3);
+    awaitExperiment(client(channel), "e-a", e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+    awaitExperiment(client(channel), "e-b", e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+
+    List<String> blockOwners = new ArrayList<>();
+    String lastBlock = "";
+    for (PacedWorker.BootLog boot : worker.boots) {
+      if (!boot.blockId().equals(lastBlock)) {
+        blockOwners.add(boot.experimentId());
+        lastBlock = boot.blockId();
+      }
+    }
+    assertThat(blockOwners).containsExactly("e-a", "e-b", "e-a", "e-b", "e-a", "e-b");
+  }
+
+  @Test
+  void waitingExperimentShowsItsPlaceInLineAndARunningOneAnEta() throws Exception {
+    submit("e-a", 4);
+    awaitExperiment(client(channel), "e-a", e -> e.getPairsDone() >= 1, Duration.ofSeconds(30));
+    dev.abfleet.proto.fleet.v1.DrainHostRequest drain =
+        dev.abfleet.proto.fleet.v1.DrainHostRequest.newBuilder().setHostId("h1").build();
+    dev.abfleet.proto.fleet.v1.FleetServiceGrpc.newBlockingStub(channel).drainHost(drain);
+    submit("e-b", 2);
+    awaitExperiment(client(channel), "e-a", e -> e.getQueuePosition() > 0, Duration.ofSeconds(10));
+
+    Experiment a = get("e-a");
+    Experiment b = get("e-b");
+
+    assertThat(b.getQueuePosition()).as("e-a was served last: e-b is next").isEqualTo(1);
+    assertThat(a.getQueuePosition()).isEqualTo(2);
+    assertThat(a.getEtaSeconds()).as("pairs left x observed block time, one host").isPositive();
+    assertThat(b.getEtaSeconds()).as("no block of e-b completed yet").isZero();
+  }
+}

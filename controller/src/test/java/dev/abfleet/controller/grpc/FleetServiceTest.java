@@ -1,0 +1,92 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.proto.fleet.v1.DrainHostRequest;
+import dev.abfleet.proto.fleet.v1.FleetServiceGrpc;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.UndrainHostRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class FleetServiceTest extends ControllerNodeTest {
+  ControllerNode node;
+  ManagedChannel channel;
+  FleetServiceGrpc.FleetServiceBlockingStub fleet;
+  FakeWorker worker;
+
+  @BeforeEach
+  void start() throws InterruptedException {
+    node = ControllerNode.start(fastSettings());
+    channel = channel(node);
+    fleet = FleetServiceGrpc.newBlockingStub(channel);
+    worker = FakeWorker.connect(node.grpcPort(), "h1", 1.0);
+    for (int i = 0; i < 100 && hosts() == 0; i++) {
+      Thread.sleep(50);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    worker.close();
+    channel.shutdownNow();
+    node.close();
+  }
+
+  long hosts() {
+    return client(channel).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount();
+  }
+
+  @Test
+  void drainedHostRunsNothingUntilUndrained() throws Exception {
+    Host drained = fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1").setReason("kernel update").build());
+    assertThat(drained.getState()).isEqualTo("draining");
+    assertThat(drained.getConnected()).isTrue();
+    String id = submit(client(channel), "e-drain", 1);
+    Thread.sleep(500);
+    assertThat(worker.assignments).isEmpty();
+
+    assertThat(fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build()).getState())
+        .isIn("idle", "leased");
+
+    awaitExperiment(client(channel), id, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+  }
+
+  @Test
+  void unknownHostIsNotFoundAndNamesTheKnownHosts() {
+    assertThatThrownBy(() -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h9").build()))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+          assertThat(e.getStatus().getDescription()).isEqualTo("unknown host 'h9'; known hosts: h1");
+        });
+  }
+
+  @Test
+  void malformedHostIdIsInvalidArgument() {
+    assertStatus(Status.Code.INVALID_ARGUMENT,
+        () -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h 1;rm").build()));
+  }
+
+  @Test
+  void submitForAHypervisorNoHostHasFailsThePrecondition() {
+    var spec = spec(2).toBuilder().setSelector(HostSelector.newBuilder().setHypervisor("vz")).build();
+
+    assertThatThrownBy(() -> client(channel).submitExperiment(
+            SubmitExperimentRequest.newBuilder().setExperimentId("e-vz").setSpec(spec).build()))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+          assertThat(e.getStatus().getDescription())
+              .startsWith("no host matches hypervisor=vz; the fleet has: 1 x qemu/x86_64 (tcg)");
+        });
+  }
+}

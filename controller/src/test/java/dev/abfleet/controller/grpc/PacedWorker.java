@@ -1,0 +1,157 @@
+package dev.abfleet.controller.grpc;
+
+import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BlockFinished;
+import dev.abfleet.proto.fleet.v1.Cancel;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.Heartbeat;
+import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.RunAssignment;
+import dev.abfleet.proto.fleet.v1.RunFailure;
+import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.RunStarted;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A worker whose boots take {@code bootMs} of wall time, one at a time, as a real host's would;
+ * it honours Cancel like the worker's BlockExecutor (after the current boot, or now).
+ */
+final class PacedWorker implements AutoCloseable {
+  /** One boot as it happened: which run, and when it started and ended (ms since the epoch). */
+  record BootLog(String experimentId, String blockId, String runId, long startMs, long endMs) {}
+
+  final String hostId;
+  final List<BootLog> boots = new CopyOnWriteArrayList<>();
+  final List<Cancel> cancels = new CopyOnWriteArrayList<>();
+
+  private final long bootMs;
+  private final Predicate<RunAssignment> infraFails;
+  private final ManagedChannel channel;
+  private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService vm = Executors.newSingleThreadExecutor();
+  private final Set<String> stopAfterBoot = ConcurrentHashMap.newKeySet();
+  private final Set<String> killed = ConcurrentHashMap.newKeySet();
+  private StreamObserver<WorkerMessage> requests;
+
+  /** @param infraFails boots for which the worker reports an INFRA failure instead of samples */
+  PacedWorker(int port, String hostId, long bootMs, Predicate<RunAssignment> infraFails) {
+    this.hostId = hostId;
+    this.bootMs = bootMs;
+    this.infraFails = infraFails;
+    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+  }
+
+  static PacedWorker connect(int port, String hostId, long bootMs) {
+    return new PacedWorker(port, hostId, bootMs, r -> false).start();
+  }
+
+  PacedWorker start() {
+    requests = WorkerServiceGrpc.newStub(channel).connect(new StreamObserver<>() {
+      @Override
+      public void onNext(ControllerMessage m) {
+        if (m.hasAssignment()) {
+          BlockAssignment block = m.getAssignment();
+          vm.execute(() -> run(block));
+        } else if (m.hasCancel()) {
+          cancels.add(m.getCancel());
+          (m.getCancel().getAfterCurrentBoot() ? stopAfterBoot : killed).add(m.getCancel().getBlockId());
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        heartbeats.shutdownNow();
+      }
+
+      @Override
+      public void onCompleted() {
+        heartbeats.shutdownNow();
+      }
+    });
+    send(WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId(hostId)
+        .setArch("x86_64").setCpus(2).setMemoryMib(4096)
+        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("tcg")))
+        .build());
+    heartbeats.scheduleAtFixedRate(() -> send(WorkerMessage.newBuilder()
+        .setHeartbeat(Heartbeat.getDefaultInstance()).build()), 50, 100, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private void run(BlockAssignment block) {
+    for (RunAssignment run : block.getRunsList()) {
+      if (stopAfterBoot.contains(block.getBlockId()) || killed.contains(block.getBlockId())) {
+        break;
+      }
+      send(WorkerMessage.newBuilder().setRunStarted(RunStarted.newBuilder().setRunId(run.getRunId())
+          .setBlockId(block.getBlockId()).setLeaseEpoch(block.getLeaseEpoch())).build());
+      long start = System.currentTimeMillis();
+      try {
+        Thread.sleep(bootMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (killed.contains(block.getBlockId())) {
+        return;
+      }
+      boots.add(new BootLog(block.getExperimentId(), block.getBlockId(), run.getRunId(), start,
+          System.currentTimeMillis()));
+      send(report(block, run));
+    }
+    if (!killed.contains(block.getBlockId())) {
+      send(WorkerMessage.newBuilder().setBlockFinished(BlockFinished.newBuilder()
+          .setBlockId(block.getBlockId()).setLeaseEpoch(block.getLeaseEpoch())).build());
+    }
+  }
+
+  private WorkerMessage report(BlockAssignment block, RunAssignment run) {
+    RunTelemetry telemetry = RunTelemetry.newBuilder().setHostId(hostId).setHypervisor("qemu")
+        .setAccelerator("tcg").setBootMs(bootMs / 4).setRunMs(bootMs).build();
+    if (infraFails.test(run)) {
+      return WorkerMessage.newBuilder().setRunFailure(RunFailure.newBuilder()
+          .setRunId(run.getRunId()).setExperimentId(block.getExperimentId())
+          .setBlockId(block.getBlockId()).setLeaseEpoch(block.getLeaseEpoch())
+          .setKind(dev.abfleet.proto.fleet.v1.FailureKind.INFRA)
+          .setMessage("qemu-system-x86_64: not found").setTelemetry(telemetry)).build();
+    }
+    RunResult.Builder r = RunResult.newBuilder().setRunId(run.getRunId())
+        .setExperimentId(block.getExperimentId()).setBlockId(block.getBlockId())
+        .setLeaseEpoch(block.getLeaseEpoch()).setTelemetry(telemetry);
+    for (int i = 0; i < 3; i++) {
+      r.addSamples(MetricSample.newBuilder().setMetric("metadata_stat")
+          .setValue(30000 * (1 + 0.01 * i)).setUnit("ops/s").setBetter("higher").setIteration(i));
+    }
+    return WorkerMessage.newBuilder().setRunResult(r).build();
+  }
+
+  synchronized void send(WorkerMessage message) {
+    try {
+      requests.onNext(message);
+    } catch (RuntimeException closed) {
+      // The stream is gone; the test looks at the controller's side.
+    }
+  }
+
+  @Override
+  public void close() {
+    heartbeats.shutdownNow();
+    vm.shutdownNow();
+    channel.shutdownNow();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.abfleet.controller.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostSelector;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FleetSummaryTest {
+  static HostCapabilities host(String id, String arch, Map<String, List<String>> hypervisors) {
+    return new HostCapabilities(id, arch, 2, 4096, Map.of(), hypervisors, "", "", "");
+  }
+
+  static final List<HostCapabilities> THREE_QEMU = List.of(
+      host("h1", "x86_64", Map.of("qemu", List.of("tcg"))),
+      host("h2", "x86_64", Map.of("qemu", List.of("tcg"))),
+      host("h3", "x86_64", Map.of("qemu", List.of("tcg"))));
+
+  @Test
+  void rejectsASelectorNoKnownHostMatchesAndSaysWhatTheFleetHas() {
+    var selector = new HostSelector("vz", "aarch64", Map.of(), List.of());
+
+    assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).hasValueSatisfying(why ->
+        assertThat(why).startsWith(
+            "no host matches hypervisor=vz arch=aarch64; the fleet has: 3 x qemu/x86_64 (tcg)"));
+  }
+
+  @Test
+  void queuesWhenNoHostIsKnownYet() {
+    var selector = new HostSelector("vz", "aarch64", Map.of(), List.of());
+
+    assertThat(FleetSummary.unsatisfiable(selector, List.of())).isEmpty();
+  }
+
+  @Test
+  void acceptsWhenOneKnownHostMatchesWhateverItsState() {
+    var selector = new HostSelector("qemu", "", Map.of(), List.of("h3", "h7"));
+
+    assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).isEmpty();
+  }
+
+  @Test
+  void explicitHostsThatNoOneHasListTheKnownIds() {
+    var selector = new HostSelector("qemu", "", Map.of(), List.of("h7"));
+
+    assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).hasValueSatisfying(why ->
+        assertThat(why).contains("hosts=[h7]").contains("host ids: h1, h2, h3"));
+  }
+
+  @Test
+  void groupsHostsByHypervisorArchAndAccelerators() {
+    var hosts = List.of(
+        host("a", "x86_64", Map.of("qemu", List.of("kvm", "tcg"))),
+        host("b", "aarch64", Map.of("vz", List.of("vz"))),
+        host("c", "x86_64", Map.of("qemu", List.of())));
+
+    assertThat(FleetSummary.describe(hosts)).isEqualTo(
+        "1 x qemu/x86_64 (kvm,tcg), 1 x qemu/x86_64 (unusable), 1 x vz/aarch64 (vz)");
+  }
+}
