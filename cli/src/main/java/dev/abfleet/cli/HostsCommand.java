@@ -199,20 +199,8 @@ final class HostsCommand implements Callable<Integer> {
       }
       rows.add(row);
     }
-    int[] widths = new int[header.size()];
-    rows.forEach(r -> {
-      for (int i = 0; i < r.size(); i++) {
-        widths[i] = Math.max(widths[i], r.get(i).length());
-      }
-    });
-    StringBuilder out = new StringBuilder();
-    for (List<String> r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.size(); i++) {
-        line.append(i == r.size() - 1 ? r.get(i) : String.format("%-" + (widths[i] + 2) + "s", r.get(i)));
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
+    StringBuilder out = new StringBuilder(
+        dev.abfleet.cli.report.TextReport.table(rows.stream().map(r -> r.toArray(String[]::new)).toList()));
     hosts.stream().filter(h -> !h.getStateReason().isEmpty()).forEach(h ->
         out.append(h.getHostId()).append(": ").append(h.getState()).append(": ")
             .append(h.getStateReason()).append('\n'));

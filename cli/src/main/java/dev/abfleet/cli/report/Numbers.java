@@ -18,7 +18,7 @@ public final class Numbers {
     if (a >= 1e3) return String.format(Locale.ROOT, "%.2fk", v / 1e3);
     if (a >= 100) return String.format(Locale.ROOT, "%.0f", v);
     if (a >= 10) return String.format(Locale.ROOT, "%.1f", v);
-    return String.format(Locale.ROOT, "%.2f", v);
+    return String.format(Locale.ROOT, "%.3g", v);
   }
 
   /** "31.8k ops/s"; NaN -> "-". */

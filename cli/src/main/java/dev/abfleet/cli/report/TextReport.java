@@ -61,7 +61,8 @@ public final class TextReport {
     return out.toString();
   }
 
-  static String table(List<String[]> rows) {
+  /** Columns padded to the widest cell, two spaces apart, trailing blanks trimmed. */
+  public static String table(List<String[]> rows) {
     int cols = rows.get(0).length;
     int[] width = new int[cols];
     for (String[] r : rows) {
