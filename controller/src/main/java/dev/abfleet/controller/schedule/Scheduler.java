@@ -239,8 +239,17 @@ public final class Scheduler
     return persistAndSchedule(state, List.of(), s -> { });
   }
 
+  /**
+   * The experiment has ended (completed, possibly early by its sequential design; cancelled; or
+   * failed): its blocks still running are stopped at once, since no boot of theirs can count
+   * any more; each lease ends with the worker's BlockFinished as usual.
+   */
   private Effect<Event, SchedulerState> onWithdrawDemand(SchedulerState state, WithdrawDemand cmd) {
     demands = demands.without(cmd.experimentId());
+    state.leases().active().values().stream()
+        .filter(lease -> lease.experimentId().equals(cmd.experimentId()))
+        .forEach(lease -> fleet.host(lease.hostId()).map(Fleet.Host::session).ifPresent(session ->
+            session.tell(new StopBlock(lease.epoch(), false, "experiment " + cmd.experimentId() + " has ended"))));
     return Effect().none();
   }
 

@@ -200,6 +200,27 @@ class ExperimentFlowTest extends ControllerNodeTest {
   }
 
   @Test
+  void cancellingAnExperimentStopsItsBlocksOnTheWorkers() throws Exception {
+    FakeWorker holding = worker(new FakeWorker(node.grpcPort(), "h1", 1.0, 0, false).start());
+    awaitHosts(1);
+    String id = submit(client, "e-stop", 4);
+    for (int i = 0; i < 100 && holding.assignments.isEmpty(); i++) {
+      Thread.sleep(50);
+    }
+    assertThat(holding.assignments).hasSize(1);
+    String blockId = holding.assignments.get(0).getBlockId();
+    client.cancelExperiment(dev.abfleet.proto.fleet.v1.CancelExperimentRequest.newBuilder()
+        .setExperimentId(id).setReason("no longer needed").build());
+    boolean cancelled = false;
+    for (int i = 0; i < 100 && !cancelled; i++) {
+      Thread.sleep(50);
+      cancelled = holding.received.stream()
+          .anyMatch(m -> m.hasCancel() && m.getCancel().getBlockId().equals(blockId) && !m.getCancel().getAfterCurrentBoot());
+    }
+    assertThat(cancelled).as("the worker was told to stop block " + blockId).isTrue();
+  }
+
+  @Test
   void rejectsLooksThatAreNotAscending() {
     ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
         .setPolicy(Policy.newBuilder().addLooks(16).addLooks(8)).build();
