@@ -2,6 +2,7 @@ package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.fleet.HostCapabilities;
@@ -240,14 +241,15 @@ public final class ExperimentEntity
   private void followUp(List<ExperimentEvent> events, ExperimentState state) {
     if (!state.running()) {
       scheduler.tell(new Scheduler.WithdrawDemand(experimentId));
-    } else if (events.stream().anyMatch(e -> e instanceof BlockAbandoned)) {
+    } else if (events.stream().anyMatch(e -> e instanceof BlockAbandoned || e instanceof PairCompleted)) {
+      // Abandoned: the pair needs a host again. Completed: the scheduler's cap of open pairs shrinks.
       requestHosts(state);
     }
   }
 
   private void requestHosts(ExperimentState state) {
-    scheduler.tell(new Scheduler.RequestHosts(
-        experimentId, state.spec().selector(), state.spec().priority(), context.getSelf()));
+    scheduler.tell(new Scheduler.RequestHosts(experimentId, state.spec().selector(),
+        state.spec().priority(), context.getSelf(), Math.max(1, state.pairsWanted() - state.pairs().size())));
   }
 
   private static long drawSeed() {

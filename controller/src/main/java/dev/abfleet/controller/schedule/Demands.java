@@ -26,9 +26,7 @@ public record Demands(List<Demand> queue, String lastServed) {
   public Demands wanting(Demand demand) {
     List<Demand> next = new ArrayList<>(queue);
     int at = indexOf(demand.experimentId());
-    Demand wanting =
-        new Demand(demand.experimentId(), demand.selector(), demand.priority(),
-            demand.experiment(), true);
+    Demand wanting = demand.withWanting(true).withDeclined(java.util.Set.of());
     if (at < 0) {
       next.add(wanting);
     } else {
@@ -45,7 +43,7 @@ public record Demands(List<Demand> queue, String lastServed) {
     }
     List<Demand> next = new ArrayList<>(queue);
     Demand d = next.get(at);
-    next.set(at, new Demand(d.experimentId(), d.selector(), d.priority(), d.experiment(), false));
+    next.set(at, d.withWanting(false));
     return new Demands(next, lastServed);
   }
 
@@ -59,15 +57,13 @@ public record Demands(List<Demand> queue, String lastServed) {
     Demand d = next.get(at);
     java.util.Set<String> declined = new java.util.HashSet<>(d.declined());
     declined.add(hostId);
-    next.set(at, new Demand(d.experimentId(), d.selector(), d.priority(), d.experiment(),
-        d.wanting(), declined));
+    next.set(at, d.withDeclined(declined));
     return new Demands(next, lastServed);
   }
 
   /** Forgets every declined host: a host came, went or changed state. */
   public Demands withoutDeclines() {
-    return new Demands(queue.stream().map(d -> new Demand(d.experimentId(), d.selector(),
-        d.priority(), d.experiment(), d.wanting())).toList(), lastServed);
+    return new Demands(queue.stream().map(d -> d.withDeclined(java.util.Set.of())).toList(), lastServed);
   }
 
   public Demands without(String experimentId) {

@@ -50,13 +50,23 @@ public final class Scheduler
   public record HostDisconnected(String hostId, ActorRef<SessionMessage> session)
       implements Command {}
 
-  /** The experiment wants hosts (idempotent; also re-arms it after NoBlockNeeded). No reply. */
+  /**
+   * The experiment wants hosts (idempotent; also re-arms it after NoBlockNeeded and refreshes
+   * {@code openPairs}, the pairs it still needs; 0 = no cap). No reply.
+   */
   public record RequestHosts(
       String experimentId,
       HostSelector selector,
       String priority,
-      ActorRef<ExperimentEntity.Command> experiment)
-      implements Command {}
+      ActorRef<ExperimentEntity.Command> experiment,
+      int openPairs)
+      implements Command {
+
+    public RequestHosts(String experimentId, HostSelector selector, String priority,
+        ActorRef<ExperimentEntity.Command> experiment) {
+      this(experimentId, selector, priority, experiment, 0);
+    }
+  }
 
   /** The experiment wants no more hosts. No reply. */
   public record WithdrawDemand(String experimentId) implements Command {}
@@ -234,8 +244,8 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onRequestHosts(SchedulerState state, RequestHosts cmd) {
-    demands = demands.wanting(
-        new Demand(cmd.experimentId(), cmd.selector(), cmd.priority(), cmd.experiment(), true));
+    demands = demands.wanting(new Demand(cmd.experimentId(), cmd.selector(), cmd.priority(),
+        cmd.experiment(), true, java.util.Set.of(), cmd.openPairs()));
     return persistAndSchedule(state, List.of(), s -> { });
   }
 

@@ -19,7 +19,8 @@ public final class Scheduling {
 
   /**
    * Leases every idle online host that a wanting experiment can use: one host at a time to the
-   * next experiment in service order (priority, then round robin), each host at most once.
+   * next experiment in service order (priority, then round robin), each host at most once, and
+   * never more leases to an experiment than the pairs it still needs.
    */
   public static Grants grant(Fleet fleet, LeaseBook leases, Demands demands) {
     return grant(fleet, leases, HostMarks.none(), demands);
@@ -29,14 +30,20 @@ public final class Scheduling {
   public static Grants grant(Fleet fleet, LeaseBook leases, HostMarks marks, Demands demands) {
     Map<String, HostCapabilities> idle = fleet.idle(leases, marks);
     List<Lease> granted = new ArrayList<>();
+    Map<String, Long> held = new java.util.HashMap<>();
+    leases.active().values().forEach(l -> held.merge(l.experimentId(), 1L, Long::sum));
     Demands current = demands;
     boolean progress = true;
     while (progress && !idle.isEmpty()) {
       progress = false;
       for (Demand demand : current.serviceOrder()) {
+        if (!demand.canUseAnother(held.getOrDefault(demand.experimentId(), 0L))) {
+          continue;
+        }
         String host = firstMatch(idle, demand);
         if (host != null) {
           granted.add(new Lease(host, leases.nextEpoch(host), demand.experimentId()));
+          held.merge(demand.experimentId(), 1L, Long::sum);
           idle.remove(host);
           current = current.served(demand.experimentId());
           progress = true;

@@ -216,8 +216,11 @@ class ExperimentEntityTest {
     assertThat(stat.metric()).isEqualTo("metadata_stat");
     assertThat(stat.verdict()).as("%s", stat).isEqualTo(Verdict.REGRESSED);
     assertThat(stat.change()).isCloseTo(-0.3, org.assertj.core.data.Offset.offset(0.01));
-    assertThat(scheduler.receiveSeveralMessages(2).get(1))
-        .isEqualTo(new Scheduler.WithdrawDemand("e1"));
+    // One request at submit, a refresh of the open-pairs cap after each of pairs 1-5, then done.
+    var messages = scheduler.receiveSeveralMessages(7);
+    assertThat(messages.subList(1, 6)).allSatisfy(m -> assertThat(m).isInstanceOf(Scheduler.RequestHosts.class));
+    assertThat(((Scheduler.RequestHosts) messages.get(5)).openPairs()).isEqualTo(1);
+    assertThat(messages.get(6)).isEqualTo(new Scheduler.WithdrawDemand("e1"));
   }
 
   @Test

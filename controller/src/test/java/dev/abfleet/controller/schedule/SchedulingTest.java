@@ -81,6 +81,28 @@ class SchedulingTest {
   }
 
   @Test
+  void neverLeasesMoreHostsThanTheOpenPairsAnExperimentNeeds() {
+    Demand small = new Demand("small", HostSelector.any(), "adhoc", null, true, java.util.Set.of(), 2);
+    Demand big = new Demand("big", HostSelector.any(), "adhoc", null, true, java.util.Set.of(), 0);
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h0", 1, "small"));
+    Demands demands = Demands.empty().wanting(small).wanting(big);
+
+    var grants = Scheduling.grant(fleetOf("h0", "h1", "h2", "h3", "h4"), book, demands);
+
+    assertThat(grants.leases()).extracting(Lease::experimentId)
+        .as("small holds h0 and may take one more; the rest go to big")
+        .containsExactlyInAnyOrder("small", "big", "big", "big");
+  }
+
+  @Test
+  void refreshingADemandKeepsItsCapButForgetsDeclinedHosts() {
+    Demand d = new Demand("e", HostSelector.any(), "adhoc", null, true, java.util.Set.of("h1"), 3);
+    Demands demands = Demands.empty().wanting(d).declined("e", "h2").wanting(d);
+    assertThat(demands.find("e").orElseThrow().openPairs()).isEqualTo(3);
+    assertThat(demands.find("e").orElseThrow().declined()).isEmpty();
+  }
+
+  @Test
   void servesPrBeforeNightly() {
     Demands demands = Demands.empty().wanting(demand("night", "nightly")).wanting(demand("pr", "pr"));
 
