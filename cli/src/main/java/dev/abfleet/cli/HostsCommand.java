@@ -19,7 +19,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,8 +40,6 @@ import picocli.CommandLine.Parameters;
       HostsCommand.Release.class
     })
 final class HostsCommand implements Callable<Integer> {
-  private static final Pattern TARGET = Pattern.compile("(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.-]+):(\\d{1,5})");
-
   @Override
   public Integer call() {
     throw new Problem("hosts: missing subcommand; use one of: list, drain HOST, undrain HOST,"
@@ -57,12 +54,7 @@ final class HostsCommand implements Callable<Integer> {
 
     /** The checked address; a {@link Problem} names the value and the expected form. */
     String target() {
-      var m = TARGET.matcher(controller);
-      if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
-        throw new Problem("--controller '" + controller + "': expected HOST:PORT with a port 1 to"
-            + " 65535, e.g. 127.0.0.1:7070");
-      }
-      return controller;
+      return ControllerAddress.check(controller);
     }
   }
 
@@ -97,12 +89,8 @@ final class HostsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      checkHost(host);
-      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(30, TimeUnit.SECONDS)
-          .drainHost(DrainHostRequest.newBuilder().setHostId(host)
-              .setReason(reason == null ? "" : reason).build()));
-      return printed(h);
+      return change(options, host, fleet -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId(host)
+          .setReason(reason == null ? "" : reason).build()));
     }
   }
 
@@ -116,11 +104,7 @@ final class HostsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      checkHost(host);
-      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(30, TimeUnit.SECONDS)
-          .undrainHost(UndrainHostRequest.newBuilder().setHostId(host).build()));
-      return printed(h);
+      return change(options, host, fleet -> fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId(host).build()));
     }
   }
 
@@ -134,21 +118,18 @@ final class HostsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      checkHost(host);
-      Host h = rpc(options.target(), channel -> FleetServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(30, TimeUnit.SECONDS)
-          .releaseHost(ReleaseHostRequest.newBuilder().setHostId(host).build()));
-      return printed(h);
+      return change(options, host, fleet -> fleet.releaseHost(ReleaseHostRequest.newBuilder().setHostId(host).build()));
     }
   }
 
-  private static void checkHost(String host) {
+  /** One operator change to a host: checks the id and the address, calls, prints the host's new row. */
+  private static int change(ControllerOption options, String host,
+      Function<FleetServiceGrpc.FleetServiceBlockingStub, Host> call) {
     HostNames.check("HOST", host).ifPresent(problem -> {
       throw new Problem(problem);
     });
-  }
-
-  private static int printed(Host h) {
+    Host h = rpc(options.target(), channel ->
+        call.apply(FleetServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)));
     System.out.print(table(List.of(h), false));
     return Main.EXIT_OK;
   }

@@ -42,9 +42,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    if (!controller.matches("[^:\\s]+:\\d{1,5}")) {
-      throw new Problem("--controller '" + controller + "': expected HOST:PORT, e.g. 127.0.0.1:7070");
-    }
+    ControllerAddress.check(controller);
     String id = hostId != null ? hostId : WorkerSettings.defaultHostId();
     if (!id.matches("[A-Za-z0-9_.-]{1,128}")) {
       throw new Problem("--host-id '" + id + "' may only use letters, digits, '_', '.', '-'");

@@ -100,18 +100,7 @@ final class MannWhitney {
   }
 
   private static double exactP(int[] ranks2, int n2, long w2) {
-    double[] dist = nullDistribution(ranks2, n2);
-    double lower = 0;
-    double upper = 0;
-    for (int s = 0; s < dist.length; s++) {
-      if (s <= w2) {
-        lower += dist[s];
-      }
-      if (s >= w2) {
-        upper += dist[s];
-      }
-    }
-    return Math.min(1.0, 2.0 * Math.min(lower, upper));
+    return ExactTails.twoSided(nullDistribution(ranks2, n2), w2);
   }
 
   private static double approxP(int[] ranks2, int n1, int n2, long w2) {

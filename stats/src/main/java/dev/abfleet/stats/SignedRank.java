@@ -84,18 +84,7 @@ final class SignedRank {
   }
 
   private static double exactP(int[] ranks2, long tPlus2) {
-    double[] dist = nullDistribution(ranks2);
-    double lower = 0;
-    double upper = 0;
-    for (int s = 0; s < dist.length; s++) {
-      if (s <= tPlus2) {
-        lower += dist[s];
-      }
-      if (s >= tPlus2) {
-        upper += dist[s];
-      }
-    }
-    return Math.min(1.0, 2.0 * Math.min(lower, upper));
+    return ExactTails.twoSided(nullDistribution(ranks2), tPlus2);
   }
 
   /** Same as scipy.stats.wilcoxon(method="approx", correction=True), two-sided. */

@@ -1,6 +1,7 @@
 package dev.abfleet.cli.sim;
 
 import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.sim.SimModel;
@@ -49,9 +50,7 @@ public final class SimFleetCommand implements Callable<Integer> {
     if (workers < 1 || workers > 10_000) {
       throw new Problem("--workers " + workers + ": expected 1 to 10000");
     }
-    if (!controller.matches("[^:\\s]+:\\d{1,5}")) {
-      throw new Problem("--controller '" + controller + "': expected HOST:PORT, e.g. 127.0.0.1:7070");
-    }
+    ControllerAddress.check(controller);
     if (!idPrefix.matches("[A-Za-z0-9_.-]{0,64}")) {
       throw new Problem("--id-prefix '" + idPrefix + "' may only use letters, digits, '_', '.', '-'");
     }
