@@ -104,6 +104,9 @@ public final class ExperimentEntity
   private final ActorContext<Command> context;
   private final String experimentId;
   private final ActorRef<Scheduler.Command> scheduler;
+  // The last view built and the state it shows (states are immutable: identity is enough).
+  private ExperimentState viewOf;
+  private ExperimentView view;
 
   private ExperimentEntity(
       ActorContext<Command> context, String experimentId, ActorRef<Scheduler.Command> scheduler) {
@@ -123,7 +126,7 @@ public final class ExperimentEntity
     return newCommandHandlerWithReplyBuilder()
         .forAnyState()
         .onCommand(Submit.class, this::onSubmit)
-        .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), ExperimentView.of(state)))
+        .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), view(state)))
         .onCommand(Cancel.class, this::onCancel)
         .onCommand(PlanBlock.class, this::onPlanBlock)
         .onCommand(RecordRun.class, this::onRecordRun)
@@ -143,6 +146,19 @@ public final class ExperimentEntity
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), state -> context.getSelf().tell(new Wake("recovered")))
         .build();
+  }
+
+  /**
+   * The view of {@code state}, built once per state: watchers ask often, and a view recomputes
+   * every verdict (a host bootstrap with several hosts), which would otherwise hold up the
+   * block planning this actor also does.
+   */
+  private ExperimentView view(ExperimentState state) {
+    if (state != viewOf) {
+      view = ExperimentView.of(state);
+      viewOf = state;
+    }
+    return view;
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onSubmit(ExperimentState state, Submit cmd) {
@@ -165,7 +181,7 @@ public final class ExperimentEntity
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onCancel(ExperimentState state, Cancel cmd) {
     if (!state.running()) {
-      return Effect().reply(cmd.replyTo(), ExperimentView.of(state));
+      return Effect().reply(cmd.replyTo(), view(state));
     }
     String reason = cmd.reason() == null || cmd.reason().isEmpty() ? "cancelled" : cmd.reason();
     return Effect().persist(new ExperimentCancelled(reason))
@@ -241,6 +257,10 @@ public final class ExperimentEntity
   private void followUp(List<ExperimentEvent> events, ExperimentState state) {
     if (!state.running()) {
       scheduler.tell(new Scheduler.WithdrawDemand(experimentId));
+      if (events.stream().anyMatch(e -> e instanceof ExperimentEvent.ExperimentCompleted)) {
+        scheduler.tell(new Scheduler.NoiseObserved(experimentId,
+            PairNoise.residualsByHost(state.spec(), state.completedPairs())));
+      }
     } else if (events.stream().anyMatch(e -> e instanceof BlockAbandoned || e instanceof PairCompleted)) {
       // Abandoned: the pair needs a host again. Completed: the scheduler's cap of open pairs shrinks.
       requestHosts(state);

@@ -30,8 +30,12 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /** The client API: each call converts proto -> command, asks with a timeout, converts back. */
 public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
-  /** How often WatchExperiment looks for changes. */
-  static final Duration WATCH_POLL = Duration.ofMillis(300);
+  /**
+   * How often WatchExperiment looks for changes. A look is cheap (the entity keeps its last view,
+   * the scheduler its standings), and it bounds how late a watcher learns that its experiment
+   * ended.
+   */
+  static final Duration WATCH_POLL = Duration.ofMillis(100);
   /** Experiment states after which nothing changes any more. */
   private static final java.util.Set<String> TERMINAL = java.util.Set.of("completed", "cancelled", "failed");
 
@@ -111,40 +115,67 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   @Override
   public void watchExperiment(
       WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
-    poll(request.getExperimentId(), (ServerCallStreamObserver<ExperimentProgress>) responses, null);
+    poll(new Watch(request.getExperimentId(), (ServerCallStreamObserver<ExperimentProgress>) responses,
+        null, null, 0));
   }
 
-  private void poll(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last) {
-    experiment(id).whenComplete((now, failure) -> {
-      if (out.isCancelled()) {
+  /**
+   * One watcher's stream and what it last saw. The place in line and the ETA come from the
+   * scheduler singleton, asked at most every {@link #STANDING_EVERY} per watcher so that many
+   * watchers do not crowd the scheduler's mailbox; the experiment itself is looked at each poll.
+   */
+  private record Watch(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last,
+      Scheduler.Standing standing, long standingAtNanos) {}
+
+  static final Duration STANDING_EVERY = Duration.ofSeconds(1);
+
+  private void poll(Watch w) {
+    view(w.id()).thenCompose(view -> {
+      boolean fresh = w.standing() != null
+          && System.nanoTime() - w.standingAtNanos() < STANDING_EVERY.toNanos();
+      if (view.terminal() || fresh) {
+        return CompletableFuture.completedFuture(new Watch(w.id(), w.out(),
+            experiment(view, w.standing()), w.standing(), w.standingAtNanos()));
+      }
+      return standing(w.id()).thenApply(st -> new Watch(w.id(), w.out(), experiment(view, st), st,
+          System.nanoTime()));
+    }).whenComplete((next, failure) -> {
+      if (w.out().isCancelled()) {
         return;
       }
       if (failure != null) {
-        out.onError(GrpcErrors.toStatus(failure));
+        w.out().onError(GrpcErrors.toStatus(failure));
         return;
       }
-      if (!now.equals(last)) {
-        out.onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
+      Experiment now = next.last();
+      if (!now.equals(w.last())) {
+        w.out().onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
       }
       if (TERMINAL.contains(now.getState())) {
-        out.onCompleted();
+        w.out().onCompleted();
         return;
       }
-      system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(id, out, now), system.executionContext());
+      system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(next), system.executionContext());
     });
   }
 
   /** The experiment with its place in the line for hosts and its ETA. */
   private CompletionStage<Experiment> experiment(String id) {
-    return view(id).thenCompose(view -> {
-      if (view.terminal()) {
-        return CompletableFuture.completedFuture(DomainToProto.experiment(view, 0, 0));
-      }
-      CompletionStage<Scheduler.Standing> standing = AskPattern.ask(scheduler,
-          replyTo -> new Scheduler.GetStanding(id, replyTo), askTimeout, system.scheduler());
-      return standing.thenApply(st -> DomainToProto.experiment(
-          view, st.queuePosition(), view.etaSeconds(st.hostsHeld())));
-    });
+    return view(id).thenCompose(view -> view.terminal()
+        ? CompletableFuture.completedFuture(experiment(view, null))
+        : standing(id).thenApply(st -> experiment(view, st)));
+  }
+
+  private CompletionStage<Scheduler.Standing> standing(String id) {
+    return AskPattern.ask(scheduler, replyTo -> new Scheduler.GetStanding(id, replyTo), askTimeout,
+        system.scheduler());
+  }
+
+  private static Experiment experiment(ExperimentView view, Scheduler.Standing st) {
+    if (view.terminal() || st == null) {
+      return DomainToProto.experiment(view, 0, 0);
+    }
+    return DomainToProto.experiment(view, st.queuePosition(), view.etaSeconds(st.hostsHeld()));
   }
 
   private CompletionStage<ExperimentView> view(String id) {

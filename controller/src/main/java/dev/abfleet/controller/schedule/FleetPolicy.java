@@ -1,5 +1,6 @@
 package dev.abfleet.controller.schedule;
 
+import dev.abfleet.controller.fleet.NoiseHistory;
 import java.time.Duration;
 
 /**
@@ -9,12 +10,26 @@ import java.time.Duration;
  * @param quarantineCap largest fraction of the known hosts quarantined at once, in (0, 1]; the
  *     cap is at least one host, and a fleet of a single host never quarantines it (there is
  *     nowhere else to run)
+ * @param noiseRule when a host's paired noise has drifted past its history (then quarantined)
  * @param quarantineCoolDown how long a quarantine lasts unless an operator releases it first
  * @param leaseTimeoutFactor a block's lease is revoked after this many times the sum of its boot
  *     timeouts without BlockFinished (at least 1)
  */
 public record FleetPolicy(
-    int quarantineAfter, double quarantineCap, Duration quarantineCoolDown, double leaseTimeoutFactor) {
+    int quarantineAfter, double quarantineCap, Duration quarantineCoolDown, double leaseTimeoutFactor,
+    NoiseHistory.Rule noiseRule) {
+
+  /** With the default noise-drift rule. */
+  public FleetPolicy(int quarantineAfter, double quarantineCap, Duration quarantineCoolDown,
+      double leaseTimeoutFactor) {
+    this(quarantineAfter, quarantineCap, quarantineCoolDown, leaseTimeoutFactor, NoiseHistory.Rule.defaults());
+  }
+
+  /** The same policy with another noise-drift rule. */
+  public FleetPolicy withNoiseRule(NoiseHistory.Rule rule) {
+    return new FleetPolicy(quarantineAfter, quarantineCap, quarantineCoolDown, leaseTimeoutFactor, rule);
+  }
+
   public FleetPolicy {
     if (quarantineAfter < 1) {
       throw new IllegalArgumentException("quarantineAfter " + quarantineAfter + ": use 1 or more");

@@ -8,6 +8,8 @@ import dev.abfleet.controller.fleet.HostHealth;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
+import dev.abfleet.controller.fleet.LeaseBook;
+import dev.abfleet.controller.fleet.NoiseHistory;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +42,7 @@ public final class Scheduler
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
           DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
-          PlanAnswered, LeaseExpired, CoolDownOver {}
+          PlanAnswered, LeaseExpired, CoolDownOver, Flush, NoiseObserved {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)
@@ -119,11 +121,21 @@ public final class Scheduler
    */
   public record RunHandled(String hostId, boolean infra, String message) implements Command {}
 
+  /**
+   * A completed experiment's paired noise per host ({@link dev.abfleet.controller.experiment.PairNoise}):
+   * a host whose noise drifted well past its history is quarantined (within the cap). No reply.
+   */
+  public record NoiseObserved(String experimentId, Map<String, double[]> residualsByHost)
+      implements Command {}
+
   private record LeaseExpired(String hostId, long epoch, Duration after) implements Command {}
 
   private record CoolDownOver(String hostId, long sinceEpochMs) implements Command {}
 
   private record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
+
+  /** Persists the lease changes queued since the last flush, as one write. */
+  private enum Flush implements Command { INSTANCE }
 
   // Persisted events: their class names (Scheduler$HostLeased...) are the manifests in existing
   // journals, so they stay nested here and are never renamed; new fields must be optional.
@@ -164,8 +176,22 @@ public final class Scheduler
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
   private HostHealth health = HostHealth.healthy();
+  private NoiseHistory noise = NoiseHistory.empty();
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
+  // Group commit: lease changes wait here for the next Flush, so that a burst of finished blocks
+  // (hundreds of hosts) costs one journal write and one grant round, not one each.
+  private final List<Event> pending = new ArrayList<>();
+  private final List<Consumer<SchedulerState>> afterFlush = new ArrayList<>();
+  private boolean flushQueued;
+  // current(): the persisted state `aheadBase` with the first `aheadCount` pending events applied.
+  private SchedulerState ahead;
+  private SchedulerState aheadBase;
+  private int aheadCount;
+  // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
+  private Map<String, Standing> standings = Map.of();
+  private LeaseBook standingsLeases;
+  private Demands standingsDemands;
 
   private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, FleetPolicy policy) {
     super(PERSISTENCE_ID);
@@ -192,21 +218,23 @@ public final class Scheduler
   public CommandHandler<Command, Event, SchedulerState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
-        .onCommand(RegisterHost.class, this::onRegisterHost)
-        .onCommand(HostDisconnected.class, this::onHostDisconnected)
-        .onCommand(RequestHosts.class, this::onRequestHosts)
-        .onCommand(WithdrawDemand.class, this::onWithdrawDemand)
-        .onCommand(BlockDone.class, this::onBlockDone)
-        .onCommand(ListHosts.class, this::onListHosts)
-        .onCommand(DrainHost.class, this::onDrainHost)
-        .onCommand(UndrainHost.class, this::onUndrainHost)
-        .onCommand(ReleaseHost.class, this::onReleaseHost)
-        .onCommand(CheckSelector.class, this::onCheckSelector)
-        .onCommand(GetStanding.class, this::onGetStanding)
-        .onCommand(RunHandled.class, this::onRunHandled)
-        .onCommand(PlanAnswered.class, this::onPlanAnswered)
-        .onCommand(LeaseExpired.class, this::onLeaseExpired)
-        .onCommand(CoolDownOver.class, this::onCoolDownOver)
+        .onCommand(RegisterHost.class, (state, cmd) -> onRegisterHost(current(state), cmd))
+        .onCommand(HostDisconnected.class, (state, cmd) -> onHostDisconnected(current(state), cmd))
+        .onCommand(RequestHosts.class, (state, cmd) -> onRequestHosts(current(state), cmd))
+        .onCommand(WithdrawDemand.class, (state, cmd) -> onWithdrawDemand(current(state), cmd))
+        .onCommand(BlockDone.class, (state, cmd) -> onBlockDone(current(state), cmd))
+        .onCommand(ListHosts.class, (state, cmd) -> onListHosts(current(state), cmd))
+        .onCommand(DrainHost.class, (state, cmd) -> onDrainHost(current(state), cmd))
+        .onCommand(UndrainHost.class, (state, cmd) -> onUndrainHost(current(state), cmd))
+        .onCommand(ReleaseHost.class, (state, cmd) -> onReleaseHost(current(state), cmd))
+        .onCommand(CheckSelector.class, (state, cmd) -> onCheckSelector(current(state), cmd))
+        .onCommand(GetStanding.class, (state, cmd) -> onGetStanding(current(state), cmd))
+        .onCommand(RunHandled.class, (state, cmd) -> onRunHandled(current(state), cmd))
+        .onCommand(PlanAnswered.class, (state, cmd) -> onPlanAnswered(current(state), cmd))
+        .onCommand(LeaseExpired.class, (state, cmd) -> onLeaseExpired(current(state), cmd))
+        .onCommand(CoolDownOver.class, (state, cmd) -> onCoolDownOver(current(state), cmd))
+        .onCommand(NoiseObserved.class, (state, cmd) -> onNoiseObserved(current(state), cmd))
+        .onCommand(Flush.class, (state, cmd) -> onFlush(state))
         .build();
   }
 
@@ -311,9 +339,12 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
-    cmd.replyTo().tell(new Standing(
-        Scheduling.queuePosition(state.leases(), demands, cmd.experimentId()),
-        Scheduling.hostsHeld(state.leases(), cmd.experimentId())));
+    if (state.leases() != standingsLeases || demands != standingsDemands) {
+      standings = Scheduling.standings(state.leases(), demands);
+      standingsLeases = state.leases();
+      standingsDemands = demands;
+    }
+    cmd.replyTo().tell(standings.getOrDefault(cmd.experimentId(), new Standing(0, 0)));
     return Effect().none();
   }
 
@@ -328,18 +359,55 @@ public final class Scheduler
         || fleet.host(cmd.hostId()).isEmpty()) {
       return Effect().none();
     }
+    return quarantine(state, cmd.hostId(), streak + " INFRA failures in a row; last: " + cmd.message());
+  }
+
+  private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
+    List<Event> events = new ArrayList<>();
+    int quarantined = state.marks().quarantined().size();
+    long now = System.currentTimeMillis();
+    for (var entry : cmd.residualsByHost().entrySet()) {
+      String host = entry.getKey();
+      noise = noise.observed(host, entry.getValue(), policy.noiseRule());
+      var drift = noise.drift(host, policy.noiseRule());
+      if (drift.isEmpty() || state.marks().quarantine(host).isPresent() || fleet.host(host).isEmpty()) {
+        continue;
+      }
+      String reason = drift.get() + " (after experiment " + cmd.experimentId() + ")";
+      if (!policy.mayQuarantine(fleet.hosts().size(), quarantined)) {
+        capReached(host, reason, quarantined);
+        continue;
+      }
+      context.getLog().warn("quarantining host {}: {}", host, reason);
+      noise = noise.forgotten(host);
+      events.add(new HostQuarantined(host, reason, now));
+      quarantined++;
+    }
+    if (events.isEmpty()) {
+      return Effect().none();
+    }
+    demands = demands.withoutDeclines();
+    return Effect().persist(events).thenRun(s -> events.forEach(
+        e -> armCoolDown(((HostQuarantined) e).hostId(), now)));
+  }
+
+  /** Quarantines the host unless the fleet's cap is reached; its lease ends with its block. */
+  private Effect<Event, SchedulerState> quarantine(SchedulerState state, String hostId, String reason) {
     if (!policy.mayQuarantine(fleet.hosts().size(), state.marks().quarantined().size())) {
-      context.getLog().warn("host {} failed {} boots in a row (INFRA) but the quarantine cap is"
-          + " reached ({} of {} hosts)", cmd.hostId(), streak,
-          state.marks().quarantined().size(), fleet.hosts().size());
+      capReached(hostId, reason, state.marks().quarantined().size());
       return Effect().none();
     }
     long now = System.currentTimeMillis();
-    String reason = streak + " INFRA failures in a row; last: " + cmd.message();
-    context.getLog().warn("quarantining host {}: {}", cmd.hostId(), reason);
+    context.getLog().warn("quarantining host {}: {}", hostId, reason);
     demands = demands.withoutDeclines();
-    return Effect().persist(new HostQuarantined(cmd.hostId(), reason, now))
-        .thenRun(s -> armCoolDown(cmd.hostId(), now));
+    noise = noise.forgotten(hostId);
+    return Effect().persist(new HostQuarantined(hostId, reason, now))
+        .thenRun(s -> armCoolDown(hostId, now));
+  }
+
+  private void capReached(String hostId, String reason, int quarantinedNow) {
+    context.getLog().warn("host {} should be quarantined ({}) but the quarantine cap is reached"
+        + " ({} of {} hosts)", hostId, reason, quarantinedNow, fleet.hosts().size());
   }
 
   private Effect<Event, SchedulerState> onCoolDownOver(SchedulerState state, CoolDownOver msg) {
@@ -424,11 +492,48 @@ public final class Scheduler
   }
 
   /**
-   * Persists {@code first} plus a lease for every idle host a wanting experiment can use, then
-   * runs {@code then} and asks the experiments for blocks.
+   * The persisted state plus the changes waiting for the next flush: what every handler must
+   * look at, so that a lease released a moment ago is not released (or granted) twice.
+   */
+  private SchedulerState current(SchedulerState state) {
+    if (pending.isEmpty()) {
+      return state;
+    }
+    if (aheadBase != state || aheadCount != pending.size()) {
+      ahead = state.applyAll(pending);
+      aheadBase = state;
+      aheadCount = pending.size();
+    }
+    return ahead;
+  }
+
+  /**
+   * Queues {@code first} for the next flush, which persists it together with a lease for every
+   * idle host a wanting experiment can use, then runs {@code then} and asks the experiments for
+   * blocks. Everything queued before the flush is written at once (group commit).
    */
   private Effect<Event, SchedulerState> persistAndSchedule(
       SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
+    // `state` is what current() gave the handler; when that is the cached view, extend it.
+    if (!first.isEmpty() && !pending.isEmpty() && state == ahead && aheadCount == pending.size()) {
+      ahead = ahead.applyAll(first);
+      aheadCount += first.size();
+    }
+    pending.addAll(first);
+    afterFlush.add(then);
+    if (!flushQueued) {
+      flushQueued = true;
+      context.getSelf().tell(Flush.INSTANCE);
+    }
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onFlush(SchedulerState state) {
+    flushQueued = false;
+    List<Event> first = List.copyOf(pending);
+    List<Consumer<SchedulerState>> thens = List.copyOf(afterFlush);
+    pending.clear();
+    afterFlush.clear();
     SchedulerState after = state.applyAll(first);
     Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
     demands = grants.demands();
@@ -436,12 +541,12 @@ public final class Scheduler
     grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
     List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
     if (events.isEmpty()) {
-      then.accept(state);
+      thens.forEach(t -> t.accept(state));
       preemptions.forEach(this::preempt);
       return Effect().none();
     }
     return Effect().persist(events).thenRun(s -> {
-      then.accept(s);
+      thens.forEach(t -> t.accept(s));
       grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);
     });

@@ -7,6 +7,7 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -105,15 +106,23 @@ public final class Scheduling {
   }
 
   /**
-   * Where the experiment stands in the line for hosts: 0 when it holds a host or does not wait
-   * (finished, or every pair in flight); otherwise its 1-based place among the waiting
-   * experiments that hold no host, in service order.
+   * Where each experiment stands in the line for hosts, in one pass: queue position 0 when it
+   * holds a host or does not wait (finished, or every pair in flight); otherwise its 1-based
+   * place among the waiting experiments that hold no host, in service order. Experiments absent
+   * from the map neither wait nor hold a host.
    */
-  public static int queuePosition(LeaseBook leases, Demands demands, String experimentId) {
-    List<String> line = demands.serviceOrder().stream().map(Demand::experimentId)
-        .filter(id -> leases.active().values().stream().noneMatch(l -> l.experimentId().equals(id)))
-        .toList();
-    return line.indexOf(experimentId) + 1;
+  public static Map<String, Scheduler.Standing> standings(LeaseBook leases, Demands demands) {
+    Map<String, Integer> held = new HashMap<>();
+    leases.active().values().forEach(l -> held.merge(l.experimentId(), 1, Integer::sum));
+    Map<String, Scheduler.Standing> out = new HashMap<>();
+    held.forEach((id, n) -> out.put(id, new Scheduler.Standing(0, n)));
+    int place = 0;
+    for (Demand d : demands.serviceOrder()) {
+      if (!held.containsKey(d.experimentId())) {
+        out.put(d.experimentId(), new Scheduler.Standing(++place, 0));
+      }
+    }
+    return Map.copyOf(out);
   }
 
   /** True when a usable online host other than {@code hostId} matches the selector. */
@@ -123,11 +132,5 @@ public final class Scheduling {
         .filter(h -> h.online() && !h.capabilities().hostId().equals(hostId))
         .filter(h -> marks.usable(h.capabilities().hostId()))
         .anyMatch(h -> selector.matches(h.capabilities()));
-  }
-
-  /** Hosts the experiment holds a lease on now. */
-  public static int hostsHeld(LeaseBook leases, String experimentId) {
-    return (int) leases.active().values().stream()
-        .filter(l -> l.experimentId().equals(experimentId)).count();
   }
 }

@@ -213,6 +213,30 @@ class SchedulerTest {
   }
 
   @Test
+  void hostWhoseNoiseDriftedPastItsHistoryIsQuarantinedWithTheReason() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2", "h3", "h4")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    for (int i = 0; i < 10; i++) {
+      scheduler.tell(new Scheduler.NoiseObserved("e" + i, Map.of(
+          "h1", dev.abfleet.controller.fleet.NoiseHistoryTest.noise(8, 0.02, i),
+          "h2", dev.abfleet.controller.fleet.NoiseHistoryTest.noise(8, 0.02, 100 + i))));
+    }
+    assertThat(hosts(scheduler)).extracting(HostView::state).containsOnly(HostView.State.IDLE);
+
+    scheduler.tell(new Scheduler.NoiseObserved("late", Map.of(
+        "h1", dev.abfleet.controller.fleet.NoiseHistoryTest.noise(24, 0.1, 7),
+        "h2", dev.abfleet.controller.fleet.NoiseHistoryTest.noise(24, 0.02, 8))));
+
+    HostView h1 = hosts(scheduler).get(0);
+    assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);
+    assertThat(h1.stateReason()).startsWith("paired noise drifted").endsWith("(after experiment late)");
+    assertThat(hosts(scheduler).get(1).state()).isEqualTo(HostView.State.IDLE);
+  }
+
+  @Test
   void quarantineStopsAtTheCap() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     for (String h : List.of("h1", "h2", "h3")) {

@@ -207,10 +207,11 @@ class SchedulingTest {
         .wanting(demand("night", "nightly")).wanting(demand("pr", "pr"))
         .wanting(demand("done", "adhoc")).satisfied("done");
 
-    assertThat(Scheduling.queuePosition(book, demands, "running")).isZero();
-    assertThat(Scheduling.queuePosition(book, demands, "pr")).isEqualTo(1);
-    assertThat(Scheduling.queuePosition(book, demands, "night")).isEqualTo(2);
-    assertThat(Scheduling.queuePosition(book, demands, "done")).isZero();
-    assertThat(Scheduling.queuePosition(book, demands, "never-submitted")).isZero();
+    Map<String, Scheduler.Standing> standings = Scheduling.standings(book, demands);
+
+    assertThat(standings.get("running")).isEqualTo(new Scheduler.Standing(0, 1));
+    assertThat(standings.get("pr")).isEqualTo(new Scheduler.Standing(1, 0));
+    assertThat(standings.get("night")).isEqualTo(new Scheduler.Standing(2, 0));
+    assertThat(standings).doesNotContainKeys("done", "never-submitted");
   }
 }
