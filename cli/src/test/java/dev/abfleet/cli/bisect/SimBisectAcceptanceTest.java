@@ -30,7 +30,11 @@ import picocli.CommandLine;
 /**
  * Acceptance: {@code abfleet bisect --hypervisor sim} over 16 SIMULATED kernels, a real
  * controller and four sim workers over loopback gRPC, finds the first kernel whose file carries
- * the injected -15% on seq_read, each probe being one sequential experiment.
+ * the injected -30% on seq_read, each probe being one sequential experiment.
+ *
+ * <p>Threshold 10%: with four hosts the intervals include the host-to-host spread, about +-4% at
+ * 20 pairs in the default sim model; a 5% threshold leaves a probe of an unchanged kernel
+ * inconclusive now and then (an honest "ambiguous", but not what this test is about).
  */
 class SimBisectAcceptanceTest {
   private static final Pattern PROBE = Pattern.compile(
@@ -60,9 +64,9 @@ class SimBisectAcceptanceTest {
   @Timeout(60)
   void findsTheInjectedFirstBadOfSixteenSimKernels(int firstBad) throws Exception {
     List<String> args = new ArrayList<>(List.of("--controller", address(), "--metric", "seq_read",
-        "--threshold", "0.05", "--looks", "10,15,20", "--hypervisor", "sim"));
+        "--threshold", "0.10", "--looks", "10,15,20", "--hypervisor", "sim"));
     for (int i = 0; i < 16; i++) {
-      Map<String, Double> effect = i >= firstBad ? Map.of("seq_read", 0.85) : Map.of();
+      Map<String, Double> effect = i >= firstBad ? Map.of("seq_read", 0.7) : Map.of();
       args.add(SimArtifacts.kernel(home.resolve("bad-from-" + firstBad), String.format("%02d", i), effect).getUri());
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -39,6 +39,7 @@ class SimNightlyAcceptanceTest {
   private static final int NIGHTS = 14;
   private static final int STEP_NIGHT = 8;
   private static final int SPIKE_NIGHT = 3;
+  private static final Settings DETECTION = new Settings(0.01, 3, 999, 0.05);
   private static final List<String> METRICS = List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
 
   @TempDir Path dir;
@@ -104,7 +105,7 @@ class SimNightlyAcceptanceTest {
 
   private static MetricHistory history(List<HistoryEntry> entries, String metric) {
     assertThat(METRICS).contains(metric);
-    return MetricHistory.of("sim-nightly", metric, "center", entries, Settings.DEFAULT);
+    return MetricHistory.of("sim-nightly", metric, "center", entries, DETECTION);
   }
 
   private static String describe(MetricHistory h) {
