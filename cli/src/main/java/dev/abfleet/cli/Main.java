@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       ControllerCommand.class,
       WorkerCommand.class,
       dev.abfleet.cli.sim.SimFleetCommand.class,
+      dev.abfleet.cli.sim.SimKernelsCommand.class,
       dev.abfleet.cli.sim.BenchCommand.class,
       HostsCommand.class,
       CommandLine.HelpCommand.class

@@ -10,6 +10,7 @@ import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.KernelImage;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +26,14 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Find the first regressing kernel in an ordered list whose first kernel is good and whose last",
-      "regressed on METRIC. Binary search; each probe is an A/B experiment of the last known-good",
-      "kernel against the probed one, extended look by look (alpha spent over the looks) until the",
-      "probe is regressed or shown not to regress beyond the threshold. A probe still undecided at",
-      "the last look ends the search with the open range reported, not a guess.",
+      "regressed on METRIC. Binary search; each probe is ONE A/B experiment of the last known-good",
+      "kernel against the probed one, with the --looks as its sequential design: the controller stops",
+      "it at the first look where METRIC is decided (alpha spent over the looks). A probe regressed is",
+      "bad; improved, no change or shown not to regress beyond the threshold is good; a probe still",
+      "undecided at the last look ends the search with the open range reported, not a guess.",
+      "With --hypervisor sim the results are SIMULATION (sim placeholder kernels carry their effect).",
       "Exit codes: 0 found, 1 ambiguous (an inconclusive probe), 2 bad input, 3 an experiment failed."
-    })
-public final class BisectCommand implements Callable<Integer> {
+    })public final class BisectCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
   String controller;
 
@@ -60,8 +62,17 @@ public final class BisectCommand implements Callable<Integer> {
   @Parameters(arity = "2..*", paramLabel = "KERNEL", description = "Kernel images, oldest (good) first, newest (regressed) last.")
   List<Path> kernels;
 
+  /** Printed first (and last) when the probes ran on sim hosts: no result of sim is a measurement. */
+  static final String SIMULATION = "SIMULATION: --hypervisor sim: every verdict below comes from the sim"
+      + " performance model; no kernel was booted";
+
   @Override
   public Integer call() {
+    return run(System.out, System.err);
+  }
+
+  /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
+  int run(PrintStream out, PrintStream err) {
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     FleetConfig.Benchmark bench = cfg.benchmark(benchmarkName);
     if (!bench.metrics().contains(metric)) {
@@ -71,12 +82,19 @@ public final class BisectCommand implements Callable<Integer> {
       throw new Problem("--hypervisor " + hypervisor + ": expected qemu, vz or sim");
     }
     Policy policy = policy(cfg);
+    boolean sim = hypervisor.equals("sim");
     List<String> sha = new ArrayList<>();
     List<Path> paths = new ArrayList<>();
     for (Path k : kernels) {
-      KernelImage.check(k).ifPresent(p -> {
-        throw new Problem(k + ": " + p);
-      });
+      if (sim && !Files.isRegularFile(k)) {
+        throw new Problem(k + ": not a file; for --hypervisor sim pass sim placeholder kernels"
+            + " (abfleet sim-kernels writes them)");
+      }
+      if (!sim) {
+        KernelImage.check(k).ifPresent(p -> {
+          throw new Problem(k + ": " + p);
+        });
+      }
       try {
         paths.add(k.toAbsolutePath().normalize());
         sha.add(ArtifactCache.sha256(k));
@@ -84,10 +102,13 @@ public final class BisectCommand implements Callable<Integer> {
         throw new Problem("cannot read " + k + " (" + e.getMessage() + ")");
       }
     }
+    if (sim) {
+      err.println("abfleet: bisect: " + SIMULATION);
+    }
     try (ExperimentClient client = new ExperimentClient(controller)) {
-      PairSource source = new GrpcPairSource(client, paths, sha, cfg, bench, metric, hypervisor, System.err);
-      Bisection.Result r = Bisection.search(paths.size(), new SequentialProbe(source, metric, policy));
-      System.out.print(report(r, paths));
+      ProbeRunner runner = new GrpcProbeRunner(client, paths, sha, cfg, bench, metric, hypervisor, err);
+      Bisection.Result r = Bisection.search(paths.size(), new SequentialProbe(runner, policy));
+      out.print(report(r, paths, sim));
       return r.found() ? Main.EXIT_OK : Main.EXIT_GATE;
     }
   }
@@ -102,21 +123,27 @@ public final class BisectCommand implements Callable<Integer> {
       throw new Problem("--alpha " + a + ": expected a level between 0 and 0.5, e.g. 0.05");
     }
     for (int i = 0; i < looks.size(); i++) {
-      if (looks.get(i) < 1 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 10_000) {
-        throw new Problem("--looks " + looks + ": expected ascending pair counts from 1 to 10000, e.g. 10,15,20");
+      if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 10_000) {
+        throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 10000, e.g. 10,15,20");
       }
     }
     return new Policy(t, a, looks);
   }
 
-  /** The search, one line per probe, and the answer with its cost. */
-  static String report(Bisection.Result r, List<Path> kernels) {
+  /**
+   * The search, one line per probe (one experiment each), and the answer with its cost; framed
+   * by {@link #SIMULATION} lines when {@code simulation}.
+   */
+  static String report(Bisection.Result r, List<Path> kernels, boolean simulation) {
     StringBuilder out = new StringBuilder();
+    if (simulation) {
+      out.append(SIMULATION).append('\n');
+    }
     for (Bisection.Step s : r.steps()) {
       ProbeResult p = s.result();
-      out.append(String.format(Locale.ROOT, "probe #%d vs #%d: %-12s change %s [%s, %s], %d pairs, %d experiment(s): %s%n",
-          s.probe(), s.good(), p.outcome().name().toLowerCase(Locale.ROOT), pct(p.change()), pct(p.ciLow()),
-          pct(p.ciHigh()), p.pairs(), p.experiments(), p.note()));
+      out.append(String.format(Locale.ROOT, "probe #%d vs #%d: %-12s change %s [%s, %s], %d pairs, %d boots,"
+          + " experiment %s: %s%n", s.probe(), s.good(), p.outcome().name().toLowerCase(Locale.ROOT),
+          pct(p.change()), pct(p.ciLow()), pct(p.ciHigh()), p.pairs(), p.boots(), p.experiment(), p.note()));
     }
     if (r.found()) {
       out.append("first regressing: #").append(r.firstBad()).append(' ').append(kernels.get(r.firstBad()))
@@ -128,6 +155,9 @@ public final class BisectCommand implements Callable<Integer> {
     }
     out.append(String.format(Locale.ROOT, "cost: %d probes, %d experiments, %d pairs, %d boots%n",
         r.steps().size(), r.experiments(), r.pairs(), r.boots()));
+    if (simulation) {
+      out.append(SIMULATION).append('\n');
+    }
     return out.toString();
   }
 

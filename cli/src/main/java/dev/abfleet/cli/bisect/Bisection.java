@@ -27,17 +27,18 @@ public final class Bisection {
       return firstBad == lastGood + 1;
     }
 
+    /** Experiments run: one per probe. */
     public int experiments() {
-      return steps.stream().mapToInt(s -> s.result().experiments()).sum();
+      return (int) steps.stream().filter(s -> !s.result().experiment().isEmpty()).count();
     }
 
     public int pairs() {
       return steps.stream().mapToInt(s -> s.result().pairs()).sum();
     }
 
-    /** Two boots per pair. */
+    /** Boots the probes' experiments recorded. */
     public int boots() {
-      return 2 * pairs();
+      return steps.stream().mapToInt(s -> s.result().boots()).sum();
     }
   }
 

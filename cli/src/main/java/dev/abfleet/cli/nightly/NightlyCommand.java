@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
       "and baseline kernels, submit an experiment (priority nightly) to the controller, wait for",
       "its verdict and append it to $ABFLEET_HOME/history/<schedule>.jsonl.",
       "With --once NAME, run that schedule now, once, and exit: 0 accepted, 1 a gating metric",
-      "regressed, 3 the experiment did not complete."
+      "regressed, 3 the experiment did not complete.",
+      "A schedule on hosts.hypervisor sim gives SIMULATION results, labelled so on every line."
     })
 public final class NightlyCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
@@ -49,9 +50,11 @@ public final class NightlyCommand implements Callable<Integer> {
     try (ExperimentClient client = new ExperimentClient(controller)) {
       NightlyRun run = new NightlyRun(cfg, configDir, WorkerSettings.defaultHome(),
           new GrpcExperimentRunner(client, System.err), System.err);
+      cfg.schedules().stream().filter(NightlyCommand::simulated).filter(s -> only == null || s.equals(only))
+          .forEach(s -> System.err.println("abfleet: nightly: " + s.name() + ": " + SIMULATION));
       if (only != null) {
         HistoryEntry e = run.run(only, Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
-        System.out.println(summary(e));
+        System.out.println(summary(e, only));
         return NightlyRun.exitCode(e);
       }
       Clock clock = Clock.systemDefaultZone();
@@ -59,7 +62,7 @@ public final class NightlyCommand implements Callable<Integer> {
           + String.join(", ", cfg.schedules().stream().map(s -> s.name() + " (" + s.cron() + ")").toList()));
       new NightlyLoop(cfg.schedules(), clock, t -> sleepUntil(clock, t), (s, due) -> {
         try {
-          System.out.println(summary(run.run(s, due)));
+          System.out.println(summary(run.run(s, due), s));
         } catch (RuntimeException e) {
           // One failed night must not stop the others; the history shows the gap.
           System.err.println("abfleet: " + s.name() + " due " + due + " failed: " + e.getMessage());
@@ -69,10 +72,19 @@ public final class NightlyCommand implements Callable<Integer> {
     }
   }
 
-  static String summary(HistoryEntry e) {
+  /** Said of every schedule on sim hosts: no result of sim is a measurement. */
+  static final String SIMULATION = "SIMULATION: runs on sim hosts; its verdicts come from the sim performance"
+      + " model, no kernel is booted";
+
+  /** One line per run; a run on sim hosts ends with " SIMULATION". */
+  static String summary(HistoryEntry e, FleetConfig.Schedule s) {
     return e.date() + " " + e.schedule() + " " + e.experiment() + " " + e.state()
         + (e.overall().isEmpty() ? "" : " overall=" + e.overall())
-        + " accepted=" + (e.accepted() ? "yes" : "no");
+        + " accepted=" + (e.accepted() ? "yes" : "no") + (simulated(s) ? " SIMULATION" : "");
+  }
+
+  static boolean simulated(FleetConfig.Schedule s) {
+    return s.hosts().hypervisor().equals("sim");
   }
 
   private static void sleepUntil(Clock clock, Instant t) throws InterruptedException {

@@ -76,7 +76,8 @@ public final class NightlyRun {
     HistoryEntry.Artifact baseline = kernels.baseline(s, past.lastAccepted());
     HistoryEntry.Artifact candidate = kernels.candidate(s);
     err.println("abfleet: " + s.name() + ": experiment " + id + ": candidate " + candidate.sha256().substring(0, 12)
-        + " vs baseline " + baseline.sha256().substring(0, 12));
+        + " vs baseline " + baseline.sha256().substring(0, 12)
+        + (NightlyCommand.simulated(s) ? " (SIMULATION: sim hosts)" : ""));
     Experiment done = runner.run(id, spec(s, baseline, candidate));
     HistoryEntry entry = entry(s, due, done, baseline, candidate);
     try {

@@ -2,7 +2,13 @@ package dev.abfleet.cli.bisect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.stats.Comparison;
+import dev.abfleet.stats.Decision;
+import dev.abfleet.stats.Direction;
+import dev.abfleet.stats.MetricInput;
 import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.SequentialPlan;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -13,14 +19,17 @@ class BisectionTest {
   private static final Policy POLICY = new Policy(0.02, 0.05, List.of(10, 15, 20));
 
   /**
-   * A fleet in miniature: artifact i runs at 1000 ops/s, or 1000 * (1 + regression) from
-   * {@code firstBad} on; every boot has log-normal noise {@code sd}; pairs alternate order.
+   * A fleet and controller in miniature: artifact i runs at 1000 ops/s, or 1000 * (1 +
+   * regression) from {@code firstBad} on; every boot has log-normal noise {@code sd}; pairs
+   * alternate order. Each probe is one experiment of up to the last look's pairs, stopped at the
+   * first look where the plan decides, as the controller's experiment does.
    */
-  static class FakeFleet implements PairSource {
+  static class FakeFleet implements ProbeRunner {
     final int firstBad;
     final double regression;
     final double sd;
     final SplittableRandom random;
+    String better = "higher";
     int experiments;
     int pairs;
 
@@ -36,9 +45,9 @@ class BisectionTest {
     }
 
     @Override
-    public Batch run(int good, int candidate, int n) {
+    public Finished run(int good, int candidate, Policy policy) {
       experiments++;
-      pairs += n;
+      int n = policy.looks().get(policy.looks().size() - 1);
       double[] a = new double[n];
       double[] b = new double[n];
       boolean[] first = new boolean[n];
@@ -47,7 +56,13 @@ class BisectionTest {
         b[i] = level(candidate) * Math.exp(sd * gaussian());
         first[i] = i % 2 == 0;
       }
-      return new Batch(a, b, "ops/s", "higher", null, first);
+      MetricInput in = MetricInput.paired("m", "ops/s", Direction.parse(better), true, a, b, null, first);
+      Decision d = SequentialPlan.of(policy).firstStop(List.of(in), 7);
+      int used = policy.looks().get(d.look());
+      pairs += used;
+      Comparison c = d.comparisons().get(0);
+      return new Finished("e" + experiments, used, 2 * used, c.verdict().wire(), better, c.change(), c.ciLow(),
+          c.ciHigh(), c.reasons());
     }
 
     private double gaussian() {
@@ -60,12 +75,12 @@ class BisectionTest {
   @ValueSource(ints = {1, 2, 5, 7, 8, 9, 14, 15})
   void findsTheInjectedFirstBadOfSixteenInAtMostFourProbes(int firstBad) {
     FakeFleet fleet = new FakeFleet(firstBad, -0.10, 0.01, firstBad);
-    Bisection.Result r = Bisection.search(16, new SequentialProbe(fleet, "metadata_stat", POLICY));
+    Bisection.Result r = Bisection.search(16, new SequentialProbe(fleet, POLICY));
     assertThat(r.found()).isTrue();
     assertThat(r.firstBad()).isEqualTo(firstBad);
     // 15 gaps between 16 artifacts: 3 or 4 halvings, ceil(log2(15)) = 4 at most.
     assertThat(r.steps().size()).isBetween(3, 4);
-    assertThat(r.experiments()).isEqualTo(fleet.experiments);
+    assertThat(r.experiments()).isEqualTo(fleet.experiments).isEqualTo(r.steps().size());
     assertThat(r.pairs()).isEqualTo(fleet.pairs).isLessThanOrEqualTo(r.steps().size() * 20);
     assertThat(r.boots()).isEqualTo(2 * fleet.pairs);
   }
@@ -73,40 +88,58 @@ class BisectionTest {
   @Test
   void clearRegressionStopsAtTheFirstLook() {
     FakeFleet fleet = new FakeFleet(3, -0.30, 0.005, 1);
-    ProbeResult r = new SequentialProbe(fleet, "m", POLICY).compare(0, 8);
+    ProbeResult r = new SequentialProbe(fleet, POLICY).compare(0, 8);
     assertThat(r.outcome()).isEqualTo(Outcome.BAD);
     assertThat(r.pairs()).isEqualTo(10);
-    assertThat(r.experiments()).isEqualTo(1);
+    assertThat(r.experiment()).isEqualTo("e1");
+    assertThat(fleet.experiments).isEqualTo(1);
+    assertThat(r.note()).isEqualTo("regressed at look 1 of 3 (10 pairs)");
     assertThat(r.change()).isBetween(-0.32, -0.28);
   }
 
   @Test
   void lowerIsBetterMetricRegressesUpward() {
-    FakeFleet fleet = new FakeFleet(3, 0.30, 0.005, 2) {
-      @Override
-      public Batch run(int good, int candidate, int n) {
-        Batch b = super.run(good, candidate, n);
-        return new Batch(b.good(), b.candidate(), "us", "lower", null, b.baselineFirst());
-      }
-    };
-    assertThat(new SequentialProbe(fleet, "latency", POLICY).compare(0, 8).outcome()).isEqualTo(Outcome.BAD);
+    FakeFleet fleet = new FakeFleet(3, 0.30, 0.005, 2);
+    fleet.better = "lower";
+    assertThat(new SequentialProbe(fleet, POLICY).compare(0, 8).outcome()).isEqualTo(Outcome.BAD);
   }
 
   @Test
   void anEffectHiddenInNoiseIsReportedInconclusiveAfterTheLastLook() {
     FakeFleet fleet = new FakeFleet(8, -0.03, 0.15, 3);
-    ProbeResult r = new SequentialProbe(fleet, "m", POLICY).compare(0, 8);
+    ProbeResult r = new SequentialProbe(fleet, POLICY).compare(0, 8);
     assertThat(r.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
     assertThat(r.pairs()).isEqualTo(20);
-    assertThat(r.experiments()).isEqualTo(3);
+    assertThat(fleet.experiments).isEqualTo(1);
     assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs)");
+  }
+
+  @Test
+  void anUndecidedProbeWhoseIntervalRulesOutARegressionIsGood() {
+    ProbeRunner controller = (good, candidate, policy) ->
+        new ProbeRunner.Finished("e1", 20, 40, "inconclusive", "higher", 0.01, -0.015, 0.035, List.of("wide"));
+    ProbeResult r = new SequentialProbe(controller, POLICY).compare(0, 8);
+    assertThat(r.outcome()).isEqualTo(Outcome.GOOD);
+    assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs), but no regression beyond 2.0%");
+  }
+
+  @Test
+  void aSimulatedBisectIsLabelledSimulationFirstAndLast() {
+    Bisection.Result r = Bisection.search(3, (good, candidate) ->
+        new ProbeResult(Outcome.GOOD, "e1", 10, 21, 0.001, -0.01, 0.012, "no_change at look 1 of 3 (10 pairs)"));
+    List<String> lines = BisectCommand.report(r, List.of(Path.of("k0"), Path.of("k1"), Path.of("k2")), true)
+        .lines().toList();
+    assertThat(lines).first().asString().startsWith("SIMULATION:");
+    assertThat(lines).last().asString().startsWith("SIMULATION:");
+    assertThat(lines).contains("probe #1 vs #0: good         change +0.1% [-1.0%, +1.2%], 10 pairs, 21 boots,"
+        + " experiment e1: no_change at look 1 of 3 (10 pairs)", "cost: 1 probes, 1 experiments, 10 pairs, 21 boots");
   }
 
   @Test
   void inconclusiveProbeEndsTheSearchWithTheRangeOpen() {
     Probe probe = (good, candidate) -> candidate == 7
-        ? new ProbeResult(Outcome.INCONCLUSIVE, 20, 3, -0.01, -0.05, 0.03, "inconclusive")
-        : new ProbeResult(candidate < 11 ? Outcome.GOOD : Outcome.BAD, 10, 1, 0, 0, 0, "");
+        ? new ProbeResult(Outcome.INCONCLUSIVE, "e7", 20, 40, -0.01, -0.05, 0.03, "inconclusive")
+        : new ProbeResult(candidate < 11 ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, "");
     Bisection.Result r = Bisection.search(16, probe);
     assertThat(r.found()).isFalse();
     assertThat(r.lastGood()).isEqualTo(0);
@@ -120,7 +153,7 @@ class BisectionTest {
     List<int[]> calls = new java.util.ArrayList<>();
     Probe probe = (good, candidate) -> {
       calls.add(new int[] {good, candidate});
-      return new ProbeResult(candidate < 5 ? Outcome.GOOD : Outcome.BAD, 10, 1, 0, 0, 0, "");
+      return new ProbeResult(candidate < 5 ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, "");
     };
     Bisection.Result r = Bisection.search(16, probe);
     assertThat(r.firstBad()).isEqualTo(5);

@@ -53,4 +53,35 @@ class SimCommandsTest {
     assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("--workers 0: expected 1 to 10000");
   }
+
+  @Test
+  void simKernelsRefusesAFirstBadOutsideTheList() {
+    int code = run("sim-kernels", "--dir", dir.toString(), "--count", "16", "--first-bad", "16",
+        "--effect", "seq_read=0.85");
+
+    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--first-bad 16: expected 1 to 15");
+  }
+
+  @Test
+  void simKernelsRefusesANonPositiveFactor() {
+    int code = run("sim-kernels", "--dir", dir.toString(), "--first-bad", "3", "--effect", "seq_read=0");
+
+    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("factor 0.0 for seq_read; expected a number > 0");
+  }
+
+  @Test
+  void simKernelsCarryTheEffectFromTheFirstBadOn() throws Exception {
+    SimKernelsCommand cmd = new SimKernelsCommand();
+    new picocli.CommandLine(cmd).parseArgs("--dir", dir.toString(), "--count", "4", "--first-bad", "2",
+        "--effect", "seq_read=0.85");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+
+    cmd.write(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8).lines())
+        .extracting(p -> dev.abfleet.worker.sim.SimKernelEffects.read(Path.of(p)).effect("seq_read"))
+        .containsExactly(1.0, 1.0, 0.85, 0.85);
+  }
 }

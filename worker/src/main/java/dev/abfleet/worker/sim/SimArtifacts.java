@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Placeholder files for simulated boots. A sim boot never reads its kernel or initrd, but the
@@ -14,14 +16,38 @@ import java.nio.file.Path;
  * experiment on sim hosts names a kernel file the workers can read; any small file will do, and
  * {@link #kernel} writes one. The initrd placeholder stands in for the built-in harness
  * initramfs, which a sim worker never builds (no compiler or busybox needed).
+ *
+ * <p>A placeholder kernel may carry a SIMULATED effect ({@link #kernel(Path, String, Map)}, format
+ * in {@link SimKernelEffects}): the sim driver multiplies the named metrics of every boot of it,
+ * so an ordered list of kernel files can hold, say, the first regressing build of a bisect.
  */
 public final class SimArtifacts {
   private SimArtifacts() {}
 
   /** A placeholder kernel named {@code name} under {@code dir}, as an artifact (sha256, path, size). */
   public static Artifact kernel(Path dir, String name) throws IOException {
-    return write(dir.resolve("sim-kernel-" + name), "abfleet SIMULATION placeholder kernel '" + name
-        + "': the sim hypervisor never boots it\n");
+    return kernel(dir, name, Map.of());
+  }
+
+  /**
+   * A placeholder kernel {@code sim-kernel-<name>} under {@code dir} whose boots simulate
+   * {@code effects}: factor per metric, e.g. {@code {seq_read: 0.85}} for -15%.
+   *
+   * @throws IllegalArgumentException for a factor that is not a number &gt; 0 or a bad metric name
+   */
+  public static Artifact kernel(Path dir, String name, Map<String, Double> effects) throws IOException {
+    return kernelAt(dir.resolve("sim-kernel-" + name), effects);
+  }
+
+  /**
+   * A placeholder kernel at exactly {@code file} (e.g. {@code builds/vmlinuz-7}, where a nightly
+   * schedule looks for builds) whose boots simulate {@code effects}; named after the file.
+   *
+   * @throws IllegalArgumentException for a factor that is not a number &gt; 0 or a bad metric name
+   */
+  public static Artifact kernelAt(Path file, Map<String, Double> effects) throws IOException {
+    return write(file, SimKernelEffects.format(file.getFileName().toString().replaceFirst("^sim-kernel-", ""),
+        effects));
   }
 
   /** The placeholder initramfs under {@code home}/sim. */
@@ -34,7 +60,8 @@ public final class SimArtifacts {
   private static Artifact write(Path file, String text) throws IOException {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     Files.createDirectories(file.getParent());
-    if (!Files.isRegularFile(file) || Files.size(file) != bytes.length) {
+    if (!Files.isRegularFile(file) || Files.size(file) != bytes.length
+        || !Arrays.equals(Files.readAllBytes(file), bytes)) {
       Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".part");
       try {
         Files.write(tmp, bytes);

@@ -24,6 +24,9 @@ import java.util.function.Consumer;
  * cut at the timeout and reported as timed out. {@link BootOutcome#wall()} is simulated time.
  * Draws are seeded from the model seed, the host id and the boot's work directory name (run id
  * and lease epoch), so a rerun of the same fleet reproduces its values.
+ *
+ * <p>Effects: the arm's {@code sim.} command line tokens ({@link SimTokens}) and the effects the
+ * staged kernel file carries ({@link SimKernelEffects}) apply together; factors multiply.
  */
 public final class SimDriver implements VmDriver {
   public static final String NAME = "sim";
@@ -71,7 +74,7 @@ public final class SimDriver implements VmDriver {
     Path console = request.workDir().resolve("console.log");
     Path results = request.workDir().resolve("results.log");
     SimBootPlan plan = SimBootPlanner.plan(model, host, clockMs.get(), request.workDir().getFileName().toString(),
-        SimTokens.parse(request.cmdlineExtra()), SimHarnessArgs.parse(request.guestParams()),
+        SimTokens.parse(request.cmdlineExtra()).with(SimKernelEffects.read(request.kernel())), SimHarnessArgs.parse(request.guestParams()),
         kernelRelease(request.kernel()), request.arch());
     long timeoutMs = request.timeout().toMillis();
     boolean timedOut = plan.exitMs() > timeoutMs;

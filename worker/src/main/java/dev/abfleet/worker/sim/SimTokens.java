@@ -19,7 +19,9 @@ import java.util.OptionalDouble;
  *
  * Tokens outside {@code sim.} are ordinary kernel arguments and are ignored. A malformed or
  * unknown {@code sim.} token is an error (reported by the simulated harness, so the arm's boots
- * fail as HARNESS with the message) rather than silently simulating nothing.
+ * fail as HARNESS with the message) rather than silently simulating nothing. A sim kernel file
+ * may carry effects as well ({@link SimKernelEffects}, applied with {@link #with}): factors of
+ * the same metric multiply.
  *
  * @param effects factor per metric; absent = 1
  * @param failRate the arm's boot failure probability, if it set one
@@ -69,6 +71,21 @@ public record SimTokens(Map<String, Double> effects, OptionalDouble failRate, Li
   /** The factor for {@code metric}; 1 when the arm set none. */
   public double effect(String metric) {
     return effects.getOrDefault(metric, 1.0);
+  }
+
+  /**
+   * These tokens with a sim kernel file's effects applied too: a metric named by both gets the
+   * product of the two factors; the file's errors are added to the tokens' errors.
+   */
+  public SimTokens with(SimKernelEffects kernel) {
+    if (kernel.effects().isEmpty() && kernel.errors().isEmpty()) {
+      return this;
+    }
+    Map<String, Double> merged = new LinkedHashMap<>(effects);
+    kernel.effects().forEach((metric, f) -> merged.merge(metric, f, (a, b) -> a * b));
+    List<String> allErrors = new ArrayList<>(errors);
+    allErrors.addAll(kernel.errors());
+    return new SimTokens(merged, failRate, allErrors);
   }
 
   private static double number(String s) {
