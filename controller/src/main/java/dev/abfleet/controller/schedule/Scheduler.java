@@ -4,12 +4,10 @@ import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
-import dev.abfleet.controller.fleet.HostHealth;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
-import dev.abfleet.controller.fleet.NoiseHistory;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,19 +173,10 @@ public final class Scheduler
   // Rebuilt from hellos and experiment requests after a restart; leases and marks are durable.
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
-  private HostHealth health = HostHealth.healthy();
-  private NoiseHistory noise = NoiseHistory.empty();
+  private final Quarantines quarantines;
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
-  // Group commit: lease changes wait here for the next Flush, so that a burst of finished blocks
-  // (hundreds of hosts) costs one journal write and one grant round, not one each.
-  private final List<Event> pending = new ArrayList<>();
-  private final List<Consumer<SchedulerState>> afterFlush = new ArrayList<>();
-  private boolean flushQueued;
-  // current(): the persisted state `aheadBase` with the first `aheadCount` pending events applied.
-  private SchedulerState ahead;
-  private SchedulerState aheadBase;
-  private int aheadCount;
+  private final GroupCommit writes = new GroupCommit();
   // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
   private Map<String, Standing> standings = Map.of();
   private LeaseBook standingsLeases;
@@ -198,6 +187,7 @@ public final class Scheduler
     this.context = context;
     this.timers = timers;
     this.policy = policy;
+    this.quarantines = new Quarantines(policy);
   }
 
   /** Quarantines persisted before a restart end at their cool-down all the same. */
@@ -299,7 +289,7 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
-    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), health)));
+    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), quarantines.health())));
     return Effect().none();
   }
 
@@ -323,7 +313,7 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
-    health = health.cleared(cmd.hostId());
+    quarantines.released(cmd.hostId());
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
@@ -349,38 +339,34 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
-    if (!cmd.infra()) {
-      health = health.cleared(cmd.hostId());
-      return Effect().none();
-    }
-    health = health.failed(cmd.hostId());
-    int streak = health.streak(cmd.hostId());
-    if (streak < policy.quarantineAfter() || state.marks().quarantine(cmd.hostId()).isPresent()
-        || fleet.host(cmd.hostId()).isEmpty()) {
-      return Effect().none();
-    }
-    return quarantine(state, cmd.hostId(), streak + " INFRA failures in a row; last: " + cmd.message());
+    return quarantine(state, quarantines.afterRun(cmd.hostId(), cmd.infra(), cmd.message())
+        .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
+    return quarantine(state, quarantines.afterNoise(cmd.experimentId(), cmd.residualsByHost()));
+  }
+
+  /**
+   * Quarantines the hosts (host -> reason) not quarantined yet, as long as the fleet's cap
+   * allows; a quarantined host's lease ends with its block.
+   */
+  private Effect<Event, SchedulerState> quarantine(SchedulerState state, Map<String, String> reasons) {
     List<Event> events = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
     long now = System.currentTimeMillis();
-    for (var entry : cmd.residualsByHost().entrySet()) {
+    for (var entry : reasons.entrySet()) {
       String host = entry.getKey();
-      noise = noise.observed(host, entry.getValue(), policy.noiseRule());
-      var drift = noise.drift(host, policy.noiseRule());
-      if (drift.isEmpty() || state.marks().quarantine(host).isPresent() || fleet.host(host).isEmpty()) {
+      if (state.marks().quarantine(host).isPresent() || fleet.host(host).isEmpty()) {
         continue;
       }
-      String reason = drift.get() + " (after experiment " + cmd.experimentId() + ")";
       if (!policy.mayQuarantine(fleet.hosts().size(), quarantined)) {
-        capReached(host, reason, quarantined);
+        capReached(host, entry.getValue(), quarantined);
         continue;
       }
-      context.getLog().warn("quarantining host {}: {}", host, reason);
-      noise = noise.forgotten(host);
-      events.add(new HostQuarantined(host, reason, now));
+      context.getLog().warn("quarantining host {}: {}", host, entry.getValue());
+      quarantines.quarantined(host);
+      events.add(new HostQuarantined(host, entry.getValue(), now));
       quarantined++;
     }
     if (events.isEmpty()) {
@@ -389,20 +375,6 @@ public final class Scheduler
     demands = demands.withoutDeclines();
     return Effect().persist(events).thenRun(s -> events.forEach(
         e -> armCoolDown(((HostQuarantined) e).hostId(), now)));
-  }
-
-  /** Quarantines the host unless the fleet's cap is reached; its lease ends with its block. */
-  private Effect<Event, SchedulerState> quarantine(SchedulerState state, String hostId, String reason) {
-    if (!policy.mayQuarantine(fleet.hosts().size(), state.marks().quarantined().size())) {
-      capReached(hostId, reason, state.marks().quarantined().size());
-      return Effect().none();
-    }
-    long now = System.currentTimeMillis();
-    context.getLog().warn("quarantining host {}: {}", hostId, reason);
-    demands = demands.withoutDeclines();
-    noise = noise.forgotten(hostId);
-    return Effect().persist(new HostQuarantined(hostId, reason, now))
-        .thenRun(s -> armCoolDown(hostId, now));
   }
 
   private void capReached(String hostId, String reason, int quarantinedNow) {
@@ -415,7 +387,7 @@ public final class Scheduler
     if (quarantine.isEmpty() || quarantine.get().sinceEpochMs() != msg.sinceEpochMs()) {
       return Effect().none();
     }
-    health = health.cleared(msg.hostId());
+    quarantines.released(msg.hostId());
     demands = demands.withoutDeclines();
     context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
     return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
@@ -478,7 +450,7 @@ public final class Scheduler
 
   private HostReply hostReply(SchedulerState state, String hostId) {
     return fleet.host(hostId)
-        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), health)))
+        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), quarantines.health())))
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 
@@ -491,20 +463,9 @@ public final class Scheduler
         s -> tellLeaseLost(lease, why));
   }
 
-  /**
-   * The persisted state plus the changes waiting for the next flush: what every handler must
-   * look at, so that a lease released a moment ago is not released (or granted) twice.
-   */
+  /** What every handler reads: the persisted state plus the changes waiting for the flush. */
   private SchedulerState current(SchedulerState state) {
-    if (pending.isEmpty()) {
-      return state;
-    }
-    if (aheadBase != state || aheadCount != pending.size()) {
-      ahead = state.applyAll(pending);
-      aheadBase = state;
-      aheadCount = pending.size();
-    }
-    return ahead;
+    return writes.current(state);
   }
 
   /**
@@ -514,39 +475,27 @@ public final class Scheduler
    */
   private Effect<Event, SchedulerState> persistAndSchedule(
       SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
-    // `state` is what current() gave the handler; when that is the cached view, extend it.
-    if (!first.isEmpty() && !pending.isEmpty() && state == ahead && aheadCount == pending.size()) {
-      ahead = ahead.applyAll(first);
-      aheadCount += first.size();
-    }
-    pending.addAll(first);
-    afterFlush.add(then);
-    if (!flushQueued) {
-      flushQueued = true;
+    if (writes.queue(state, first, then)) {
       context.getSelf().tell(Flush.INSTANCE);
     }
     return Effect().none();
   }
 
   private Effect<Event, SchedulerState> onFlush(SchedulerState state) {
-    flushQueued = false;
-    List<Event> first = List.copyOf(pending);
-    List<Consumer<SchedulerState>> thens = List.copyOf(afterFlush);
-    pending.clear();
-    afterFlush.clear();
-    SchedulerState after = state.applyAll(first);
+    GroupCommit.Batch batch = writes.take();
+    SchedulerState after = state.applyAll(batch.events());
     Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
     demands = grants.demands();
-    List<Event> events = new ArrayList<>(first);
+    List<Event> events = new ArrayList<>(batch.events());
     grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
     List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
     if (events.isEmpty()) {
-      thens.forEach(t -> t.accept(state));
+      batch.runAfter(state);
       preemptions.forEach(this::preempt);
       return Effect().none();
     }
     return Effect().persist(events).thenRun(s -> {
-      thens.forEach(t -> t.accept(s));
+      batch.runAfter(s);
       grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);
     });
