@@ -85,4 +85,38 @@ class CrossHostVerdictsTest {
     assertThat(HostClassKey.ofPairs(pairs, "base"))
         .containsExactly("qemu/kvm", "qemu/tcg", "qemu/kvm", "qemu/tcg", "qemu/kvm");
   }
+
+  static ExperimentSpec sequential(List<Integer> looks) {
+    ExperimentSpec s = Specs.ab(0, 1);
+    PolicySpec p = s.policy();
+    return new ExperimentSpec(s.name(), s.arms(), s.benchmark(), s.selector(),
+        new PolicySpec(p.noiseThreshold(), p.alpha(), 0, p.seed(), p.bootTimeoutS(),
+            p.gatingMetrics(), looks), s.priority());
+  }
+
+  @Test
+  void stopsEarlyOnlyOnceTheClassWithFewestPairsReachesALookAndEveryClassIsDecided() {
+    ExperimentSpec spec = sequential(List.of(12, 24));
+    // 24 pairs, 12 per class, both classes regressed clearly: decided at the first look.
+    assertThat(Verdicts.stopEarly(spec, pairs(24, 0.8, 0.8), 1)).isTrue();
+    // 23 pairs: the tcg class has 11, below the first look.
+    var fewer = pairs(24, 0.8, 0.8);
+    fewer.remove(23);
+    assertThat(Verdicts.stopEarly(spec, fewer, 1)).isFalse();
+  }
+
+  @Test
+  void doesNotStopEarlyWhileOneClassIsUndecidedThoughTheOtherRegressed() {
+    ExperimentSpec spec = sequential(List.of(12, 24));
+    var pairs = pairs(24, 0.8, 1.0);
+    SplittableRandom r = new SplittableRandom(3);
+    // The tcg class scatters by 10%: undecided at 12 pairs.
+    for (int i = 1; i < 24; i += 2) {
+      var boots = pairs.get(i);
+      double base = Verdicts.bootValue(boots.get(0), "metadata_stat");
+      pairs.put(i, List.of(boots.get(0),
+          boot("cand", "host-t", "tcg", i, 1, base * Math.exp(0.10 * r.nextGaussian()))));
+    }
+    assertThat(Verdicts.stopEarly(spec, pairs, 1)).isFalse();
+  }
 }

@@ -112,4 +112,18 @@ class CrossHostFlowTest extends ControllerNodeTest {
     assertThat(thrown.getStatus().getDescription()).contains("no host matches hypervisor=qemu|vz arch=aarch64");
     assertThat(vzOnly.getSelector().getHypervisorsCount()).isEqualTo(2);
   }
+
+  @Test
+  void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
+    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
+      Thread.sleep(50);
+    }
+    var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(4)).build()),
+        StatusRuntimeException.class);
+    assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(thrown.getStatus().getDescription()).startsWith("no host matches hypervisor=vz;")
+        .contains("1 x qemu/x86_64 (tcg)");
+  }
 }
