@@ -24,6 +24,8 @@ import java.util.List;
  * @param pAdjusted Holm-adjusted across the gating metrics; equal to pValue when not gating
  * @param reasons why the verdict is inconclusive ({@link Reasons}); empty for other verdicts
  * @param warnings human-readable notes: dropped values, too few values, diagnostics
+ * @param hostClass the host class whose pairs this row judges ({@link HostClasses}); empty =
+ *     every pair (one class only, or the pooled row of a cross-host comparison)
  */
 public record Comparison(
     String metric,
@@ -43,7 +45,22 @@ public record Comparison(
     double pAdjusted,
     Verdict verdict,
     List<String> reasons,
-    List<String> warnings) {
+    List<String> warnings,
+    String hostClass) {
+
+  public Comparison {
+    hostClass = hostClass == null ? "" : hostClass;
+  }
+
+  /** A comparison of every pair (no host class). */
+  public Comparison(String metric, String unit, Direction better, boolean gating, boolean paired,
+      int nBaseline, int nCandidate, int nPairs, double baselineCenter, double candidateCenter,
+      double change, double ciLow, double ciHigh, double pValue, double pAdjusted,
+      Verdict verdict, List<String> reasons, List<String> warnings) {
+    this(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs, baselineCenter,
+        candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict, reasons, warnings,
+        "");
+  }
 
   /** A paired comparison in which every pair counts for both arms. */
   public Comparison(String metric, String unit, Direction better, boolean gating, int nPairs,
@@ -67,6 +84,21 @@ public record Comparison(
     all.addAll(warnings);
     return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
         baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
-        reasons, List.copyOf(all));
+        reasons, List.copyOf(all), hostClass);
+  }
+
+  /** This row, judging the pairs of {@code cls} (empty = every pair). */
+  public Comparison withHostClass(String cls) {
+    return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
+        baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
+        reasons, warnings, cls);
+  }
+
+  /** This row with another verdict, adjusted p, reasons and warnings (numbers unchanged). */
+  public Comparison withJudgement(Verdict newVerdict, double newPAdjusted, List<String> newReasons,
+      List<String> newWarnings) {
+    return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
+        baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, newPAdjusted, newVerdict,
+        List.copyOf(newReasons), List.copyOf(newWarnings), hostClass);
   }
 }

@@ -14,6 +14,11 @@ public final class Reasons {
   public static final String HOST_HETEROGENEITY = "host_heterogeneity";
   /** The boot values of an arm, or the pair differences, fall into two separated groups. */
   public static final String BIMODAL = "bimodal";
+  /**
+   * A pooled row of a cross-host comparison whose host classes reached different verdicts: no
+   * pooled verdict is given ({@link HostClasses}).
+   */
+  public static final String CLASS_HETEROGENEITY = "class_heterogeneity";
   /** The interval is narrow enough but straddles the noise threshold Δ. */
   public static final String NEAR_THRESHOLD = "near_threshold";
 

@@ -2,7 +2,7 @@ package dev.abfleet.cli.analyze;
 
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Policy;
-import dev.abfleet.stats.VerdictEngine;
+import dev.abfleet.stats.HostClasses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +39,26 @@ final class Analyzer {
     return experiment.stream().anyMatch(s -> s.arm().equals(first)) ? first : null;
   }
 
+  /**
+   * One experiment; with host classes in the samples, each input's pooled row then its class
+   * rows ({@link HostClasses}), the arm list expanded to match.
+   */
   static ExperimentResult one(ExperimentData.Built b, Policy policy, long seed) {
-    List<Comparison> comparisons = VerdictEngine.compare(b.inputs(), policy, seed);
+    List<HostClasses.Input> inputs = new ArrayList<>();
+    for (int i = 0; i < b.inputs().size(); i++) {
+      inputs.add(new HostClasses.Input(b.inputs().get(i), b.classes().get(i)));
+    }
+    List<List<Comparison>> rows = HostClasses.compare(inputs, policy, seed);
+    List<Comparison> comparisons = new ArrayList<>();
+    List<String> arms = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      comparisons.addAll(rows.get(i));
+      for (int r = 0; r < rows.get(i).size(); r++) {
+        arms.add(b.arms().get(i));
+      }
+    }
     return new ExperimentResult(b.experiment(), b.baseline(), b.candidates(), b.paired(),
-        b.pairs(), policy, comparisons, b.arms(), b.bootFailures(),
+        b.pairs(), policy, List.copyOf(comparisons), List.copyOf(arms), b.bootFailures(),
         ExperimentResult.overall(comparisons, b.bootFailures()));
   }
 }

@@ -24,14 +24,17 @@ final class ExperimentData {
   /**
    * @param arms candidate arm of each input, parallel to {@code inputs}
    * @param bootFailures one per candidate arm, in arm order
+   * @param classes host class of each pair per input (the baseline boot's {@code host_class}),
+   *     parallel to {@code inputs}; null entries when unpaired or no line has a host_class
    */
   record Built(String experiment, String baseline, List<String> candidates, boolean paired,
       int pairs, List<MetricInput> inputs, List<String> arms,
-      Map<String, BootFailureComparison> bootFailures) {}
+      Map<String, BootFailureComparison> bootFailures, List<String[]> classes) {}
 
   private static final class Boot {
     String host;
     Integer pair;
+    String hostClass;
     long order = Long.MAX_VALUE;
     boolean failed;
     final Map<MetricKey, List<double[]>> values = new LinkedHashMap<>(); // {value, warmup}
@@ -59,12 +62,15 @@ final class ExperimentData {
     Map<String, Map<String, Boot>> arms = new LinkedHashMap<>();
     Map<MetricKey, Direction> metrics = new LinkedHashMap<>();
     boolean paired = true;
+    boolean classed = false;
     for (Sample s : samples) {
       Boot b = arms.computeIfAbsent(s.arm(), a -> new LinkedHashMap<>())
           .computeIfAbsent(s.boot(), id -> new Boot());
       b.order = Math.min(b.order, s.order());
       b.host = b.host == null ? s.host() : b.host;
       b.pair = b.pair == null ? s.pair() : b.pair;
+      b.hostClass = b.hostClass == null ? s.hostClass() : b.hostClass;
+      classed |= s.hostClass() != null;
       paired &= s.host() != null && s.pair() != null;
       if (s.failed()) {
         b.failed = true;
@@ -89,6 +95,7 @@ final class ExperimentData {
     }
     List<MetricInput> inputs = new ArrayList<>();
     List<String> inputArms = new ArrayList<>();
+    List<String[]> classes = new ArrayList<>();
     Map<String, BootFailureComparison> failures = new LinkedHashMap<>();
     int pairs = 0;
     for (String cand : candidates) {
@@ -112,8 +119,12 @@ final class ExperimentData {
           }
           inputs.add(MetricInput.paired(key.metric(), key.unit(), m.getValue(), true, a, c,
               hosts, first));
+          classes.add(classed ? matched.stream()
+              .map(p -> p[0].hostClass != null ? p[0].hostClass : p[1].hostClass)
+              .toArray(String[]::new) : null);
         } else {
           inputs.add(MetricInput.unpaired(key.metric(), key.unit(), m.getValue(), true, a, c));
+          classes.add(null);
         }
         inputArms.add(cand);
       }
@@ -121,7 +132,7 @@ final class ExperimentData {
           other.boots.size(), alpha));
     }
     return new Built(experiment, baseline, candidates, paired, pairs, inputs, inputArms,
-        failures);
+        failures, classes);
   }
 
   /** The boots of one arm in the order used. */

@@ -13,7 +13,8 @@ import java.util.Map;
  * @param arms candidate arm of each comparison, parallel to {@code comparisons}
  * @param overall regressed if any gating metric regressed or a candidate fails to boot
  *     significantly more often; else improved if some gating metric improved and every other
- *     held; no_change if every gating metric held; else inconclusive
+ *     held; no_change if every gating metric held; else inconclusive. With host classes the
+ *     class rows decide and the pooled rows are left out
  */
 record ExperimentResult(
     String experiment,
@@ -29,7 +30,9 @@ record ExperimentResult(
 
   static String overall(List<Comparison> comparisons,
       Map<String, BootFailureComparison> bootFailures) {
-    List<Comparison> gating = comparisons.stream().filter(Comparison::gating).toList();
+    boolean byClass = comparisons.stream().anyMatch(c -> !c.hostClass().isEmpty());
+    List<Comparison> gating = comparisons.stream().filter(Comparison::gating)
+        .filter(c -> !byClass || !c.hostClass().isEmpty()).toList();
     boolean bootRegressed = bootFailures.values().stream()
         .anyMatch(b -> b.verdict() == Verdict.REGRESSED);
     if (bootRegressed || gating.stream().anyMatch(c -> c.verdict() == Verdict.REGRESSED)) {

@@ -26,6 +26,12 @@ final class Format {
     return Numbers.p(p);
   }
 
+  /** " [qemu/kvm]" or " [pooled]" when the experiment has host classes; empty otherwise. */
+  static String classSuffix(ExperimentResult r, Comparison c) {
+    boolean byClass = r.comparisons().stream().anyMatch(x -> !x.hostClass().isEmpty());
+    return !byClass ? "" : " [" + (c.hostClass().isEmpty() ? "pooled" : c.hostClass()) + "]";
+  }
+
   static String verdict(Comparison c) {
     return c.verdict().wire()
         + (c.reasons().isEmpty() ? "" : " (" + String.join(", ", c.reasons()) + ")");

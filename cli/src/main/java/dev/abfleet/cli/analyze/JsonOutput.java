@@ -58,9 +58,10 @@ final class JsonOutput {
     }
     g.writeEndArray();
     g.writeEndObject();
+    boolean byClass = r.comparisons().stream().anyMatch(c -> !c.hostClass().isEmpty());
     g.writeArrayFieldStart("comparisons");
     for (int k = 0; k < r.comparisons().size(); k++) {
-      comparison(g, r.arms().get(k), r.comparisons().get(k));
+      comparison(g, r.arms().get(k), r.comparisons().get(k), byClass);
     }
     g.writeEndArray();
     g.writeArrayFieldStart("boot_failures");
@@ -81,7 +82,9 @@ final class JsonOutput {
     g.writeEndObject();
   }
 
-  private static void comparison(JsonGenerator g, String arm, Comparison c) throws IOException {
+  /** @param byClass the experiment has host classes: every row says its class ("" = pooled) */
+  private static void comparison(JsonGenerator g, String arm, Comparison c, boolean byClass)
+      throws IOException {
     g.writeStartObject();
     g.writeStringField("arm", arm);
     g.writeStringField("metric", c.metric());
@@ -98,6 +101,9 @@ final class JsonOutput {
     number(g, "ci_high", c.ciHigh());
     number(g, "p_value", c.pValue());
     number(g, "p_adjusted", c.pAdjusted());
+    if (byClass) {
+      g.writeStringField("host_class", c.hostClass());
+    }
     g.writeStringField("verdict", c.verdict().wire());
     strings(g, "reasons", c.reasons());
     strings(g, "warnings", c.warnings());

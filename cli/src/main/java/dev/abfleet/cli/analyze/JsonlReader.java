@@ -14,7 +14,10 @@ import java.util.Map;
  * Reads per-boot samples as JSON Lines (ARCHITECTURE.md, "Formats the tools depend on"): one
  * object per line with experiment (optional), arm, host (optional), pair (optional), boot,
  * metric, value, unit, better, optional iteration and warmup, and status for a failed boot.
- * Blank lines are skipped; unknown fields are ignored.
+ * Optional {@code host_class} (a non-empty string, e.g. "qemu/kvm" or "vz/vz"): paired samples
+ * whose pairs span several classes are judged per class with a pooled row that keeps a verdict
+ * only when the classes agree; a pair's class is its baseline boot's. Blank lines are skipped;
+ * unknown fields are ignored.
  */
 final class JsonlReader {
   private static final JsonFactory JSON = new JsonFactory();
@@ -101,13 +104,18 @@ final class JsonlReader {
       }
       value = (Double) v;
     }
+    Object hostClass = f.get("host_class");
+    if (hostClass != null && !(hostClass instanceof String s && !s.isBlank())) {
+      return "host_class must be a non-empty string such as \"qemu/kvm\", got " + hostClass
+          + "; leave it out when all boots ran on one class of host";
+    }
     String better = string(f, "better");
     if (better != null && !better.equals("higher") && !better.equals("lower")) {
       return "better '" + better + "': expected higher or lower";
     }
     return new Sample(experiment == null ? DEFAULT_EXPERIMENT : experiment, arm,
         string(f, "host"), pair, boot, failed ? null : metric, value, string(f, "unit"), better,
-        Boolean.TRUE.equals(f.get("warmup")), failed, order, where);
+        Boolean.TRUE.equals(f.get("warmup")), failed, order, where, (String) hostClass);
   }
 
   private static String string(Map<String, Object> f, String name) {

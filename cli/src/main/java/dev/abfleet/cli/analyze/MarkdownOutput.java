@@ -36,7 +36,8 @@ final class MarkdownOutput {
       if (c.decisive()) {
         verdict = "**" + verdict + "**";
       }
-      out.append("| ").append(escape((multi ? r.arms().get(k) + "/" : "") + c.metric()))
+      out.append("| ").append(escape((multi ? r.arms().get(k) + "/" : "") + c.metric()
+              + Format.classSuffix(r, c)))
           .append(" | ").append(escape(String.valueOf(c.unit()))).append(" | ")
           .append(Format.n(c)).append(" | ").append(Format.value(c.baselineCenter()))
           .append(" | ").append(Format.value(c.candidateCenter())).append(" | ")
@@ -59,7 +60,8 @@ final class MarkdownOutput {
     for (int k = 0; k < r.comparisons().size(); k++) {
       Comparison c = r.comparisons().get(k);
       for (String w : c.warnings()) {
-        warnings.add("- " + escape((multi ? r.arms().get(k) + "/" : "") + c.metric()) + ": "
+        warnings.add("- " + escape((multi ? r.arms().get(k) + "/" : "") + c.metric()
+            + Format.classSuffix(r, c)) + ": "
             + escape(w));
       }
     }

@@ -11,6 +11,8 @@ package dev.abfleet.cli.analyze;
  * @param failed true when status is present and not "ok"
  * @param order position of the line among all lines read (boot order within a pair)
  * @param where "file:line", for messages
+ * @param hostClass the boot's host class (optional {@code host_class} field, e.g. "qemu/kvm");
+ *     null when not given
  */
 record Sample(
     String experiment,
@@ -25,4 +27,14 @@ record Sample(
     boolean warmup,
     boolean failed,
     long order,
-    String where) {}
+    String where,
+    String hostClass) {
+
+  /** A sample without host class. */
+  Sample(String experiment, String arm, String host, Integer pair, String boot, String metric,
+      double value, String unit, String better, boolean warmup, boolean failed, long order,
+      String where) {
+    this(experiment, arm, host, pair, boot, metric, value, unit, better, warmup, failed, order,
+        where, null);
+  }
+}

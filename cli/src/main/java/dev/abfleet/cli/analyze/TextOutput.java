@@ -27,15 +27,24 @@ final class TextOutput {
     out.append("experiment ").append(r.experiment()).append(": ").append(r.baseline())
         .append(" (baseline) vs ").append(String.join(", ", r.candidates()))
         .append(r.paired() ? ", " + r.pairs() + " pairs" : ", unpaired").append('\n');
+    boolean byClass = r.comparisons().stream().anyMatch(c -> !c.hostClass().isEmpty());
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"metric", "unit", "n", r.baseline(),
-        multi ? "candidate" : r.candidates().get(0), "change", "CI", "p", "verdict"});
+    List<String> header = new ArrayList<>(List.of("metric", "unit", "n", r.baseline(),
+        multi ? "candidate" : r.candidates().get(0), "change", "CI", "p", "verdict"));
+    if (byClass) {
+      header.add(1, "host class");
+    }
+    rows.add(header.toArray(String[]::new));
     for (int k = 0; k < r.comparisons().size(); k++) {
       Comparison c = r.comparisons().get(k);
-      rows.add(new String[] {(multi ? r.arms().get(k) + "/" : "") + c.metric(),
+      List<String> row = new ArrayList<>(List.of((multi ? r.arms().get(k) + "/" : "") + c.metric(),
           String.valueOf(c.unit()), Format.n(c), Format.value(c.baselineCenter()),
           Format.value(c.candidateCenter()), Format.percent(c.change()),
-          Format.interval(c.ciLow(), c.ciHigh()), Format.p(c.pValue()), Format.verdict(c)});
+          Format.interval(c.ciLow(), c.ciHigh()), Format.p(c.pValue()), Format.verdict(c)));
+      if (byClass) {
+        row.add(1, c.hostClass().isEmpty() ? "pooled" : c.hostClass());
+      }
+      rows.add(row.toArray(String[]::new));
     }
     out.append(Format.table(rows)).append(Format.policyLine(r)).append('\n');
     for (Map.Entry<String, BootFailureComparison> e : r.bootFailures().entrySet()) {
@@ -51,6 +60,7 @@ final class TextOutput {
       Comparison c = r.comparisons().get(k);
       for (String w : c.warnings()) {
         out.append("warning: ").append(multi ? r.arms().get(k) + "/" : "").append(c.metric())
+            .append(c.hostClass().isEmpty() ? "" : " [" + c.hostClass() + "]")
             .append(": ").append(w).append('\n');
       }
     }

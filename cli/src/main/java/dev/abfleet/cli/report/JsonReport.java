@@ -45,6 +45,10 @@ public final class JsonReport {
     root.put("retried_blocks", e.getRetriedBlocks());
     root.put("rejected_stale", e.getRejectedStale());
     root.put("overall", Reports.overall(e));
+    ArrayNode classes = root.putArray("host_classes");
+    Reports.classPairs(e).forEach((cls, pairs) -> classes.addObject().put("host_class", cls)
+        .put("pairs", pairs));
+    root.put("class_heterogeneity", Reports.classHeterogeneity(e));
     if (!e.getMessage().isEmpty()) {
       root.put("message", e.getMessage());
     }
@@ -64,6 +68,7 @@ public final class JsonReport {
       number(n, "ci_high", c.getCiHigh());
       number(n, "p_value", c.getPValue());
       number(n, "p_adjusted", c.getPAdjusted());
+      n.put("host_class", c.getHostClass());
       n.put("verdict", c.getVerdict());
       if (c.getOfCeiling() > 0) {
         n.put("of_ceiling", c.getOfCeiling());
@@ -93,6 +98,7 @@ public final class JsonReport {
     n.put("status", b.getStatus());
     n.put("hypervisor", b.getTelemetry().getHypervisor());
     n.put("accelerator", b.getTelemetry().getAccelerator());
+    n.put("host_class", b.getHostClass());
     n.put("kernel_release", b.getTelemetry().getKernelRelease());
     n.put("boot_ms", b.getTelemetry().getBootMs());
     n.put("run_ms", b.getTelemetry().getRunMs());

@@ -16,8 +16,19 @@ public final class MarkdownReport {
         .append(String.join(", ", Reports.hosts(e))).append(" (")
         .append(String.join(", ", Reports.accelerators(e))).append("), experiment `")
         .append(e.getExperimentId()).append("`, seed ").append(e.getSeed()).append(".\n\n");
-    out.append("| metric | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |\n");
-    out.append("|---|---:|---:|---:|---|---:|---|\n");
+    boolean byClass = Reports.byClass(e);
+    if (byClass) {
+      out.append("Host classes: ").append(Reports.classesLine(e)).append(".");
+      if (Reports.classHeterogeneity(e)) {
+        out.append(" ⚠️ The host classes disagree: no pooled verdict where they do.");
+      }
+      out.append("\n\n");
+      out.append("| metric | host class | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |\n");
+      out.append("|---|---|---:|---:|---:|---|---:|---|\n");
+    } else {
+      out.append("| metric | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |\n");
+      out.append("|---|---:|---:|---:|---|---:|---|\n");
+    }
     boolean multi = Reports.multiArm(e);
     for (Comparison c : e.getComparisonsList()) {
       String verdict = switch (c.getVerdict()) {
@@ -32,6 +43,7 @@ public final class MarkdownReport {
       out.append("| ").append(multi ? c.getArm() + "/" : "").append(c.getMetric())
           .append(c.getGating() ? "" : " (not gating)")
           .append(c.getOfCeiling() > 0 ? " (" + Numbers.ofCeiling(c.getOfCeiling()) + " of ceiling)" : "")
+          .append(byClass ? " | " + Reports.classLabel(e, c) : "")
           .append(" | ").append(Numbers.withUnit(c.getBaselineCenter(), c.getUnit()))
           .append(" | ").append(Numbers.withUnit(c.getCandidateCenter(), c.getUnit()))
           .append(" | ").append(Numbers.percent(c.getChange()))

@@ -57,12 +57,51 @@ final class Reports {
     return s;
   }
 
+  /** True when the comparisons are per host class (with pooled rows). */
+  static boolean byClass(Experiment e) {
+    return e.getComparisonsList().stream().anyMatch(c -> !c.getHostClass().isEmpty());
+  }
+
+  /** Host class -> pairs that ran in it, from the boots. */
+  static java.util.Map<String, Integer> classPairs(Experiment e) {
+    java.util.Map<String, Set<Integer>> pairs = new java.util.TreeMap<>();
+    for (Boot b : e.getBootsList()) {
+      if (!b.getHostClass().isEmpty()) {
+        pairs.computeIfAbsent(b.getHostClass(), k -> new TreeSet<>()).add(b.getPairIndex());
+      }
+    }
+    java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    pairs.forEach((k, v) -> counts.put(k, v.size()));
+    return counts;
+  }
+
+  /** "sim/sim cpu=a (8 pairs), sim/sim cpu=b (8 pairs)". */
+  static String classesLine(Experiment e) {
+    return classPairs(e).entrySet().stream()
+        .map(en -> en.getKey() + " (" + en.getValue() + (en.getValue() == 1 ? " pair)" : " pairs)"))
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** Pooled rows whose host classes reached different verdicts. */
+  static boolean classHeterogeneity(Experiment e) {
+    return e.getComparisonsList().stream().anyMatch(c -> c.getHostClass().isEmpty()
+        && c.getReasonsList().contains("class_heterogeneity"));
+  }
+
+  /** A row's class as shown: the class, "pooled" for a pooled row, empty without classes. */
+  static String classLabel(Experiment e, Comparison c) {
+    return !byClass(e) ? "" : c.getHostClass().isEmpty() ? "pooled" : c.getHostClass();
+  }
+
   /**
    * regressed if any gating metric regressed; else improved if any gating metric improved;
-   * no_change if every gating metric held; else inconclusive.
+   * no_change if every gating metric held; else inconclusive. With host classes the class rows
+   * decide (a regression on one class is a regression); pooled rows only summarise them.
    */
   static String overall(Experiment e) {
-    List<Comparison> gating = e.getComparisonsList().stream().filter(Comparison::getGating).toList();
+    boolean byClass = byClass(e);
+    List<Comparison> gating = e.getComparisonsList().stream().filter(Comparison::getGating)
+        .filter(c -> !byClass || !c.getHostClass().isEmpty()).toList();
     if (gating.isEmpty()) {
       return "inconclusive";
     }
@@ -107,8 +146,14 @@ final class Reports {
 
   /** Experiment-level verdict line. */
   static String verdictLine(Experiment e) {
-    return "verdict: " + overall(e) + " (every gating metric must improve or hold; alpha "
-        + e.getSpec().getPolicy().getAlpha() + " family-wise with Holm, joint intervals over gating metrics, noise threshold "
+    String family = byClass(e)
+        ? "every gating metric must improve or hold on every host class; alpha "
+            + e.getSpec().getPolicy().getAlpha() + " family-wise with Holm over metrics x host classes,"
+            + " pooled verdict only when the classes agree"
+        : "every gating metric must improve or hold; alpha " + e.getSpec().getPolicy().getAlpha()
+            + " family-wise with Holm";
+    return "verdict: " + overall(e) + " (" + family + ", joint intervals over gating "
+        + (byClass(e) ? "rows" : "metrics") + ", noise threshold "
         + Numbers.percent(e.getSpec().getPolicy().getNoiseThreshold()).replace("+", "±") + ")";
   }
 }

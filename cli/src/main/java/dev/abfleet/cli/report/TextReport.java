@@ -19,11 +19,22 @@ public final class TextReport {
         .append(" on ").append(String.join(", ", Reports.hosts(e)))
         .append(" [").append(String.join(", ", Reports.accelerators(e))).append("]")
         .append(", seed ").append(e.getSeed()).append('\n');
+    boolean byClass = Reports.byClass(e);
+    if (byClass) {
+      out.append("host classes: ").append(Reports.classesLine(e)).append('\n');
+    }
     List<String[]> rows = new ArrayList<>();
     boolean ceiling = !Reports.ceiling(e).isEmpty();
-    rows.add(ceiling
-        ? new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "of ceiling", "verdict"}
-        : new String[] {"metric", "unit", "baseline", "candidate", "change", "CI (95% joint)", "p (Holm)", "verdict"});
+    List<String> header = new ArrayList<>(List.of("metric", "unit", "baseline", "candidate",
+        "change", "CI (95% joint)", "p (Holm)"));
+    if (byClass) {
+      header.add(1, "host class");
+    }
+    if (ceiling) {
+      header.add("of ceiling");
+    }
+    header.add("verdict");
+    rows.add(header.toArray(String[]::new));
     boolean multi = Reports.multiArm(e);
     for (Comparison c : e.getComparisonsList()) {
       String verdict = c.getVerdict() + (c.getReasonsCount() > 0 ? " (" + String.join(", ", c.getReasonsList()) + ")" : "");
@@ -35,6 +46,9 @@ public final class TextReport {
           Numbers.percent(c.getChange()),
           Numbers.interval(c.getCiLow(), c.getCiHigh()),
           Numbers.p(c.getPAdjusted())));
+      if (byClass) {
+        row.add(1, Reports.classLabel(e, c));
+      }
       if (ceiling) {
         row.add(Numbers.ofCeiling(c.getOfCeiling()));
       }
@@ -52,7 +66,9 @@ public final class TextReport {
     }
     for (Comparison c : e.getComparisonsList()) {
       for (String w : c.getWarningsList()) {
-        out.append("warning: ").append(c.getMetric()).append(": ").append(w).append('\n');
+        out.append("warning: ").append(c.getMetric())
+            .append(c.getHostClass().isEmpty() ? "" : " [" + c.getHostClass() + "]")
+            .append(": ").append(w).append('\n');
       }
     }
     if (!e.getMessage().isEmpty()) {

@@ -119,6 +119,79 @@ class ReportGoldenTest {
     assertThat(Reports.anyGatingRegression(oneBad)).isTrue();
   }
 
+  /**
+   * The same arms on QEMU/KVM and Apple VZ: metadata_stat improves on one class only (no pooled
+   * verdict, heterogeneity flagged), seq_read holds on both (pooled no_change).
+   */
+  static Experiment crossHostCase() {
+    Experiment.Builder e = fuseCase().toBuilder().clearComparisons().clearBoots().setPairsDone(16).setPairsWanted(16)
+        .setRetriedBlocks(0);
+    e.setSpec(e.getSpec().toBuilder().setSelector(dev.abfleet.proto.fleet.v1.HostSelector.newBuilder()
+        .setHypervisor("qemu").addHypervisors("qemu").addHypervisors("vz"))
+        .setPolicy(Policy.newBuilder().setNoiseThreshold(0.02).setAlpha(0.05).setPairs(8)));
+    e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 41300, 0.30, 0.12, 0.47, 0.0004, 0.0012, "inconclusive", true)
+        .toBuilder().setNPairs(16).addReasons("class_heterogeneity")
+        .addWarnings("host classes disagree, no pooled verdict: qemu/kvm improved (+58.2%), vz/vz no_change (+0.4%)"));
+    e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 50300, 0.582, 0.51, 0.649, 0.0078, 0.0312, "improved", true)
+        .toBuilder().setNPairs(8).setHostClass("qemu/kvm"));
+    e.addComparisons(cmp("metadata_stat", "ops/s", 29000, 29120, 0.004, -0.012, 0.019, 0.55, 1.0, "no_change", true)
+        .toBuilder().setNPairs(8).setHostClass("vz/vz"));
+    e.addComparisons(cmp("seq_read", "MiB/s", 1402, 1398, -0.003, -0.011, 0.006, 0.61, 1.0, "no_change", true)
+        .toBuilder().setNPairs(16));
+    e.addComparisons(cmp("seq_read", "MiB/s", 1402, 1399, -0.002, -0.012, 0.009, 0.64, 1.0, "no_change", true)
+        .toBuilder().setNPairs(8).setHostClass("qemu/kvm"));
+    e.addComparisons(cmp("seq_read", "MiB/s", 1390, 1385, -0.004, -0.015, 0.008, 0.58, 1.0, "no_change", true)
+        .toBuilder().setNPairs(8).setHostClass("vz/vz"));
+    for (int pair = 0; pair < 16; pair++) {
+      boolean kvm = pair % 2 == 0;
+      String host = kvm ? "linux-1" : "mac-1";
+      for (String arm : java.util.List.of("stock", "spinwait")) {
+        e.addBoots(boot("e-0000f00d-p" + pair + "-a0-" + arm, arm, pair, arm.equals("stock") ? pair % 2 : 1 - pair % 2,
+            31800, "ok").toBuilder().setHostId(host).setHostClass(kvm ? "qemu/kvm" : "vz/vz")
+            .setTelemetry(RunTelemetry.newBuilder().setHostId(host).setHypervisor(kvm ? "qemu" : "vz")
+                .setAccelerator(kvm ? "kvm" : "vz").setKernelRelease("6.1.0-50-cloud-arm64")));
+      }
+    }
+    return e.build();
+  }
+
+  @Test
+  void crossHostTextReportShowsClassRowsAndThePooledRowWithTheFlag() throws IOException {
+    assertGolden("crosshost.txt", TextReport.render(crossHostCase()));
+  }
+
+  @Test
+  void crossHostMarkdownReportMatchesGolden() throws IOException {
+    assertGolden("crosshost.md", MarkdownReport.render(crossHostCase()));
+  }
+
+  @Test
+  void crossHostJsonReportMatchesGolden() throws IOException {
+    assertGolden("crosshost.json", JsonReport.render(crossHostCase()));
+  }
+
+  @Test
+  void overallOfACrossHostReportComesFromTheClassRows() {
+    assertThat(Reports.overall(crossHostCase())).isEqualTo("improved");
+    Experiment vzRegressed = crossHostCase().toBuilder()
+        .setComparisons(2, crossHostCase().getComparisons(2).toBuilder().setVerdict("regressed")).build();
+    assertThat(Reports.overall(vzRegressed)).isEqualTo("regressed");
+    assertThat(Reports.anyGatingRegression(vzRegressed)).isTrue();
+    assertThat(Reports.classHeterogeneity(crossHostCase())).isTrue();
+    assertThat(Reports.classHeterogeneity(fuseCase())).isFalse();
+  }
+
+  /** Multi-arm with a ceiling, as a pull-request comment. */
+  @Test
+  void ceilingMarkdownReportMatchesGolden() throws IOException {
+    Experiment.Builder e = fuseCase().toBuilder();
+    e.setSpec(e.getSpec().toBuilder().addArms(Arm.newBuilder().setName("pinned").setRole("ceiling")));
+    e.setComparisons(0, e.getComparisons(0).toBuilder().setOfCeiling(0.97));
+    e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 51860, 0.63, 0.55, 0.70, 0.0078, 0.0078, "improved", false)
+        .toBuilder().setArm("pinned"));
+    assertGolden("ceiling.md", MarkdownReport.render(e.build()));
+  }
+
   private static void assertGolden(String name, String actual) throws IOException {
     Path file = GOLDEN.resolve(name);
     if (Boolean.getBoolean("golden.update")) {

@@ -29,17 +29,24 @@ public final class Decisions {
 
   /** The block for {@code pair} on this host: every arm once, in the pair's seeded order. */
   public static Block planBlock(ExperimentState state, String hostId, long epoch, int pair) {
+    return planBlock(state, hostId, epoch, pair, state.spec().selector().hypervisor());
+  }
+
+  /** As above, booting with {@code hypervisor} (the one the selector picks for the host). */
+  public static Block planBlock(ExperimentState state, String hostId, long epoch, int pair,
+      String hypervisor) {
     int attempt = state.attempts().getOrDefault(pair, 0);
     String blockId = state.id() + "-p" + pair + "-a" + attempt;
     List<RunPlan> runs = new ArrayList<>();
-    List<String> arms = PairOrder.balanced(state.order().get(pair), state.spec().armOrder(),
+    List<String> arms = PairOrder.balanced(state.order().get(pair % state.order().size()),
+        state.spec().armOrder(),
         firstArms(state, hostId), firstArms(state, null));
     ExperimentSpec spec = state.spec();
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
-          spec.policy().bootTimeoutS(), spec.selector().hypervisor()));
+          spec.policy().bootTimeoutS(), hypervisor));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
   }
@@ -56,9 +63,14 @@ public final class Decisions {
   }
 
   public static BlockStarted started(Block block, int attempt) {
+    return started(block, attempt, "", "");
+  }
+
+  /** As above, for a host of this planned class with these class_by facts. */
+  public static BlockStarted started(Block block, int attempt, String hostClass, String hostFacts) {
     return new BlockStarted(block.blockId(), block.pairIndex(), attempt, block.hostId(),
         block.leaseEpoch(), block.runs().stream().map(RunPlan::runId).toList(),
-        block.runs().stream().map(RunPlan::arm).toList());
+        block.runs().stream().map(RunPlan::arm).toList(), hostClass, hostFacts);
   }
 
   /**
@@ -81,8 +93,8 @@ public final class Decisions {
       String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();
       return new Decision(abandon(state, List.of(block), reason, true, true), RecordResult.ABANDONED);
     }
-    RunOutcome placed =
-        outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), block.orderOf(outcome.runId()));
+    RunOutcome placed = outcome.placed(block.armOf(outcome.runId()), block.pairIndex(),
+        block.orderOf(outcome.runId())).withHostFacts(block.hostFacts());
     List<ExperimentEvent> events = new ArrayList<>();
     events.add(new RunRecorded(placed, blockId));
     if (block.with(placed).complete()) {

@@ -190,15 +190,18 @@ public final class ExperimentEntity
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanBlock cmd) {
-    var pair = state.running() ? state.nextPair(cmd.hostId(), cmd.otherHostsMatch())
+    String hostClass = state.running() ? HostClassKey.planned(state.spec(), cmd.capabilities()) : "";
+    var pair = state.running() ? state.nextPair(cmd.hostId(), cmd.otherHostsMatch(), hostClass)
         : java.util.OptionalInt.empty();
     if (pair.isEmpty()) {
       boolean waiting = state.running() && state.nextPair().isPresent();
       return Effect().reply(cmd.replyTo(), new NoBlockNeeded(experimentId, waiting));
     }
-    Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt());
+    Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(),
+        state.spec().selector().hypervisorFor(cmd.capabilities()));
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
-    return Effect().persist(Decisions.started(block, attempt))
+    String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities());
+    return Effect().persist(Decisions.started(block, attempt, hostClass, facts))
         .thenReply(cmd.replyTo(), s -> new BlockPlanned(block));
   }
 

@@ -10,7 +10,13 @@ public sealed interface ExperimentEvent extends CborSerializable {
   record ExperimentSubmitted(String experimentId, ExperimentSpec spec, long seed)
       implements ExperimentEvent {}
 
-  /** A block of pair {@code pairIndex} went to a host; run ids and arms in boot order. */
+  /**
+   * A block of pair {@code pairIndex} went to a host; run ids and arms in boot order.
+   *
+   * @param hostClass the class the block is expected to run in ({@link HostClassKey#planned});
+   *     empty in events recorded before classes existed
+   * @param hostFacts the host's class_by facts, recorded on each of the block's boots
+   */
   record BlockStarted(
       String blockId,
       int pairIndex,
@@ -18,8 +24,15 @@ public sealed interface ExperimentEvent extends CborSerializable {
       String hostId,
       long epoch,
       List<String> runIds,
-      List<String> arms)
-      implements ExperimentEvent {}
+      List<String> arms,
+      String hostClass,
+      String hostFacts)
+      implements ExperimentEvent {
+    public BlockStarted {
+      hostClass = hostClass == null ? "" : hostClass;
+      hostFacts = hostFacts == null ? "" : hostFacts;
+    }
+  }
 
   /** A boot of an in-flight block reported (ok or failed about the arm). */
   record RunRecorded(RunOutcome outcome, String blockId) implements ExperimentEvent {}

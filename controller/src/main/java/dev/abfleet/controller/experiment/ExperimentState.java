@@ -69,13 +69,62 @@ public record ExperimentState(
     return status == Status.RUNNING;
   }
 
+  /**
+   * Pairs the experiment runs: the policy's pairs; for a cross-host comparison ({@link
+   * HostClassKey#crossClass}) that many per host class, over the classes seen so far (completed
+   * pairs and blocks in flight) but at least one per selector hypervisor.
+   */
   public int pairsWanted() {
-    return spec == null ? 0 : spec.policy().pairs();
+    return pairsWanted(null);
+  }
+
+  private int pairsWanted(String extraClass) {
+    if (spec == null) {
+      return 0;
+    }
+    if (!HostClassKey.crossClass(spec)) {
+      return spec.policy().pairs();
+    }
+    Set<String> classes = new HashSet<>(classCounts().keySet());
+    if (extraClass != null) {
+      classes.add(extraClass);
+    }
+    int atLeast = spec.selector().allowedHypervisors().size();
+    return spec.policy().pairs() * Math.max(atLeast, classes.size());
+  }
+
+  /** Pairs per host class, completed (as run) and in flight (as planned). */
+  public Map<String, Integer> classCounts() {
+    Map<String, Integer> counts = new TreeMap<>();
+    if (spec == null) {
+      return counts;
+    }
+    for (String c : HostClassKey.ofPairs(completedPairs(), spec.baseline().name())) {
+      counts.merge(c, 1, Integer::sum);
+    }
+    inFlight.values().forEach(b -> counts.merge(b.hostClass(), 1, Integer::sum));
+    return counts;
   }
 
   /** Lowest pair index neither complete nor in flight. */
   public OptionalInt nextPair() {
-    return openPairs().findFirst();
+    return openPairs(pairsWanted()).findFirst();
+  }
+
+  /**
+   * The pair to run on a host of class {@code hostClass} (as {@link HostClassKey#planned}): for a
+   * cross-host comparison, none once the class has its share of pairs; otherwise as {@link
+   * #nextPair(String, boolean)}.
+   */
+  public OptionalInt nextPair(String hostId, boolean otherHostsMatch, String hostClass) {
+    if (spec != null && HostClassKey.crossClass(spec)
+        && classCounts().getOrDefault(hostClass, 0) >= spec.policy().pairs()) {
+      return OptionalInt.empty();
+    }
+    int wanted = pairsWanted(hostClass);
+    OptionalInt welcome = openPairs(wanted)
+        .filter(i -> !avoid.getOrDefault(i, Set.of()).contains(hostId)).findFirst();
+    return welcome.isPresent() || otherHostsMatch ? welcome : openPairs(wanted).findFirst();
   }
 
   /**
@@ -83,15 +132,15 @@ public record ExperimentState(
    * when no other matching host exists, the lowest open pair.
    */
   public OptionalInt nextPair(String hostId, boolean otherHostsMatch) {
-    OptionalInt welcome = openPairs()
+    OptionalInt welcome = openPairs(pairsWanted())
         .filter(i -> !avoid.getOrDefault(i, Set.of()).contains(hostId)).findFirst();
     return welcome.isPresent() || otherHostsMatch ? welcome : nextPair();
   }
 
-  private IntStream openPairs() {
+  private IntStream openPairs(int wanted) {
     Set<Integer> busy = new HashSet<>(pairs.keySet());
     inFlight.values().forEach(b -> busy.add(b.pairIndex()));
-    return IntStream.range(0, pairsWanted()).filter(i -> !busy.contains(i));
+    return IntStream.range(0, wanted).filter(i -> !busy.contains(i));
   }
 
   public List<InFlightBlock> blocksOn(String hostId, long epoch) {
@@ -102,12 +151,12 @@ public record ExperimentState(
 
   public ExperimentState apply(ExperimentEvent event) {
     if (event instanceof ExperimentSubmitted e) {
-      List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), e.spec().policy().pairs(), e.seed());
+      List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), plannedPairs(e.spec()), e.seed());
       return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
           inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid);
     } else if (event instanceof BlockStarted e) {
       var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
-          e.arms(), Map.of());
+          e.arms(), Map.of(), e.hostClass(), e.hostFacts());
       return withInFlight(put(inFlight, e.blockId(), block))
           .withAttempts(put(attempts, e.pairIndex(), attempts.getOrDefault(e.pairIndex(), 0) + 1));
     } else if (event instanceof RunRecorded e) {
@@ -143,6 +192,19 @@ public record ExperimentState(
     }
     throw new IllegalStateException("unknown event " + event);
   }
+
+  /**
+   * Pair orders to draw at submission: the policy's pairs, or for a cross-host comparison enough
+   * for {@link #MAX_PLANNED_CLASSES} classes (only the first booted arm of each is used as a
+   * starting point by {@link PairOrder#balanced}).
+   */
+  static int plannedPairs(ExperimentSpec spec) {
+    return HostClassKey.crossClass(spec) ? spec.policy().pairs() * MAX_PLANNED_CLASSES
+        : spec.policy().pairs();
+  }
+
+  /** Classes a cross-host comparison draws pair orders for; later pairs reuse them cyclically. */
+  static final int MAX_PLANNED_CLASSES = 16;
 
   /** Outcomes of completed pairs, by pair index. */
   public Map<Integer, List<RunOutcome>> completedPairs() {

@@ -13,6 +13,8 @@ import java.util.List;
  * @param gatingMetrics metrics whose verdicts gate; empty = all
  * @param looks ascending pair counts at which the experiment may stop early (group-sequential
  *     design); empty = a fixed design of {@code pairs}; when set, {@code pairs} is the last look
+ * @param classBy host-class dimensions beyond hypervisor and accelerator: "cpu_model", "arch"
+ *     or "label:KEY" ({@link HostClassKey}); empty = hypervisor and accelerator only
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -21,7 +23,8 @@ public record PolicySpec(
     long seed,
     int bootTimeoutS,
     List<String> gatingMetrics,
-    List<Integer> looks) {
+    List<Integer> looks,
+    List<String> classBy) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -34,9 +37,16 @@ public record PolicySpec(
     bootTimeoutS = bootTimeoutS == 0 ? DEFAULT_BOOT_TIMEOUT_S : bootTimeoutS;
     gatingMetrics = gatingMetrics == null ? List.of() : List.copyOf(gatingMetrics);
     looks = looks == null ? List.of() : List.copyOf(looks);
+    classBy = classBy == null ? List.of() : List.copyOf(classBy);
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
+  }
+
+  /** Classes by hypervisor and accelerator only. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, List.of());
   }
 
   /** A fixed design (no interim looks). */

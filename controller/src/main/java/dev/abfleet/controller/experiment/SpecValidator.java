@@ -53,6 +53,7 @@ public final class SpecValidator {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }
     checkSelector(spec.selector(), problems);
+    checkClassBy(policy.classBy(), problems);
     if (!PRIORITIES.contains(spec.priority())) {
       problems.add("priority: unknown priority '" + spec.priority()
           + "'; expected one of pr, adhoc, nightly (highest first; empty = adhoc)");
@@ -69,6 +70,7 @@ public final class SpecValidator {
       problems.add("selector.hypervisor: unknown hypervisor '" + selector.hypervisor()
           + "'; expected one of qemu, vz, sim");
     }
+    checkHypervisors(selector, problems);
     if (!selector.arch().isEmpty() && !ARCHES.contains(selector.arch())) {
       problems.add("selector.arch: unknown architecture '" + selector.arch()
           + "'; expected x86_64 or aarch64 (empty = any)");
@@ -89,6 +91,63 @@ public final class SpecValidator {
       HostNames.check("selector.hosts[" + i + "]", host).ifPresent(problems::add);
       if (!seen.add(host)) {
         problems.add("selector.hosts[" + i + "]: '" + host + "' is listed twice; list each host once");
+      }
+    }
+  }
+
+  /** Several hypervisors: known, listed once, not sim mixed with real ones. */
+  private static void checkHypervisors(HostSelector selector, List<String> problems) {
+    List<String> listed = selector.hypervisors();
+    if (listed.isEmpty()) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < listed.size(); i++) {
+      String h = listed.get(i);
+      if (!HYPERVISORS.contains(h)) {
+        problems.add("selector.hypervisors[" + i + "]: unknown hypervisor '" + h
+            + "'; expected one of qemu, vz, sim");
+      } else if (!seen.add(h)) {
+        problems.add("selector.hypervisors[" + i + "]: '" + h + "' is listed twice; list each"
+            + " hypervisor once");
+      }
+    }
+    if (!listed.contains(selector.hypervisor())) {
+      problems.add("selector.hypervisor: '" + selector.hypervisor() + "' is not one of"
+          + " selector.hypervisors " + listed + "; leave hypervisor empty when listing hypervisors");
+    }
+    if (seen.contains("sim") && seen.size() > 1) {
+      problems.add("selector.hypervisors: " + listed + " mixes the simulated hypervisor sim with"
+          + " real ones; sim boots are never compared with real boots, so list sim alone");
+    }
+  }
+
+  static final int MAX_CLASS_BY = 4;
+
+  /** class_by: cpu_model, arch or label:KEY, each once, at most {@link #MAX_CLASS_BY}. */
+  private static void checkClassBy(List<String> classBy, List<String> problems) {
+    if (classBy.size() > MAX_CLASS_BY) {
+      problems.add("policy.class_by: " + classBy.size() + " dimensions; use at most "
+          + MAX_CLASS_BY);
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < classBy.size(); i++) {
+      String dim = classBy.get(i);
+      String at = "policy.class_by[" + i + "]: ";
+      if (dim.equals("hypervisor") || dim.equals("accelerator")) {
+        problems.add(at + "'" + dim + "' always separates host classes; remove it");
+      } else if (dim.startsWith(HostClassKey.LABEL)) {
+        String key = dim.substring(HostClassKey.LABEL.length());
+        if (!LABEL.matcher(key).matches()) {
+          problems.add(at + "'" + dim + "' does not name a label; use label:KEY with KEY of 1 to"
+              + " 63 of [A-Za-z0-9_./-], e.g. label:cpu");
+        }
+      } else if (!HostClassKey.FACTS.contains(dim)) {
+        problems.add(at + "unknown dimension '" + dim + "'; expected cpu_model, arch or"
+            + " label:KEY (e.g. label:cpu)");
+      }
+      if (!seen.add(dim)) {
+        problems.add(at + "'" + dim + "' is listed twice; list each dimension once");
       }
     }
   }

@@ -2,8 +2,8 @@ package dev.abfleet.controller.experiment;
 
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Direction;
+import dev.abfleet.stats.HostClasses;
 import dev.abfleet.stats.MetricInput;
-import dev.abfleet.stats.SequentialPlan;
 import dev.abfleet.stats.Verdict;
 import dev.abfleet.stats.VerdictEngine;
 import java.util.ArrayList;
@@ -17,12 +17,19 @@ import java.util.Set;
 /**
  * Turns completed pairs into verdict-engine input: one value per boot and metric (the median of
  * its measured iterations; NaN for a failed boot), never comparing different accelerators.
+ *
+ * <p>Each pair belongs to a host class ({@link HostClassKey}). When the pairs span several
+ * classes, every candidate and metric gets a pooled row (empty host class) followed by one row
+ * per class, judged by {@link HostClasses}: one Holm family over candidates x gating metrics x
+ * classes, and a pooled verdict only when every class agrees. With one class the rows are the
+ * ordinary ones.
  */
 public final class Verdicts {
   private Verdicts() {}
 
   /**
-   * Candidate arm -> comparisons per metric, in the benchmark's metric order.
+   * Candidate arm -> comparisons per metric, in the benchmark's metric order; with several host
+   * classes, each metric's pooled row then its class rows (classes sorted).
    *
    * @param seed the experiment's recorded seed: the host bootstrap (several hosts) is seeded
    *     from it, so the same journal always yields the same intervals
@@ -35,32 +42,50 @@ public final class Verdicts {
     }
     List<String> metrics = metricsOf(spec, pairs);
     List<List<String>> warnings = new ArrayList<>();
-    List<MetricInput> inputs = inputs(spec, pairs, metrics, warnings);
-    List<Comparison> compared = VerdictEngine.compare(inputs, spec.policy().statsPolicy(), seed);
+    List<HostClasses.Input> inputs = classed(spec, pairs, inputs(spec, pairs, metrics, warnings));
+    List<List<Comparison>> compared =
+        HostClasses.compare(inputs, spec.policy().statsPolicy(), seed);
     int i = 0;
     for (ArmSpec candidate : spec.compared()) {
       List<Comparison> forArm = new ArrayList<>();
       for (int m = 0; m < metrics.size(); m++, i++) {
-        forArm.add(addWarnings(compared.get(i), warnings.get(i)));
+        List<Comparison> rows = compared.get(i);
+        forArm.add(addWarnings(rows.get(0), warnings.get(i)));
+        forArm.addAll(rows.subList(1, rows.size()));
       }
       result.put(candidate.name(), List.copyOf(forArm));
     }
     return result;
   }
 
+  /** The inputs with the host class of each pair. */
+  private static List<HostClasses.Input> classed(ExperimentSpec spec,
+      Map<Integer, List<RunOutcome>> pairs, List<MetricInput> inputs) {
+    String[] classes = HostClassKey.ofPairs(pairs, spec.baseline().name());
+    return inputs.stream().map(in -> new HostClasses.Input(in, classes)).toList();
+  }
+
   /**
    * Whether a sequential experiment may stop now: the completed pairs reach one of the policy's
-   * looks and the engine says every gating metric is decided (or one regressed). Always false
-   * for a fixed design; the last look is the pair budget, handled by the caller.
+   * looks and the engine says every gating metric is decided (or one regressed). With several
+   * host classes the look is the one the class with the fewest pairs reaches, and every gating
+   * metric must be decided in every class ({@link HostClasses#stopAt}). Always false for a fixed
+   * design; the last look is the pair budget, handled by the caller.
    */
   public static boolean stopEarly(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs, long seed) {
     List<Integer> looks = spec.policy().looks();
-    int look = looks.indexOf(pairs.size());
+    if (looks.isEmpty() || pairs.isEmpty()) {
+      return false;
+    }
+    List<HostClasses.Input> inputs = classed(spec, pairs,
+        inputs(spec, pairs, metricsOf(spec, pairs), new ArrayList<>()));
+    int fewest = HostClasses.pairsPerClass(inputs).values().stream()
+        .mapToInt(Integer::intValue).min().orElse(pairs.size());
+    int look = looks.indexOf(fewest);
     if (look < 0 || look == looks.size() - 1) {
       return false;
     }
-    List<MetricInput> inputs = inputs(spec, pairs, metricsOf(spec, pairs), new ArrayList<>());
-    return SequentialPlan.of(spec.policy().statsPolicy()).decide(look, inputs, seed).stop();
+    return HostClasses.stopAt(look, inputs, spec.policy().statsPolicy(), seed);
   }
 
   /** One input per candidate and metric, candidates outer: one family for error control. */
@@ -82,11 +107,15 @@ public final class Verdicts {
 
   /**
    * Worst gating verdict: regressed, then inconclusive, then improved, then no_change; null when
-   * there is nothing to decide yet.
+   * there is nothing to decide yet. With host classes, the class rows decide (a regression on one
+   * class is a regression); the pooled rows only summarise them.
    */
   public static Verdict overall(Map<String, List<Comparison>> comparisons) {
+    boolean classes = comparisons.values().stream().flatMap(List::stream)
+        .anyMatch(c -> !c.hostClass().isEmpty());
     List<Verdict> gating = comparisons.values().stream().flatMap(List::stream)
-        .filter(Comparison::gating).map(Comparison::verdict).toList();
+        .filter(c -> c.gating() && (!classes || !c.hostClass().isEmpty()))
+        .map(Comparison::verdict).toList();
     for (Verdict v : List.of(Verdict.REGRESSED, Verdict.INCONCLUSIVE, Verdict.IMPROVED,
         Verdict.NO_CHANGE)) {
       if (gating.contains(v)) {
@@ -172,8 +201,6 @@ public final class Verdicts {
     }
     List<String> warnings = new ArrayList<>(c.warnings());
     warnings.addAll(extra);
-    return new Comparison(c.metric(), c.unit(), c.better(), c.gating(), c.nPairs(),
-        c.baselineCenter(), c.candidateCenter(), c.change(), c.ciLow(), c.ciHigh(), c.pValue(),
-        c.pAdjusted(), c.verdict(), c.reasons(), List.copyOf(warnings));
+    return c.withJudgement(c.verdict(), c.pAdjusted(), c.reasons(), warnings);
   }
 }

@@ -6,30 +6,62 @@ import java.util.Map;
 /**
  * Which hosts may run an experiment.
  *
- * @param hypervisor "qemu", "vz" or "sim"; empty = qemu
+ * @param hypervisor "qemu", "vz" or "sim"; empty = the first of {@code hypervisors}, or qemu
  * @param arch "x86_64" or "aarch64"; empty = any
  * @param labels every label must be equal on the host; empty = any
  * @param hosts explicit host ids; empty = any matching host
+ * @param hypervisors several hypervisors (a cross-host comparison): a host matches when it has
+ *     any of them and each block uses the first listed that the host has; empty = {@code
+ *     hypervisor} alone
  */
 public record HostSelector(
-    String hypervisor, String arch, Map<String, String> labels, List<String> hosts) {
+    String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
+    List<String> hypervisors) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
-    hypervisor = hypervisor == null || hypervisor.isEmpty() ? DEFAULT_HYPERVISOR : hypervisor;
+    hypervisors = hypervisors == null ? List.of() : List.copyOf(hypervisors);
+    if (hypervisor == null || hypervisor.isEmpty()) {
+      hypervisor = hypervisors.isEmpty() ? DEFAULT_HYPERVISOR : hypervisors.get(0);
+    }
     arch = arch == null ? "" : arch;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
+  }
+
+  /** One hypervisor. */
+  public HostSelector(String hypervisor, String arch, Map<String, String> labels,
+      List<String> hosts) {
+    this(hypervisor, arch, labels, hosts, List.of());
   }
 
   public static HostSelector any() {
     return new HostSelector("", "", Map.of(), List.of());
   }
 
+  /** The hypervisors a host may offer, in preference order. */
+  public List<String> allowedHypervisors() {
+    return hypervisors.isEmpty() ? List.of(hypervisor) : hypervisors;
+  }
+
+  /**
+   * The hypervisor a block on this host uses: the first allowed one the host can run guests
+   * with; {@link #hypervisor()} when it has none (or the host is unknown).
+   */
+  public String hypervisorFor(HostCapabilities host) {
+    if (host == null) {
+      return hypervisor;
+    }
+    return allowedHypervisors().stream()
+        .filter(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty())
+        .findFirst().orElse(hypervisor);
+  }
+
   /** True when the host can run this selector's boots. */
   public boolean matches(HostCapabilities host) {
-    List<String> accelerators = host.hypervisors().getOrDefault(hypervisor, List.of());
-    if (accelerators.isEmpty()) {
+    boolean usable = allowedHypervisors().stream()
+        .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
+    if (!usable) {
       return false;
     }
     if (!arch.isEmpty() && !arch.equals(host.arch())) {

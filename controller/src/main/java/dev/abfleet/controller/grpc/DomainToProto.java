@@ -4,6 +4,7 @@ import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.experiment.HostClassKey;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.experiment.Verdicts;
 import dev.abfleet.controller.fleet.HostView;
@@ -54,10 +55,12 @@ final class DomainToProto {
     ArmSpec ceiling = v.spec().ceiling();
     Map<String, dev.abfleet.stats.Comparison> ceilingRows = new java.util.HashMap<>();
     if (ceiling != null) {
-      v.comparisons().getOrDefault(ceiling.name(), List.of()).forEach(c -> ceilingRows.put(c.metric(), c));
+      v.comparisons().getOrDefault(ceiling.name(), List.of())
+          .forEach(c -> ceilingRows.put(c.metric() + "@" + c.hostClass(), c));
     }
     v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c).toBuilder()
-        .setOfCeiling(ceiling == null || arm.equals(ceiling.name()) ? 0 : ofCeiling(c, ceilingRows.get(c.metric())))
+        .setOfCeiling(ceiling == null || arm.equals(ceiling.name()) ? 0
+            : ofCeiling(c, ceilingRows.get(c.metric() + "@" + c.hostClass())))
         .build())));
     v.boots().forEach(o -> b.addBoots(boot(o)));
     Verdict overall = Verdicts.overall(v.comparisons());
@@ -73,7 +76,8 @@ final class DomainToProto {
             .setHypervisor(s.selector().hypervisor())
             .setArch(s.selector().arch())
             .putAllLabels(s.selector().labels())
-            .addAllHosts(s.selector().hosts()))
+            .addAllHosts(s.selector().hosts())
+            .addAllHypervisors(s.selector().hypervisors()))
         .setPolicy(Policy.newBuilder()
             .setNoiseThreshold(s.policy().noiseThreshold())
             .setAlpha(s.policy().alpha())
@@ -81,7 +85,8 @@ final class DomainToProto {
             .setSeed(s.policy().seed())
             .setBootTimeoutS(s.policy().bootTimeoutS())
             .addAllGatingMetrics(s.policy().gatingMetrics())
-            .addAllLooks(s.policy().looks()))
+            .addAllLooks(s.policy().looks())
+            .addAllClassBy(s.policy().classBy()))
         .setPriority(s.priority());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
@@ -130,6 +135,7 @@ final class DomainToProto {
         .setCiLow(c.ciLow()).setCiHigh(c.ciHigh()).setPValue(c.pValue())
         .setPAdjusted(c.pAdjusted()).setVerdict(c.verdict().wire())
         .addAllReasons(c.reasons()).addAllWarnings(c.warnings()).setGating(c.gating())
+        .setHostClass(c.hostClass())
         .build();
   }
 
@@ -144,6 +150,7 @@ final class DomainToProto {
         .setStatus(o.status().wire())
         .setMessage(o.message())
         .setConsoleTail(o.consoleTail())
+        .setHostClass(HostClassKey.of(o))
         .setLeaseEpoch(o.leaseEpoch());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())

@@ -3,6 +3,7 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
+import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -18,7 +19,9 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -67,19 +70,32 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   /**
    * Fails with INVALID_ARGUMENT for a spec the experiment would reject anyway (so bad fields are
    * named before the fleet is), and with FAILED_PRECONDITION when no host known since the
-   * controller started can ever run the selector. No host known at all is not a failure.
+   * controller started can ever run the selector (for a cross-host selector: some listed
+   * hypervisor on its own). No host known at all is not a failure.
    */
   private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
     var problems = SpecValidator.validate(spec);
     if (!problems.isEmpty()) {
       return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
     }
-    CompletionStage<Scheduler.SelectorCheck> check = AskPattern.ask(scheduler,
-        replyTo -> new Scheduler.CheckSelector(spec.selector(), replyTo), askTimeout,
-        system.scheduler());
-    return check.thenAccept(c -> {
-      if (!c.problem().isEmpty()) {
-        throw new GrpcErrors.Unsatisfiable(c.problem());
+    // A cross-host selector must be satisfiable for each hypervisor it lists: every one of them
+    // is a host class the experiment waits for.
+    List<HostSelector> selectors = new ArrayList<>(List.of(spec.selector()));
+    if (spec.selector().allowedHypervisors().size() > 1) {
+      HostSelector s = spec.selector();
+      s.allowedHypervisors().forEach(h -> selectors.add(
+          new HostSelector(h, s.arch(), s.labels(), s.hosts())));
+    }
+    CompletionStage<String> problem = CompletableFuture.completedFuture("");
+    for (HostSelector selector : selectors) {
+      CompletionStage<Scheduler.SelectorCheck> check = AskPattern.ask(scheduler,
+          replyTo -> new Scheduler.CheckSelector(selector, replyTo), askTimeout,
+          system.scheduler());
+      problem = problem.thenCombine(check, (p, c) -> p.isEmpty() ? c.problem() : p);
+    }
+    return problem.thenAccept(p -> {
+      if (!p.isEmpty()) {
+        throw new GrpcErrors.Unsatisfiable(p);
       }
     });
   }

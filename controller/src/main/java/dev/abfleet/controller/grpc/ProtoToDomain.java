@@ -37,9 +37,11 @@ final class ProtoToDomain {
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
             b.getWarmupIterations()),
-        new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList()),
+        new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
+            s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
-            pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList()),
+            pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
+            pol.getClassByList()),
         p.getPriority());
   }
 

@@ -34,7 +34,7 @@ public final class FleetSummary {
   /** The selector as key=value pairs, e.g. "hypervisor=vz arch=aarch64 labels={pool=ci}". */
   public static String describe(HostSelector selector) {
     List<String> parts = new ArrayList<>();
-    parts.add("hypervisor=" + selector.hypervisor());
+    parts.add("hypervisor=" + String.join("|", selector.allowedHypervisors()));
     if (!selector.arch().isEmpty()) {
       parts.add("arch=" + selector.arch());
     }

@@ -40,6 +40,8 @@ final class FakeWorker implements AutoCloseable {
   private final int answerBlocks;
   private final boolean dropMidBlock;
   private StreamObserver<WorkerMessage> requests;
+  private String hypervisor = "qemu";
+  private String accelerator = "tcg";
 
   /**
    * @param answerBlocks blocks to answer; later ones are held without reply
@@ -56,6 +58,13 @@ final class FakeWorker implements AutoCloseable {
 
   static FakeWorker connect(int port, String hostId, double candidateFactor) {
     return new FakeWorker(port, hostId, candidateFactor, Integer.MAX_VALUE, false).start();
+  }
+
+  /** Advertises this hypervisor with this accelerator instead of qemu/tcg; call before start. */
+  FakeWorker withHypervisor(String name, String accel) {
+    this.hypervisor = name;
+    this.accelerator = accel;
+    return this;
   }
 
   FakeWorker start() {
@@ -82,7 +91,7 @@ final class FakeWorker implements AutoCloseable {
     });
     send(WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId(hostId)
         .setArch("x86_64").setCpus(2).setMemoryMib(4096)
-        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("tcg")))
+        .addHypervisors(HypervisorCapability.newBuilder().setName(hypervisor).addAccelerators(accelerator)))
         .build());
     heartbeats.scheduleAtFixedRate(() -> send(WorkerMessage.newBuilder()
         .setHeartbeat(Heartbeat.getDefaultInstance()).build()), 50, 100, TimeUnit.MILLISECONDS);
@@ -118,8 +127,8 @@ final class FakeWorker implements AutoCloseable {
     RunResult.Builder r = RunResult.newBuilder().setRunId(run.getRunId())
         .setExperimentId(block.getExperimentId()).setBlockId(block.getBlockId())
         .setLeaseEpoch(block.getLeaseEpoch())
-        .setTelemetry(RunTelemetry.newBuilder().setHostId(hostId).setHypervisor("qemu")
-            .setAccelerator("tcg").setBootMs(900).setRunMs(4000).setKernelRelease("6.1.0"));
+        .setTelemetry(RunTelemetry.newBuilder().setHostId(hostId).setHypervisor(run.getHypervisor())
+            .setAccelerator(accelerator).setBootMs(900).setRunMs(4000).setKernelRelease("6.1.0"));
     double factor = run.getArm().equals("cand") ? candidateFactor : 1.0;
     for (int i = 0; i < 3; i++) {
       double noise = 1 + 0.01 * random.nextGaussian();

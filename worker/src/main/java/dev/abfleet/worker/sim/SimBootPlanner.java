@@ -66,7 +66,7 @@ final class SimBootPlanner {
       SplittableRandom r, long t, List<TimedLine> out) {
     SimNoise noise = model.noise();
     double boot = (r.nextDouble() < noise.outlierRate() ? noise.outlierFactor() : 1) * host.drift(noise, clockMs);
-    for (String unknown : tokens.effects().keySet()) {
+    for (String unknown : tokens.effectMetrics()) {
       if (model.metric(unknown).isEmpty()) {
         out.add(new TimedLine(t, json(error("sim", "SIMULATION: sim.effect." + unknown
             + ": the sim model has no metric '" + unknown + "'; expected one of " + model.metricNames()))));
@@ -82,7 +82,7 @@ final class SimBootPlanner {
       }
       SimMetric m = metric.get();
       double mode = r.nextDouble() < noise.bimodalRate() ? noise.bimodalFactor() : 1;
-      double centre = m.base() * host.offsets().get(name) * tokens.effect(name) * boot * mode
+      double centre = m.base() * host.offsets().get(name) * tokens.effect(name, host.hostId()) * boot * mode
           * Math.exp(m.bootSigma() * r.nextGaussian());
       int total = args.warmup() + args.iterations();
       for (int it = 0; it < total; it++) {

@@ -46,4 +46,29 @@ class SimTokensTest {
     assertThat(SimTokens.parse("sim.fail_rate=abc").errors())
         .singleElement().asString().contains("the rate must be a probability from 0 to 1");
   }
+
+  @Test
+  void aHostPrefixedEffectAppliesOnlyOnMatchingHostsAndTheLongestPrefixWins() {
+    SimTokens t = SimTokens.parse("sim.effect.metadata_stat=1.1 sim.effect.metadata_stat@b-=0.8"
+        + " sim.effect.metadata_stat@b-01=0.5");
+
+    assertThat(t.errors()).isEmpty();
+    assertThat(t.effect("metadata_stat", "a-0001")).isEqualTo(1.1);
+    assertThat(t.effect("metadata_stat", "b-0002")).isEqualTo(0.8);
+    assertThat(t.effect("metadata_stat", "b-0100")).isEqualTo(0.5);
+    assertThat(t.effect("seq_read", "b-0002")).isEqualTo(1.0);
+  }
+
+  @Test
+  void reportsAnEmptyOrMalformedHostPrefix() {
+    assertThat(SimTokens.parse("sim.effect.metadata_stat@=0.8").errors()).singleElement().asString()
+        .startsWith("'sim.effect.metadata_stat@=0.8': expected sim.effect.<metric>@<host-prefix>=<factor>");
+    assertThat(SimTokens.parse("sim.effect.metadata_stat@a/b=0.8").errors()).hasSize(1);
+  }
+
+  @Test
+  void reportsAHostEffectGivenTwice() {
+    assertThat(SimTokens.parse("sim.effect.seq_read@b-=0.8 sim.effect.seq_read@b-=0.9").errors())
+        .containsExactly("'sim.effect.seq_read@b-=0.9': sim.effect.seq_read@b- is given twice; keep one");
+  }
 }

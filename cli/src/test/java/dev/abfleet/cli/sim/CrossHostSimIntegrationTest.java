@@ -1,0 +1,103 @@
+package dev.abfleet.cli.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.cli.report.TextReport;
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.worker.sim.SimArtifacts;
+import dev.abfleet.worker.sim.SimModel;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real controller and sim workers of two host classes (label cpu=a and cpu=b) over loopback
+ * gRPC: the candidate regresses on cpu=b hosts only.
+ */
+class CrossHostSimIntegrationTest {
+  @TempDir Path home;
+
+  @Test
+  @Timeout(90)
+  void aRegressionOnOneHostClassOnlyGivesDifferentClassVerdictsAndNoPooledVerdict() throws Exception {
+    SimModel model = SimModel.defaults().withTimeScale(0.01);
+    try (ControllerNode controller = ControllerNode.start(ControllerSettings.inMemory());
+        SimFleet a = SimFleet.start("127.0.0.1:" + controller.grpcPort(), 2, "a-", model,
+            Map.of("cpu", "a"), home.resolve("a"), r -> { });
+        SimFleet b = SimFleet.start("127.0.0.1:" + controller.grpcPort(), 2, "b-", model,
+            Map.of("cpu", "b"), home.resolve("b"), r -> { });
+        ExperimentClient client = new ExperimentClient("127.0.0.1:" + controller.grpcPort())) {
+      // Both classes must be connected before the experiment starts: a class that comes after
+      // every class seen has its pairs is not waited for.
+      awaitConnectedHosts("127.0.0.1:" + controller.grpcPort(), 4);
+      String id = client.submit("cross-host", ExperimentSpec.newBuilder()
+          .addArms(Arm.newBuilder().setName("base").setRole("baseline")
+              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")))
+          .addArms(Arm.newBuilder().setName("cand").setRole("candidate")
+              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "cand"))
+              .setCmdlineExtra("sim.effect.metadata_stat@b-=0.6"))
+          .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setIterations(3)
+              .setIterationMs(100))
+          .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
+          .setPolicy(Policy.newBuilder().setPairs(8).setSeed(42).addClassBy("label:cpu"))
+          .setPriority("pr")
+          .build());
+
+      Experiment done = client.watch(id, e -> { });
+
+      assertThat(done.getState()).as(done.getMessage()).isEqualTo("completed");
+      assertThat(done.getPairsDone()).isEqualTo(16);
+      assertThat(done.getBootsList()).extracting(Boot::getHostClass)
+          .containsOnly("sim/sim cpu=a", "sim/sim cpu=b");
+      assertThat(done.getBootsList()).filteredOn(x -> x.getHostClass().endsWith("cpu=b"))
+          .hasSize(16).allMatch(x -> x.getHostId().startsWith("b-"));
+      List<Comparison> rows = done.getComparisonsList();
+      assertThat(rows).extracting(Comparison::getHostClass)
+          .containsExactly("", "sim/sim cpu=a", "sim/sim cpu=b");
+      assertThat(rows.get(1).getVerdict()).isNotEqualTo("regressed");
+      assertThat(rows.get(2).getVerdict()).isEqualTo("regressed");
+      assertThat(rows.get(0).getVerdict()).isEqualTo("inconclusive");
+      assertThat(rows.get(0).getReasonsList()).containsExactly("class_heterogeneity");
+      assertThat(done.getOverall()).isEqualTo("regressed");
+      System.out.println(TextReport.render(done));
+    }
+  }
+
+  private static void awaitConnectedHosts(String target, int count) throws InterruptedException {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    try {
+      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
+      for (int i = 0; i < 300; i++) {
+        long connected = stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+            .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
+            .filter(Host::getConnected).count();
+        if (connected >= count) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+      throw new AssertionError("fewer than " + count + " sim workers connected within 30 s");
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.RunAssignment;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** One experiment on a QEMU host and a VZ host: each boots its own hypervisor, judged apart. */
+class CrossHostFlowTest extends ControllerNodeTest {
+  ControllerNode node;
+  ManagedChannel channel;
+  ExperimentServiceGrpc.ExperimentServiceBlockingStub client;
+  FakeWorker linux;
+  FakeWorker mac;
+
+  @BeforeEach
+  void start() {
+    node = ControllerNode.start(fastSettings());
+    channel = channel(node);
+    client = client(channel);
+  }
+
+  @AfterEach
+  void stop() {
+    if (linux != null) {
+      linux.close();
+    }
+    if (mac != null) {
+      mac.close();
+    }
+    channel.shutdownNow();
+    node.close();
+  }
+
+  ExperimentSpec crossHost(int pairs) {
+    return spec(pairs).toBuilder().setSelector(HostSelector.newBuilder()
+        .addHypervisors("qemu").addHypervisors("vz")).build();
+  }
+
+  /** 8 pairs per class: with two classes in the Holm family, 6 could not reach alpha / 2. */
+  @Test
+  void eachHostBootsItsHypervisorAndEveryClassGetsThePolicysPairs() throws Exception {
+    linux = new FakeWorker(node.grpcPort(), "linux-1", 0.7, Integer.MAX_VALUE, false)
+        .withHypervisor("qemu", "kvm").start();
+    mac = new FakeWorker(node.grpcPort(), "mac-1", 0.7, Integer.MAX_VALUE, false)
+        .withHypervisor("vz", "vz").start();
+    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 2; i++) {
+      Thread.sleep(50);
+    }
+
+    String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(8)).build())
+        .getExperimentId();
+    Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+
+    assertThat(done.getPairsDone()).isEqualTo(16);
+    assertThat(linux.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
+        .containsOnly("qemu");
+    assertThat(mac.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
+        .containsOnly("vz");
+    assertThat(done.getBootsList()).extracting(Boot::getHostClass).containsOnly("qemu/kvm", "vz/vz");
+    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+        .extracting(Comparison::getHostClass).containsExactly("", "qemu/kvm", "vz/vz");
+    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+        .extracting(Comparison::getNPairs).containsExactly(16, 8, 8);
+    // Both classes regressed: the pooled row (first) carries their common verdict.
+    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+        .extracting(Comparison::getVerdict).containsOnly("regressed");
+    assertThat(done.getOverall()).isEqualTo("regressed");
+  }
+
+  @Test
+  void rejectsAnUnknownHypervisorInTheListAsInvalidArgument() {
+    ExperimentSpec bad = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+        .addHypervisors("qemu").addHypervisors("xen")).build();
+    var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(bad).build()),
+        StatusRuntimeException.class);
+    assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(thrown.getStatus().getDescription())
+        .contains("selector.hypervisors[1]: unknown hypervisor 'xen'; expected one of qemu, vz, sim");
+  }
+
+  @Test
+  void rejectsASelectorNoKnownHostCanRunNamingBothHypervisors() throws Exception {
+    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
+      Thread.sleep(50);
+    }
+    ExperimentSpec vzOnly = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+        .addHypervisors("vz").addHypervisors("sim")).build();
+    ExperimentSpec unsatisfiable = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+        .setArch("aarch64").addHypervisors("qemu").addHypervisors("vz")).build();
+    var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(unsatisfiable).build()),
+        StatusRuntimeException.class);
+    assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(thrown.getStatus().getDescription()).contains("no host matches hypervisor=qemu|vz arch=aarch64");
+    assertThat(vzOnly.getSelector().getHypervisorsCount()).isEqualTo(2);
+  }
+
+  @Test
+  void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
+    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
+      Thread.sleep(50);
+    }
+    var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(4)).build()),
+        StatusRuntimeException.class);
+    assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(thrown.getStatus().getDescription()).startsWith("no host matches hypervisor=vz;")
+        .contains("1 x qemu/x86_64 (tcg)");
+  }
+}
