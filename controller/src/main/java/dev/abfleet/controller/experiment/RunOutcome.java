@@ -9,6 +9,8 @@ import java.util.List;
  * @param runMs ms from VM start to exit
  * @param stageMs ms spent staging artifacts (not measured time)
  * @param message failure message; empty when ok
+ * @param startedAtMs wall clock (Unix epoch ms, the worker's) when the run began; 0 = unknown
+ * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
  */
 public record RunOutcome(
     String runId,
@@ -26,7 +28,9 @@ public record RunOutcome(
     String kernelRelease,
     List<Sample> samples,
     String message,
-    String consoleTail) {
+    String consoleTail,
+    long startedAtMs,
+    long endedAtMs) {
 
   /** How the boot ended. INFRA is about the host, never the arm. */
   public enum Status {
@@ -50,9 +54,19 @@ public record RunOutcome(
     consoleTail = consoleTail == null ? "" : consoleTail;
   }
 
+  /** An outcome without wall-clock times. */
+  public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
+      long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
+      long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
+      String consoleTail) {
+    this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, 0, 0);
+  }
+
   /** The same outcome placed where the controller planned it (arm, pair, order). */
   public RunOutcome placed(String armName, int pair, int order) {
     return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
-        hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail);
+        hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
+        startedAtMs, endedAtMs);
   }
 }

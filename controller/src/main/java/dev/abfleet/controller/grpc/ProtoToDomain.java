@@ -103,7 +103,7 @@ final class ProtoToDomain {
       RunTelemetry t, List<Sample> samples, String message, String consoleTail) {
     return new RunOutcome(runId, "", hostId, 0, 0, epoch, status, t.getAccelerator(),
         t.getHypervisor(), t.getBootMs(), t.getRunMs(), t.getStageMs(), t.getKernelRelease(),
-        samples, message, consoleTail);
+        samples, message, consoleTail, t.getStartedAtMs(), t.getEndedAtMs());
   }
 
   private static Sample sample(MetricSample s) {
