@@ -10,7 +10,11 @@ public sealed interface ExperimentEvent extends CborSerializable {
   record ExperimentSubmitted(String experimentId, ExperimentSpec spec, long seed)
       implements ExperimentEvent {}
 
-  /** A block of pair {@code pairIndex} went to a host; run ids and arms in boot order. */
+  /**
+   * A block of pair {@code pairIndex} went to a host; run ids and arms in boot order.
+   *
+   * @param warmupRunId the run id of the block's warm-up boot (booted first); null or empty = none
+   */
   record BlockStarted(
       String blockId,
       int pairIndex,
@@ -18,8 +22,16 @@ public sealed interface ExperimentEvent extends CborSerializable {
       String hostId,
       long epoch,
       List<String> runIds,
-      List<String> arms)
-      implements ExperimentEvent {}
+      List<String> arms,
+      String warmupRunId)
+      implements ExperimentEvent {
+
+    /** A block without a warm-up boot. */
+    public BlockStarted(String blockId, int pairIndex, int attempt, String hostId, long epoch,
+        List<String> runIds, List<String> arms) {
+      this(blockId, pairIndex, attempt, hostId, epoch, runIds, arms, "");
+    }
+  }
 
   /** A boot of an in-flight block reported (ok or failed about the arm). */
   record RunRecorded(RunOutcome outcome, String blockId) implements ExperimentEvent {}

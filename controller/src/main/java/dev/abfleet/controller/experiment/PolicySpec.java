@@ -13,6 +13,8 @@ import java.util.List;
  * @param gatingMetrics metrics whose verdicts gate; empty = all
  * @param looks ascending pair counts at which the experiment may stop early (group-sequential
  *     design); empty = a fixed design of {@code pairs}; when set, {@code pairs} is the last look
+ * @param warmupBoot the first block on a freshly leased host starts with a warm-up boot of the
+ *     baseline arm that never counts (see {@link ExperimentState#freshLease})
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -21,7 +23,8 @@ public record PolicySpec(
     long seed,
     int bootTimeoutS,
     List<String> gatingMetrics,
-    List<Integer> looks) {
+    List<Integer> looks,
+    boolean warmupBoot) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -37,6 +40,12 @@ public record PolicySpec(
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
+  }
+
+  /** Without warm-up boots. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, false);
   }
 
   /** A fixed design (no interim looks). */

@@ -11,6 +11,8 @@ import java.util.List;
  * @param message failure message; empty when ok
  * @param startedAtMs wall clock (Unix epoch ms, the worker's) when the run began; 0 = unknown
  * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
+ * @param warmup a warm-up boot on a freshly leased host: shown with the boots, never part of a
+ *     pair or a verdict
  */
 public record RunOutcome(
     String runId,
@@ -30,7 +32,8 @@ public record RunOutcome(
     String message,
     String consoleTail,
     long startedAtMs,
-    long endedAtMs) {
+    long endedAtMs,
+    boolean warmup) {
 
   /** How the boot ended. INFRA is about the host, never the arm. */
   public enum Status {
@@ -54,19 +57,26 @@ public record RunOutcome(
     consoleTail = consoleTail == null ? "" : consoleTail;
   }
 
-  /** An outcome without wall-clock times. */
+  /** An outcome without wall-clock times, not a warm-up. */
   public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
       long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
       long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
       String consoleTail) {
     this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
-        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, 0, 0);
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, 0, 0, false);
   }
 
   /** The same outcome placed where the controller planned it (arm, pair, order). */
   public RunOutcome placed(String armName, int pair, int order) {
     return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        startedAtMs, endedAtMs);
+        startedAtMs, endedAtMs, warmup);
+  }
+
+  /** The same outcome marked as a warm-up boot. */
+  public RunOutcome asWarmup() {
+    return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator,
+        hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
+        startedAtMs, endedAtMs, true);
   }
 }

@@ -81,7 +81,8 @@ final class DomainToProto {
             .setSeed(s.policy().seed())
             .setBootTimeoutS(s.policy().bootTimeoutS())
             .addAllGatingMetrics(s.policy().gatingMetrics())
-            .addAllLooks(s.policy().looks()))
+            .addAllLooks(s.policy().looks())
+            .setWarmupBoot(s.policy().warmupBoot()))
         .setPriority(s.priority());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
@@ -145,7 +146,8 @@ final class DomainToProto {
         .setStatus(o.status().wire())
         .setMessage(o.message())
         .setConsoleTail(o.consoleTail())
-        .setLeaseEpoch(o.leaseEpoch());
+        .setLeaseEpoch(o.leaseEpoch())
+        .setWarmup(o.warmup());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
@@ -163,7 +165,7 @@ final class DomainToProto {
           .setKernel(artifact(r.kernel())).setCmdlineExtra(r.cmdlineExtra())
           .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib()))
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
-          .setHypervisor(r.hypervisor());
+          .setHypervisor(r.hypervisor()).setWarmup(r.warmup());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
       }

@@ -39,7 +39,7 @@ final class ProtoToDomain {
             b.getWarmupIterations()),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
-            pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList()),
+            pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(), pol.getWarmupBoot()),
         p.getPriority());
   }
 
@@ -103,7 +103,7 @@ final class ProtoToDomain {
       RunTelemetry t, List<Sample> samples, String message, String consoleTail) {
     return new RunOutcome(runId, "", hostId, 0, 0, epoch, status, t.getAccelerator(),
         t.getHypervisor(), t.getBootMs(), t.getRunMs(), t.getStageMs(), t.getKernelRelease(),
-        samples, message, consoleTail, t.getStartedAtMs(), t.getEndedAtMs());
+        samples, message, consoleTail, t.getStartedAtMs(), t.getEndedAtMs(), false);
   }
 
   private static Sample sample(MetricSample s) {

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * revoked lease it is stale and ignored; an incomplete block is abandoned). A cancel
  * "after the current boot" (preemption) lets the boot in progress finish and report, skips the
  * runs after it and ends the block with BlockFinished, so the controller can give the host to
- * a higher-priority experiment at a boot boundary. Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
+ * a higher-priority experiment at a boot boundary. A warm-up run (RunAssignment.warmup) is
+ * run and reported like any other; whatever it reports, the block goes on to its measured runs.
+ * Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
  * ended_at_ms).
  */
 public final class BlockExecutor implements AutoCloseable {
@@ -122,6 +124,10 @@ public final class BlockExecutor implements AutoCloseable {
         break;
       }
       runningRunId.set(run.getRunId());
+      if (run.getWarmup()) {
+        log.info("block {}: warm-up boot {} (not measured; the block goes on whatever it reports)",
+            block.getBlockId(), run.getRunId());
+      }
       try {
         out.accept(WorkerMessage.newBuilder()
             .setRunStarted(RunStarted.newBuilder()
