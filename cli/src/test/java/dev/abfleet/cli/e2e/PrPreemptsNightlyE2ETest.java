@@ -37,10 +37,10 @@ class PrPreemptsNightlyE2ETest {
   private static final int NIGHTLY_PAIRS = 9;
   private static final int PR_PAIRS = 2;
   /**
-   * Added to one boot's duration for the pr's first boot to start: staging of the boot in
-   * progress on the preempted host (its kernel is already cached), the stop, BlockFinished,
-   * lease release, re-lease, plan and assignment round trips on loopback (tens of ms each),
-   * and the pr boot's own staging (kernel cached from the nightly's boots).
+   * Added to one boot's duration (the longest warm nightly boot, see {@link #warmBoots}) for the
+   * pr's first boot to start: the stop, the preempted boot's report, BlockFinished, lease
+   * release, re-lease, plan and assignment round trips on loopback (tens of ms each) and jitter
+   * on a shared 2-core machine. The pr boot's start is taken before its staging.
    */
   private static final long SCHEDULING_ALLOWANCE_MS = 3_000;
 
@@ -66,16 +66,16 @@ class PrPreemptsNightlyE2ETest {
         assertThat(n.getState()).as(n.getMessage()).isEqualTo("completed");
         assertThat(lastEnd(p)).as("pr's last boot ends before the nightly's").isLessThan(lastEnd(n));
 
-        long longestNightlyBoot = n.getBootsList().stream().mapToLong(b -> b.getTelemetry().getRunMs())
+        long longestNightlyBoot = warmBoots(n).stream().mapToLong(PrPreemptsNightlyE2ETest::wallMs)
             .max().orElseThrow();
         long prFirstStart = p.getBootsList().stream().mapToLong(b -> b.getTelemetry().getStartedAtMs())
             .min().orElseThrow();
         long delay = prFirstStart - submittedAt;
-        System.out.printf("pr start delay %d ms; nightly boots run_ms min %d max %d; nightly retried blocks %d;"
-                + " wall %d s%n", delay,
-            n.getBootsList().stream().mapToLong(b -> b.getTelemetry().getRunMs()).min().orElseThrow(),
-            longestNightlyBoot, n.getRetriedBlocks(),
-            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - testStart));
+        System.out.printf("pr start delay %d ms; nightly boot wall ms: min %d, longest warm %d, longest with"
+                + " first boots %d; nightly retried blocks %d; test wall %d s%n", delay,
+            n.getBootsList().stream().mapToLong(PrPreemptsNightlyE2ETest::wallMs).min().orElseThrow(),
+            longestNightlyBoot, n.getBootsList().stream().mapToLong(PrPreemptsNightlyE2ETest::wallMs).max().orElseThrow(),
+            n.getRetriedBlocks(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - testStart));
         assertThat(delay).as("pr's first boot after submit (ms); longest nightly boot %d ms", longestNightlyBoot)
             .isLessThanOrEqualTo(longestNightlyBoot + SCHEDULING_ALLOWANCE_MS);
 
@@ -157,6 +157,23 @@ class PrPreemptsNightlyE2ETest {
       throw new AssertionError("experiments did not finish; controller log:\n" + fleet.log("controller"));
     }
     return done;
+  }
+
+  /** Wall time of a boot on its worker, staging included. */
+  private static long wallMs(Boot b) {
+    return b.getTelemetry().getEndedAtMs() - b.getTelemetry().getStartedAtMs();
+  }
+
+  /**
+   * The nightly's boots without each host's first one: those start cold (guest image built,
+   * three VMs starting at once) and take up to 3x a usual boot here, which would make "one boot"
+   * a loose bound. The pr is submitted only after every host's first boot has ended.
+   */
+  private static List<Boot> warmBoots(Experiment e) {
+    Map<String, Boot> first = new HashMap<>();
+    e.getBootsList().forEach(b -> first.merge(b.getHostId(), b,
+        (x, y) -> x.getTelemetry().getStartedAtMs() <= y.getTelemetry().getStartedAtMs() ? x : y));
+    return e.getBootsList().stream().filter(b -> !first.containsValue(b)).toList();
   }
 
   private static long lastEnd(Experiment e) {
