@@ -70,6 +70,11 @@ final class AbCommand implements Callable<Integer> {
   @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long.")
   Integer bootTimeout;
 
+  @Option(names = "--warmup-boot", negatable = true,
+      description = "Start the first block on each freshly leased host with one extra baseline boot that is reported"
+          + " as a warm-up and never counted (default: fleet.yaml policy.warmup_boot, false).")
+  Boolean warmupBoot;
+
   @Option(names = "--local-workers", defaultValue = "1", paramLabel = "N",
       description = "Local worker agents (each one VM at a time; default: ${DEFAULT-VALUE}).")
   int localWorkers;
@@ -81,7 +86,7 @@ final class AbCommand implements Callable<Integer> {
         ArmArg.parse("--baseline", baseline),
         candidates.stream().map(c -> ArmArg.parse("--candidate", c)).toList(),
         ceiling == null ? null : ArmArg.parse("--ceiling", ceiling),
-        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout);
+        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout, warmupBoot);
     ReportFormat fmt = ReportFormat.parse(format);
     if (localWorkers < 1 || localWorkers > 64) {
       throw new Problem("--local-workers " + localWorkers + ": expected 1 to 64");

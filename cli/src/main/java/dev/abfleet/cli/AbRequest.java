@@ -33,7 +33,8 @@ record AbRequest(
     Double alpha,
     Long seed,
     Integer iterations,
-    Integer bootTimeoutS) {
+    Integer bootTimeoutS,
+    Boolean warmupBoot) {
 
   AbRequest {
     java.util.Set<String> names = new java.util.HashSet<>();
@@ -102,7 +103,8 @@ record AbRequest(
         .setPairs(effectiveLooks().isEmpty() ? (pairs != null ? pairs : config.policy().pairs()) : 0)
         .addAllLooks(effectiveLooks())
         .setBootTimeoutS(bootTimeoutS != null ? bootTimeoutS : config.policy().bootTimeoutS())
-        .addAllGatingMetrics(gating);
+        .addAllGatingMetrics(gating)
+        .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot());
     if (seed != null) {
       policy.setSeed(seed);
     }

@@ -22,8 +22,17 @@ public record FleetConfig(
   /**
    * Default decision policy of experiments that do not set their own. {@code looks}: ascending
    * pair counts of a sequential design (empty = a fixed design of {@code pairs}).
+   * {@code warmupBoot}: the first block on a freshly leased host starts with an uncounted
+   * baseline boot.
    */
-  public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {}
+  public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
+      boolean warmupBoot) {
+
+    /** Without warm-up boots. */
+    public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {
+      this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, false);
+    }
+  }
 
   /** Default VM shape: vCPUs and memory in MiB. */
   public record Vm(int vcpus, int memoryMib) {}

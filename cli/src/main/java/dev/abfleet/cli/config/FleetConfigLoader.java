@@ -140,8 +140,11 @@ public final class FleetConfigLoader {
     int pairs = 8;
     int timeout = 180;
     List<Integer> looks = List.of();
+    boolean warmupBoot = false;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks"));
+      Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks",
+          "warmup_boot"));
+      if (m.containsKey("warmup_boot")) warmupBoot = m.get("warmup_boot").oneOf(List.of("true", "false")).equals("true");
       if (m.containsKey("looks")) looks = looks(m.get("looks"));
       if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
       if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
@@ -151,7 +154,7 @@ public final class FleetConfigLoader {
     if (!looks.isEmpty()) {
       pairs = looks.get(looks.size() - 1);
     }
-    return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks);
+    return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks, warmupBoot);
   }
 
   /** Ascending pair counts of at least 2. */

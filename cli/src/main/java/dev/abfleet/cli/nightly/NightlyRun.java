@@ -101,7 +101,8 @@ public final class NightlyRun {
             .setIterations(b.iterations()).setIterationMs(b.iterationMs()).setWarmupIterations(b.warmup()))
         .setSelector(selector)
         .setPolicy(Policy.newBuilder().setNoiseThreshold(p.noiseThreshold()).setAlpha(p.alpha())
-            .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating()))
+            .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating())
+            .setWarmupBoot(p.warmupBoot()))
         .setPriority("nightly")
         .build();
   }

@@ -96,6 +96,7 @@ public final class JsonReport {
     n.put("order", b.getOrderInPair());
     n.put("lease_epoch", b.getLeaseEpoch());
     n.put("status", b.getStatus());
+    if (b.getWarmup()) n.put("warmup_boot", true); // policy warmup_boot: listed, never in a pair
     n.put("hypervisor", b.getTelemetry().getHypervisor());
     n.put("accelerator", b.getTelemetry().getAccelerator());
     n.put("host_class", b.getHostClass());

@@ -27,7 +27,11 @@ public final class Decisions {
   /** Events to persist and the answer to the reporter. */
   public record Decision(List<ExperimentEvent> events, RecordResult result) {}
 
-  /** The block for {@code pair} on this host: every arm once, in the pair's seeded order. */
+  /**
+   * The block for {@code pair} on this host: every arm once, in the pair's seeded order; with
+   * the policy's warm-up boot on a fresh lease ({@link ExperimentState#freshLease}), one boot of
+   * the baseline arm before them.
+   */
   public static Block planBlock(ExperimentState state, String hostId, long epoch, int pair) {
     return planBlock(state, hostId, epoch, pair, state.spec().selector().hypervisor());
   }
@@ -42,6 +46,12 @@ public final class Decisions {
         state.spec().armOrder(),
         firstArms(state, hostId), firstArms(state, null));
     ExperimentSpec spec = state.spec();
+    if (spec.policy().warmupBoot() && state.freshLease(hostId, epoch)) {
+      ArmSpec base = spec.baseline();
+      runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
+          base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
+          spec.policy().bootTimeoutS(), hypervisor, true));
+    }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
@@ -58,7 +68,7 @@ public final class Decisions {
         .filter(o -> (hostId == null || o.hostId().equals(hostId)) && o.orderInPair() == 0)
         .findFirst().ifPresent(o -> firsts.add(o.arm())));
     state.inFlight().values().stream().filter(b -> hostId == null || b.hostId().equals(hostId))
-        .forEach(b -> firsts.add(b.arms().get(0)));
+        .forEach(b -> firsts.add(b.firstMeasuredArm()));
     return firsts;
   }
 
@@ -70,12 +80,14 @@ public final class Decisions {
   public static BlockStarted started(Block block, int attempt, String hostClass, String hostFacts) {
     return new BlockStarted(block.blockId(), block.pairIndex(), attempt, block.hostId(),
         block.leaseEpoch(), block.runs().stream().map(RunPlan::runId).toList(),
-        block.runs().stream().map(RunPlan::arm).toList(), hostClass, hostFacts);
+        block.runs().stream().map(RunPlan::arm).toList(), hostClass, hostFacts,
+        block.runs().stream().filter(RunPlan::warmup).map(RunPlan::runId).findFirst().orElse(""));
   }
 
   /**
    * A boot's report: counted once per run id, only for the block in flight under the same lease
-   * epoch; INFRA abandons the block so the pair runs again whole.
+   * epoch; INFRA abandons the block so the pair runs again whole. A warm-up boot is recorded as
+   * such whatever its status and never abandons its block.
    */
   public static Decision recordRun(ExperimentState state, RunOutcome outcome, String blockId) {
     if (!state.running()) {
@@ -88,6 +100,11 @@ public final class Decisions {
     if (block == null || block.epoch() != outcome.leaseEpoch() || !block.contains(outcome.runId())) {
       return new Decision(List.of(new RunRejected(outcome.runId(), blockId, outcome.leaseEpoch())),
           RecordResult.REJECTED_STALE);
+    }
+    if (block.isWarmup(outcome.runId())) {
+      // Whatever its status, a warm-up is recorded once and the block goes on: never retried.
+      RunOutcome warmup = outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), 0).asWarmup();
+      return new Decision(List.of(new RunRecorded(warmup, blockId)), RecordResult.RECORDED);
     }
     if (outcome.status() == RunOutcome.Status.INFRA) {
       String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();

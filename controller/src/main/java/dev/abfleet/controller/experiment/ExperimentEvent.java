@@ -16,6 +16,7 @@ public sealed interface ExperimentEvent extends CborSerializable {
    * @param hostClass the class the block is expected to run in ({@link HostClassKey#planned});
    *     empty in events recorded before classes existed
    * @param hostFacts the host's class_by facts, recorded on each of the block's boots
+   * @param warmupRunId the run id of the block's warm-up boot (booted first); null or empty = none
    */
   record BlockStarted(
       String blockId,
@@ -26,11 +27,19 @@ public sealed interface ExperimentEvent extends CborSerializable {
       List<String> runIds,
       List<String> arms,
       String hostClass,
-      String hostFacts)
+      String hostFacts,
+      String warmupRunId)
       implements ExperimentEvent {
     public BlockStarted {
       hostClass = hostClass == null ? "" : hostClass;
       hostFacts = hostFacts == null ? "" : hostFacts;
+      warmupRunId = warmupRunId == null ? "" : warmupRunId;
+    }
+
+    /** A block without host class or warm-up boot. */
+    public BlockStarted(String blockId, int pairIndex, int attempt, String hostId, long epoch,
+        List<String> runIds, List<String> arms) {
+      this(blockId, pairIndex, attempt, hostId, epoch, runIds, arms, "", "", "");
     }
   }
 

@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
  * @param recordedRunIds every run id ever recorded (idempotency)
  * @param avoid pair index -> hosts where a block of the pair failed for the host's sake (INFRA);
  *     the pair runs on another matching host when there is one
+ * @param warmups warm-up boots recorded (policy warmupBoot), in the order they were recorded;
+ *     never part of {@code pairs}
  */
 public record ExperimentState(
     String id,
@@ -45,8 +47,13 @@ public record ExperimentState(
     int retriedBlocks,
     int rejectedStale,
     String message,
-    Map<Integer, Set<String>> avoid)
+    Map<Integer, Set<String>> avoid,
+    List<RunOutcome> warmups)
     implements CborSerializable {
+
+  public ExperimentState {
+    warmups = warmups == null ? List.of() : List.copyOf(warmups);
+  }
 
   public enum Status {
     NEW,
@@ -62,7 +69,7 @@ public record ExperimentState(
 
   public static ExperimentState empty(String id) {
     return new ExperimentState(id, Status.NEW, null, 0, List.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), Set.of(), 0, 0, "", Map.of());
+        Map.of(), Set.of(), 0, 0, "", Map.of(), List.of());
   }
 
   public boolean running() {
@@ -153,20 +160,21 @@ public record ExperimentState(
     if (event instanceof ExperimentSubmitted e) {
       List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), plannedPairs(e.spec()), e.seed());
       return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
-          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid);
+          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid, warmups);
     } else if (event instanceof BlockStarted e) {
       var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
-          e.arms(), Map.of(), e.hostClass(), e.hostFacts());
+          e.arms(), Map.of(), e.hostClass(), e.hostFacts(), e.warmupRunId());
       return withInFlight(put(inFlight, e.blockId(), block))
           .withAttempts(put(attempts, e.pairIndex(), attempts.getOrDefault(e.pairIndex(), 0) + 1));
     } else if (event instanceof RunRecorded e) {
       InFlightBlock block = inFlight.get(e.blockId());
       Set<String> seen = new HashSet<>(recordedRunIds);
       seen.add(e.outcome().runId());
-      return withInFlight(put(inFlight, e.blockId(), block.with(e.outcome()))).withRecorded(seen);
+      ExperimentState next = withInFlight(put(inFlight, e.blockId(), block.with(e.outcome()))).withRecorded(seen);
+      return e.outcome().warmup() ? next.withWarmup(e.outcome()) : next;
     } else if (event instanceof RunRejected) {
       return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts,
-          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid);
+          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid, warmups);
     } else if (event instanceof BlockAbandoned e) {
       InFlightBlock block = inFlight.get(e.blockId());
       Map<Integer, Integer> charged = e.charged()
@@ -177,12 +185,12 @@ public record ExperimentState(
           : avoid;
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message,
-          avoiding);
+          avoiding, warmups);
     } else if (event instanceof PairCompleted e) {
       InFlightBlock block = inFlight.get(e.blockId());
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           put(pairs, e.pairIndex(), block.outcomesInOrder()), attempts, abandoned,
-          recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
+          recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
     } else if (event instanceof ExperimentCompleted) {
       return withStatus(Status.COMPLETED, "");
     } else if (event instanceof ExperimentCancelled e) {
@@ -206,6 +214,28 @@ public record ExperimentState(
   /** Classes a cross-host comparison draws pair orders for; later pairs reuse them cyclically. */
   static final int MAX_PLANNED_CLASSES = 16;
 
+  /**
+   * True when this experiment's last block on the host ran under neither {@code epoch} nor the
+   * lease just before it: the host comes from idle, another experiment, or a restart, so its
+   * caches and clocks are not warm from this experiment's boots. Leases are per block and epochs
+   * grow by one per lease, so back-to-back blocks of one experiment are never fresh.
+   */
+  public boolean freshLease(String hostId, long epoch) {
+    long last = 0;
+    for (List<RunOutcome> outcomes : pairs.values()) {
+      for (RunOutcome o : outcomes) {
+        last = o.hostId().equals(hostId) ? Math.max(last, o.leaseEpoch()) : last;
+      }
+    }
+    for (InFlightBlock b : inFlight.values()) {
+      last = b.hostId().equals(hostId) ? Math.max(last, b.epoch()) : last;
+    }
+    for (RunOutcome o : warmups) {
+      last = o.hostId().equals(hostId) ? Math.max(last, o.leaseEpoch()) : last;
+    }
+    return last == 0 || last < epoch - 1;
+  }
+
   /** Outcomes of completed pairs, by pair index. */
   public Map<Integer, List<RunOutcome>> completedPairs() {
     return new TreeMap<>(pairs);
@@ -213,22 +243,29 @@ public record ExperimentState(
 
   private ExperimentState withStatus(Status next, String why) {
     return new ExperimentState(id, next, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, why, avoid);
+        recordedRunIds, retriedBlocks, rejectedStale, why, avoid, warmups);
+  }
+
+  private ExperimentState withWarmup(RunOutcome warmup) {
+    List<RunOutcome> next = new java.util.ArrayList<>(warmups);
+    next.add(warmup);
+    return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, next);
   }
 
   private ExperimentState withInFlight(Map<String, InFlightBlock> next) {
     return new ExperimentState(id, status, spec, seed, order, next, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
   }
 
   private ExperimentState withAttempts(Map<Integer, Integer> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, next, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
   }
 
   private ExperimentState withRecorded(Set<String> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        Set.copyOf(next), retriedBlocks, rejectedStale, message, avoid);
+        Set.copyOf(next), retriedBlocks, rejectedStale, message, avoid, warmups);
   }
 
   private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {

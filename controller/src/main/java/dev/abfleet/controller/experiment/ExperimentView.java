@@ -13,7 +13,8 @@ import java.util.Map;
  * @param state "running", "completed", "cancelled", "failed", or "unknown" for an id never
  *     submitted
  * @param comparisons candidate arm -> one comparison per metric, derived from completed pairs
- * @param boots counted boots (completed pairs and the blocks in flight), by pair then order
+ * @param boots counted boots (completed pairs and the blocks in flight) and warm-up boots, by
+ *     pair, a pair's warm-ups first, then order
  * @param retriedBlocks blocks abandoned and re-run (infra failures, lost leases, restarts)
  * @param rejectedStale reports rejected for a block not in flight under their lease epoch
  * @param meanBlockMs mean wall time of a completed block in ms (its boots' run and staging
@@ -51,7 +52,9 @@ public record ExperimentView(
     List<RunOutcome> boots = new ArrayList<>();
     s.pairs().values().forEach(boots::addAll);
     s.inFlight().values().forEach(b -> boots.addAll(b.outcomesInOrder()));
+    boots.addAll(s.warmups());
     boots.sort(Comparator.comparingInt(RunOutcome::pairIndex)
+        .thenComparing(RunOutcome::warmup, Comparator.reverseOrder())
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
         s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs(), s.seed()), List.copyOf(boots),

@@ -15,6 +15,8 @@ import java.util.List;
  *     design); empty = a fixed design of {@code pairs}; when set, {@code pairs} is the last look
  * @param classBy host-class dimensions beyond hypervisor and accelerator: "cpu_model", "arch"
  *     or "label:KEY" ({@link HostClassKey}); empty = hypervisor and accelerator only
+ * @param warmupBoot the first block on a freshly leased host starts with a warm-up boot of the
+ *     baseline arm that never counts (see {@link ExperimentState#freshLease})
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -24,7 +26,8 @@ public record PolicySpec(
     int bootTimeoutS,
     List<String> gatingMetrics,
     List<Integer> looks,
-    List<String> classBy) {
+    List<String> classBy,
+    boolean warmupBoot) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -43,10 +46,22 @@ public record PolicySpec(
     }
   }
 
-  /** Classes by hypervisor and accelerator only. */
+  /** Classes by hypervisor and accelerator only, without warm-up boots. */
   public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
       List<String> gatingMetrics, List<Integer> looks) {
-    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, List.of());
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, List.of(), false);
+  }
+
+  /** Without warm-up boots. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks, List<String> classBy) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, classBy, false);
+  }
+
+  /** Classes by hypervisor and accelerator only. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks, boolean warmupBoot) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, List.of(), warmupBoot);
   }
 
   /** A fixed design (no interim looks). */

@@ -12,6 +12,10 @@ import java.util.List;
  * @param hostFacts the policy's class_by dimensions of the host that ran the boot, as
  *     "name=value" joined by spaces, fixed when the block was planned ({@link HostClassKey});
  *     empty = none asked for
+ * @param startedAtMs wall clock (Unix epoch ms, the worker's) when the run began; 0 = unknown
+ * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
+ * @param warmup a warm-up boot on a freshly leased host: shown with the boots, never part of a
+ *     pair or a verdict
  */
 public record RunOutcome(
     String runId,
@@ -30,7 +34,10 @@ public record RunOutcome(
     List<Sample> samples,
     String message,
     String consoleTail,
-    String hostFacts) {
+    String hostFacts,
+    long startedAtMs,
+    long endedAtMs,
+    boolean warmup) {
 
   /** How the boot ended. INFRA is about the host, never the arm. */
   public enum Status {
@@ -55,26 +62,52 @@ public record RunOutcome(
     hostFacts = hostFacts == null ? "" : hostFacts;
   }
 
-  /** An outcome without host facts (as workers report it). */
+  /** An outcome without host facts, wall-clock times or warm-up mark. */
   public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
       long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
       long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
       String consoleTail) {
     this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
-        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, "");
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, "", 0, 0, false);
+  }
+
+  /** An outcome with host facts, without wall-clock times, not a warm-up. */
+  public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
+      long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
+      long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
+      String consoleTail, String hostFacts) {
+    this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, hostFacts, 0, 0, false);
+  }
+
+  /** An outcome as a worker reports it: no host facts (the controller adds them). */
+  public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
+      long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
+      long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
+      String consoleTail, long startedAtMs, long endedAtMs, boolean warmup) {
+    this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, "", startedAtMs,
+        endedAtMs, warmup);
   }
 
   /** The same outcome with the class_by facts of the host that ran it. */
   public RunOutcome withHostFacts(String facts) {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
         accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
-        consoleTail, facts);
+        consoleTail, facts, startedAtMs, endedAtMs, warmup);
   }
 
   /** The same outcome placed where the controller planned it (arm, pair, order). */
   public RunOutcome placed(String armName, int pair, int order) {
     return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        hostFacts);
+        hostFacts, startedAtMs, endedAtMs, warmup);
+  }
+
+  /** The same outcome marked as a warm-up boot. */
+  public RunOutcome asWarmup() {
+    return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator,
+        hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
+        hostFacts, startedAtMs, endedAtMs, true);
   }
 }

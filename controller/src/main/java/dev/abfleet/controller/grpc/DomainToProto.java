@@ -86,7 +86,8 @@ final class DomainToProto {
             .setBootTimeoutS(s.policy().bootTimeoutS())
             .addAllGatingMetrics(s.policy().gatingMetrics())
             .addAllLooks(s.policy().looks())
-            .addAllClassBy(s.policy().classBy()))
+            .addAllClassBy(s.policy().classBy())
+            .setWarmupBoot(s.policy().warmupBoot()))
         .setPriority(s.priority());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
@@ -146,12 +147,14 @@ final class DomainToProto {
         .setTelemetry(RunTelemetry.newBuilder()
             .setHostId(o.hostId()).setHypervisor(o.hypervisor()).setAccelerator(o.accelerator())
             .setBootMs(o.bootMs()).setRunMs(o.runMs()).setStageMs(o.stageMs())
-            .setKernelRelease(o.kernelRelease()))
+            .setKernelRelease(o.kernelRelease())
+            .setStartedAtMs(o.startedAtMs()).setEndedAtMs(o.endedAtMs()))
         .setStatus(o.status().wire())
         .setMessage(o.message())
         .setConsoleTail(o.consoleTail())
         .setHostClass(HostClassKey.of(o))
-        .setLeaseEpoch(o.leaseEpoch());
+        .setLeaseEpoch(o.leaseEpoch())
+        .setWarmup(o.warmup());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
@@ -169,7 +172,7 @@ final class DomainToProto {
           .setKernel(artifact(r.kernel())).setCmdlineExtra(r.cmdlineExtra())
           .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib()))
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
-          .setHypervisor(r.hypervisor());
+          .setHypervisor(r.hypervisor()).setWarmup(r.warmup());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
       }

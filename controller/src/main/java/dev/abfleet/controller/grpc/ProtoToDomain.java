@@ -41,7 +41,7 @@ final class ProtoToDomain {
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
-            pol.getClassByList()),
+            pol.getClassByList(), pol.getWarmupBoot()),
         p.getPriority());
   }
 
@@ -105,7 +105,7 @@ final class ProtoToDomain {
       RunTelemetry t, List<Sample> samples, String message, String consoleTail) {
     return new RunOutcome(runId, "", hostId, 0, 0, epoch, status, t.getAccelerator(),
         t.getHypervisor(), t.getBootMs(), t.getRunMs(), t.getStageMs(), t.getKernelRelease(),
-        samples, message, consoleTail);
+        samples, message, consoleTail, t.getStartedAtMs(), t.getEndedAtMs(), false);
   }
 
   private static Sample sample(MetricSample s) {

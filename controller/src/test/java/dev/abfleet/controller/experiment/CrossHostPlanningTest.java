@@ -22,7 +22,7 @@ class CrossHostPlanningTest {
 
   static ExperimentState start(ExperimentState s, int pair, String host, String cls) {
     return s.apply(new BlockStarted("b" + pair, pair, 0, host, 1, List.of("r" + pair + "a", "r" + pair + "b"),
-        List.of("base", "cand"), cls, ""));
+        List.of("base", "cand"), cls, "", ""));
   }
 
   @Test

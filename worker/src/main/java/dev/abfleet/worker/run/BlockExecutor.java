@@ -5,6 +5,7 @@ import dev.abfleet.proto.fleet.v1.BlockFinished;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunStarted;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,13 +29,18 @@ import org.slf4j.LoggerFactory;
  * revoked lease it is stale and ignored; an incomplete block is abandoned). A cancel
  * "after the current boot" (preemption) lets the boot in progress finish and report, skips the
  * runs after it and ends the block with BlockFinished, so the controller can give the host to
- * a higher-priority experiment at a boot boundary.
+ * a higher-priority experiment at a boot boundary. A warm-up run (RunAssignment.warmup) is
+ * run and reported like any other; whatever it reports, the block goes on to its measured runs.
+ * Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
+ * ended_at_ms).
  */
 public final class BlockExecutor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BlockExecutor.class);
 
   private final RunProcedure procedure;
   private final Consumer<WorkerMessage> out;
+  /** Wall clock in Unix epoch ms, stamped on every report. */
+  private final LongSupplier clock;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "abfleet-block-executor");
@@ -46,8 +53,14 @@ public final class BlockExecutor implements AutoCloseable {
   private final Set<String> stopAfterBoot = ConcurrentHashMap.newKeySet();
 
   public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out) {
+    this(procedure, out, System::currentTimeMillis);
+  }
+
+  /** As above with the wall clock (Unix epoch ms) the reports' start and end times come from. */
+  BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out, LongSupplier clock) {
     this.procedure = procedure;
     this.out = out;
+    this.clock = clock;
   }
 
   /** Queues a block; blocks run in arrival order. */
@@ -111,6 +124,10 @@ public final class BlockExecutor implements AutoCloseable {
         break;
       }
       runningRunId.set(run.getRunId());
+      if (run.getWarmup()) {
+        log.info("block {}: warm-up boot {} (not measured; the block goes on whatever it reports)",
+            block.getBlockId(), run.getRunId());
+      }
       try {
         out.accept(WorkerMessage.newBuilder()
             .setRunStarted(RunStarted.newBuilder()
@@ -118,12 +135,13 @@ public final class BlockExecutor implements AutoCloseable {
                 .setBlockId(block.getBlockId())
                 .setLeaseEpoch(block.getLeaseEpoch()))
             .build());
+        long startedAt = clock.getAsLong();
         WorkerMessage report = procedure.execute(block, run);
         if (Thread.currentThread().isInterrupted()) {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
           break;
         }
-        out.accept(report);
+        out.accept(stamped(report, startedAt, clock.getAsLong()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
@@ -137,6 +155,30 @@ public final class BlockExecutor implements AutoCloseable {
             .setBlockId(block.getBlockId())
             .setLeaseEpoch(block.getLeaseEpoch()))
         .build());
+  }
+
+  /** The report with the run's start and end wall times, unless the procedure set them. */
+  static WorkerMessage stamped(WorkerMessage report, long startedAt, long endedAt) {
+    if (report.hasRunResult()) {
+      var r = report.getRunResult().toBuilder();
+      stamp(r.getTelemetryBuilder(), startedAt, endedAt);
+      return report.toBuilder().setRunResult(r).build();
+    }
+    if (report.hasRunFailure()) {
+      var f = report.getRunFailure().toBuilder();
+      stamp(f.getTelemetryBuilder(), startedAt, endedAt);
+      return report.toBuilder().setRunFailure(f).build();
+    }
+    return report;
+  }
+
+  private static void stamp(RunTelemetry.Builder t, long startedAt, long endedAt) {
+    if (t.getStartedAtMs() == 0) {
+      t.setStartedAtMs(startedAt);
+    }
+    if (t.getEndedAtMs() == 0) {
+      t.setEndedAtMs(endedAt);
+    }
   }
 
   @Override
