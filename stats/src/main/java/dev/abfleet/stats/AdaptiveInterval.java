@@ -63,23 +63,28 @@ final class AdaptiveInterval {
       // all d equal: only θ = d itself is never rejected; Wilcoxon's [W(k), W(N-k+1)] too
       return accepted(0, d.length, alpha) ? null : new double[] {walsh[0], walsh[0]};
     }
-    int low = gaps;
-    int high = -1;
+    // per cap, the gaps its test accepts form one run [first, last] (the statistic is
+    // monotone in θ); a gap is accepted when the cap chosen there accepts it
+    Map<Integer, int[]> runs = new HashMap<>();
+    int from = gaps;
+    int to = -1;
     for (int cap : candidateCaps()) {
-      int first = firstAccepted(cap, alpha);
-      int last = lastAccepted(cap, alpha);
-      for (int k = first; k <= last && k < low; k++) {
-        if (capAt(k) == cap && (!tied || accepted(k, cap, alpha))) {
-          low = k;
-        }
-      }
-      for (int k = last; k >= first && k > high; k--) {
-        if (capAt(k) == cap && (!tied || accepted(k, cap, alpha))) {
-          high = k;
-        }
+      int[] run = {firstAccepted(cap, alpha), lastAccepted(cap, alpha)};
+      runs.put(cap, run);
+      if (run[0] <= run[1]) {
+        from = Math.min(from, run[0]);
+        to = Math.max(to, run[1]);
       }
     }
-    if (high < 0 || low == 0 || high == gaps - 1) {
+    int low = from;
+    while (low <= to && !acceptedByOwnCap(low, runs, alpha)) {
+      low++;
+    }
+    int high = to;
+    while (high >= low && !acceptedByOwnCap(high, runs, alpha)) {
+      high--;
+    }
+    if (low > high || low == 0 || high == gaps - 1) {
       return null; // nothing accepted, or accepted beyond every Walsh average: unbounded
     }
     return new double[] {walsh[low - 1], walsh[high]};
@@ -168,6 +173,12 @@ final class AdaptiveInterval {
       }
     }
     return lo;
+  }
+
+  private boolean acceptedByOwnCap(int k, Map<Integer, int[]> runs, double alpha) {
+    int cap = capAt(k);
+    int[] run = runs.get(cap);
+    return run[0] <= k && k <= run[1] && (!tied || accepted(k, cap, alpha));
   }
 
   private boolean accepted(int k, int cap, double alpha) {
