@@ -15,12 +15,15 @@ import java.util.List;
  * @param baselineCenter median of the used baseline values, in {@code unit}
  * @param candidateCenter median of the used candidate values, in {@code unit}
  * @param change Hodges-Lehmann estimate of the log ratio (paired: one-sample on the pair
- *     differences; unpaired: two-sample shift), as exp(HL) - 1
+ *     differences; unpaired: two-sample shift), as exp(HL) - 1; paired, when HL falls
+ *     outside the 1 - alpha interval of the test, the test's own estimate instead
  * @param ciLow lower end of the interval for change: at level 1 - alpha/m for a gating metric
  *     (m = gating metrics in the comparison), 1 - alpha otherwise; at an interim look of a
  *     sequential plan, the repeated interval at that look's nominal level
  * @param ciHigh upper end of that interval
- * @param pValue two-sided p-value: Wilcoxon signed-rank when paired, Mann-Whitney U otherwise
+ * @param pValue two-sided p-value: signed-rank when paired (Wilcoxon scores, bounded for the
+ *     largest |d| when the differences are heavy-tailed; see {@link VerdictEngine}),
+ *     Mann-Whitney U otherwise
  * @param pAdjusted Holm-adjusted across the gating metrics; equal to pValue when not gating
  * @param reasons why the verdict is inconclusive ({@link Reasons}); empty for other verdicts
  * @param warnings human-readable notes: dropped values, too few values, diagnostics

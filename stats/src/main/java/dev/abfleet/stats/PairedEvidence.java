@@ -7,16 +7,19 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Paired analysis of one metric on d_i = ln(candidate_i) - ln(baseline_i): Wilcoxon
- * signed-rank p, Hodges-Lehmann estimate, signed-rank interval, widened by a host-clustered
- * bootstrap when the pairs come from several hosts; and the diagnostics drift, order effect,
+ * Paired analysis of one metric on d_i = ln(candidate_i) - ln(baseline_i): signed-rank p with
+ * scores chosen from the |d| ({@link AdaptiveSignedRank}), the interval from inverting that
+ * same test ({@link AdaptiveInterval}), widened by a host-clustered bootstrap of the
+ * Hodges-Lehmann estimate when the pairs come from several hosts; as estimate the
+ * Hodges-Lehmann estimate when it lies inside the test's 1 - alpha interval, else the test's
+ * own estimate, so that the estimate never contradicts the interval; and the diagnostics drift, order effect,
  * host heterogeneity and bimodality, each tested at the policy's alpha (they qualify a
  * verdict, they never make one, so they are not adjusted for multiplicity).
  */
 record PairedEvidence(
     Pairs pairs,
     double pValue,
-    double[] walsh,
+    AdaptiveInterval inversion,
     double logEstimate,
     double[] bootstrap,
     List<String> flags,
@@ -29,9 +32,13 @@ record PairedEvidence(
     double[] d = pairs.logRatios();
     List<String> warnings = new ArrayList<>(pairs.warnings());
     List<String> flags = new ArrayList<>();
-    double p = n < 2 ? Double.NaN : SignedRank.twoSidedP(d);
-    double[] walsh = n < 2 ? new double[0] : HodgesLehmann.walshAverages(d);
-    double hl = HodgesLehmann.estimate(walsh);
+    double p = n < 2 ? Double.NaN : AdaptiveSignedRank.twoSidedP(d);
+    double hl = n < 2 ? Double.NaN : HodgesLehmann.estimate(HodgesLehmann.walshAverages(d));
+    AdaptiveInterval inversion = n < 2 ? null : AdaptiveInterval.of(d);
+    double[] own = inversion == null ? null : inversion.interval(policy.alpha());
+    if (own != null && !(hl >= own[0] && hl <= own[1])) {
+      hl = inversion.estimate(); // rare: the estimate must lie inside the test's interval
+    }
     if (pairs.failedBoots() > 0) {
       flags.add(Reasons.BOOT_FAILURES);
     }
@@ -67,7 +74,7 @@ record PairedEvidence(
       flags.add(Reasons.BIMODAL);
       warnings.add("boot values fall into two separated groups (bimodal); a median hides that");
     }
-    return new PairedEvidence(pairs, p, walsh, hl, bootstrap, List.copyOf(flags), disagree,
+    return new PairedEvidence(pairs, p, inversion, hl, bootstrap, List.copyOf(flags), disagree,
         List.copyOf(warnings));
   }
 
@@ -104,7 +111,7 @@ record PairedEvidence(
   @Override
   public double[] logInterval(double alpha) {
     int n = pairs.n();
-    double[] ci = n < 2 ? null : HodgesLehmann.interval(walsh, n, alpha);
+    double[] ci = inversion == null ? null : inversion.interval(alpha);
     if (ci == null || bootstrap == null) {
       return ci;
     }

@@ -11,9 +11,11 @@ import java.util.function.DoubleUnaryOperator;
  * cluster bootstrap) comes from the seed passed in.
  *
  * <p>Paired inputs ({@link MetricInput#paired()}): each metric is analysed on d_i =
- * ln(candidate_i) - ln(baseline_i): Hodges-Lehmann estimate, Wilcoxon signed-rank p-value
- * (exact with ties up to 50 non-zero differences), signed-rank interval, widened by a cluster
- * bootstrap over hosts when the pairs come from several hosts. Unpaired inputs: Mann-Whitney
+ * ln(candidate_i) - ln(baseline_i): a signed-rank p-value whose scores are bounded for the
+ * largest |d| when the |d| are heavy-tailed and are Wilcoxon's otherwise ({@link
+ * AdaptiveSignedRank}; exact with ties up to 100 non-zero differences), the interval from
+ * inverting the same test, the Hodges-Lehmann estimate (the test's own when that falls
+ * outside), widened by a cluster bootstrap over hosts when the pairs come from several hosts. Unpaired inputs: Mann-Whitney
  * U (exact with ties up to 40 values) and the two-sample Hodges-Lehmann interval. Gating
  * metrics share the family-wise error rate alpha: Holm-adjusted p-values and
  * Bonferroni-level (1 - alpha/m) intervals. With looks in the policy, the alpha is spent over
