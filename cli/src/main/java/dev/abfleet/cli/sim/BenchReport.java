@@ -38,7 +38,8 @@ final class BenchReport {
     out.println("controller:           embedded, one node, " + (o.h2() ? "H2 file event journal (temp dir)" : "in-memory event journal"));
     out.println("workers:              " + o.workers() + " sim hosts over loopback gRPC (" + hostsUsed + " ran boots); " + modelLine);
     out.println("experiments:          " + completed + " of " + experiments.size() + " completed, " + o.pairs()
-        + " pairs each, equal priority; retried blocks " + retried);
+        + " pairs each, " + (o.mixed() ? "priorities pr, adhoc, nightly in turn" : "equal priority")
+        + "; retried blocks " + retried);
     out.println("total boots:          " + boots.size() + " (panicked " + panicked + ", timed out " + timedOut + ")");
     out.println(f("sum of boot times:    %.3f s real (%.1f s simulated)", sumNanos / 1e9, simulatedS));
     out.println(f("lower bound:          %.3f s (sum of boot times / %d hosts)", lowerBound, o.workers()));
@@ -55,13 +56,23 @@ final class BenchReport {
         gaps.betweenBlocksMs(), gaps.betweenBlocks(), gaps.withinBlockMs(), gaps.withinBlock()));
     check(out, overlapping.isEmpty(), "no host ran two boots at once (" + boots.size() + " boots on " + hostsUsed
         + " hosts" + (overlapping.isEmpty() ? "" : "; overlapping: " + overlapping) + ")");
-    check(out, balance.unbalancedExperiments() == 0, "pair order AB/BA balanced (+-1) in every experiment ("
-        + balance.unbalancedExperiments() + " of " + balance.experiments() + " unbalanced)");
+    // Per-host balance comes first (a host effect must not pass for an order effect); overall,
+    // every host left with an odd number of pairs adds +-1, so overall balance is reported, not
+    // required.
+    out.println("note overall pair order: " + (balance.experiments() - balance.unbalancedExperiments()) + " of "
+        + balance.experiments() + " experiments within AB/BA +-1, largest difference " + balance.maxOverall()
+        + " (hosts left with an odd number of pairs each add +-1)");
     check(out, balance.unbalancedCells() == 0, "pair order AB/BA balanced (+-1) per host within each experiment ("
         + balance.unbalancedCells() + " of " + balance.cells() + " host/experiment cells with >= 2 pairs unbalanced)");
     check(out, stale == 0, "stale-epoch reports rejected: " + stale);
-    check(out, ratio <= TARGET_RATIO, f("makespan within %.0f%% of the lower bound (%.1f%% over)",
-        (TARGET_RATIO - 1) * 100, (ratio - 1) * 100));
+    if (o.mixed()) {
+      // Preempted blocks re-run, so mixed priorities cost boots by design: no makespan target.
+      out.println(f("note makespan %.1f%% over the lower bound (the target applies to equal priorities)",
+          (ratio - 1) * 100));
+    } else {
+      check(out, ratio <= TARGET_RATIO, f("makespan within %.0f%% of the lower bound (%.1f%% over)",
+          (TARGET_RATIO - 1) * 100, (ratio - 1) * 100));
+    }
     return completed == experiments.size();
   }
 

@@ -13,13 +13,15 @@ import java.util.Map;
  *
  * @param experiments experiments counted
  * @param unbalancedExperiments experiments whose AB and BA counts differ by more than one
+ * @param maxOverall the largest |AB - BA| of an experiment
  * @param cells (experiment, host) combinations that ran at least two pairs
  * @param unbalancedCells such combinations whose AB and BA counts differ by more than one
  */
-record PairBalance(int experiments, int unbalancedExperiments, int cells, int unbalancedCells) {
+record PairBalance(int experiments, int unbalancedExperiments, int maxOverall, int cells, int unbalancedCells) {
 
   static PairBalance of(List<Experiment> experiments) {
     int unbalanced = 0;
+    int maxOverall = 0;
     int cells = 0;
     int unbalancedCells = 0;
     for (Experiment e : experiments) {
@@ -45,6 +47,7 @@ record PairBalance(int experiments, int unbalancedExperiments, int cells, int un
         perHost.computeIfAbsent(pair[2], h -> new int[2])[order]++;
       }
       unbalanced += Math.abs(total[0] - total[1]) > 1 ? 1 : 0;
+      maxOverall = Math.max(maxOverall, Math.abs(total[0] - total[1]));
       for (int[] c : perHost.values()) {
         if (c[0] + c[1] >= 2) {
           cells++;
@@ -52,6 +55,6 @@ record PairBalance(int experiments, int unbalancedExperiments, int cells, int un
         }
       }
     }
-    return new PairBalance(experiments.size(), unbalanced, cells, unbalancedCells);
+    return new PairBalance(experiments.size(), unbalanced, maxOverall, cells, unbalancedCells);
   }
 }

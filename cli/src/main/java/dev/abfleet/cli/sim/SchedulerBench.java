@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The scheduler benchmark: an embedded controller and N sim workers in this JVM (real gRPC over
- * loopback), a batch of equal-priority experiments submitted at once, and the figures of how
+ * loopback), a batch of experiments submitted at once (equal or mixed priorities), and the figures of how
  * the fleet got through them.
  */
 final class SchedulerBench {
@@ -84,7 +84,7 @@ final class SchedulerBench {
         .setBenchmark(Benchmark.newBuilder().setIterations(o.iterations()).setIterationMs(o.iterationMs()))
         .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
         .setPolicy(Policy.newBuilder().setPairs(o.pairs()).setSeed(o.seed() * 1_000_003L + i + 1))
-        .setPriority("nightly")
+        .setPriority(o.priority(i))
         .build();
   }
 

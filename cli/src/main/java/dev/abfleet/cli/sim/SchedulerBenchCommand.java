@@ -50,6 +50,11 @@ final class SchedulerBenchCommand implements Callable<Integer> {
       description = "Controller event journal: memory or h2 (a file in a temp dir; default: ${DEFAULT-VALUE}).")
   String store;
 
+  @Option(names = "--priorities", defaultValue = "equal", paramLabel = "KIND",
+      description = "equal (every experiment nightly; the makespan target applies) or mixed (pr, adhoc,"
+          + " nightly in turn; pr work preempts the rest) (default: ${DEFAULT-VALUE}).")
+  String priorities;
+
   @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
       description = "Cancel what is still running after this long (default: ${DEFAULT-VALUE}).")
   int timeoutS;
@@ -62,12 +67,15 @@ final class SchedulerBenchCommand implements Callable<Integer> {
     range("--iterations", iterations, 1, 100_000);
     range("--iteration-ms", iterationMs, 1, 600_000);
     range("--timeout", timeoutS, 1, 86_400);
+    if (!priorities.equals("equal") && !priorities.equals("mixed")) {
+      throw new Problem("--priorities '" + priorities + "': expected equal or mixed");
+    }
     if (!store.equals("memory") && !store.equals("h2")) {
       throw new Problem("--store '" + store + "': expected memory or h2");
     }
     SimModel model = SimModels.load(simModel, timeScale).withSeed(seed);
     BenchOptions o = new BenchOptions(workers, experiments, pairs, model.timeScale(), seed, simModel, iterations,
-        iterationMs, store.equals("h2"), timeoutS);
+        iterationMs, store.equals("h2"), timeoutS, priorities.equals("mixed"));
     Path home = Files.createTempDirectory("abfleet-bench-");
     try {
       System.err.println("abfleet bench: SIMULATION: starting an embedded controller and " + workers + " sim workers");

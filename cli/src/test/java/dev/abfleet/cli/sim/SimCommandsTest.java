@@ -55,6 +55,14 @@ class SimCommandsTest {
   }
 
   @Test
+  void theSchedulerBenchRefusesAnUnknownPriorityMix() {
+    int code = run("bench", "scheduler", "--priorities", "some");
+
+    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--priorities 'some': expected equal or mixed");
+  }
+
+  @Test
   void simKernelsRefusesAFirstBadOutsideTheList() {
     int code = run("sim-kernels", "--dir", dir.toString(), "--count", "16", "--first-bad", "16",
         "--effect", "seq_read=0.85");

@@ -9,6 +9,7 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.controller.schedule.Scheduler;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -107,6 +108,9 @@ public final class ExperimentEntity
   // The last view built and the state it shows (states are immutable: identity is enough).
   private ExperimentState viewOf;
   private ExperimentView view;
+  // The comparisons and the completed pairs they were computed from (identity).
+  private Map<Integer, List<RunOutcome>> comparisonsOf;
+  private Map<String, List<dev.abfleet.stats.Comparison>> comparisons = Map.of();
 
   private ExperimentEntity(
       ActorContext<Command> context, String experimentId, ActorRef<Scheduler.Command> scheduler) {
@@ -155,7 +159,12 @@ public final class ExperimentEntity
    */
   private ExperimentView view(ExperimentState state) {
     if (state != viewOf) {
-      view = ExperimentView.of(state);
+      if (state.pairs() != comparisonsOf || state.status() == ExperimentState.Status.NEW) {
+        comparisons = state.status() == ExperimentState.Status.NEW ? Map.of()
+            : Verdicts.compare(state.spec(), state.completedPairs(), state.seed());
+        comparisonsOf = state.pairs();
+      }
+      view = ExperimentView.of(state, comparisons);
       viewOf = state;
     }
     return view;

@@ -46,6 +46,15 @@ public record ExperimentView(
   }
 
   public static ExperimentView of(ExperimentState s) {
+    return of(s, s.status() == ExperimentState.Status.NEW ? Map.of()
+        : Verdicts.compare(s.spec(), s.completedPairs(), s.seed()));
+  }
+
+  /**
+   * The view of {@code s} with its comparisons computed already: they depend only on the
+   * completed pairs, which change far less often than the rest of the state.
+   */
+  public static ExperimentView of(ExperimentState s, Map<String, List<Comparison>> comparisons) {
     if (s.status() == ExperimentState.Status.NEW) {
       return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Map.of(), List.of(), "", 0, 0, 0);
     }
@@ -57,7 +66,7 @@ public record ExperimentView(
         .thenComparing(RunOutcome::warmup, Comparator.reverseOrder())
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
-        s.pairsWanted(), s.seed(), Verdicts.compare(s.spec(), s.completedPairs(), s.seed()), List.copyOf(boots),
+        s.pairsWanted(), s.seed(), comparisons, List.copyOf(boots),
         s.message(), s.retriedBlocks(), s.rejectedStale(), meanBlockMs(s));
   }
 
