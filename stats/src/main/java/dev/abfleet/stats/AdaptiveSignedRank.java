@@ -62,14 +62,15 @@ final class AdaptiveSignedRank {
       return 1.0; // every difference is zero: no evidence of any shift
     }
     int[] ranks2 = SignedRank.doubledMidRanks(nonZero);
-    int[] scores2 = scores2(ranks2, cap(m, tailWeight(nonZero)));
+    int cap = cap(m, tailWeight(nonZero));
+    int[] scores2 = scores2(ranks2, cap);
     long s = 0;
     for (int i = 0; i < m; i++) {
       if (nonZero[i] > 0) {
         s += scores2[i];
       }
     }
-    return p(scores2, s);
+    return untied(ranks2) ? pUntied(m, cap, s) : p(scores2, s);
   }
 
   /**
@@ -105,6 +106,18 @@ final class AdaptiveSignedRank {
       return m; // includes NaN (all zero): nothing to bound
     }
     return q <= LAPLACE_TAILS ? (3 * m + 3) / 4 : (m + 1) / 2;
+  }
+
+  /** True when the doubled mid-ranks are 2, 4, ..., 2m in some order (no ties among |d|). */
+  static boolean untied(int[] ranks2) {
+    boolean[] seen = new boolean[ranks2.length + 1];
+    for (int r2 : ranks2) {
+      if (r2 % 2 != 0 || r2 < 2 || r2 / 2 > ranks2.length || seen[r2 / 2]) {
+        return false;
+      }
+      seen[r2 / 2] = true;
+    }
+    return true;
   }
 
   /** Doubled scores min(2R, 2c) for doubled mid-ranks 2R. */

@@ -53,6 +53,15 @@ final class Trend {
 
   /** 2 * P(inversions <= c) under a uniformly random permutation (Mahonian numbers). */
   private static double exactP(int n, long c) {
+    double[] cdf = MAHONIAN_CDF.computeIfAbsent(n, Trend::mahonianCdf);
+    return Math.min(1.0, 2.0 * cdf[(int) Math.min(c, cdf.length - 1)]);
+  }
+
+  // n -> P(inversions <= s) for s = 0..n(n-1)/2; a pure function of n, so computed once per n.
+  private static final java.util.Map<Integer, double[]> MAHONIAN_CDF =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static double[] mahonianCdf(int n) {
     int max = n * (n - 1) / 2;
     double[] p = new double[max + 1];
     p[0] = 1.0;
@@ -71,11 +80,12 @@ final class Trend {
       }
       p = next;
     }
-    double lower = 0;
-    for (int s = 0; s <= c; s++) {
-      lower += p[s];
+    double running = 0;
+    for (int s = 0; s <= max; s++) {
+      running += p[s];
+      p[s] = running;
     }
-    return Math.min(1.0, 2.0 * lower);
+    return p;
   }
 
   private static double approxP(double[] y, long s) {
