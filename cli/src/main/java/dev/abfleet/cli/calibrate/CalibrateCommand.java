@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
     description = {
       "Simulate A/A and A/B experiments under fleet-like noise (lognormal boots, drift,",
       "slow-boot outliers, host offsets, bimodal boots) and print, per scenario and rule:",
-      "A/A false-positive rate (any of the gating metrics), power at ±5% and ±10% on one",
+      "A/A false-positive rate (any of the gating metrics), power at ±5%% and ±10%% on one",
       "metric, interval coverage and the mean pairs used. abfleet is measured next to a",
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
       "gate on the same data. A benchmark, not a test: figures are printed, not asserted."
