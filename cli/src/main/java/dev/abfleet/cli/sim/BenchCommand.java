@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 /** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of abfleet itself on SIMULATED hosts (hypervisor sim).",
-    subcommands = {SchedulerBenchCommand.class})
+    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -92,7 +92,7 @@ final class SchedulerBench {
    * Submits the whole batch at once (one client thread per experiment, as many CI jobs would) and
    * follows every experiment to its end; cancels those still running after {@code timeoutS}.
    */
-  private static Result submitAndAwait(ExperimentClient client, Map<String, ExperimentSpec> batch, int timeoutS,
+  static Result submitAndAwait(ExperimentClient client, Map<String, ExperimentSpec> batch, int timeoutS,
       ConcurrentLinkedQueue<SimBootRecord> boots) throws InterruptedException {
     AtomicLong lastSubmit = new AtomicLong();
     AtomicLong lastCompletion = new AtomicLong();
@@ -133,7 +133,7 @@ final class SchedulerBench {
   }
 
   /** Waits until the controller lists {@code n} connected sim hosts. */
-  private static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
+  static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
     ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
     try {
       var stub = ExperimentServiceGrpc.newBlockingStub(channel);

@@ -1,0 +1,95 @@
+package dev.abfleet.cli.sim;
+
+import dev.abfleet.cli.Main;
+import dev.abfleet.cli.Problem;
+import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.sim.SimModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code abfleet bench sequential}: where sequential experiments stop, and their A/A error rate. */
+@Command(name = "sequential", mixinStandardHelpOptions = true,
+    description = {
+      "SIMULATION: start an embedded controller and N sim workers in this process, run a batch of",
+      "A/B experiments with a large simulated effect and a batch of A/A experiments, all with the",
+      "same sequential looks, and print where they stopped and how often an A/A experiment got a",
+      "false verdict (improved or regressed on any metric) against the family-wise alpha."
+    })
+final class SequentialBenchCommand implements Callable<Integer> {
+  @Option(names = "--workers", defaultValue = "20", paramLabel = "N", description = "Sim hosts (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  @Option(names = "--experiments", defaultValue = "100", paramLabel = "N",
+      description = "Experiments per batch, A/B and A/A (default: ${DEFAULT-VALUE}).")
+  int experiments;
+
+  @Option(names = "--looks", split = ",", defaultValue = "8,16,24", paramLabel = "N",
+      description = "Ascending pair counts at which experiments may stop (default: ${DEFAULT-VALUE}).")
+  List<Integer> looks;
+
+  @Option(names = "--metric", defaultValue = "metadata_stat", paramLabel = "M",
+      description = "Metric the A/B candidate changes (default: ${DEFAULT-VALUE}).")
+  String metric;
+
+  @Option(names = "--effect", defaultValue = "0.7", paramLabel = "F",
+      description = "The candidate's factor on that metric, e.g. 0.7 = -30% (default: ${DEFAULT-VALUE}).")
+  double effect;
+
+  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A", description = "Family-wise level (default: ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--time-scale", defaultValue = "0.01", paramLabel = "X",
+      description = "Real seconds per simulated second (default: ${DEFAULT-VALUE}).")
+  double timeScale;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seeds the model and pair orders (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
+  Path simModel;
+
+  @Option(names = "--timeout", defaultValue = "900", paramLabel = "SECONDS",
+      description = "Cancel what is still running after this long, per batch (default: ${DEFAULT-VALUE}).")
+  int timeoutS;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    if (workers < 1 || workers > 10_000) {
+      throw new Problem("--workers " + workers + ": expected 1 to 10000");
+    }
+    if (experiments < 1 || experiments > 10_000) {
+      throw new Problem("--experiments " + experiments + ": expected 1 to 10000");
+    }
+    for (int i = 0; i < looks.size(); i++) {
+      if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 1_000) {
+        throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 1000, e.g. 8,16,24");
+      }
+    }
+    if (!(effect > 0) || !Double.isFinite(effect)) {
+      throw new Problem("--effect " + effect + ": expected a factor > 0, e.g. 0.7 for -30%");
+    }
+    if (!(alpha > 0 && alpha < 0.5)) {
+      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.05");
+    }
+    SimModel model = SimModels.load(simModel, timeScale).withSeed(seed);
+    if (model.metrics().stream().noneMatch(m -> m.name().equals(metric))) {
+      throw new Problem("--metric " + metric + ": the sim model has " + String.join(", ",
+          model.metrics().stream().map(m -> m.name()).toList()));
+    }
+    SequentialBench.Options o = new SequentialBench.Options(workers, experiments, List.copyOf(looks), metric,
+        effect, alpha, seed, timeoutS);
+    Path home = Files.createTempDirectory("abfleet-bench-");
+    try {
+      SequentialBench.Result r = SequentialBench.run(o, model, home, System.err);
+      return SequentialBench.print(o, SimModels.describe(model), model.timeScale(), r, System.out)
+          ? Main.EXIT_OK : Main.EXIT_FAILED;
+    } finally {
+      CacheFiles.deleteTree(home);
+    }
+  }
+}
