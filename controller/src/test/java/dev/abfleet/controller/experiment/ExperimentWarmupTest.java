@@ -2,47 +2,16 @@ package dev.abfleet.controller.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
-import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.controller.schedule.RunPlan;
-import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.stats.Comparison;
 import java.util.List;
 import java.util.Map;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Policy warmupBoot: one uncounted baseline boot opens the first block on a freshly leased host. */
-class ExperimentWarmupTest {
-  static final ActorTestKit kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
-      .withFallback(ConfigFactory.parseString("""
-          pekko.actor.provider = local
-          pekko.actor.serialization-bindings {
-            "dev.abfleet.controller.CborSerializable" = jackson-cbor
-          }
-          """)));
-  static final HostCapabilities HOST = new HostCapabilities("h1", "x86_64", 2, 4096, Map.of(),
-      Map.of("qemu", List.of("tcg")), "", "", "");
-
-  TestProbe<Scheduler.Command> scheduler;
-  EventSourcedBehaviorTestKit<ExperimentEntity.Command, ExperimentEvent, ExperimentState> entity;
-
-  @AfterAll
-  static void stop() {
-    kit.shutdownTestKit();
-  }
-
-  @BeforeEach
-  void setUp() {
-    scheduler = kit.createTestProbe();
-    entity = EventSourcedBehaviorTestKit.create(kit.system(), ExperimentEntity.create("e1", scheduler.ref()));
-  }
+class ExperimentWarmupTest extends EntityTestKit {
 
   static ExperimentSpec withWarmup(int pairs, boolean warmup) {
     ExperimentSpec s = Specs.ab(pairs, 7);
