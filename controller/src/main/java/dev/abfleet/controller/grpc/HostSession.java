@@ -44,7 +44,8 @@ final class HostSession {
    * The experiment answered a RecordRun (result null = no answer in time); the worker is told it
    * may forget the report, and the scheduler learns whether the boot was an INFRA failure.
    */
-  private record ReportHandled(RunOutcome outcome, RecordResult result) implements SessionMessage {}
+  private record ReportHandled(String blockId, RunOutcome outcome, RecordResult result)
+      implements SessionMessage {}
 
   /** The stream completed or failed. No reply. */
   record StreamEnded(String why) implements SessionMessage {}
@@ -78,6 +79,11 @@ final class HostSession {
   private final ActorRef<Scheduler.Command> scheduler;
   private final ClusterSharding sharding;
   private final Duration heartbeatTimeout;
+  // Block id -> its reports still with their experiment. The scheduler hears that a block is
+  // done only after them, so an INFRA failure counts toward the host's health before the host
+  // can be leased again.
+  private final Map<String, Integer> reportsInFlight = new HashMap<>();
+  private final Map<String, Scheduler.BlockDone> doneAfterReports = new HashMap<>();
 
   private HostSession(ActorContext<SessionMessage> context, TimerScheduler<SessionMessage> timers,
       HostCapabilities capabilities, WorkerStream stream, ActorRef<Scheduler.Command> scheduler,
@@ -134,11 +140,12 @@ final class HostSession {
 
   private Behavior<SessionMessage> onRunReported(RunReported m) {
     armHeartbeatTimer();
+    reportsInFlight.merge(m.blockId(), 1, Integer::sum);
     context.ask(RecordResult.class,
         sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId()),
         REPORT_TIMEOUT,
         replyTo -> new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), replyTo),
-        (result, failure) -> new ReportHandled(m.outcome(), failure == null ? result : null));
+        (result, failure) -> new ReportHandled(m.blockId(), m.outcome(), failure == null ? result : null));
     return Behaviors.same();
   }
 
@@ -148,13 +155,20 @@ final class HostSession {
     if (m.result() == null) {
       context.getLog().warn("host {}: run {} not acknowledged by its experiment in time",
           capabilities.hostId(), runId);
-      return Behaviors.same();
+    } else {
+      stream.ack(runId);
+      // Only reports counted now say something about the host; duplicates and stale ones do not.
+      if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
+        scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
+            m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message()));
+      }
     }
-    stream.ack(runId);
-    // Only reports counted now say something about the host; duplicates and stale ones do not.
-    if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
-      scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
-          m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message()));
+    if (reportsInFlight.merge(m.blockId(), -1, Integer::sum) <= 0) {
+      reportsInFlight.remove(m.blockId());
+      Scheduler.BlockDone done = doneAfterReports.remove(m.blockId());
+      if (done != null) {
+        scheduler.tell(done);
+      }
     }
     return Behaviors.same();
   }
@@ -167,7 +181,12 @@ final class HostSession {
           .tell(new ExperimentEntity.BlockFinished(m.blockId(), m.epoch(),
               state.preempted().contains(m.blockId())));
     }
-    scheduler.tell(new Scheduler.BlockDone(capabilities.hostId(), m.blockId(), m.epoch()));
+    Scheduler.BlockDone done = new Scheduler.BlockDone(capabilities.hostId(), m.blockId(), m.epoch());
+    if (reportsInFlight.containsKey(m.blockId())) {
+      doneAfterReports.put(m.blockId(), done);
+    } else {
+      scheduler.tell(done);
+    }
     Map<String, Block> blocks = new HashMap<>(state.blocks());
     blocks.remove(m.blockId());
     Map<Long, StopBlock> stops = new HashMap<>(state.stops());
