@@ -102,7 +102,7 @@ final class AbCommand implements Callable<Integer> {
           + " highest priority first (default: pr).")
   String priority;
 
-  @Option(names = "--hypervisor", split = ",", paramLabel = "LIST",
+  @Option(names = "--hypervisor", split = ",", paramLabel = "H",
       description = "Hypervisors a host may use, comma-separated: qemu, vz, sim (default: qemu). Several"
           + " (e.g. qemu,vz) make a cross-host comparison; sim (simulated hosts, placeholder kernels) only"
           + " alone; several or sim need --controller.")
@@ -112,7 +112,7 @@ final class AbCommand implements Callable<Integer> {
       description = "Run only on hosts with this label (repeatable, every one must match); needs --controller.")
   List<String> label;
 
-  @Option(names = "--class-by", split = ",", paramLabel = "LIST",
+  @Option(names = "--class-by", split = ",", paramLabel = "DIM",
       description = "Judge pairs per host class, comma-separated dimensions: cpu_model, arch, label:KEY"
           + " (hypervisor always separates classes); needs --controller.")
   List<String> classBy;

@@ -162,6 +162,16 @@ class AbFleetOptionsTest {
         .hasMessageContaining("--candidate y: ").hasMessageContaining("sim placeholder kernels");
   }
 
+  @Test
+  void helpSaysKernelsMustBeReadableOnTheWorkersAndWhichOptionsNeedAFleet() {
+    String help = new picocli.CommandLine(new AbCommand()).getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
+    assertThat(help.replaceAll("\\s+", " "))
+        .contains("kernel paths must then be readable at the same absolute path on the worker hosts")
+        .contains("Ctrl-C cancels the submitted experiment")
+        .contains("--hypervisor=H[,H...]").contains("--class-by=DIM[,DIM...]").contains("--label=KEY=VALUE")
+        .contains("--priority=P").contains("needs --controller");
+  }
+
   private AbRequest request(AbHosts hosts) {
     return new AbRequest(new ArmArg("a", kernel, ""), List.of(new ArmArg("b", kernel, "")), null,
         FleetConfigLoader.embeddedDefault(), null, null, null, null, null, null, null, null, null, null, hosts);
