@@ -8,14 +8,26 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code abfleet ab}: one A/B experiment on this machine, real QEMU boots, real gRPC on loopback. */
+/**
+ * {@code abfleet ab}: one A/B experiment, on this machine (an embedded controller and local
+ * workers over loopback gRPC) or submitted to a running fleet with {@code --controller}.
+ */
 @Command(
     name = "ab",
     mixinStandardHelpOptions = true,
     description = {
       "Boot a baseline and a candidate kernel back to back in fresh QEMU VMs, pair after pair,",
       "and print a verdict per metric. Starts an embedded controller and a local worker that",
-      "talk over gRPC on loopback. Progress goes to stderr; stdout carries only the report."
+      "talk over gRPC on loopback. Progress goes to stderr; stdout carries only the report.",
+      "With --controller HOST:PORT the experiment is submitted to that running controller and runs on",
+      "its workers (no local worker): kernel paths must then be readable at the same absolute path on",
+      "the worker hosts (e.g. a shared mount); the workers stage them by sha256 and reject a mismatch.",
+      "Ctrl-C cancels the submitted experiment (reason: abfleet ab interrupted).",
+      "Cross-host comparisons (--controller only): --hypervisor qemu,vz and/or --class-by judge pairs",
+      "per host class, with a pooled row flagged class_heterogeneity when the classes disagree; --pairs",
+      "and --looks then count per class.",
+      "Exit codes: 0 done, 1 a gating metric regressed (with --gate), 2 bad input, 3 the experiment",
+      "failed or was cancelled."
     })
 final class AbCommand implements Callable<Integer> {
   @Option(names = "--baseline", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
@@ -75,22 +87,59 @@ final class AbCommand implements Callable<Integer> {
           + " as a warm-up and never counted (default: fleet.yaml policy.warmup_boot, false).")
   Boolean warmupBoot;
 
-  @Option(names = "--local-workers", defaultValue = "1", paramLabel = "N",
-      description = "Local worker agents (each one VM at a time; default: ${DEFAULT-VALUE}).")
-  int localWorkers;
+  @Option(names = "--local-workers", paramLabel = "N",
+      description = "Local worker agents of the embedded fleet (each one VM at a time; default: 1);"
+          + " not with --controller.")
+  Integer localWorkers;
+
+  @Option(names = "--controller", paramLabel = "HOST:PORT",
+      description = "Submit to this running controller (abfleet controller) instead of starting an embedded"
+          + " one; the kernels must be readable at the same absolute paths on its workers.")
+  String controller;
+
+  @Option(names = "--priority", paramLabel = "P",
+      description = "pr, adhoc or nightly, highest first: a free host takes the queued blocks of the"
+          + " highest priority first (default: pr).")
+  String priority;
+
+  @Option(names = "--hypervisor", split = ",", paramLabel = "H",
+      description = "Hypervisors a host may use, comma-separated: qemu, vz, sim (default: qemu). Several"
+          + " (e.g. qemu,vz) make a cross-host comparison; sim (simulated hosts, placeholder kernels) only"
+          + " alone; several or sim need --controller.")
+  List<String> hypervisor;
+
+  @Option(names = "--label", paramLabel = "KEY=VALUE",
+      description = "Run only on hosts with this label (repeatable, every one must match); needs --controller.")
+  List<String> label;
+
+  @Option(names = "--class-by", split = ",", paramLabel = "DIM",
+      description = "Judge pairs per host class, comma-separated dimensions: cpu_model, arch, label:KEY"
+          + " (hypervisor always separates classes); needs --controller.")
+  List<String> classBy;
 
   @Override
   public Integer call() {
+    return run(System.out, System.err);
+  }
+
+  /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
+  int run(java.io.PrintStream out, java.io.PrintStream err) {
+    AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers);
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     AbRequest request = new AbRequest(
         ArmArg.parse("--baseline", baseline),
         candidates.stream().map(c -> ArmArg.parse("--candidate", c)).toList(),
         ceiling == null ? null : ArmArg.parse("--ceiling", ceiling),
-        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout, warmupBoot);
+        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout, warmupBoot,
+        hosts);
     ReportFormat fmt = ReportFormat.parse(format);
-    if (localWorkers < 1 || localWorkers > 64) {
-      throw new Problem("--local-workers " + localWorkers + ": expected 1 to 64");
+    if (hosts.remote()) {
+      return AbSession.runRemote(request, fmt, gate, out, err);
     }
-    return AbSession.run(request, fmt, gate, localWorkers, System.out, System.err);
+    int workers = localWorkers == null ? 1 : localWorkers;
+    if (workers < 1 || workers > 64) {
+      throw new Problem("--local-workers " + workers + ": expected 1 to 64");
+    }
+    return AbSession.run(request, fmt, gate, workers, out, err);
   }
 }

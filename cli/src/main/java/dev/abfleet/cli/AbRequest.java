@@ -5,7 +5,6 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
-import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.worker.artifact.ArtifactCache;
@@ -34,7 +33,8 @@ record AbRequest(
     Long seed,
     Integer iterations,
     Integer bootTimeoutS,
-    Boolean warmupBoot) {
+    Boolean warmupBoot,
+    AbHosts hosts) {
 
   AbRequest {
     java.util.Set<String> names = new java.util.HashSet<>();
@@ -43,12 +43,13 @@ record AbRequest(
         throw new Problem("two arms are named '" + arm.name() + "'; give the arms different names");
       }
     }
-    checkKernel("--baseline", baseline);
+    boolean sim = hosts.simulated();
+    checkKernel("--baseline", baseline, sim);
     for (ArmArg candidate : candidates) {
-      checkKernel("--candidate", candidate);
+      checkKernel("--candidate", candidate, sim);
     }
     if (ceiling != null) {
-      checkKernel("--ceiling", ceiling);
+      checkKernel("--ceiling", ceiling, sim);
     }
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     if (metrics != null) {
@@ -83,14 +84,22 @@ record AbRequest(
     }
   }
 
-  private static void checkKernel(String option, ArmArg arm) {
+  /** A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels). */
+  private static void checkKernel(String option, ArmArg arm, boolean sim) {
+    if (sim) {
+      if (!java.nio.file.Files.isRegularFile(arm.kernel()) || !java.nio.file.Files.isReadable(arm.kernel())) {
+        throw new Problem(option + " " + arm.name() + ": " + arm.kernel() + " is not a readable file; with"
+            + " --hypervisor sim pass sim placeholder kernels (abfleet sim-kernels writes them)");
+      }
+      return;
+    }
     KernelImage.check(arm.kernel()).ifPresent(problem -> {
       throw new Problem(option + " " + arm.name() + ": " + problem);
     });
   }
 
-  /** The spec submitted to the controller; hosts restricts it to the local workers. */
-  ExperimentSpec toSpec(List<String> hosts) {
+  /** The spec submitted to the controller; hostIds restricts it to those hosts (empty = any matching). */
+  ExperimentSpec toSpec(List<String> hostIds) {
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     List<String> m = metrics != null ? metrics : b.metrics();
     List<String> gating = b.gating().stream().filter(m::contains).toList();
@@ -105,6 +114,7 @@ record AbRequest(
         .setBootTimeoutS(bootTimeoutS != null ? bootTimeoutS : config.policy().bootTimeoutS())
         .addAllGatingMetrics(gating)
         .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot());
+    hosts.classes(policy);
     if (seed != null) {
       policy.setSeed(seed);
     }
@@ -119,9 +129,9 @@ record AbRequest(
             .setIterations(iterations != null ? iterations : b.iterations())
             .setIterationMs(b.iterationMs())
             .setWarmupIterations(b.warmup()))
-        .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(hosts))
+        .setSelector(hosts.selector(hostIds))
         .setPolicy(policy)
-        .setPriority("pr")
+        .setPriority(hosts.priority())
         .build();
   }
 

@@ -2,43 +2,114 @@ package dev.abfleet.cli;
 
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.WorkerSettings;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Runs one A/B request on a local fleet and prints the report. */
+/** Runs one A/B request on a local fleet or a running controller and prints the report. */
 final class AbSession {
+  /** Reason recorded on an experiment cancelled because {@code abfleet ab} was stopped. */
+  static final String INTERRUPTED = "abfleet ab interrupted";
+  /** Printed (stderr) when the hosts are sim: no result is a measurement. */
+  static final String SIMULATION = "SIMULATION: --hypervisor sim: every verdict comes from the sim performance"
+      + " model; no kernel was booted";
+
   private AbSession() {}
 
+  /** On an embedded controller with {@code workers} local worker agents. */
   static int run(AbRequest request, ReportFormat format, boolean gate, int workers, PrintStream out, PrintStream err) {
     try (LocalFleet fleet = LocalFleet.start(request.config(), WorkerSettings.defaultHome(), workers, err);
         ExperimentClient client = new ExperimentClient(fleet.target())) {
       String id = client.submit("", request.toSpec(fleet.hostIds()));
       err.println("abfleet: experiment " + id + " submitted: " + request.baseline().name() + " vs "
           + request.candidateNames() + " on " + String.join(", ", fleet.hostIds()));
-      AtomicBoolean finished = new AtomicBoolean(false);
-      Thread cancelOnInterrupt = new Thread(() -> {
-        if (!finished.get()) {
-          try {
-            client.cancel(id, "abfleet ab interrupted");
-          } catch (RuntimeException e) {
-            // The controller is going down with us; the experiment stays recorded as it was.
-          }
+      return follow(client, id, format, gate, out, err);
+    }
+  }
+
+  /** On the running controller at {@code request.hosts().controller()}, on its workers. */
+  static int runRemote(AbRequest request, ReportFormat format, boolean gate, PrintStream out, PrintStream err) {
+    String target = request.hosts().controller();
+    try (ExperimentClient client = new ExperimentClient(target)) {
+      String id;
+      try {
+        id = client.submit("", request.toSpec(List.of()));
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE && e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
+          throw e;
         }
-      });
-      Runtime.getRuntime().addShutdownHook(cancelOnInterrupt);
-      Progress progress = new Progress(err);
-      Experiment done = client.watch(id, progress::onChange);
-      finished.set(true);
-      Runtime.getRuntime().removeShutdownHook(cancelOnInterrupt);
-      out.print(format.render(done));
-      out.flush();
-      if (!done.getState().equals("completed")) {
-        err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
+        err.println("abfleet: cannot reach the controller at " + target + " (" + e.getStatus().getCode() + "); check"
+            + " --controller and that abfleet controller runs there");
         return Main.EXIT_FAILED;
       }
-      boolean regressed = done.getComparisonsList().stream()
-          .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));
-      return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+      if (request.hosts().simulated()) {
+        err.println("abfleet: ab: " + SIMULATION);
+      }
+      err.println("abfleet: experiment " + id + " submitted to " + target + ": " + request.baseline().name()
+          + " vs " + request.candidateNames() + " (" + request.hosts().describe() + ")");
+      return follow(client, id, format, gate, out, err);
+    }
+  }
+
+  /**
+   * Watches the experiment, prints its report and returns the exit code. Stopping the process
+   * (Ctrl-C) or interrupting this thread cancels the experiment with {@link #INTERRUPTED}.
+   */
+  static int follow(ExperimentClient client, String id, ReportFormat format, boolean gate, PrintStream out,
+      PrintStream err) {
+    AtomicBoolean finished = new AtomicBoolean(false);
+    Thread cancelOnInterrupt = new Thread(() -> {
+      if (finished.compareAndSet(false, true)) {
+        cancelQuietly(client, id);
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(cancelOnInterrupt);
+    Experiment done;
+    try {
+      done = client.watch(id, new Progress(err)::onChange);
+    } catch (StatusRuntimeException e) {
+      if (!Thread.currentThread().isInterrupted() && e.getStatus().getCode() != Status.Code.CANCELLED) {
+        throw e;
+      }
+      if (finished.compareAndSet(false, true)) {
+        boolean interrupted = Thread.interrupted();
+        cancelQuietly(client, id);
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      err.println("abfleet: interrupted; experiment " + id + " cancelled (" + INTERRUPTED + ")");
+      return Main.EXIT_FAILED;
+    } finally {
+      removeQuietly(cancelOnInterrupt);
+    }
+    finished.set(true);
+    out.print(format.render(done));
+    out.flush();
+    if (!done.getState().equals("completed")) {
+      err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
+      return Main.EXIT_FAILED;
+    }
+    boolean regressed = done.getComparisonsList().stream()
+        .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));
+    return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+  }
+
+  private static void cancelQuietly(ExperimentClient client, String id) {
+    try {
+      client.cancel(id, INTERRUPTED);
+    } catch (RuntimeException e) {
+      // The controller is unreachable or going down with us; the experiment stays recorded as it was.
+    }
+  }
+
+  private static void removeQuietly(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook is running or has run: the experiment is being cancelled.
     }
   }
 }

@@ -59,7 +59,8 @@ final class DemoCommand implements Callable<Integer> {
     AbRequest request = new AbRequest(
         new ArmArg("stock", kernel, ""),
         List.of(new ArmArg("slub_debug", kernel, candidateArgs)), null,
-        cfg, null, null, pairs, null, null, null, null, null, null, null);
+        cfg, null, null, pairs, null, null, null, null, null, null, null,
+        AbHosts.of(null, null, null, null, null, null));
     return AbSession.run(request, fmt, false, 1, System.out, System.err);
   }
 }

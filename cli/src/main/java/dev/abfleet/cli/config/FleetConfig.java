@@ -70,8 +70,33 @@ public record FleetConfig(
    */
   public record Baseline(String kind, String path) {}
 
-  /** Which hosts may run a schedule: hypervisor (qemu, vz, sim), arch (empty = any), labels. */
-  public record Hosts(String hypervisor, String arch, Map<String, String> labels) {}
+  /**
+   * Which hosts may run a schedule and how they are grouped.
+   *
+   * @param hypervisors one or more of qemu, vz, sim (a host matches any listed; several make a
+   *     cross-host comparison; sim is never mixed with real ones)
+   * @param arch x86_64 or aarch64; empty = any
+   * @param labels every label must match
+   * @param classBy host class dimensions of a cross-host comparison (cpu_model, arch,
+   *     label:KEY); empty = one pool
+   */
+  public record Hosts(List<String> hypervisors, String arch, Map<String, String> labels, List<String> classBy) {
+    public Hosts {
+      hypervisors = List.copyOf(hypervisors);
+      labels = Map.copyOf(labels);
+      classBy = List.copyOf(classBy);
+    }
+
+    /** One hypervisor, no class_by. */
+    public Hosts(String hypervisor, String arch, Map<String, String> labels) {
+      this(List.of(hypervisor), arch, labels, List.of());
+    }
+
+    /** The first hypervisor listed (the only one unless this is a cross-host comparison). */
+    public String hypervisor() {
+      return hypervisors.get(0);
+    }
+  }
 
   /** The schedule named {@code name}, or a Problem listing the ones fleet.yaml defines. */
   public Schedule schedule(String name) {

@@ -84,14 +84,45 @@ final class FleetConfigSchedules {
   }
 
   private static FleetConfig.Hosts hosts(YamlNode n) {
-    Map<String, YamlNode> m = n.mapping(Set.of("hypervisor", "arch", "labels"));
-    String hypervisor = m.containsKey("hypervisor") ? m.get("hypervisor").oneOf(List.of("qemu", "vz", "sim")) : "qemu";
+    Map<String, YamlNode> m = n.mapping(Set.of("hypervisor", "arch", "labels", "class_by"));
+    List<String> hypervisors = m.containsKey("hypervisor") ? hypervisors(m.get("hypervisor")) : List.of("qemu");
     String arch = m.containsKey("arch") ? m.get("arch").oneOf(List.of("x86_64", "aarch64")) : "";
     Map<String, String> labels = new LinkedHashMap<>();
     if (m.containsKey("labels")) {
       m.get("labels").mapping(null).forEach((k, v) -> labels.put(k, v.string()));
     }
-    return new FleetConfig.Hosts(hypervisor, arch, Map.copyOf(labels));
+    List<String> classBy = m.containsKey("class_by") ? classBy(m.get("class_by")) : List.of();
+    return new FleetConfig.Hosts(hypervisors, arch, labels, classBy);
+  }
+
+  /** hosts.hypervisor: one value (qemu) or a list ([qemu, vz]) for a cross-host comparison. */
+  private static List<String> hypervisors(YamlNode n) {
+    String one = scalarOrNull(n);
+    List<YamlNode> items = one != null ? List.of(n) : listOf(n, "[qemu, vz]");
+    List<String> values = items.stream().map(YamlNode::string).toList();
+    HostChoices.hypervisors(values).ifPresent(issue -> {
+      YamlNode at = issue.index() < 0 ? n : items.get(issue.index());
+      throw at.problem(at.path() + ": " + issue.message());
+    });
+    return values;
+  }
+
+  /** hosts.class_by: a list of cpu_model, arch, label:KEY. */
+  private static List<String> classBy(YamlNode n) {
+    List<YamlNode> items = listOf(n, "[label:cpu] or [cpu_model, arch]");
+    List<String> values = items.stream().map(YamlNode::string).toList();
+    HostChoices.classBy(values).ifPresent(issue -> {
+      YamlNode at = issue.index() < 0 ? n : items.get(issue.index());
+      throw at.problem(at.path() + ": " + issue.message());
+    });
+    return values;
+  }
+
+  private static List<YamlNode> listOf(YamlNode n, String example) {
+    if (scalarOrNull(n) != null) {
+      throw n.problem(n.path() + " must be a list, e.g. " + example);
+    }
+    return n.sequence();
   }
 
   /** The node's value when it is a single value; null for a mapping or a list. */

@@ -92,7 +92,12 @@ public final class NightlyRun {
     FleetConfig.Benchmark b = config.benchmark(s.benchmark());
     FleetConfig.Policy p = config.policy();
     HostSelector.Builder selector = HostSelector.newBuilder()
-        .setHypervisor(s.hosts().hypervisor()).setArch(s.hosts().arch()).putAllLabels(s.hosts().labels());
+        .setArch(s.hosts().arch()).putAllLabels(s.hosts().labels());
+    if (s.hosts().hypervisors().size() == 1) {
+      selector.setHypervisor(s.hosts().hypervisor());
+    } else {
+      selector.addAllHypervisors(s.hosts().hypervisors());
+    }
     return ExperimentSpec.newBuilder()
         .setName(s.name())
         .addArms(arm(BASELINE_ARM, "baseline", baseline))
@@ -102,7 +107,7 @@ public final class NightlyRun {
         .setSelector(selector)
         .setPolicy(Policy.newBuilder().setNoiseThreshold(p.noiseThreshold()).setAlpha(p.alpha())
             .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating())
-            .setWarmupBoot(p.warmupBoot()))
+            .setWarmupBoot(p.warmupBoot()).addAllClassBy(s.hosts().classBy()))
         .setPriority("nightly")
         .build();
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -116,7 +117,67 @@ class FleetConfigSchedulesTest {
   void unknownHypervisorListsChoices() {
     assertThatThrownBy(() -> parse("  - {name: n, cron: '@daily', candidate: {path: /k}, baseline: last_accepted,"
         + " hosts: {hypervisor: kvm}}\n"))
-        .hasMessage("f.yaml:5: schedules[0].hosts.hypervisor is 'kvm'; expected one of qemu, vz, sim");
+        .hasMessage("f.yaml:5: schedules[0].hosts.hypervisor: unknown hypervisor 'kvm'; expected qemu, vz or sim");
+  }
+
+  @Test
+  void hypervisorListAndClassByMakeACrossHostSchedule() {
+    FleetConfig c = parse("  - name: n\n    cron: '@daily'\n    candidate: {path: /k}\n    baseline: last_accepted\n"
+        + "    hosts:\n      hypervisor: [qemu, vz]\n      class_by: [label:cpu, arch]\n");
+    assertThat(c.schedule("n").hosts())
+        .isEqualTo(new FleetConfig.Hosts(List.of("qemu", "vz"), "", Map.of(), List.of("label:cpu", "arch")));
+  }
+
+  @Test
+  void singleHypervisorStaysOneValueWithoutClassBy() {
+    FleetConfig c = parse("  - {name: n, cron: '@daily', candidate: {path: /k}, baseline: last_accepted,"
+        + " hosts: {hypervisor: vz}}\n");
+    assertThat(c.schedule("n").hosts().hypervisors()).containsExactly("vz");
+    assertThat(c.schedule("n").hosts().classBy()).isEmpty();
+  }
+
+  @Test
+  void unknownHypervisorInAListNamesItsLineAndIndex() {
+    assertThatThrownBy(() -> parse("  - name: n\n    cron: '@daily'\n    candidate: {path: /k}\n"
+        + "    baseline: last_accepted\n    hosts:\n      hypervisor:\n        - qemu\n        - kvm\n"))
+        .hasMessage("f.yaml:12: schedules[0].hosts.hypervisor[1]: unknown hypervisor 'kvm'; expected qemu, vz or sim");
+  }
+
+  @Test
+  void simMixedWithRealHypervisorsIsRejectedWithTheFix() {
+    assertThatThrownBy(() -> parse("  - {name: n, cron: '@daily', candidate: {path: /k}, baseline: last_accepted,"
+        + " hosts: {hypervisor: [qemu, sim]}}\n"))
+        .hasMessage("f.yaml:5: schedules[0].hosts.hypervisor: sim cannot be mixed with real hypervisors"
+            + " (sim boots are never compared with real boots); use sim alone");
+  }
+
+  @Test
+  void duplicateHypervisorIsRejected() {
+    assertThatThrownBy(() -> parse("  - {name: n, cron: '@daily', candidate: {path: /k}, baseline: last_accepted,"
+        + " hosts: {hypervisor: [vz, vz]}}\n"))
+        .hasMessage("f.yaml:5: schedules[0].hosts.hypervisor[1]: 'vz' is listed twice; list each hypervisor once");
+  }
+
+  @Test
+  void unknownClassByDimensionNamesItsLineAndTheChoices() {
+    assertThatThrownBy(() -> parse("  - name: n\n    cron: '@daily'\n    candidate: {path: /k}\n"
+        + "    baseline: last_accepted\n    hosts:\n      class_by: [arch, cpu]\n"))
+        .hasMessage("f.yaml:10: schedules[0].hosts.class_by[1]: unknown dimension 'cpu'; expected cpu_model,"
+            + " arch or label:KEY (e.g. label:cpu)");
+  }
+
+  @Test
+  void classByLabelWithoutKeyIsRejected() {
+    assertThatThrownBy(() -> parse("  - {name: n, cron: '@daily', candidate: {path: /k}, baseline: last_accepted,"
+        + " hosts: {class_by: ['label:']}}\n"))
+        .hasMessageStartingWith("f.yaml:5: schedules[0].hosts.class_by[0]: 'label:' does not name a label;");
+  }
+
+  @Test
+  void classByGivenAsOneValueAsksForAList() {
+    assertThatThrownBy(() -> parse("  - name: n\n    cron: '@daily'\n    candidate: {path: /k}\n"
+        + "    baseline: last_accepted\n    hosts:\n      class_by: cpu_model\n"))
+        .hasMessage("f.yaml:10: schedules[0].hosts.class_by must be a list, e.g. [label:cpu] or [cpu_model, arch]");
   }
 
   @Test

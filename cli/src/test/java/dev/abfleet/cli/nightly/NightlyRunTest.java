@@ -92,6 +92,22 @@ class NightlyRunTest {
   }
 
   @Test
+  void crossHostScheduleSubmitsItsHypervisorsAndClassBy() throws IOException {
+    Files.createDirectories(dir.resolve("builds"));
+    Files.writeString(dir.resolve("stock-vmlinuz"), "stock kernel");
+    FleetConfig cfg = FleetConfigLoader.parse("f.yaml", "schedules:\n  - name: night\n    cron: '@daily'\n"
+        + "    candidate: {newest_in: builds}\n    baseline: {pinned: stock-vmlinuz}\n"
+        + "    hosts: {hypervisor: [qemu, vz], class_by: [label:cpu]}\n");
+    build(0);
+    FakeController controller = new FakeController(i -> 1000);
+    runner(cfg, controller).run(cfg.schedule("night"), night(0));
+    ExperimentSpec spec = controller.specs.get(0);
+    assertThat(spec.getSelector().getHypervisorsList()).containsExactly("qemu", "vz");
+    assertThat(spec.getSelector().getHypervisor()).isEmpty();
+    assertThat(spec.getPolicy().getClassByList()).containsExactly("label:cpu");
+  }
+
+  @Test
   void newestBuildInTheDirectoryIsTheCandidate() throws IOException {
     FleetConfig cfg = config("{pinned: stock-vmlinuz}");
     build(0);
