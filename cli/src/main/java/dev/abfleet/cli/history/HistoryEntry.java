@@ -28,12 +28,21 @@ public record HistoryEntry(
     List<Metric> metrics,
     String overall,
     boolean accepted,
-    String message) {
+    String message,
+    boolean simulation) {
 
   public static final int VERSION = 1;
 
   public HistoryEntry {
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
+  }
+
+  /** An entry of real boots (entries written before the field existed read as false too). */
+  public HistoryEntry(int version, String schedule, String date, String experiment, String state,
+      Artifact baseline, Artifact candidate, List<Metric> metrics, String overall, boolean accepted,
+      String message) {
+    this(version, schedule, date, experiment, state, baseline, candidate, metrics, overall, accepted,
+        message, false);
   }
 
   /** A kernel image: where it was read from and its SHA-256 (lower-case hex). */

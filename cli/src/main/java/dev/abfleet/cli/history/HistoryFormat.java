@@ -11,6 +11,10 @@ final class HistoryFormat {
 
   static String text(MetricHistory h) {
     StringBuilder out = new StringBuilder();
+    if (h.runs().stream().anyMatch(HistoryEntry::simulation)) {
+      out.append("SIMULATION: runs marked sim came from the sim hypervisor's performance model;"
+          + " no kernel was booted\n");
+    }
     boolean change = h.series().equals("change");
     out.append(String.format(Locale.ROOT, "%s, schedule %s: %d runs, %d measured (series: %s%s%s)%n",
         h.metric(), h.schedule(), h.runs().size(), h.measured(),
@@ -29,6 +33,9 @@ final class HistoryFormat {
       String verdict = e.state().equals("completed") ? m.map(HistoryEntry.Metric::verdict).orElse("-") : e.state();
       out.append(String.format(Locale.ROOT, "%3d  %-16s  %-12s  %10s  %8s  %-18s  %-12s  %s",
           i + 1, date, shortSha(e.candidate()), center, chg, ci, verdict, e.accepted() ? "yes" : "no"));
+      if (e.simulation()) {
+        out.append("  sim");
+      }
       h.changeAt(i).ifPresent(cp -> out.append("  <- change ").append(describe(cp, change)));
       out.append('\n');
     }
@@ -77,6 +84,9 @@ final class HistoryFormat {
         r.put("verdict", m.verdict());
       });
       r.put("accepted", e.accepted());
+      if (e.simulation()) {
+        r.put("simulation", true);
+      }
     }
     ArrayNode cps = root.putArray("change_points");
     for (ChangePoint cp : h.detection().points()) {

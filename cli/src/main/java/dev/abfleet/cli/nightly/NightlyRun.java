@@ -131,7 +131,9 @@ public final class NightlyRun {
     boolean regressed = e.getComparisonsList().stream()
         .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));
     return new HistoryEntry(HistoryEntry.VERSION, s.name(), due.toString(), e.getExperimentId(), e.getState(),
-        baseline, candidate, metrics, e.getOverall(), completed && !regressed, e.getMessage());
+        baseline, candidate, metrics, e.getOverall(), completed && !regressed, e.getMessage(),
+        e.getSpec().getSelector().getHypervisor().equals("sim")
+            || e.getSpec().getSelector().getHypervisorsList().contains("sim"));
   }
 
   private static HistoryEntry.Metric metric(Comparison c) {

@@ -26,6 +26,9 @@ public final class JsonReport {
     ObjectNode root = JSON.createObjectNode();
     root.put("format_version", FORMAT_VERSION);
     root.put("experiment", e.getExperimentId());
+    if (Reports.simulation(e)) {
+      root.put("simulation", true);
+    }
     root.put("state", e.getState());
     root.put("baseline", Reports.baseline(e));
     ArrayNode cands = root.putArray("candidates");

@@ -12,6 +12,9 @@ public final class MarkdownReport {
     out.append("### abfleet: `").append(Reports.baseline(e)).append("` vs `")
         .append(String.join("`, `", Reports.candidates(e))).append("` — **")
         .append(Reports.overall(e)).append("**\n\n");
+    if (Reports.simulation(e)) {
+      out.append("> **").append(Reports.SIMULATION).append("**\n\n");
+    }
     out.append(Reports.pairsLine(e).replaceFirst(" pairs", " back-to-back boot pairs")).append(" on ")
         .append(String.join(", ", Reports.hosts(e))).append(" (")
         .append(String.join(", ", Reports.accelerators(e))).append("), experiment `")

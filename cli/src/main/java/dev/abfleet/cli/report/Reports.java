@@ -36,6 +36,17 @@ final class Reports {
         .findFirst().orElse("");
   }
 
+  /** What a report of simulated boots says first, in every format. */
+  static final String SIMULATION = "SIMULATION: hypervisor sim, every figure comes from a performance model;"
+      + " no kernel was booted";
+
+  /** True when the experiment ran (or asked to run) on the simulated hypervisor. */
+  static boolean simulation(Experiment e) {
+    var selector = e.getSpec().getSelector();
+    return selector.getHypervisor().equals("sim") || selector.getHypervisorsList().contains("sim")
+        || e.getBootsList().stream().anyMatch(b -> b.getTelemetry().getHypervisor().equals("sim"));
+  }
+
   /** Rows shown in a table: more than one arm is compared with the baseline. */
   static boolean multiArm(Experiment e) {
     return candidates(e).size() > 1 || !ceiling(e).isEmpty();

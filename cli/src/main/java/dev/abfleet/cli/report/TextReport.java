@@ -11,6 +11,9 @@ public final class TextReport {
 
   public static String render(Experiment e) {
     StringBuilder out = new StringBuilder();
+    if (Reports.simulation(e)) {
+      out.append(Reports.SIMULATION).append('\n');
+    }
     out.append("experiment ").append(e.getExperimentId())
         .append(": ").append(Reports.baseline(e)).append(" (baseline) vs ")
         .append(String.join(", ", Reports.candidates(e)))

@@ -68,7 +68,10 @@ class SimNightlyAcceptanceTest {
     }
 
     List<HistoryEntry> entries = HistoryFile.of(dir.resolve("home"), "sim-nightly").read().entries();
-    assertThat(entries).hasSize(NIGHTS).allSatisfy(e -> assertThat(e.state()).isEqualTo("completed"));
+    assertThat(entries).hasSize(NIGHTS).allSatisfy(e -> {
+      assertThat(e.state()).isEqualTo("completed");
+      assertThat(e.simulation()).as("history entries of sim boots are marked").isTrue();
+    });
     assertThat(entries.get(1).date()).isEqualTo("2026-03-10T01:00:00Z");
     assertThat(summaries).allSatisfy(line -> assertThat(line).endsWith(" SIMULATION"));
     MetricHistory seqRead = history(entries, "seq_read");

@@ -8,6 +8,7 @@ import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import java.io.IOException;
@@ -106,6 +107,19 @@ class ReportGoldenTest {
         .build();
     assertThat(Reports.pairsLine(e)).isEqualTo("10 pairs (sequential, looks 10/20/30: stopped at look 1)");
     assertThat(JsonReport.render(e)).contains("\"stopped_early\" : true").contains("\"looks\" : [ 10, 20, 30 ]");
+  }
+
+  @Test
+  void simulatedExperimentSaysSoFirstInEveryFormat() {
+    Experiment e = fuseCase().toBuilder()
+        .setSpec(fuseCase().getSpec().toBuilder().setSelector(HostSelector.newBuilder().setHypervisor("sim")))
+        .build();
+
+    assertThat(TextReport.render(e)).startsWith("SIMULATION: hypervisor sim, every figure comes from a performance model");
+    assertThat(MarkdownReport.render(e)).contains("\n\n> **SIMULATION: hypervisor sim,");
+    assertThat(JsonReport.render(e)).contains("\"simulation\" : true");
+    assertThat(TextReport.render(fuseCase())).doesNotContain("SIMULATION");
+    assertThat(JsonReport.render(fuseCase())).doesNotContain("simulation");
   }
 
   @Test
