@@ -106,14 +106,51 @@ public final class ChangePoints {
     if (p > settings.alpha()) {
       return null;
     }
-    double before = median(Arrays.copyOfRange(seg, 0, best.index()));
-    double after = median(Arrays.copyOfRange(seg, best.index(), seg.length));
+    int split = locate(seg, settings.minSegment(), best.index());
+    double before = median(Arrays.copyOfRange(seg, 0, split));
+    double after = median(Arrays.copyOfRange(seg, split, seg.length));
     double relative = before > 0 && after > 0 ? after / before - 1 : Double.NaN;
     if (!Double.isNaN(relative) && Math.abs(relative) < settings.minRelative()) {
       return null;
     }
-    return new ChangePoint(positions[from + best.index()], before, after, after - before,
+    return new ChangePoint(positions[from + split], before, after, after - before,
         relative, best.z(), p);
+  }
+
+  /**
+   * Where the shift the rank scan found lies: the admissible split with the least total
+   * absolute deviation from each side's median (ties: the one nearest the scan's). The
+   * standardized rank statistic decides whether there is a change, but it can peak one night
+   * early or late: with a clean step after night k, moving the last night before the step to
+   * the other side costs one rank of separation and gains balance (e.g. 14 nights stepping at
+   * night 8 score 3.13 at 7 and 3.10 at 8). Medians keep a single spike from moving the split.
+   */
+  static int locate(double[] seg, int minSegment, int scanned) {
+    int bestSplit = scanned;
+    double bestCost = l1Cost(seg, scanned);
+    for (int k = minSegment; k <= seg.length - minSegment; k++) {
+      double cost = l1Cost(seg, k);
+      if (cost < bestCost - 1e-12 * Math.abs(bestCost)
+          || (Math.abs(cost - bestCost) <= 1e-12 * Math.abs(bestCost)
+              && Math.abs(k - scanned) < Math.abs(bestSplit - scanned))) {
+        bestCost = cost;
+        bestSplit = k;
+      }
+    }
+    return bestSplit;
+  }
+
+  private static double l1Cost(double[] seg, int split) {
+    return deviation(Arrays.copyOfRange(seg, 0, split)) + deviation(Arrays.copyOfRange(seg, split, seg.length));
+  }
+
+  private static double deviation(double[] v) {
+    double m = median(v);
+    double sum = 0;
+    for (double x : v) {
+      sum += Math.abs(x - m);
+    }
+    return sum;
   }
 
   private static int[] finitePositions(double[] series) {
