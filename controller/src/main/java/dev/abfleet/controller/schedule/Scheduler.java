@@ -87,6 +87,9 @@ public final class Scheduler
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
   private final GroupCommit writes = new GroupCommit();
+  // Host id -> when its boot in progress began (the lease, or its last finished boot): the
+  // preemption victim is the host whose boot ends soonest. In memory; leases are too.
+  private final Map<String, Long> bootSince = new HashMap<>();
   // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
   private Map<String, Standing> standings = Map.of();
   private LeaseBook standingsLeases;
@@ -249,6 +252,9 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
+    if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
+      bootSince.put(cmd.hostId(), System.currentTimeMillis());
+    }
     return quarantine(state, quarantines.afterRun(cmd.hostId(), cmd.infra(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
   }
@@ -406,6 +412,9 @@ public final class Scheduler
     }
     return Effect().persist(events).thenRun(s -> {
       batch.runAfter(s);
+      long now = System.currentTimeMillis();
+      bootSince.keySet().removeIf(host -> s.leases().leaseOf(host).isEmpty());
+      grants.leases().forEach(l -> bootSince.put(l.hostId(), now));
       grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);
     });
@@ -417,7 +426,7 @@ public final class Scheduler
         p -> !after.leases().isCurrent(p.victim().hostId(), p.victim().epoch()));
     Map<String, String> pending = new HashMap<>();
     preempting.forEach((host, p) -> pending.put(host, p.forExperiment()));
-    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, pending);
+    var chosen = Scheduling.preemptions(fleet, after.leases(), after.marks(), demands, pending, bootSince);
     chosen.forEach(p -> preempting.put(p.victim().hostId(), p));
     return chosen;
   }

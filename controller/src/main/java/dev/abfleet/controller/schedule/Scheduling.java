@@ -77,6 +77,19 @@ public final class Scheduling {
    */
   public static List<Preemption> preemptions(Fleet fleet, LeaseBook leases, HostMarks marks,
       Demands demands, Map<String, String> pending) {
+    return preemptions(fleet, leases, marks, demands, pending, Map.of());
+  }
+
+  /**
+   * As above; among the lowest-priority leases the victim is the host whose boot in progress
+   * began first (it ends soonest, so the waiting experiment starts soonest), then the lowest
+   * host id.
+   *
+   * @param bootSince host id -> when its boot in progress began (ms since the epoch: the lease
+   *     or the last finished boot); absent = unknown, taken as now
+   */
+  public static List<Preemption> preemptions(Fleet fleet, LeaseBook leases, HostMarks marks,
+      Demands demands, Map<String, String> pending, Map<String, Long> bootSince) {
     Map<String, String> taken = new java.util.HashMap<>(pending);
     List<Preemption> out = new ArrayList<>();
     for (Demand waiting : demands.serviceOrder()) {
@@ -91,6 +104,7 @@ public final class Scheduling {
               .map(h -> waiting.selector().matches(h.capabilities())).orElse(false))
           .filter(l -> rankOf(demands, l.experimentId()) > waiting.rank())
           .max(java.util.Comparator.<Lease>comparingInt(l -> rankOf(demands, l.experimentId()))
+              .thenComparing(l -> -bootSince.getOrDefault(l.hostId(), Long.MAX_VALUE))
               .thenComparing(Lease::hostId, java.util.Comparator.reverseOrder()))
           .ifPresent(victim -> {
             taken.put(victim.hostId(), waiting.experimentId());

@@ -166,6 +166,21 @@ class SchedulingTest {
   }
 
   @Test
+  void victimIsTheHostWhoseBootInProgressBeganFirst() {
+    LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "night"))
+        .leased(new Lease("h2", 1, "night")).leased(new Lease("h3", 1, "night"));
+    Demands demands = Demands.empty().wanting(demand("night", "nightly")).wanting(demand("pr", "pr"));
+
+    var chosen = Scheduling.preemptions(fleetOf("h1", "h2", "h3"), book, HostMarks.none(), demands, Map.of(),
+        Map.of("h1", 5_000L, "h2", 1_000L, "h3", 3_000L));
+
+    assertThat(chosen).extracting(p -> p.victim().hostId()).containsExactly("h2");
+    assertThat(Scheduling.preemptions(fleetOf("h1", "h2", "h3"), book, HostMarks.none(), demands, Map.of(),
+        Map.of("h3", 1_000L))).as("a host with unknown start counts as just begun")
+        .extracting(p -> p.victim().hostId()).containsExactly("h3");
+  }
+
+  @Test
   void neverPreemptsEqualPriorityOrAHostAlreadyBeingPreempted() {
     LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "night"));
     Demands demands = Demands.empty().wanting(demand("night", "nightly"))
