@@ -6,13 +6,8 @@ import dev.abfleet.cli.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;
-import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
-import dev.abfleet.proto.fleet.v1.Host;
-import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,7 +52,7 @@ class AbRemoteSimIntegrationTest {
     SimModel model = SimModel.defaults().withTimeScale(0.001);
     a = SimFleet.start(address(), 2, "a-", model, Map.of("cpu", "a"), home.resolve("a"), r -> { });
     b = SimFleet.start(address(), 2, "b-", model, Map.of("cpu", "b"), home.resolve("b"), r -> { });
-    awaitConnectedHosts(4);
+    SimFleet.awaitHosts(address(), 4, 30);
   }
 
   @AfterAll
@@ -192,24 +186,5 @@ class AbRemoteSimIntegrationTest {
     java.io.StringWriter err = new java.io.StringWriter();
     int exit = Main.run(new java.io.PrintWriter(err, true), all.toArray(String[]::new));
     return new Run(exit, "", err.toString());
-  }
-
-  private static void awaitConnectedHosts(int count) throws InterruptedException {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(address()).usePlaintext().build();
-    try {
-      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
-      for (int i = 0; i < 300; i++) {
-        long connected = stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-            .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
-            .filter(Host::getConnected).count();
-        if (connected >= count) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-      throw new AssertionError("fewer than " + count + " sim workers connected within 30 s");
-    } finally {
-      channel.shutdownNow();
-    }
   }
 }

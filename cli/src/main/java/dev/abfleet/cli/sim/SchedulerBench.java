@@ -7,16 +7,12 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Experiment;
-import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;
-import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimBootRecord;
 import dev.abfleet.worker.sim.SimModel;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -60,7 +56,7 @@ final class SchedulerBench {
       String target = "127.0.0.1:" + controller.grpcPort();
       try (SimFleet fleet = SimFleet.start(target, o.workers(), "sim-", model, Map.of(), home, boots::add);
           ExperimentClient client = new ExperimentClient(target)) {
-        awaitHosts(target, fleet.size(), 60);
+        SimFleet.awaitHosts(target, fleet.size(), 60);
         err.println("abfleet bench: " + o.workers() + " sim workers registered; submitting " + o.experiments()
             + " experiments of " + o.pairs() + " pairs");
         Artifact base = SimArtifacts.kernel(home.resolve("kernels"), "base");
@@ -129,30 +125,6 @@ final class SchedulerBench {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
       throw new IllegalStateException("an experiment did not end within 30 s of being cancelled", e);
-    }
-  }
-
-  /** Waits until the controller lists {@code n} connected sim hosts. */
-  static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
-    try {
-      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
-      long connected = 0;
-      while (System.nanoTime() < deadline) {
-        connected = stub.withDeadlineAfter(10, TimeUnit.SECONDS).listHosts(ListHostsRequest.getDefaultInstance())
-            .getHostsList().stream()
-            .filter(h -> !h.getState().equals("offline"))
-            .filter(h -> h.getHypervisorsList().stream().anyMatch(c -> c.getName().equals("sim")))
-            .count();
-        if (connected >= n) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-      throw new IllegalStateException("only " + connected + " of " + n + " sim workers registered in " + timeoutS + " s");
-    } finally {
-      channel.shutdownNow();
     }
   }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code abfleet bench scheduler}: how close the controller gets to the ideal makespan. */
@@ -28,15 +29,7 @@ final class SchedulerBenchCommand implements Callable<Integer> {
   @Option(names = "--pairs", defaultValue = "8", paramLabel = "N", description = "Pairs per experiment (default: ${DEFAULT-VALUE}).")
   int pairs;
 
-  @Option(names = "--time-scale", defaultValue = "0.01", paramLabel = "X",
-      description = "Real seconds per simulated second (default: ${DEFAULT-VALUE}).")
-  double timeScale;
-
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seeds the model and pair orders (default: ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
-  Path simModel;
+  @Mixin SimModelOptions sim;
 
   @Option(names = "--iterations", defaultValue = "5", paramLabel = "N",
       description = "Measured iterations per metric per boot (default: ${DEFAULT-VALUE}).")
@@ -61,20 +54,20 @@ final class SchedulerBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    range("--workers", workers, 1, 10_000);
-    range("--experiments", experiments, 1, 1_000);
-    range("--pairs", pairs, 1, 1_000);
-    range("--iterations", iterations, 1, 100_000);
-    range("--iteration-ms", iterationMs, 1, 600_000);
-    range("--timeout", timeoutS, 1, 86_400);
+    SimModelOptions.range("--workers", workers, 1, 10_000);
+    SimModelOptions.range("--experiments", experiments, 1, 1_000);
+    SimModelOptions.range("--pairs", pairs, 1, 1_000);
+    SimModelOptions.range("--iterations", iterations, 1, 100_000);
+    SimModelOptions.range("--iteration-ms", iterationMs, 1, 600_000);
+    SimModelOptions.range("--timeout", timeoutS, 1, 86_400);
     if (!priorities.equals("equal") && !priorities.equals("mixed")) {
       throw new Problem("--priorities '" + priorities + "': expected equal or mixed");
     }
     if (!store.equals("memory") && !store.equals("h2")) {
       throw new Problem("--store '" + store + "': expected memory or h2");
     }
-    SimModel model = SimModels.load(simModel, timeScale).withSeed(seed);
-    BenchOptions o = new BenchOptions(workers, experiments, pairs, model.timeScale(), seed, simModel, iterations,
+    SimModel model = sim.load();
+    BenchOptions o = new BenchOptions(workers, experiments, pairs, model.timeScale(), sim.seed, sim.simModel, iterations,
         iterationMs, store.equals("h2"), timeoutS, priorities.equals("mixed"));
     Path home = Files.createTempDirectory("abfleet-bench-");
     try {
@@ -84,12 +77,6 @@ final class SchedulerBenchCommand implements Callable<Integer> {
       return completed ? Main.EXIT_OK : Main.EXIT_FAILED;
     } finally {
       CacheFiles.deleteTree(home);
-    }
-  }
-
-  private static void range(String option, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new Problem(option + " " + value + ": expected " + min + " to " + max);
     }
   }
 }

@@ -93,7 +93,7 @@ final class SequentialBench {
       String target = "127.0.0.1:" + controller.grpcPort();
       try (SimFleet fleet = SimFleet.start(target, o.workers(), "sim-", model, Map.of(), home, boots::add);
           ExperimentClient client = new ExperimentClient(target)) {
-        SchedulerBench.awaitHosts(target, fleet.size(), 60);
+        SimFleet.awaitHosts(target, fleet.size(), 60);
         Artifact base = SimArtifacts.kernel(home.resolve("kernels"), "base");
         Artifact cand = SimArtifacts.kernel(home.resolve("kernels"), "cand");
         err.println("abfleet bench: SIMULATION: " + o.experiments() + " A/B experiments (" + o.metric() + " x"

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code abfleet bench sequential}: where sequential experiments stop, and their A/A error rate. */
@@ -43,15 +44,7 @@ final class SequentialBenchCommand implements Callable<Integer> {
   @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A", description = "Family-wise level (default: ${DEFAULT-VALUE}).")
   double alpha;
 
-  @Option(names = "--time-scale", defaultValue = "0.01", paramLabel = "X",
-      description = "Real seconds per simulated second (default: ${DEFAULT-VALUE}).")
-  double timeScale;
-
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seeds the model and pair orders (default: ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
-  Path simModel;
+  @Mixin SimModelOptions sim;
 
   @Option(names = "--timeout", defaultValue = "900", paramLabel = "SECONDS",
       description = "Cancel what is still running after this long, per batch (default: ${DEFAULT-VALUE}).")
@@ -59,12 +52,8 @@ final class SequentialBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    if (workers < 1 || workers > 10_000) {
-      throw new Problem("--workers " + workers + ": expected 1 to 10000");
-    }
-    if (experiments < 1 || experiments > 10_000) {
-      throw new Problem("--experiments " + experiments + ": expected 1 to 10000");
-    }
+    SimModelOptions.range("--workers", workers, 1, 10_000);
+    SimModelOptions.range("--experiments", experiments, 1, 10_000);
     for (int i = 0; i < looks.size(); i++) {
       if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 1_000) {
         throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 1000, e.g. 8,16,24");
@@ -76,13 +65,13 @@ final class SequentialBenchCommand implements Callable<Integer> {
     if (!(alpha > 0 && alpha < 0.5)) {
       throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.05");
     }
-    SimModel model = SimModels.load(simModel, timeScale).withSeed(seed);
+    SimModel model = sim.load();
     if (model.metrics().stream().noneMatch(m -> m.name().equals(metric))) {
       throw new Problem("--metric " + metric + ": the sim model has " + String.join(", ",
           model.metrics().stream().map(m -> m.name()).toList()));
     }
     SequentialBench.Options o = new SequentialBench.Options(workers, experiments, List.copyOf(looks), metric,
-        effect, alpha, seed, timeoutS);
+        effect, alpha, sim.seed, timeoutS);
     Path home = Files.createTempDirectory("abfleet-bench-");
     try {
       SequentialBench.Result r = SequentialBench.run(o, model, home, System.err);

@@ -1,15 +1,20 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.sim.SimBootRecord;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -61,5 +66,29 @@ public final class SimFleet implements AutoCloseable {
   @Override
   public void close() {
     agents.forEach(WorkerAgent::close);
+  }
+
+  /** Waits until the controller lists {@code n} connected sim hosts. */
+  public static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    try {
+      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+      long connected = 0;
+      while (System.nanoTime() < deadline) {
+        connected = stub.withDeadlineAfter(10, TimeUnit.SECONDS).listHosts(ListHostsRequest.getDefaultInstance())
+            .getHostsList().stream()
+            .filter(h -> !h.getState().equals("offline"))
+            .filter(h -> h.getHypervisorsList().stream().anyMatch(c -> c.getName().equals("sim")))
+            .count();
+        if (connected >= n) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+      throw new IllegalStateException("only " + connected + " of " + n + " sim workers registered in " + timeoutS + " s");
+    } finally {
+      channel.shutdownNow();
+    }
   }
 }

@@ -16,13 +16,7 @@ import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
-import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
-import dev.abfleet.proto.fleet.v1.Host;
-import dev.abfleet.proto.fleet.v1.ListHostsRequest;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,7 +42,7 @@ class CrossHostSimIntegrationTest {
         ExperimentClient client = new ExperimentClient("127.0.0.1:" + controller.grpcPort())) {
       // Both classes must be connected before the experiment starts: a class that comes after
       // every class seen has its pairs is not waited for.
-      awaitConnectedHosts("127.0.0.1:" + controller.grpcPort(), 4);
+      SimFleet.awaitHosts("127.0.0.1:" + controller.grpcPort(), 4, 30);
       String id = client.submit("cross-host", ExperimentSpec.newBuilder()
           .addArms(Arm.newBuilder().setName("base").setRole("baseline")
               .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")))
@@ -79,25 +73,6 @@ class CrossHostSimIntegrationTest {
       assertThat(rows.get(0).getReasonsList()).containsExactly("class_heterogeneity");
       assertThat(done.getOverall()).isEqualTo("regressed");
       System.out.println(TextReport.render(done));
-    }
-  }
-
-  private static void awaitConnectedHosts(String target, int count) throws InterruptedException {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
-    try {
-      var stub = ExperimentServiceGrpc.newBlockingStub(channel);
-      for (int i = 0; i < 300; i++) {
-        long connected = stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-            .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
-            .filter(Host::getConnected).count();
-        if (connected >= count) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-      throw new AssertionError("fewer than " + count + " sim workers connected within 30 s");
-    } finally {
-      channel.shutdownNow();
     }
   }
 }

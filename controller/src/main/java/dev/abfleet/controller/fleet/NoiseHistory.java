@@ -1,5 +1,6 @@
 package dev.abfleet.controller.fleet;
 
+import dev.abfleet.stats.VerdictEngine;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
@@ -82,8 +83,8 @@ public record NoiseHistory(Map<String, double[]> residuals) {
     if (r.length < rule.recent() + rule.minHistory()) {
       return Optional.empty();
     }
-    double before = median(Arrays.copyOfRange(r, 0, r.length - rule.recent()));
-    double now = median(Arrays.copyOfRange(r, r.length - rule.recent(), r.length));
+    double before = VerdictEngine.median(Arrays.copyOfRange(r, 0, r.length - rule.recent()));
+    double now = VerdictEngine.median(Arrays.copyOfRange(r, r.length - rule.recent(), r.length));
     if (now > rule.floor() && now > rule.factor() * before) {
       return Optional.of(String.format(Locale.ROOT,
           "paired noise drifted: median |residual| %.2f%% over its last %d pairs vs %.2f%% over"
@@ -91,12 +92,5 @@ public record NoiseHistory(Map<String, double[]> residuals) {
           100 * Math.expm1(before), r.length - rule.recent(), rule.factor()));
     }
     return Optional.empty();
-  }
-
-  private static double median(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 }

@@ -1,5 +1,6 @@
 package dev.abfleet.stats.changepoint;
 
+import dev.abfleet.stats.VerdictEngine;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -107,8 +108,8 @@ public final class ChangePoints {
       return null;
     }
     int split = locate(seg, settings.minSegment(), best.index());
-    double before = median(Arrays.copyOfRange(seg, 0, split));
-    double after = median(Arrays.copyOfRange(seg, split, seg.length));
+    double before = VerdictEngine.median(Arrays.copyOfRange(seg, 0, split));
+    double after = VerdictEngine.median(Arrays.copyOfRange(seg, split, seg.length));
     double relative = before > 0 && after > 0 ? after / before - 1 : Double.NaN;
     if (!Double.isNaN(relative) && Math.abs(relative) < settings.minRelative()) {
       return null;
@@ -145,7 +146,7 @@ public final class ChangePoints {
   }
 
   private static double deviation(double[] v) {
-    double m = median(v);
+    double m = VerdictEngine.median(v);
     double sum = 0;
     for (double x : v) {
       sum += Math.abs(x - m);
@@ -160,12 +161,5 @@ public final class ChangePoints {
 
   private static int compactIndex(int[] positions, int original) {
     return Arrays.binarySearch(positions, original);
-  }
-
-  static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    int n = s.length;
-    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
   }
 }
