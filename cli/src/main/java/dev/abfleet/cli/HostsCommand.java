@@ -181,7 +181,7 @@ final class HostsCommand implements Callable<Integer> {
       rows.add(row);
     }
     StringBuilder out = new StringBuilder(
-        dev.abfleet.cli.report.TextReport.table(rows.stream().map(r -> r.toArray(String[]::new)).toList()));
+        dev.abfleet.report.Numbers.table(rows.stream().map(r -> r.toArray(String[]::new)).toList()));
     hosts.stream().filter(h -> !h.getStateReason().isEmpty()).forEach(h ->
         out.append(h.getHostId()).append(": ").append(h.getState()).append(": ")
             .append(h.getStateReason()).append('\n'));

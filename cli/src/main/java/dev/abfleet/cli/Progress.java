@@ -1,6 +1,6 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.report.Numbers;
+import dev.abfleet.report.Numbers;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;

@@ -1,18 +1,21 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.report.JsonReport;
-import dev.abfleet.cli.report.MarkdownReport;
-import dev.abfleet.cli.report.TextReport;
+import dev.abfleet.cli.report.ProtoReports;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.report.JsonReport;
+import dev.abfleet.report.MarkdownReport;
+import dev.abfleet.report.Report;
+import dev.abfleet.report.TextReport;
+import java.util.List;
 import java.util.Locale;
 
 /** Output formats of reports. */
-enum ReportFormat {
+public enum ReportFormat {
   TEXT,
   JSON,
   MARKDOWN;
 
-  static ReportFormat parse(String s) {
+  public static ReportFormat parse(String s) {
     return switch (s.toLowerCase(Locale.ROOT)) {
       case "text" -> TEXT;
       case "json" -> JSON;
@@ -21,11 +24,22 @@ enum ReportFormat {
     };
   }
 
+  /** One experiment the controller ran. */
   String render(Experiment e) {
+    Report r = ProtoReports.of(e);
     return switch (this) {
-      case TEXT -> TextReport.render(e);
-      case JSON -> JsonReport.render(e);
-      case MARKDOWN -> MarkdownReport.render(e);
+      case TEXT -> TextReport.render(r);
+      case JSON -> JsonReport.render(r);
+      case MARKDOWN -> MarkdownReport.render(r);
+    };
+  }
+
+  /** Several experiments ({@code abfleet analyze}): JSON wraps them in one document. */
+  public String render(List<Report> reports) {
+    return switch (this) {
+      case TEXT -> TextReport.render(reports);
+      case JSON -> JsonReport.render(reports);
+      case MARKDOWN -> MarkdownReport.render(reports);
     };
   }
 }

@@ -2,6 +2,8 @@ package dev.abfleet.cli.analyze;
 
 import dev.abfleet.cli.Main;
 import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ReportFormat;
+import dev.abfleet.report.Report;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.VerdictEngine;
 import java.io.BufferedReader;
@@ -13,7 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,28 +74,21 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Policy policy = policy();
-    String fmt = format.toLowerCase(Locale.ROOT);
-    if (!List.of("text", "json", "markdown", "md").contains(fmt)) {
-      throw new Problem("--format '" + format + "': expected text, json or markdown");
-    }
+    ReportFormat fmt = ReportFormat.parse(format);
     List<Sample> samples = read();
     if (samples.isEmpty()) {
       throw new Problem(files.get(0) + ": no samples found (expected "
           + (inputFormat.equals("gobench") ? "Benchmark lines" : "JSON Lines") + ")");
     }
-    List<ExperimentResult> results;
+    List<Report> reports;
     try {
-      results = Analyzer.analyze(samples, baseline, maxPairs, policy, seed);
+      reports = Analyzer.analyze(samples, baseline, maxPairs, policy, seed);
     } catch (IllegalArgumentException e) {
       throw new Problem(e.getMessage());
     }
-    out.print(switch (fmt) {
-      case "json" -> JsonOutput.render(results);
-      case "text" -> TextOutput.render(results);
-      default -> MarkdownOutput.render(results);
-    });
+    out.print(fmt.render(reports));
     out.flush();
-    boolean regressed = results.stream().anyMatch(ExperimentResult::gateFails);
+    boolean regressed = reports.stream().anyMatch(r -> r.assessment().regressed());
     return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
   }
 

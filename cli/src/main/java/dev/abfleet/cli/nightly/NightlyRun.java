@@ -128,8 +128,7 @@ public final class NightlyRun {
         .map(NightlyRun::metric)
         .toList();
     boolean completed = e.getState().equals("completed");
-    boolean regressed = e.getComparisonsList().stream()
-        .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));
+    boolean regressed = e.getOverall().equals("regressed");
     return new HistoryEntry(HistoryEntry.VERSION, s.name(), due.toString(), e.getExperimentId(), e.getState(),
         baseline, candidate, metrics, e.getOverall(), completed && !regressed, e.getMessage(),
         e.getSpec().getSelector().getHypervisor().equals("sim")

@@ -11,6 +11,9 @@ import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
+import dev.abfleet.report.JsonReport;
+import dev.abfleet.report.MarkdownReport;
+import dev.abfleet.report.TextReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +21,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Report formats against golden files in src/test/resources/golden. After an intended format
+ * Reports of experiments the controller ran, through the one report model
+ * ({@link ProtoReports}), against golden files in src/test/resources/golden. After an intended format
  * change, regenerate them with {@code mvn -pl cli test -Dtest=ReportGoldenTest -Dgolden.update=true}
  * and review the diff.
  */
@@ -50,7 +54,10 @@ class ReportGoldenTest {
     e.addBoots(boot("e-0000f00d-p1-a1-spinwait", "spinwait", 1, 0, 0, "boot_failed")
         .toBuilder().clearSamples().setMessage("kernel did not reach the harness (VM exited with code 0); see console tail").build());
     e.addBoots(boot("e-0000f00d-p1-a1-stock", "stock", 1, 1, 31700, "ok"));
-    return e.build();
+    e.addBootFailures(dev.abfleet.proto.fleet.v1.BootFailureComparison.newBuilder().setArm("spinwait")
+        .setBaselineFailed(0).setBaselineBoots(2).setCandidateFailed(1).setCandidateBoots(2).setPValue(1.0)
+        .setVerdict("inconclusive"));
+    return e.setOverall("inconclusive").build();
   }
 
   private static Comparison cmp(String metric, String unit, double base, double cand, double change, double lo, double hi,
@@ -72,19 +79,31 @@ class ReportGoldenTest {
         .build();
   }
 
+  static String text(Experiment e) {
+    return TextReport.render(ProtoReports.of(e));
+  }
+
+  static String markdown(Experiment e) {
+    return MarkdownReport.render(ProtoReports.of(e));
+  }
+
+  static String json(Experiment e) {
+    return JsonReport.render(ProtoReports.of(e));
+  }
+
   @Test
   void textReportMatchesGolden() throws IOException {
-    assertGolden("fuse.txt", TextReport.render(fuseCase()));
+    assertGolden("fuse.txt", text(fuseCase()));
   }
 
   @Test
   void markdownReportMatchesGolden() throws IOException {
-    assertGolden("fuse.md", MarkdownReport.render(fuseCase()));
+    assertGolden("fuse.md", markdown(fuseCase()));
   }
 
   @Test
   void jsonReportMatchesGolden() throws IOException {
-    assertGolden("fuse.json", JsonReport.render(fuseCase()));
+    assertGolden("fuse.json", json(fuseCase()));
   }
 
   /** The motivating report's ceiling: the candidate at 97% of a hard-pinned arm. */
@@ -95,9 +114,9 @@ class ReportGoldenTest {
     e.setComparisons(0, e.getComparisons(0).toBuilder().setOfCeiling(0.97));
     e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 51860, 0.63, 0.55, 0.70, 0.0078, 0.0078, "improved", false)
         .toBuilder().setArm("pinned"));
-    assertGolden("ceiling.txt", TextReport.render(e.build()));
-    assertThat(JsonReport.render(e.build())).contains("\"ceiling\" : \"pinned\"").contains("\"of_ceiling\" : 0.97");
-    assertThat(MarkdownReport.render(e.build())).contains("spinwait/metadata_stat (97% of ceiling)");
+    assertGolden("ceiling.txt", text(e.build()));
+    assertThat(json(e.build())).contains("\"ceiling\" : \"pinned\"").contains("\"of_ceiling\" : 0.97");
+    assertThat(markdown(e.build())).contains("spinwait/metadata_stat (97% of ceiling)");
   }
 
   @Test
@@ -105,8 +124,8 @@ class ReportGoldenTest {
     Experiment e = fuseCase().toBuilder().setPairsDone(10).setPairsWanted(30)
         .setSpec(fuseCase().getSpec().toBuilder().setPolicy(Policy.newBuilder().addLooks(10).addLooks(20).addLooks(30)))
         .build();
-    assertThat(Reports.pairsLine(e)).isEqualTo("10 pairs (sequential, looks 10/20/30: stopped at look 1)");
-    assertThat(JsonReport.render(e)).contains("\"stopped_early\" : true").contains("\"looks\" : [ 10, 20, 30 ]");
+    assertThat(ProtoReports.of(e).pairsLine()).isEqualTo("10 pairs (sequential, looks 10/20/30: stopped at look 1)");
+    assertThat(json(e)).contains("\"stopped_early\" : true").contains("\"looks\" : [ 10, 20, 30 ]");
   }
 
   @Test
@@ -115,22 +134,19 @@ class ReportGoldenTest {
         .setSpec(fuseCase().getSpec().toBuilder().setSelector(HostSelector.newBuilder().setHypervisor("sim")))
         .build();
 
-    assertThat(TextReport.render(e)).startsWith("SIMULATION: hypervisor sim, every figure comes from a performance model");
-    assertThat(MarkdownReport.render(e)).contains("\n\n> **SIMULATION: hypervisor sim,");
-    assertThat(JsonReport.render(e)).contains("\"simulation\" : true");
-    assertThat(TextReport.render(fuseCase())).doesNotContain("SIMULATION");
-    assertThat(JsonReport.render(fuseCase())).doesNotContain("simulation");
+    assertThat(text(e)).startsWith("SIMULATION: hypervisor sim, every figure comes from a performance model");
+    assertThat(markdown(e)).contains("\n\n> **SIMULATION: hypervisor sim,");
+    assertThat(json(e)).contains("\"simulation\" : true");
+    assertThat(text(fuseCase())).doesNotContain("SIMULATION");
+    assertThat(json(fuseCase())).doesNotContain("simulation");
   }
 
   @Test
-  void overallIsImprovedOnlyWhenNoGatingMetricRegressedAndTheRestHeld() {
-    assertThat(Reports.overall(fuseCase())).isEqualTo("inconclusive");
-    Experiment allGood = fuseCase().toBuilder().removeComparisons(3).build();
-    assertThat(Reports.overall(allGood)).isEqualTo("improved");
-    Experiment oneBad = fuseCase().toBuilder()
-        .setComparisons(3, fuseCase().getComparisons(3).toBuilder().setVerdict("regressed")).build();
-    assertThat(Reports.overall(oneBad)).isEqualTo("regressed");
-    assertThat(Reports.anyGatingRegression(oneBad)).isTrue();
+  void gateFailsOnTheOverallTheControllerSent() {
+    assertThat(ProtoReports.of(fuseCase()).assessment().regressed()).isFalse();
+    Experiment regressed = fuseCase().toBuilder().setOverall("regressed").build();
+    assertThat(ProtoReports.of(regressed).assessment().regressed()).isTrue();
+    assertThat(text(regressed)).contains("verdict: regressed");
   }
 
   /**
@@ -138,11 +154,12 @@ class ReportGoldenTest {
    * verdict, heterogeneity flagged), seq_read holds on both (pooled no_change).
    */
   static Experiment crossHostCase() {
-    Experiment.Builder e = fuseCase().toBuilder().clearComparisons().clearBoots().setPairsDone(16).setPairsWanted(16)
+    Experiment.Builder e = fuseCase().toBuilder().clearComparisons().clearBoots().clearBootFailures().setPairsDone(16).setPairsWanted(16)
         .setRetriedBlocks(0);
     e.setSpec(e.getSpec().toBuilder().setSelector(dev.abfleet.proto.fleet.v1.HostSelector.newBuilder()
         .setHypervisor("qemu").addHypervisors("qemu").addHypervisors("vz"))
         .setPolicy(Policy.newBuilder().setNoiseThreshold(0.02).setAlpha(0.05).setPairs(8)));
+    e.setOverall("improved").putClassPairs("qemu/kvm", 8).putClassPairs("vz/vz", 8);
     e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 41300, 0.30, 0.12, 0.47, 0.0004, 0.0012, "inconclusive", true)
         .toBuilder().setNPairs(16).addReasons("class_heterogeneity")
         .addWarnings("host classes disagree, no pooled verdict: qemu/kvm improved (+58.2%), vz/vz no_change (+0.4%)"));
@@ -171,28 +188,23 @@ class ReportGoldenTest {
 
   @Test
   void crossHostTextReportShowsClassRowsAndThePooledRowWithTheFlag() throws IOException {
-    assertGolden("crosshost.txt", TextReport.render(crossHostCase()));
+    assertGolden("crosshost.txt", text(crossHostCase()));
   }
 
   @Test
   void crossHostMarkdownReportMatchesGolden() throws IOException {
-    assertGolden("crosshost.md", MarkdownReport.render(crossHostCase()));
+    assertGolden("crosshost.md", markdown(crossHostCase()));
   }
 
   @Test
   void crossHostJsonReportMatchesGolden() throws IOException {
-    assertGolden("crosshost.json", JsonReport.render(crossHostCase()));
+    assertGolden("crosshost.json", json(crossHostCase()));
   }
 
   @Test
-  void overallOfACrossHostReportComesFromTheClassRows() {
-    assertThat(Reports.overall(crossHostCase())).isEqualTo("improved");
-    Experiment vzRegressed = crossHostCase().toBuilder()
-        .setComparisons(2, crossHostCase().getComparisons(2).toBuilder().setVerdict("regressed")).build();
-    assertThat(Reports.overall(vzRegressed)).isEqualTo("regressed");
-    assertThat(Reports.anyGatingRegression(vzRegressed)).isTrue();
-    assertThat(Reports.classHeterogeneity(crossHostCase())).isTrue();
-    assertThat(Reports.classHeterogeneity(fuseCase())).isFalse();
+  void crossHostReportFlagsTheClassesDisagreeing() {
+    assertThat(ProtoReports.of(crossHostCase()).assessment().classHeterogeneity()).isTrue();
+    assertThat(ProtoReports.of(fuseCase()).assessment().classHeterogeneity()).isFalse();
   }
 
   /** Multi-arm with a ceiling, as a pull-request comment. */
@@ -203,7 +215,7 @@ class ReportGoldenTest {
     e.setComparisons(0, e.getComparisons(0).toBuilder().setOfCeiling(0.97));
     e.addComparisons(cmp("metadata_stat", "ops/s", 31800, 51860, 0.63, 0.55, 0.70, 0.0078, 0.0078, "improved", false)
         .toBuilder().setArm("pinned"));
-    assertGolden("ceiling.md", MarkdownReport.render(e.build()));
+    assertGolden("ceiling.md", markdown(e.build()));
   }
 
   private static void assertGolden(String name, String actual) throws IOException {

@@ -3,7 +3,8 @@ package dev.abfleet.cli.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.report.TextReport;
+import dev.abfleet.cli.report.ProtoReports;
+import dev.abfleet.report.TextReport;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -72,7 +73,7 @@ class CrossHostSimIntegrationTest {
       assertThat(rows.get(0).getVerdict()).isEqualTo("inconclusive");
       assertThat(rows.get(0).getReasonsList()).containsExactly("class_heterogeneity");
       assertThat(done.getOverall()).isEqualTo("regressed");
-      System.out.println(TextReport.render(done));
+      System.out.println(TextReport.render(ProtoReports.of(done)));
     }
   }
 }

@@ -119,7 +119,7 @@ public final class Decisions {
       Map<Integer, List<RunOutcome>> completed = state.completedPairs();
       completed.put(block.pairIndex(), block.with(placed).outcomesInOrder());
       if (completed.size() >= state.pairsWanted()
-          || Verdicts.stopEarly(state.spec(), completed, state.seed())) {
+          || ReportInputs.stopEarly(state.spec(), completed, state.seed())) {
         events.add(new ExperimentCompleted(completed.size()));
       }
     }

@@ -8,6 +8,7 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.report.Assessment;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -108,9 +109,9 @@ public final class ExperimentEntity
   // The last view built and the state it shows (states are immutable: identity is enough).
   private ExperimentState viewOf;
   private ExperimentView view;
-  // The comparisons and the completed pairs they were computed from (identity).
-  private Map<Integer, List<RunOutcome>> comparisonsOf;
-  private Map<String, List<dev.abfleet.stats.Comparison>> comparisons = Map.of();
+  // The verdicts and the completed pairs they were computed from (identity).
+  private Map<Integer, List<RunOutcome>> assessmentOf;
+  private Assessment assessment = Assessment.EMPTY;
 
   private ExperimentEntity(
       ActorContext<Command> context, String experimentId, ActorRef<Scheduler.Command> scheduler) {
@@ -159,12 +160,12 @@ public final class ExperimentEntity
    */
   private ExperimentView view(ExperimentState state) {
     if (state != viewOf) {
-      if (state.pairs() != comparisonsOf || state.status() == ExperimentState.Status.NEW) {
-        comparisons = state.status() == ExperimentState.Status.NEW ? Map.of()
-            : Verdicts.compare(state.spec(), state.completedPairs(), state.seed());
-        comparisonsOf = state.pairs();
+      if (state.pairs() != assessmentOf || state.status() == ExperimentState.Status.NEW) {
+        assessment = state.status() == ExperimentState.Status.NEW ? Assessment.EMPTY
+            : ReportInputs.assess(state.spec(), state.completedPairs(), state.seed());
+        assessmentOf = state.pairs();
       }
-      view = ExperimentView.of(state, comparisons);
+      view = ExperimentView.of(state, assessment);
       viewOf = state;
     }
     return view;

@@ -1,18 +1,17 @@
 package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.stats.Comparison;
+import dev.abfleet.report.Assessment;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An experiment as clients see it (the reply to Get and Cancel).
  *
  * @param state "running", "completed", "cancelled", "failed", or "unknown" for an id never
  *     submitted
- * @param comparisons candidate arm -> one comparison per metric, derived from completed pairs
+ * @param assessment the verdicts of the completed pairs ({@link ReportInputs#assess})
  * @param boots counted boots (completed pairs and the blocks in flight) and warm-up boots, by
  *     pair, a pair's warm-ups first, then order
  * @param retriedBlocks blocks abandoned and re-run (infra failures, lost leases, restarts)
@@ -27,7 +26,7 @@ public record ExperimentView(
     int pairsDone,
     int pairsWanted,
     long seed,
-    Map<String, List<Comparison>> comparisons,
+    Assessment assessment,
     List<RunOutcome> boots,
     String message,
     int retriedBlocks,
@@ -46,17 +45,18 @@ public record ExperimentView(
   }
 
   public static ExperimentView of(ExperimentState s) {
-    return of(s, s.status() == ExperimentState.Status.NEW ? Map.of()
-        : Verdicts.compare(s.spec(), s.completedPairs(), s.seed()));
+    return of(s, s.status() == ExperimentState.Status.NEW ? Assessment.EMPTY
+        : ReportInputs.assess(s.spec(), s.completedPairs(), s.seed()));
   }
 
   /**
-   * The view of {@code s} with its comparisons computed already: they depend only on the
+   * The view of {@code s} with its verdicts computed already: they depend only on the
    * completed pairs, which change far less often than the rest of the state.
    */
-  public static ExperimentView of(ExperimentState s, Map<String, List<Comparison>> comparisons) {
+  public static ExperimentView of(ExperimentState s, Assessment assessment) {
     if (s.status() == ExperimentState.Status.NEW) {
-      return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Map.of(), List.of(), "", 0, 0, 0);
+      return new ExperimentView(s.id(), null, UNKNOWN, 0, 0, 0, Assessment.EMPTY, List.of(), "",
+          0, 0, 0);
     }
     List<RunOutcome> boots = new ArrayList<>();
     s.pairs().values().forEach(boots::addAll);
@@ -66,7 +66,7 @@ public record ExperimentView(
         .thenComparing(RunOutcome::warmup, Comparator.reverseOrder())
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
-        s.pairsWanted(), s.seed(), comparisons, List.copyOf(boots),
+        s.pairsWanted(), s.seed(), assessment, List.copyOf(boots),
         s.message(), s.retriedBlocks(), s.rejectedStale(), meanBlockMs(s));
   }
 

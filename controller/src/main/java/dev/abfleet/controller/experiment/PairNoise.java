@@ -44,8 +44,8 @@ public final class PairNoise {
       double[] d = new double[order.size()];
       for (int i = 0; i < order.size(); i++) {
         List<RunOutcome> pair = pairs.get(order.get(i));
-        d[i] = Math.log(Verdicts.bootValue(find(pair, candidate), metrics.get(m))
-            / Verdicts.bootValue(find(pair, baseline), metrics.get(m)));
+        d[i] = Math.log(ReportInputs.bootValue(find(pair, candidate), metrics.get(m))
+            / ReportInputs.bootValue(find(pair, baseline), metrics.get(m)));
       }
       double[] usable = Arrays.stream(d).filter(Double::isFinite).toArray();
       double center = usable.length >= MIN_PAIRS ? VerdictEngine.median(usable) : Double.NaN;

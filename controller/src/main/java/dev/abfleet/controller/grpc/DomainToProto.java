@@ -6,7 +6,6 @@ import dev.abfleet.controller.experiment.BenchmarkSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
 import dev.abfleet.controller.experiment.RunOutcome;
-import dev.abfleet.controller.experiment.Verdicts;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.controller.schedule.RunPlan;
@@ -15,6 +14,7 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.BootFailureComparison;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
@@ -27,19 +27,18 @@ import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.VmShape;
-import dev.abfleet.stats.Verdict;
-import java.util.List;
-import java.util.Map;
+import dev.abfleet.report.Assessment;
+import dev.abfleet.report.Row;
 
 /** Domain -> proto, for everything that leaves the controller through gRPC. */
-final class DomainToProto {
+public final class DomainToProto {
   private DomainToProto() {}
 
   /**
    * @param queuePosition 0 = holds a host, does not wait or finished; N = N-th in line
    * @param etaSeconds 0 = unknown or finished
    */
-  static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds) {
+  public static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds) {
     Experiment.Builder b = Experiment.newBuilder()
         .setExperimentId(v.id())
         .setSpec(spec(v.spec()))
@@ -52,19 +51,12 @@ final class DomainToProto {
         .setRejectedStale(v.rejectedStale())
         .setQueuePosition(queuePosition)
         .setEtaSeconds(etaSeconds);
-    ArmSpec ceiling = v.spec().ceiling();
-    Map<String, dev.abfleet.stats.Comparison> ceilingRows = new java.util.HashMap<>();
-    if (ceiling != null) {
-      v.comparisons().getOrDefault(ceiling.name(), List.of())
-          .forEach(c -> ceilingRows.put(c.metric() + "@" + c.hostClass(), c));
-    }
-    v.comparisons().forEach((arm, list) -> list.forEach(c -> b.addComparisons(comparison(arm, c).toBuilder()
-        .setOfCeiling(ceiling == null || arm.equals(ceiling.name()) ? 0
-            : ofCeiling(c, ceilingRows.get(c.metric() + "@" + c.hostClass())))
-        .build())));
+    Assessment a = v.assessment();
+    a.rows().forEach(row -> b.addComparisons(comparison(row)));
+    a.bootFailures().forEach((arm, f) -> b.addBootFailures(bootFailures(arm, f)));
     v.boots().forEach(o -> b.addBoots(boot(o)));
-    Verdict overall = Verdicts.overall(v.comparisons());
-    b.setOverall(overall == null ? "" : overall.wire());
+    b.putAllClassPairs(a.classPairs());
+    b.setOverall(a.overall());
     return b.build();
   }
 
@@ -117,27 +109,26 @@ final class DomainToProto {
         .setWarmupIterations(b.warmupIterations()).build();
   }
 
-  /** Candidate center as a fraction of the ceiling's, direction-aware; 0 when not computable. */
-  static double ofCeiling(dev.abfleet.stats.Comparison candidate, dev.abfleet.stats.Comparison ceiling) {
-    if (ceiling == null) {
-      return 0;
-    }
-    double ratio = candidate.better() == dev.abfleet.stats.Direction.LOWER
-        ? ceiling.candidateCenter() / candidate.candidateCenter()
-        : candidate.candidateCenter() / ceiling.candidateCenter();
-    return Double.isFinite(ratio) && ratio > 0 ? ratio : 0;
-  }
-
-  private static Comparison comparison(String arm, dev.abfleet.stats.Comparison c) {
+  private static Comparison comparison(Row row) {
+    dev.abfleet.stats.Comparison c = row.comparison();
     return Comparison.newBuilder()
-        .setArm(arm).setMetric(c.metric()).setUnit(c.unit()).setBetter(c.better().wire())
-        .setNPairs(c.nPairs()).setBaselineCenter(c.baselineCenter())
-        .setCandidateCenter(c.candidateCenter()).setChange(c.change())
-        .setCiLow(c.ciLow()).setCiHigh(c.ciHigh()).setPValue(c.pValue())
+        .setArm(row.arm()).setMetric(c.metric()).setUnit(c.unit()).setBetter(c.better().wire())
+        .setNPairs(c.nPairs()).setNBaseline(c.nBaseline()).setNCandidate(c.nCandidate())
+        .setBaselineCenter(c.baselineCenter()).setCandidateCenter(c.candidateCenter())
+        .setChange(c.change()).setCiLow(c.ciLow()).setCiHigh(c.ciHigh()).setPValue(c.pValue())
         .setPAdjusted(c.pAdjusted()).setVerdict(c.verdict().wire())
         .addAllReasons(c.reasons()).addAllWarnings(c.warnings()).setGating(c.gating())
-        .setHostClass(c.hostClass())
+        .setHostClass(c.hostClass()).setOfCeiling(row.ofCeiling())
         .build();
+  }
+
+  private static BootFailureComparison bootFailures(String arm,
+      dev.abfleet.stats.BootFailureComparison f) {
+    return BootFailureComparison.newBuilder().setArm(arm)
+        .setBaselineFailed(f.baselineFailed()).setBaselineBoots(f.baselineBoots())
+        .setCandidateFailed(f.candidateFailed()).setCandidateBoots(f.candidateBoots())
+        .setPValue(f.pValue()).setVerdict(f.verdict().wire())
+        .setNote(f.note() == null ? "" : f.note()).build();
   }
 
   private static Boot boot(RunOutcome o) {

@@ -42,9 +42,13 @@ class CrossHostVerdictsTest {
         "qemu", 100, 1000, 5, "6.1.0", samples, "", "");
   }
 
+  private static List<Comparison> rows(dev.abfleet.report.Assessment a) {
+    return a.rows().stream().filter(r -> r.arm().equals("cand")).map(r -> r.comparison()).toList();
+  }
+
   @Test
   void pairsOnDifferentAcceleratorsGetARowPerClassAndAPooledRow() {
-    var rows = Verdicts.compare(Specs.ab(16, 1), pairs(16, 1.10, 1.10), 1).get("cand");
+    var rows = rows(ReportInputs.assess(Specs.ab(16, 1), pairs(16, 1.10, 1.10), 1));
     assertThat(rows).filteredOn(c -> c.metric().equals("metadata_stat"))
         .extracting(Comparison::hostClass).containsExactly("", "qemu/kvm", "qemu/tcg");
     assertThat(rows).filteredOn(c -> c.metric().equals("metadata_stat"))
@@ -53,21 +57,21 @@ class CrossHostVerdictsTest {
 
   @Test
   void aRegressionOnOneClassOnlyLeavesThePooledRowInconclusiveAndTheOverallRegressed() {
-    var comparisons = Verdicts.compare(Specs.ab(16, 1), pairs(16, 0.85, 1.0), 1);
-    var stat = comparisons.get("cand").stream().filter(c -> c.metric().equals("metadata_stat")).toList();
+    var assessment = ReportInputs.assess(Specs.ab(16, 1), pairs(16, 0.85, 1.0), 1);
+    var stat = rows(assessment).stream().filter(c -> c.metric().equals("metadata_stat")).toList();
     assertThat(stat.get(0).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(stat.get(0).reasons()).containsExactly(Reasons.CLASS_HETEROGENEITY);
     assertThat(stat.get(0).warnings().get(0)).contains("qemu/kvm regressed").contains("qemu/tcg no_change");
     assertThat(stat.get(1).verdict()).isEqualTo(Verdict.REGRESSED);
     assertThat(stat.get(2).verdict()).isEqualTo(Verdict.NO_CHANGE);
-    assertThat(Verdicts.overall(comparisons)).isEqualTo(Verdict.REGRESSED);
+    assertThat(assessment.overall()).isEqualTo(Verdict.REGRESSED.wire());
   }
 
   @Test
   void improvedOnOneClassAndHeldOnTheOtherIsImprovedOverallThoughNotPooled() {
-    var comparisons = Verdicts.compare(Specs.ab(16, 1), pairs(16, 1.15, 1.0), 1);
-    assertThat(comparisons.get("cand").get(0).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-    assertThat(Verdicts.overall(comparisons)).isEqualTo(Verdict.IMPROVED);
+    var assessment = ReportInputs.assess(Specs.ab(16, 1), pairs(16, 1.15, 1.0), 1);
+    assertThat(rows(assessment).get(0).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+    assertThat(assessment.overall()).isEqualTo(Verdict.IMPROVED.wire());
   }
 
   @Test
@@ -98,11 +102,11 @@ class CrossHostVerdictsTest {
   void stopsEarlyOnlyOnceTheClassWithFewestPairsReachesALookAndEveryClassIsDecided() {
     ExperimentSpec spec = sequential(List.of(12, 24));
     // 24 pairs, 12 per class, both classes regressed clearly: decided at the first look.
-    assertThat(Verdicts.stopEarly(spec, pairs(24, 0.8, 0.8), 1)).isTrue();
+    assertThat(ReportInputs.stopEarly(spec, pairs(24, 0.8, 0.8), 1)).isTrue();
     // 23 pairs: the tcg class has 11, below the first look.
     var fewer = pairs(24, 0.8, 0.8);
     fewer.remove(23);
-    assertThat(Verdicts.stopEarly(spec, fewer, 1)).isFalse();
+    assertThat(ReportInputs.stopEarly(spec, fewer, 1)).isFalse();
   }
 
   @Test
@@ -113,10 +117,10 @@ class CrossHostVerdictsTest {
     // The tcg class scatters by 10%: undecided at 12 pairs.
     for (int i = 1; i < 24; i += 2) {
       var boots = pairs.get(i);
-      double base = Verdicts.bootValue(boots.get(0), "metadata_stat");
+      double base = ReportInputs.bootValue(boots.get(0), "metadata_stat");
       pairs.put(i, List.of(boots.get(0),
           boot("cand", "host-t", "tcg", i, 1, base * Math.exp(0.10 * r.nextGaussian()))));
     }
-    assertThat(Verdicts.stopEarly(spec, pairs, 1)).isFalse();
+    assertThat(ReportInputs.stopEarly(spec, pairs, 1)).isFalse();
   }
 }

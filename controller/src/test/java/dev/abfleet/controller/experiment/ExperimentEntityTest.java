@@ -181,7 +181,7 @@ class ExperimentEntityTest extends EntityTestKit {
     assertThat(done.state()).isEqualTo("completed");
     assertThat(done.pairsDone()).isEqualTo(6);
     assertThat(done.boots()).hasSize(12);
-    Comparison stat = done.comparisons().get("cand").get(0);
+    Comparison stat = done.assessment().rows().get(0).comparison();
     assertThat(stat.metric()).isEqualTo("metadata_stat");
     assertThat(stat.verdict()).as("%s", stat).isEqualTo(Verdict.REGRESSED);
     assertThat(stat.change()).isCloseTo(-0.3, org.assertj.core.data.Offset.offset(0.01));

@@ -3,12 +3,12 @@ package dev.abfleet.controller.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ExperimentViewTest {
   static ExperimentView view(String state, int done, int wanted, long meanBlockMs) {
-    return new ExperimentView("e1", Specs.ab(wanted, 1), state, done, wanted, 1, Map.of(),
+    return new ExperimentView("e1", Specs.ab(wanted, 1), state, done, wanted, 1,
+        dev.abfleet.report.Assessment.EMPTY,
         List.of(), "", 0, 0, meanBlockMs);
   }
 

@@ -107,7 +107,7 @@ class ExperimentWarmupTest extends EntityTestKit {
     assertThat(v.boots()).filteredOn(RunOutcome::warmup).hasSize(2)
         .allSatisfy(b -> assertThat(b.arm()).isEqualTo("base"))
         .extracting(RunOutcome::hostId).containsExactlyInAnyOrder("h1", "h2");
-    Comparison stat = v.comparisons().get("cand").stream()
+    Comparison stat = v.assessment().rows().stream().map(r -> r.comparison())
         .filter(c -> c.metric().equals("metadata_stat")).findFirst().orElseThrow();
     assertThat(stat.nPairs()).isEqualTo(4);
     assertThat(stat.baselineCenter()).as("warm-ups at 10 ops/s are not in the baseline").isGreaterThan(999);

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.report;
+package dev.abfleet.report;
 
 import java.util.Locale;
 
@@ -51,5 +51,34 @@ public final class Numbers {
       return "-";
     }
     return p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p);
+  }
+
+  /** 0.95 -> "95%", 0.9875 -> "98.75%". */
+  public static String level(double fraction) {
+    return new java.math.BigDecimal(100 * fraction).setScale(2, java.math.RoundingMode.HALF_UP)
+        .stripTrailingZeros().toPlainString() + "%";
+  }
+
+  /** Columns padded to the widest cell, two spaces apart, trailing blanks trimmed. */
+  public static String table(java.util.List<String[]> rows) {
+    int cols = rows.get(0).length;
+    int[] width = new int[cols];
+    for (String[] r : rows) {
+      for (int i = 0; i < cols; i++) {
+        width[i] = Math.max(width[i], r[i].length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < cols; i++) {
+        line.append(r[i]);
+        if (i < cols - 1) {
+          line.append(" ".repeat(width[i] - r[i].length() + 2));
+        }
+      }
+      sb.append(line.toString().stripTrailing()).append('\n');
+    }
+    return sb.toString();
   }
 }

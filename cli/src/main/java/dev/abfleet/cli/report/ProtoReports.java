@@ -1,0 +1,109 @@
+package dev.abfleet.cli.report;
+
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.report.Assessment;
+import dev.abfleet.report.BootRecord;
+import dev.abfleet.report.BootSample;
+import dev.abfleet.report.Design;
+import dev.abfleet.report.Report;
+import dev.abfleet.report.Row;
+import dev.abfleet.report.Run;
+import dev.abfleet.report.RunFacts;
+import dev.abfleet.stats.BootFailureComparison;
+import dev.abfleet.stats.Comparison;
+import dev.abfleet.stats.Direction;
+import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.Verdict;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * An experiment as the controller sent it, turned into the report model that every renderer
+ * takes: the verdicts are the controller's, never recomputed here.
+ */
+public final class ProtoReports {
+  private ProtoReports() {}
+
+  public static Report of(Experiment e) {
+    return new Report(design(e), assessment(e), run(e));
+  }
+
+  static Design design(Experiment e) {
+    var spec = e.getSpec();
+    var p = spec.getPolicy();
+    return new Design(e.getExperimentId(), arms(e, "baseline").stream().findFirst().orElse("?"),
+        arms(e, "candidate"), arms(e, "ceiling").stream().findFirst().orElse(""),
+        spec.getBenchmark().getMetricsList(), new LinkedHashSet<>(p.getGatingMetricsList()),
+        new Policy(p.getNoiseThreshold(), p.getAlpha(), p.getLooksList()), e.getSeed(), null);
+  }
+
+  private static List<String> arms(Experiment e, String role) {
+    return e.getSpec().getArmsList().stream().filter(a -> a.getRole().equals(role))
+        .map(Arm::getName).toList();
+  }
+
+  static Assessment assessment(Experiment e) {
+    List<Row> rows = e.getComparisonsList().stream()
+        .map(c -> new Row(c.getArm(), comparison(c), c.getOfCeiling())).toList();
+    Map<String, BootFailureComparison> failures = new LinkedHashMap<>();
+    e.getBootFailuresList().forEach(f -> failures.put(f.getArm(), new BootFailureComparison(
+        f.getBaselineFailed(), f.getBaselineBoots(), f.getCandidateFailed(),
+        f.getCandidateBoots(), f.getPValue(), verdict(f.getVerdict()), f.getNote())));
+    return new Assessment(true, e.getPairsDone(), rows, failures, e.getClassPairsMap(),
+        e.getOverall());
+  }
+
+  private static Comparison comparison(dev.abfleet.proto.fleet.v1.Comparison c) {
+    int nBaseline = c.getNBaseline() > 0 ? c.getNBaseline() : c.getNPairs();
+    int nCandidate = c.getNCandidate() > 0 ? c.getNCandidate() : c.getNPairs();
+    return new Comparison(c.getMetric(), c.getUnit(), direction(c.getBetter()), c.getGating(),
+        true, nBaseline, nCandidate, c.getNPairs(), c.getBaselineCenter(),
+        c.getCandidateCenter(), c.getChange(), c.getCiLow(), c.getCiHigh(), c.getPValue(),
+        c.getPAdjusted(), verdict(c.getVerdict()), c.getReasonsList(), c.getWarningsList(),
+        c.getHostClass());
+  }
+
+  private static Direction direction(String better) {
+    return "lower".equals(better) ? Direction.LOWER : Direction.HIGHER;
+  }
+
+  private static Verdict verdict(String wire) {
+    for (Verdict v : Verdict.values()) {
+      if (v.wire().equals(wire)) {
+        return v;
+      }
+    }
+    return Verdict.INCONCLUSIVE;
+  }
+
+  static Run run(Experiment e) {
+    var selector = e.getSpec().getSelector();
+    boolean simulation = selector.getHypervisor().equals("sim")
+        || selector.getHypervisorsList().contains("sim")
+        || e.getBootsList().stream().anyMatch(b -> b.getTelemetry().getHypervisor().equals("sim"));
+    return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
+        e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
+        e.getBootsList().stream().map(ProtoReports::boot).toList());
+  }
+
+  private static BootRecord boot(Boot b) {
+    var t = b.getTelemetry();
+    List<BootSample> samples = b.getSamplesList().stream().map(ProtoReports::sample).toList();
+    return new BootRecord(b.getRunId(), b.getArm(), b.getHostId(), b.getPairIndex(),
+        BootRecord.fleetOrder(b.getPairIndex(), b.getOrderInPair(), b.getWarmup()),
+        b.getStatus().toLowerCase(Locale.ROOT), b.getHostClass(), t.getAccelerator(),
+        b.getWarmup(), samples, new RunFacts(t.getHypervisor(), t.getKernelRelease(),
+            b.getLeaseEpoch(), b.getOrderInPair(), t.getBootMs(), t.getRunMs(), t.getStageMs(), b.getMessage(),
+            b.getConsoleTail()));
+  }
+
+  private static BootSample sample(MetricSample s) {
+    return new BootSample(s.getMetric(), s.getValue(), s.getUnit(), s.getBetter(), s.getWarmup());
+  }
+}

@@ -1,0 +1,204 @@
+package dev.abfleet.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.abfleet.stats.BootFailureComparison;
+import dev.abfleet.stats.Comparison;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The machine-readable report. Field names are a public interface (documented in the README):
+ * change only with a new {@code format_version}. Numbers that cannot be computed are null.
+ *
+ * <p>Every experiment is one object with the same verdict fields whoever ran it ({@code design},
+ * {@code policy}, {@code pairs_done}, {@code overall}, {@code host_classes},
+ * {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
+ * fleet ran adds its run facts ({@code state}, {@code seed}, {@code boots}, ...).
+ */
+public final class JsonReport {
+  public static final int FORMAT_VERSION = 1;
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private JsonReport() {}
+
+  /** One experiment: {@code {"format_version":1,"experiment":...}} ({@code abfleet ab}). */
+  public static String render(Report r) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format_version", FORMAT_VERSION);
+    root.setAll(experiment(r));
+    return write(root);
+  }
+
+  /** Several: {@code {"format_version":1,"experiments":[...]}} ({@code abfleet analyze}). */
+  public static String render(List<Report> reports) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format_version", FORMAT_VERSION);
+    ArrayNode all = root.putArray("experiments");
+    reports.forEach(r -> all.add(experiment(r)));
+    return write(root);
+  }
+
+  /** The experiment's object, without {@code format_version}. */
+  public static ObjectNode experiment(Report r) {
+    Design d = r.design();
+    Assessment a = r.assessment();
+    Run run = r.run();
+    ObjectNode n = JSON.createObjectNode();
+    n.put("experiment", d.experiment());
+    if (r.simulation()) {
+      n.put("simulation", true);
+    }
+    if (run != null) {
+      n.put("state", run.state());
+    }
+    n.put("baseline", d.baseline());
+    ArrayNode cands = n.putArray("candidates");
+    d.candidates().forEach(cands::add);
+    if (!d.ceiling().isEmpty()) {
+      n.put("ceiling", d.ceiling());
+    }
+    if (run != null) {
+      n.put("seed", run.seed());
+    }
+    n.put("design", a.paired() ? "paired" : "unpaired");
+    ObjectNode policy = n.putObject("policy");
+    number(policy, "noise_threshold", d.policy().noiseThreshold());
+    number(policy, "alpha", d.policy().alpha());
+    if (run != null) {
+      policy.put("pairs", run.pairsWanted());
+    }
+    ArrayNode looks = policy.putArray("looks");
+    d.policy().looks().forEach(looks::add);
+    n.put("pairs_done", r.pairs());
+    if (run != null) {
+      n.put("stopped_early", run.stoppedEarly());
+      n.put("retried_blocks", run.retriedBlocks());
+      n.put("rejected_stale", run.rejectedStale());
+    }
+    if (a.overall().isEmpty()) {
+      n.putNull("overall");
+    } else {
+      n.put("overall", a.overall());
+    }
+    ArrayNode classes = n.putArray("host_classes");
+    a.classPairs().forEach((cls, pairs) -> classes.addObject().put("host_class", cls)
+        .put("pairs", pairs));
+    n.put("class_heterogeneity", a.classHeterogeneity());
+    if (run != null && !run.message().isEmpty()) {
+      n.put("message", run.message());
+    }
+    ArrayNode rows = n.putArray("comparisons");
+    a.rows().forEach(row -> rows.add(comparison(row)));
+    ArrayNode failures = n.putArray("boot_failures");
+    for (Map.Entry<String, BootFailureComparison> e : a.bootFailures().entrySet()) {
+      failures.add(bootFailures(e.getKey(), e.getValue()));
+    }
+    if (run != null) {
+      ArrayNode boots = n.putArray("boots");
+      run.boots().forEach(b -> boots.add(boot(b)));
+    }
+    return n;
+  }
+
+  private static ObjectNode comparison(Row row) {
+    Comparison c = row.comparison();
+    ObjectNode n = JSON.createObjectNode();
+    n.put("arm", row.arm());
+    n.put("metric", c.metric());
+    n.put("unit", c.unit());
+    n.put("better", c.better().wire());
+    n.put("gating", c.gating());
+    n.put("n_baseline", c.nBaseline());
+    n.put("n_candidate", c.nCandidate());
+    n.put("n_pairs", c.nPairs());
+    number(n, "baseline_center", c.baselineCenter());
+    number(n, "candidate_center", c.candidateCenter());
+    number(n, "change", c.change());
+    number(n, "ci_low", c.ciLow());
+    number(n, "ci_high", c.ciHigh());
+    number(n, "p_value", c.pValue());
+    number(n, "p_adjusted", c.pAdjusted());
+    n.put("host_class", c.hostClass());
+    n.put("verdict", c.verdict().wire());
+    if (row.ofCeiling() > 0) {
+      n.put("of_ceiling", row.ofCeiling());
+    }
+    strings(n.putArray("reasons"), c.reasons());
+    strings(n.putArray("warnings"), c.warnings());
+    return n;
+  }
+
+  private static ObjectNode bootFailures(String arm, BootFailureComparison b) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("arm", arm);
+    n.put("baseline_failed", b.baselineFailed());
+    n.put("baseline_boots", b.baselineBoots());
+    n.put("candidate_failed", b.candidateFailed());
+    n.put("candidate_boots", b.candidateBoots());
+    number(n, "p_value", b.pValue());
+    n.put("verdict", b.verdict().wire());
+    return n;
+  }
+
+  private static ObjectNode boot(BootRecord b) {
+    ObjectNode n = JSON.createObjectNode();
+    RunFacts f = b.run() != null ? b.run() : new RunFacts("", "", 0, 0, 0, 0, 0, "", "");
+    n.put("run_id", b.id());
+    n.put("arm", b.arm());
+    n.put("host", b.host());
+    n.put("pair", b.pair() == null ? 0 : b.pair());
+    n.put("order", f.orderInPair());
+    n.put("lease_epoch", f.leaseEpoch());
+    n.put("status", b.status());
+    if (b.warmupBoot()) {
+      n.put("warmup_boot", true); // policy warmup_boot: listed, never in a pair
+    }
+    n.put("hypervisor", f.hypervisor());
+    n.put("accelerator", b.accelerator());
+    n.put("host_class", b.hostClass() == null ? "" : b.hostClass());
+    n.put("kernel_release", f.kernelRelease());
+    n.put("boot_ms", f.bootMs());
+    n.put("run_ms", f.runMs());
+    n.put("stage_ms", f.stageMs());
+    if (!f.message().isEmpty()) {
+      n.put("message", f.message());
+    }
+    if (!f.consoleTail().isEmpty()) {
+      n.put("console_tail", f.consoleTail());
+    }
+    ObjectNode values = n.putObject("values");
+    ObjectNode warmup = n.putObject("warmup_values");
+    for (BootSample s : b.samples()) {
+      ObjectNode parent = s.warmup() ? warmup : values;
+      ArrayNode list = parent.has(s.metric()) ? (ArrayNode) parent.get(s.metric())
+          : parent.putArray(s.metric());
+      list.add(s.value());
+    }
+    return n;
+  }
+
+  private static void number(ObjectNode n, String field, double value) {
+    if (Double.isFinite(value)) {
+      n.put(field, value);
+    } else {
+      n.putNull(field);
+    }
+  }
+
+  private static void strings(ArrayNode a, List<String> values) {
+    values.forEach(a::add);
+  }
+
+  private static String write(ObjectNode root) {
+    try {
+      return JSON.writeValueAsString(root) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

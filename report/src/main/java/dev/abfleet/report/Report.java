@@ -1,0 +1,110 @@
+package dev.abfleet.report;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One experiment's report, the single input of every renderer ({@link TextReport},
+ * {@link MarkdownReport}, {@link JsonReport}).
+ *
+ * @param run the fleet's facts; null for boots recorded elsewhere ({@code abfleet analyze})
+ */
+public record Report(Design design, Assessment assessment, Run run) {
+
+  /** What a report of simulated boots says first, in every format. */
+  public static final String SIMULATION = "SIMULATION: hypervisor sim, every figure comes from a"
+      + " performance model; no kernel was booted";
+
+  public boolean simulation() {
+    return run != null && run.simulation();
+  }
+
+  /** Several arms are compared with the baseline: rows name their arm. */
+  public boolean multiArm() {
+    return design.compared().size() > 1;
+  }
+
+  /** Pairs reported: completed pairs of a fleet run, else the pairs used. */
+  public int pairs() {
+    return run != null ? run.pairsDone() : assessment.pairs();
+  }
+
+  /** Hosts that booted the listed boots, sorted; empty without fleet facts. */
+  public Set<String> hosts() {
+    Set<String> s = new TreeSet<>();
+    if (run != null) {
+      run.boots().forEach(b -> s.add(b.host()));
+    }
+    return s;
+  }
+
+  /** "hypervisor/accelerator" of the listed boots that reported one, sorted. */
+  public Set<String> accelerators() {
+    Set<String> s = new TreeSet<>();
+    if (run != null) {
+      for (BootRecord b : run.boots()) {
+        if (!b.accelerator().isEmpty() && b.run() != null) {
+          s.add(b.run().hypervisor() + "/" + b.accelerator());
+        }
+      }
+    }
+    return s;
+  }
+
+  /** "8 pairs", "unpaired", or "10 pairs (sequential, looks 10/20/30: stopped at look 1)". */
+  public String pairsLine() {
+    if (run == null && !assessment.paired()) {
+      return "unpaired";
+    }
+    int pairs = pairs();
+    String line = pairs + (pairs == 1 ? " pair" : " pairs");
+    List<Integer> looks = design.policy().looks();
+    if (looks.isEmpty()) {
+      return line;
+    }
+    String plan = "sequential, looks " + String.join("/", looks.stream().map(String::valueOf).toList());
+    int look = looks.indexOf(pairs);
+    if (run != null && run.stoppedEarly() && look >= 0) {
+      return line + " (" + plan + ": stopped at look " + (look + 1) + ")";
+    }
+    return line + " (" + plan + ")";
+  }
+
+  /** "sim/sim cpu=a (8 pairs), sim/sim cpu=b (8 pairs)". */
+  public String classesLine() {
+    return String.join(", ", assessment.classPairs().entrySet().stream()
+        .map(e -> e.getKey() + " (" + e.getValue() + (e.getValue() == 1 ? " pair)" : " pairs)"))
+        .toList());
+  }
+
+  /** The experiment-level verdict and the rule behind it. */
+  public String verdictLine() {
+    double alpha = design.policy().alpha();
+    String family = assessment.byClass()
+        ? "every gating metric must improve or hold on every host class; alpha " + alpha
+            + " family-wise with Holm over metrics x host classes, pooled verdict only when the"
+            + " classes agree"
+        : "every gating metric must improve or hold; alpha " + alpha + " family-wise with Holm";
+    String overall = assessment.overall().isEmpty() ? "undecided" : assessment.overall();
+    return "verdict: " + overall + " (" + family + ", joint intervals over gating "
+        + (assessment.byClass() ? "rows" : "metrics") + ", noise threshold "
+        + Numbers.percent(design.policy().noiseThreshold()).replace("+", "±") + ")";
+  }
+
+  /** The header of the interval column: "CI (95% joint)". */
+  public String intervalHeader() {
+    return "CI (" + Numbers.level(1 - design.policy().alpha()) + " joint)";
+  }
+
+  /** A row's class as shown: the class, "pooled" for a pooled row, empty without classes. */
+  public String classLabel(Row r) {
+    return !assessment.byClass() ? "" : r.comparison().hostClass().isEmpty() ? "pooled"
+        : r.comparison().hostClass();
+  }
+
+  /** "metadata_stat", or "arm/metadata_stat" when several arms are compared. */
+  public String rowName(Row r) {
+    return (multiArm() ? r.arm() + "/" : "") + r.comparison().metric();
+  }
+}

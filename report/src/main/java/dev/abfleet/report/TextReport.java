@@ -1,0 +1,130 @@
+package dev.abfleet.report;
+
+import dev.abfleet.stats.BootFailureComparison;
+import dev.abfleet.stats.Comparison;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** A compact table a benchstat user reads at a glance. */
+public final class TextReport {
+  private TextReport() {}
+
+  /** Several experiments, one after the other, a blank line apart. */
+  public static String render(List<Report> reports) {
+    StringBuilder out = new StringBuilder();
+    for (Report r : reports) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      out.append(render(r));
+    }
+    return out.toString();
+  }
+
+  public static String render(Report r) {
+    StringBuilder out = new StringBuilder();
+    if (r.simulation()) {
+      out.append(Report.SIMULATION).append('\n');
+    }
+    out.append(header(r)).append('\n');
+    Assessment a = r.assessment();
+    if (a.byClass()) {
+      out.append("host classes: ").append(r.classesLine()).append('\n');
+    }
+    if (!a.rows().isEmpty()) {
+      out.append(Numbers.table(rows(r)));
+    }
+    out.append(r.verdictLine()).append('\n');
+    if (a.rows().stream().anyMatch(row -> !row.comparison().gating())) {
+      out.append("* not gating\n");
+    }
+    bootFailures(r, out);
+    for (Row row : a.rows()) {
+      for (String w : row.comparison().warnings()) {
+        out.append("warning: ").append(r.rowName(row))
+            .append(row.comparison().hostClass().isEmpty() ? "" : " [" + row.comparison().hostClass() + "]")
+            .append(": ").append(w).append('\n');
+      }
+    }
+    if (r.run() != null && !r.run().message().isEmpty()) {
+      out.append(r.run().state()).append(": ").append(r.run().message()).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String header(Report r) {
+    Design d = r.design();
+    StringBuilder out = new StringBuilder("experiment ").append(d.experiment()).append(": ")
+        .append(d.baseline()).append(" (baseline) vs ").append(String.join(", ", d.candidates()))
+        .append(d.ceiling().isEmpty() ? "" : " (ceiling " + d.ceiling() + ")")
+        .append(", ").append(r.pairsLine());
+    if (r.run() != null) {
+      out.append(" on ").append(String.join(", ", r.hosts()))
+          .append(" [").append(String.join(", ", r.accelerators())).append("]")
+          .append(", seed ").append(r.run().seed());
+    }
+    return out.toString();
+  }
+
+  private static List<String[]> rows(Report r) {
+    Assessment a = r.assessment();
+    boolean ceiling = !r.design().ceiling().isEmpty();
+    List<String> header = new ArrayList<>(List.of("metric", "unit", "baseline", "candidate",
+        "change", r.intervalHeader(), "p (Holm)"));
+    if (!a.paired()) {
+      header.add(2, "n");
+    }
+    if (a.byClass()) {
+      header.add(1, "host class");
+    }
+    if (ceiling) {
+      header.add("of ceiling");
+    }
+    header.add("verdict");
+    List<String[]> rows = new ArrayList<>();
+    rows.add(header.toArray(String[]::new));
+    for (Row row : a.rows()) {
+      Comparison c = row.comparison();
+      List<String> cells = new ArrayList<>(List.of(
+          r.rowName(row) + (c.gating() ? "" : " *"),
+          c.unit(),
+          Numbers.value(c.baselineCenter()),
+          Numbers.value(c.candidateCenter()),
+          Numbers.percent(c.change()),
+          Numbers.interval(c.ciLow(), c.ciHigh()),
+          Numbers.p(c.pAdjusted())));
+      if (!a.paired()) {
+        cells.add(2, c.nBaseline() + "+" + c.nCandidate());
+      }
+      if (a.byClass()) {
+        cells.add(1, r.classLabel(row));
+      }
+      if (ceiling) {
+        cells.add(Numbers.ofCeiling(row.ofCeiling()));
+      }
+      cells.add(verdict(c));
+      rows.add(cells.toArray(String[]::new));
+    }
+    return rows;
+  }
+
+  static String verdict(Comparison c) {
+    return c.verdict().wire()
+        + (c.reasons().isEmpty() ? "" : " (" + String.join(", ", c.reasons()) + ")");
+  }
+
+  /** One line per candidate with failed boots: both arms' failures and Fisher's verdict. */
+  static void bootFailures(Report r, StringBuilder out) {
+    for (Map.Entry<String, BootFailureComparison> e : r.assessment().bootFailures().entrySet()) {
+      BootFailureComparison b = e.getValue();
+      if (b.baselineFailed() + b.candidateFailed() > 0) {
+        out.append(String.format(Locale.ROOT,
+            "boot failures: %s %d of %d, %s %d of %d (Fisher p=%s): %s%n", r.design().baseline(),
+            b.baselineFailed(), b.baselineBoots(), e.getKey(), b.candidateFailed(),
+            b.candidateBoots(), Numbers.p(b.pValue()), b.verdict().wire()));
+      }
+    }
+  }
+}
