@@ -69,8 +69,10 @@ final class AbSession {
     Experiment done;
     try {
       done = client.watch(id, new Progress(err)::onChange);
-    } catch (StatusRuntimeException e) {
-      if (!Thread.currentThread().isInterrupted() && e.getStatus().getCode() != Status.Code.CANCELLED) {
+    } catch (StatusRuntimeException | Reconnect.ControllerUnreachable e) {
+      boolean cancelled = e instanceof StatusRuntimeException sre
+          && sre.getStatus().getCode() == Status.Code.CANCELLED;
+      if (!Thread.currentThread().isInterrupted() && !cancelled) {
         throw e;
       }
       if (finished.compareAndSet(false, true)) {
@@ -92,8 +94,8 @@ final class AbSession {
       err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
       return Main.EXIT_FAILED;
     }
-    boolean regressed = done.getComparisonsList().stream()
-        .anyMatch(c -> c.getGating() && c.getVerdict().equals("regressed"));
+    // A gating metric regressed, or a candidate fails to boot significantly more often.
+    boolean regressed = done.getOverall().equals("regressed");
     return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
   }
 

@@ -17,32 +17,42 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-/** The CLI's side of ExperimentService, over a real gRPC channel. */
+/**
+ * The CLI's side of ExperimentService, over a real gRPC channel. Submit, get and watch ride out
+ * a controller restart ({@link Reconnect}); a submit is safe to repeat, since the controller
+ * accepts the same id with the same spec once.
+ */
 public final class ExperimentClient implements AutoCloseable {
   static final Set<String> TERMINAL = Set.of("completed", "cancelled", "failed");
 
   private final ManagedChannel channel;
   private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
+  private final Reconnect reconnect;
 
   public ExperimentClient(String target) {
+    this(target, Reconnect.standard(target));
+  }
+
+  public ExperimentClient(String target, Reconnect reconnect) {
     this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
+    this.reconnect = reconnect;
   }
 
   /** Submits and returns the experiment id; INVALID_ARGUMENT becomes a {@link Problem}. */
   public String submit(String id, ExperimentSpec spec) {
     try {
-      return stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+      return reconnect.call(() -> stub.withDeadlineAfter(30, TimeUnit.SECONDS)
           .submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(id).setSpec(spec).build())
-          .getExperimentId();
+          .getExperimentId());
     } catch (StatusRuntimeException e) {
       throw asProblem(e);
     }
   }
 
   public Experiment get(String id) {
-    return stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-        .getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
+    return reconnect.call(() -> stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+        .getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build()));
   }
 
   public void cancel(String id, String reason) {
@@ -50,7 +60,10 @@ public final class ExperimentClient implements AutoCloseable {
         .cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId(id).setReason(reason).build());
   }
 
-  /** Follows the experiment until it is terminal; returns its final state. */
+  /**
+   * Follows the experiment until it is terminal and returns its final state. A stream that
+   * breaks (controller restart, keepalive failure) is opened again after a fresh {@link #get}.
+   */
   public Experiment watch(String id, Consumer<Experiment> onChange) {
     Experiment last = null;
     while (last == null || !TERMINAL.contains(last.getState())) {
@@ -59,13 +72,14 @@ public final class ExperimentClient implements AutoCloseable {
             stub.watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build());
         while (it.hasNext()) {
           last = it.next().getExperiment();
+          reconnect.reached();
           onChange.accept(last);
         }
       } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+        if (!Reconnect.transientFailure(e)) {
           throw e;
         }
-        sleepQuietly(500);
+        reconnect.backOff(e);
       }
       if (last == null || !TERMINAL.contains(last.getState())) {
         last = get(id);
@@ -80,14 +94,6 @@ public final class ExperimentClient implements AutoCloseable {
       return new Problem(e.getStatus().getDescription());
     }
     throw e;
-  }
-
-  private static void sleepQuietly(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   @Override

@@ -1,12 +1,15 @@
 package dev.abfleet.cli;
 
+import io.grpc.StatusRuntimeException;
+
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code abfleet} command. Exit codes: 0 done; 1 a gating metric regressed (with --gate);
- * 2 bad input (one line naming the problem and the fix); 3 the experiment could not finish.
+ * 2 bad input (one line naming the problem and the fix); 3 the experiment could not finish, or
+ * the controller stayed unreachable (never 1: an infrastructure failure is not a verdict).
  */
 @Command(
     name = "abfleet",
@@ -60,7 +63,18 @@ public final class Main {
         line.getErr().println("abfleet: " + ex.getMessage());
         return EXIT_BAD_INPUT;
       }
-      throw ex;
+      // Whatever else goes wrong is not a verdict: never the gate's exit code.
+      if (ex instanceof Reconnect.ControllerUnreachable) {
+        line.getErr().println("abfleet: " + ex.getMessage());
+      } else if (ex instanceof StatusRuntimeException sre) {
+        line.getErr().println("abfleet: controller call failed: " + sre.getStatus().getCode()
+            + (sre.getStatus().getDescription() == null ? ""
+                : ": " + sre.getStatus().getDescription()));
+      } else {
+        line.getErr().println("abfleet: internal error (please report it): " + ex);
+        ex.printStackTrace(new PrintWriter(line.getErr(), true));
+      }
+      return EXIT_FAILED;
     });
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("abfleet: " + ex.getMessage()

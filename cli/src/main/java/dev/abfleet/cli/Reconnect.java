@@ -1,0 +1,125 @@
+package dev.abfleet.cli;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Random;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Rides out a controller that is away for a while (a restart, a failover to another node): a
+ * call that fails with UNAVAILABLE or DEADLINE_EXCEEDED is retried with jittered exponential
+ * backoff until the controller answers again, for at most {@code limit} since it was last
+ * reached. Stderr says so once when the controller goes away and once when it is back; past the
+ * limit the call ends in {@link ControllerUnreachable}, an infrastructure failure (exit 3, never
+ * the gate's 1).
+ */
+public final class Reconnect {
+  /** How long a client waits for a controller that went away before it gives up. */
+  public static final Duration DEFAULT_LIMIT = Duration.ofMinutes(10);
+  static final long FIRST_DELAY_MS = 250;
+  static final long MAX_DELAY_MS = 5_000;
+
+  /** Sleeps; tests pass one that advances a fake clock. */
+  public interface Sleeper {
+    void sleep(long ms) throws InterruptedException;
+  }
+
+  /** The controller did not answer within the limit. */
+  public static final class ControllerUnreachable extends RuntimeException {
+    ControllerUnreachable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private final String target;
+  private final Duration limit;
+  private final PrintStream err;
+  private final LongSupplier nanoClock;
+  private final Sleeper sleeper;
+  private final Random random;
+  private long awaySinceNanos = -1;
+  private long delayMs = FIRST_DELAY_MS;
+
+  public Reconnect(String target, Duration limit, PrintStream err, LongSupplier nanoClock,
+      Sleeper sleeper, Random random) {
+    this.target = target;
+    this.limit = limit;
+    this.err = err;
+    this.nanoClock = nanoClock;
+    this.sleeper = sleeper;
+    this.random = random;
+  }
+
+  /** Real time, {@link #DEFAULT_LIMIT}, messages on stderr. */
+  public static Reconnect standard(String target) {
+    return new Reconnect(target, DEFAULT_LIMIT, System.err, System::nanoTime, Thread::sleep,
+        new Random());
+  }
+
+  /** True for the failures a restart or a network blip produces: worth a retry. */
+  public static boolean transientFailure(StatusRuntimeException e) {
+    Status.Code c = e.getStatus().getCode();
+    return c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /** Runs {@code call}, retrying it while the controller is away. */
+  public <T> T call(Supplier<T> call) {
+    while (true) {
+      try {
+        T result = call.get();
+        reached();
+        return result;
+      } catch (StatusRuntimeException e) {
+        if (!transientFailure(e)) {
+          throw e;
+        }
+        backOff(e);
+      }
+    }
+  }
+
+  /** The controller answered: a later failure starts a new wait with a new limit. */
+  public void reached() {
+    if (awaySinceNanos >= 0) {
+      long awayS = Duration.ofNanos(nanoClock.getAsLong() - awaySinceNanos).toSeconds();
+      err.println("abfleet: controller " + target + " is back after " + awayS + " s");
+    }
+    awaySinceNanos = -1;
+    delayMs = FIRST_DELAY_MS;
+  }
+
+  /**
+   * Waits before the next try after {@code e}; throws {@link ControllerUnreachable} once the
+   * controller has been away for longer than the limit, and the interrupt's
+   * {@link ControllerUnreachable} (flag kept) when the wait is interrupted.
+   */
+  public void backOff(StatusRuntimeException e) {
+    long now = nanoClock.getAsLong();
+    if (awaySinceNanos < 0) {
+      awaySinceNanos = now;
+      err.println("abfleet: controller " + target + " unavailable (" + describe(e)
+          + "); retrying for up to " + limit.toMinutes() + " min");
+    }
+    if (now - awaySinceNanos >= limit.toNanos()) {
+      throw new ControllerUnreachable("controller " + target + " unavailable for "
+          + limit.toMinutes() + " min (" + describe(e) + "); the experiment may still be"
+          + " running there: follow it again once the controller is back", e);
+    }
+    long jittered = (long) (delayMs * (0.8 + 0.4 * random.nextDouble()));
+    delayMs = Math.min(MAX_DELAY_MS, delayMs * 2);
+    try {
+      sleeper.sleep(jittered);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new ControllerUnreachable("interrupted while waiting for controller " + target, ie);
+    }
+  }
+
+  private static String describe(StatusRuntimeException e) {
+    String d = e.getStatus().getDescription();
+    return e.getStatus().getCode() + (d == null || d.isEmpty() ? "" : ": " + d);
+  }
+}
