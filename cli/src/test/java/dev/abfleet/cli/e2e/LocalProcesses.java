@@ -53,6 +53,15 @@ final class LocalProcesses implements AutoCloseable {
     return p;
   }
 
+  /** {@code abfleet sim-fleet}: {@code workers} simulated hosts in one process (log "sim-fleet"). */
+  Process startSimFleet(int workers, double timeScale) throws Exception {
+    Process p = Cli.start(dir, "sim-fleet", "sim-fleet", "--controller", target(), "--workers",
+        String.valueOf(workers), "--time-scale", String.valueOf(timeScale), "--home",
+        Files.createDirectories(dir.resolve("sim-fleet-home")).toString());
+    processes.add(p);
+    return p;
+  }
+
   String log(String name) throws IOException {
     return Cli.read(dir.resolve(name + ".err"));
   }

@@ -1,0 +1,105 @@
+package dev.abfleet.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.cli.Main;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.worker.sim.SimArtifacts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ab --controller --gate} as its own process while the controller process is killed
+ * (SIGKILL) mid-experiment and started again on the same home: ab rides out the restart, says
+ * so, prints the report and exits 0; the experiment ends with exactly the requested pairs. Sim
+ * workers (one {@code sim-fleet} process) keep boots short; the processes are real.
+ */
+@Tag("e2e")
+class ControllerRestartE2ETest {
+  private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to ");
+  private static final int PAIRS = 24;
+
+  @Test
+  @Timeout(300)
+  void abRidesOutAControllerKilledAndRestartedMidRun(@TempDir Path dir) throws Exception {
+    try (LocalProcesses fleet = new LocalProcesses(dir)) {
+      Process controller = fleet.startController();
+      fleet.startSimFleet(2, 0.1);
+      String base = SimArtifacts.kernel(dir.resolve("kernels"), "base", Map.of()).getUri();
+      String cand = SimArtifacts.kernel(dir.resolve("kernels"), "cand", Map.of()).getUri();
+      Process ab = Cli.start(dir, "ab", "ab", "--controller", fleet.target(), "--hypervisor", "sim",
+          "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
+          String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--gate",
+          "--format", "json");
+      String id = awaitSubmitted(fleet, ab);
+      awaitPairs(fleet, id, 4);
+
+      controller.destroyForcibly(); // kill -9: no shutdown, no goodbye on any stream
+      controller.waitFor(10, TimeUnit.SECONDS);
+      Thread.sleep(2_000);
+      fleet.startController();
+
+      assertThat(ab.waitFor(240, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s",
+          fleet.log("ab")).isTrue();
+      String err = fleet.log("ab");
+      assertThat(ab.exitValue()).as(err).isEqualTo(Main.EXIT_OK);
+      assertThat(err).contains("unavailable").contains("retrying for up to 10 min")
+          .contains("is back after").doesNotContain("Exception").doesNotContain("\tat ");
+      assertThat(Cli.read(dir.resolve("ab.out"))).contains("\"experiment\" : \"" + id + "\"")
+          .contains("\"state\" : \"completed\"");
+      try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+        Experiment done = client.get(id);
+        assertThat(done.getState()).isEqualTo("completed");
+        assertThat(done.getPairsDone()).isEqualTo(PAIRS);
+        Set<String> runIds = new HashSet<>();
+        Set<String> pairArm = new HashSet<>();
+        for (Boot b : done.getBootsList()) {
+          assertThat(runIds.add(b.getRunId())).as("run recorded once: " + b.getRunId()).isTrue();
+          if (!b.getWarmup()) {
+            assertThat(pairArm.add(b.getPairIndex() + "/" + b.getArm()))
+                .as("one boot per pair and arm: " + b.getRunId()).isTrue();
+          }
+        }
+        assertThat(pairArm).hasSize(2 * PAIRS);
+      }
+    }
+  }
+
+  private static String awaitSubmitted(LocalProcesses fleet, Process ab) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      Matcher m = SUBMITTED.matcher(fleet.log("ab"));
+      if (m.find()) {
+        return m.group(1);
+      }
+      assertThat(ab.isAlive()).as("ab is running: %s", fleet.log("ab")).isTrue();
+      Thread.sleep(100);
+    }
+    throw new AssertionError("ab did not submit: " + fleet.log("ab"));
+  }
+
+  private static void awaitPairs(LocalProcesses fleet, String id, int pairs) throws Exception {
+    try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+      for (int i = 0; i < 600; i++) {
+        Experiment e = client.get(id);
+        assertThat(e.getState()).as(e.getMessage()).isEqualTo("running");
+        if (e.getPairsDone() >= pairs) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+    }
+    throw new AssertionError("experiment " + id + " did not reach " + pairs + " pairs");
+  }
+}
