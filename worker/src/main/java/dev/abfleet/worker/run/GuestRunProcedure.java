@@ -3,6 +3,7 @@ package dev.abfleet.worker.run;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
@@ -88,7 +89,7 @@ public final class GuestRunProcedure implements RunProcedure {
         harnessParams(run).kernelArgs(),
         Math.max(1, run.getShape().getVcpus()),
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
-        Duration.ofSeconds(run.getTimeoutS() == 0 ? 180 : run.getTimeoutS()),
+        Duration.ofSeconds(run.getTimeoutS() == 0 ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()),
         workDir);
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
     BootOutcome outcome = driver.boot(request);

@@ -6,6 +6,7 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
@@ -73,6 +74,13 @@ class GuestRunProcedureTest {
     assertThat(report.getRunResult().getParseErrorsList()).hasSize(20).first().asString().startsWith("line 2: ");
     assertThat(report.getRunResult().getParseErrorsOmitted()).isEqualTo(100_000 - 20);
     assertThat(report.getSerializedSize()).isLessThan(16 * 1024);
+  }
+
+  @Test
+  void bootsWithTheProtocolDefaultTimeoutWhenTheAssignmentGivesNone() throws Exception {
+    execute(run().toBuilder().setTimeoutS(0).build());
+
+    assertThat(booted.timeout()).isEqualTo(Duration.ofSeconds(ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE));
   }
 
   private WorkerMessage execute(RunAssignment run) throws InterruptedException {
