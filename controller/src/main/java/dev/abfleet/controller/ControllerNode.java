@@ -67,6 +67,11 @@ public final class ControllerNode implements AutoCloseable {
           .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
           // Workers size their reports against this number (it is gRPC's default, stated once).
           .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
+          // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
+          // 5 minutes and closes the connection at the third earlier one: every idle worker would
+          // reconnect every few minutes. Pings between two of a worker's streams count too.
+          .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
+          .permitKeepAliveWithoutCalls(true)
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
               settings.heartbeatTimeout()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
