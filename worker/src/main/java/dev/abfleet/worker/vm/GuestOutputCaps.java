@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * How much a guest may write per boot. Drivers kill a VM whose console or results file grows
- * past its cap ({@link BootOutcome#overCap()}); the run procedure reads at most
+ * How much a guest may write per boot. The QEMU and VZ drivers kill a VM whose console or
+ * results file grows past its cap ({@link BootOutcome#overCap()}); the run procedure reads at most
  * {@link #RESULTS_BYTES} of the results and classifies an over-cap boot as a harness failure.
  * Without caps a guest printing garbage in a loop fills the host's disk and, through the
  * report, the controller's message limit.
