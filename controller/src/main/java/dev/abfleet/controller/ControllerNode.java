@@ -5,6 +5,7 @@ import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -64,6 +65,13 @@ public final class ControllerNode implements AutoCloseable {
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler)));
       Server server = NettyServerBuilder
           .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+          // Workers size their reports against this number (it is gRPC's default, stated once).
+          .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
+          // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
+          // 5 minutes and closes the connection at the third earlier one: every idle worker would
+          // reconnect every few minutes. Pings between two of a worker's streams count too.
+          .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
+          .permitKeepAliveWithoutCalls(true)
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
               settings.heartbeatTimeout()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))

@@ -5,6 +5,7 @@ import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.LinkState;
@@ -20,6 +21,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -36,6 +38,12 @@ import org.slf4j.LoggerFactory;
 public final class WorkerAgent implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WorkerAgent.class);
   public static final String VERSION = "0.1.0";
+  /**
+   * System property that shortens the keepalive interval (whole seconds, at least
+   * {@code ProtocolConstants.WORKER_KEEPALIVE_MIN_S}), so that a test sees many pings in
+   * little time. Unset: {@code ProtocolConstants.WORKER_KEEPALIVE_S}.
+   */
+  public static final String KEEPALIVE_PROPERTY = "abfleet.worker.keepalive-s";
 
   private final WorkerSettings settings;
   private final ManagedChannel channel;
@@ -48,7 +56,7 @@ public final class WorkerAgent implements AutoCloseable {
     this.settings = settings;
     this.channel = NettyChannelBuilder.forTarget(settings.controller())
         .usePlaintext()
-        .keepAliveTime(30, TimeUnit.SECONDS)
+        .keepAliveTime(keepAlive(System.getProperty(KEEPALIVE_PROPERTY)).toSeconds(), TimeUnit.SECONDS)
         .build();
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
@@ -106,6 +114,29 @@ public final class WorkerAgent implements AutoCloseable {
     log.info("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
+  }
+
+  /**
+   * The keepalive interval: the protocol's, or {@code property} (seconds) when set. The
+   * controller permits pings down to half the shortest interval allowed here.
+   *
+   * @throws IllegalArgumentException if {@code property} is not whole seconds at or above the minimum
+   */
+  static Duration keepAlive(String property) {
+    if (property == null || property.isBlank()) {
+      return Duration.ofSeconds(ProtocolConstants.WORKER_KEEPALIVE_S_VALUE);
+    }
+    int min = ProtocolConstants.WORKER_KEEPALIVE_MIN_S_VALUE;
+    try {
+      int seconds = Integer.parseInt(property.strip());
+      if (seconds >= min) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-D" + KEEPALIVE_PROPERTY + "=" + property
+        + ": expected whole seconds, at least " + min + " (gRPC's shortest keepalive)");
   }
 
   static Hello hello(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {

@@ -1,12 +1,15 @@
 package dev.abfleet.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,5 +26,25 @@ class WorkerAgentTest {
         .setName("sim").addAccelerators("sim").setVersion("sim-1").build());
     assertThat(hello.getFingerprint().getCpuModel()).isEqualTo("sim");
     assertThat(hello.getLabelsMap()).containsEntry("rack", "r1");
+  }
+
+  @Test
+  void pingsAtTheProtocolKeepaliveUnlessThePropertyShortensIt() {
+    assertThat(WorkerAgent.keepAlive(null)).isEqualTo(Duration.ofSeconds(ProtocolConstants.WORKER_KEEPALIVE_S_VALUE));
+    assertThat(WorkerAgent.keepAlive("10")).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void rejectsAKeepaliveShorterThanGrpcAllows() {
+    assertThatThrownBy(() -> WorkerAgent.keepAlive("5"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("-Dabfleet.worker.keepalive-s=5: expected whole seconds, at least 10 (gRPC's shortest keepalive)");
+  }
+
+  @Test
+  void theControllerPermitsPingsWellBeforeAWorkerSendsThem() {
+    assertThat(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE)
+        .isLessThan(ProtocolConstants.WORKER_KEEPALIVE_MIN_S_VALUE)
+        .isLessThan(ProtocolConstants.WORKER_KEEPALIVE_S_VALUE);
   }
 }

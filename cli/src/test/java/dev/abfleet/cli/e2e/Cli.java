@@ -24,8 +24,14 @@ final class Cli {
   }
 
   static List<String> command(String... args) {
+    return command(List.of(), args);
+  }
+
+  /** The command line with JVM options (such as {@code -Dname=value}) before {@code -jar}. */
+  static List<String> command(List<String> jvmOptions, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
     cmd.add("-jar");
     cmd.add(jar().toString());
     cmd.addAll(List.of(args));
@@ -34,7 +40,12 @@ final class Cli {
 
   /** Starts abfleet with its output going to files in dir (name.out / name.err). */
   static Process start(Path dir, String name, String... args) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(args));
+    return start(dir, name, List.of(), args);
+  }
+
+  /** As above, with JVM options before {@code -jar}. */
+  static Process start(Path dir, String name, List<String> jvmOptions, String... args) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command(jvmOptions, args));
     pb.redirectOutput(dir.resolve(name + ".out").toFile());
     pb.redirectError(dir.resolve(name + ".err").toFile());
     return pb.start();

@@ -62,6 +62,14 @@ final class LocalProcesses implements AutoCloseable {
     return p;
   }
 
+  /** A SIMULATED worker (hypervisor sim), its JVM started with {@code jvmOptions}. */
+  Process startSimWorker(String hostId, String... jvmOptions) throws Exception {
+    Process p = Cli.start(dir, hostId, List.of(jvmOptions), "worker", "--controller", target(), "--host-id", hostId,
+        "--hypervisor", "sim", "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString());
+    processes.add(p);
+    return p;
+  }
+
   String log(String name) throws IOException {
     return Cli.read(dir.resolve(name + ".err"));
   }

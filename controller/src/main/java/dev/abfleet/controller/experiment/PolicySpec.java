@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import java.util.List;
 
 /**
@@ -31,7 +32,8 @@ public record PolicySpec(
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
-  public static final int DEFAULT_BOOT_TIMEOUT_S = 120;
+  /** The protocol's default, which workers apply too when a run carries no timeout. */
+  public static final int DEFAULT_BOOT_TIMEOUT_S = ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE;
 
   public PolicySpec {
     noiseThreshold = noiseThreshold == 0 ? DEFAULT_NOISE : noiseThreshold;

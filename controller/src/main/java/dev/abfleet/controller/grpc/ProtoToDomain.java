@@ -82,7 +82,7 @@ final class ProtoToDomain {
     RunOutcome.Status status = samples.isEmpty() ? RunOutcome.Status.HARNESS_FAILED : RunOutcome.Status.OK;
     String message = samples.isEmpty() ? "the harness reported no samples" : "";
     if (r.getParseErrorsCount() > 0) {
-      message = (message.isEmpty() ? "" : message + "; ") + r.getParseErrorsCount()
+      message = (message.isEmpty() ? "" : message + "; ") + (r.getParseErrorsCount() + r.getParseErrorsOmitted())
           + " result lines did not parse, first: " + r.getParseErrors(0);
     }
     return outcome(r.getRunId(), hostId, r.getLeaseEpoch(), status, r.getTelemetry(), samples,

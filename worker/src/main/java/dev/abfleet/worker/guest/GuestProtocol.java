@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * Parser of the guest protocol: one JSON object per line on the boot's results channel (see
@@ -25,8 +26,14 @@ public final class GuestProtocol {
 
   /** Longer lines are rejected without parsing; real protocol lines are ~150 bytes. */
   static final int MAX_LINE_CHARS = 64 * 1024;
+  /**
+   * Parse errors kept in full; later ones are only counted. A results channel full of garbage
+   * (a guest writing noise) must cost a report a few lines, not one error per garbage line.
+   */
+  static final int MAX_PARSE_ERRORS = 20;
   /** How many {@code '{'} positions of one noisy line are tried as the object start. */
   private static final int MAX_START_CANDIDATES = 16;
+  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
   private static final ObjectMapper JSON =
       JsonMapper.builder(new JsonFactory())
@@ -59,7 +66,7 @@ public final class GuestProtocol {
           b.line(number, raw);
         } catch (RuntimeException e) {
           // Defensive: a parser bug must cost one line, not the run.
-          b.errors.add(new ParseError(number, "internal parser error: " + e));
+          b.error(number, "internal parser error: " + e);
         }
       }
     }
@@ -74,6 +81,15 @@ public final class GuestProtocol {
     private OptionalLong elapsedMs = OptionalLong.empty();
     private final List<HarnessError> harnessErrors = new ArrayList<>();
     private final List<ParseError> errors = new ArrayList<>();
+    private int errorsOmitted;
+
+    void error(int number, String message) {
+      if (errors.size() < MAX_PARSE_ERRORS) {
+        errors.add(new ParseError(number, message));
+      } else {
+        errorsOmitted++;
+      }
+    }
 
     void line(int number, String raw) {
       String line = raw == null ? "" : raw.replace("\r", "");
@@ -81,12 +97,12 @@ public final class GuestProtocol {
         return;
       }
       if (line.length() > MAX_LINE_CHARS) {
-        errors.add(new ParseError(number, "line too long: " + line.length() + " characters"));
+        error(number, "line too long: " + line.length() + " characters");
         return;
       }
       Optional<JsonNode> object = firstObject(line);
       if (object.isEmpty()) {
-        errors.add(new ParseError(number, "not a JSON object: " + excerpt(line)));
+        error(number, "not a JSON object: " + excerpt(line));
         return;
       }
       JsonNode node = object.get();
@@ -95,7 +111,7 @@ public final class GuestProtocol {
       } else if (node.has("metric")) {
         sample(number, node).ifPresent(samples::add);
       } else {
-        errors.add(new ParseError(number, "neither \"event\" nor \"metric\": " + excerpt(line)));
+        error(number, "neither \"event\" nor \"metric\": " + excerpt(line));
       }
     }
 
@@ -104,7 +120,7 @@ public final class GuestProtocol {
       switch (event) {
         case "start" -> {
           if (start != null) {
-            errors.add(new ParseError(number, "second start event (the first one is kept)"));
+            error(number, "second start event (the first one is kept)");
             return;
           }
           start =
@@ -121,14 +137,14 @@ public final class GuestProtocol {
         }
         case "error" ->
             harnessErrors.add(new HarnessError(number, text(node, "metric"), text(node, "message")));
-        default -> errors.add(new ParseError(number, "unknown event '" + excerpt(event) + "'"));
+        default -> error(number, "unknown event '" + excerpt(event) + "'");
       }
     }
 
     private Optional<GuestSample> sample(int number, JsonNode node) {
       String problem = SampleFields.problem(node);
       if (problem != null) {
-        errors.add(new ParseError(number, problem));
+        error(number, problem);
         return Optional.empty();
       }
       return Optional.of(
@@ -143,7 +159,7 @@ public final class GuestProtocol {
 
     ParsedRun build() {
       return new ParsedRun(
-          Optional.ofNullable(start), samples, done, elapsedMs, harnessErrors, errors);
+          Optional.ofNullable(start), samples, done, elapsedMs, harnessErrors, errors, errorsOmitted);
     }
   }
 
@@ -180,7 +196,7 @@ public final class GuestProtocol {
   }
 
   static String excerpt(String s) {
-    String printable = s.replaceAll("\\p{Cntrl}", "?");
+    String printable = CONTROL.matcher(s).replaceAll("?");
     return printable.length() <= 80 ? printable : printable.substring(0, 77) + "...";
   }
 }

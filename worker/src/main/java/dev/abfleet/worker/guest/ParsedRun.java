@@ -14,7 +14,8 @@ import java.util.Set;
  * @param done whether the {@code done} event was seen (the harness finished writing)
  * @param elapsedMs the harness's own run time from the done event; empty if unknown
  * @param harnessErrors error events the harness reported
- * @param parseErrors lines that are not valid protocol
+ * @param parseErrors lines that are not valid protocol, the first {@link GuestProtocol#MAX_PARSE_ERRORS}
+ * @param parseErrorsOmitted further lines that are not valid protocol, counted but not kept
  */
 public record ParsedRun(
     Optional<GuestStart> start,
@@ -22,7 +23,8 @@ public record ParsedRun(
     boolean done,
     OptionalLong elapsedMs,
     List<HarnessError> harnessErrors,
-    List<ParseError> parseErrors) {
+    List<ParseError> parseErrors,
+    int parseErrorsOmitted) {
 
   public ParsedRun {
     samples = List.copyOf(samples);

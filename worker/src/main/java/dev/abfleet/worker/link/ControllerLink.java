@@ -5,6 +5,7 @@ import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Heartbeat;
 import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
 import io.grpc.Channel;
@@ -12,13 +13,7 @@ import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Deque;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,16 +23,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's side of {@code WorkerService.Connect}. Owns the stream, heartbeats, reconnects
- * with jittered backoff and an outbox: reports written while the stream is down are kept and
- * sent, in order, once the controller has welcomed the worker again. A run report (RunResult,
- * RunFailure) is kept until the controller acknowledges it (ReportAck) and is sent again on the
- * next stream if the one it went out on fails first: delivery is at-least-once, and the
- * controller records each run id once (and rejects epochs no longer in force), so a report sent
- * twice is harmless. Running VMs is not its business: assignments and cancels go to the
- * {@link Handler}.
+ * with jittered backoff and an {@link Outbox}: reports written while the stream is down are kept
+ * and sent, in order, once the controller has welcomed the worker again. A run report
+ * (RunResult, RunFailure) is kept until the controller acknowledges it (ReportAck) and is sent
+ * again on the next stream if the one it went out on fails first: delivery is at-least-once,
+ * and the controller records each run id once (and rejects epochs no longer in force), so a
+ * report sent twice is harmless. A report too large to send, or one the controller refuses, is
+ * shrunk or dropped rather than re-sent for ever ahead of the others (see {@link Outbox}).
+ * Running VMs is not its business: assignments and cancels go to the {@link Handler}.
  */
 public final class ControllerLink implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControllerLink.class);
+
+  /**
+   * Largest message the link sends: half the controller's limit. Reports within the guest
+   * output caps stay near 1 MiB; anything larger is a defect, and shrinking it costs one run.
+   */
+  static final int MAX_REPORT_BYTES = ProtocolConstants.MAX_MESSAGE_BYTES_VALUE / 2;
 
   /** Receives what the controller asks for; called on gRPC threads, must not block. */
   public interface Handler {
@@ -54,9 +56,7 @@ public final class ControllerLink implements AutoCloseable {
   private final ScheduledExecutorService timer;
 
   private final Object lock = new Object();
-  private final Deque<WorkerMessage> outbox = new ArrayDeque<>();
-  /** Run reports sent and not yet acknowledged, by run id, in send order. */
-  private final Map<String, WorkerMessage> unacknowledged = new LinkedHashMap<>();
+  private final Outbox outbox = new Outbox(MAX_REPORT_BYTES);
   private LinkState state = LinkState.BACKOFF;
   private ClientCallStreamObserver<WorkerMessage> stream;
   private long generation;
@@ -95,7 +95,7 @@ public final class ControllerLink implements AutoCloseable {
         log.warn("link closed; dropping {}", message.getKindCase());
         return;
       }
-      outbox.addLast(message);
+      outbox.add(message);
       drainLocked();
     }
   }
@@ -103,22 +103,15 @@ public final class ControllerLink implements AutoCloseable {
   /** Messages not yet handed to a connected stream, plus run reports not yet acknowledged. */
   public int pending() {
     synchronized (lock) {
-      return outbox.size() + unacknowledged.size();
+      return outbox.pending();
     }
   }
 
   private void onAck(String runId) {
     synchronized (lock) {
-      unacknowledged.remove(runId);
+      outbox.acknowledged(runId);
+      drainLocked();
     }
-  }
-
-  private static Optional<String> reportRunId(WorkerMessage m) {
-    return switch (m.getKindCase()) {
-      case RUN_RESULT -> Optional.of(m.getRunResult().getRunId());
-      case RUN_FAILURE -> Optional.of(m.getRunFailure().getRunId());
-      default -> Optional.empty();
-    };
   }
 
   @Override
@@ -159,13 +152,13 @@ public final class ControllerLink implements AutoCloseable {
   }
 
   private void drainLocked() {
-    if (state != LinkState.CONNECTED || stream == null) {
-      return;
-    }
-    while (!outbox.isEmpty()) {
-      WorkerMessage m = outbox.removeFirst();
-      stream.onNext(m);
-      reportRunId(m).ifPresent(runId -> unacknowledged.put(runId, m));
+    // Re-checked for every message: sending can end the stream (in-process transports call back at once).
+    while (state == LinkState.CONNECTED && stream != null) {
+      Optional<WorkerMessage> m = outbox.poll();
+      if (m.isEmpty()) {
+        return;
+      }
+      stream.onNext(m.get());
     }
   }
 
@@ -208,11 +201,7 @@ public final class ControllerLink implements AutoCloseable {
       state = LinkState.BACKOFF;
       delay = backoff.next(status.getCode());
       // Reports not acknowledged may have been lost with the stream: they go first next time.
-      List<WorkerMessage> resend = new ArrayList<>(unacknowledged.values());
-      unacknowledged.clear();
-      for (int i = resend.size() - 1; i >= 0; i--) {
-        outbox.addFirst(resend.get(i));
-      }
+      outbox.streamEnded(status);
     }
     log.warn(
         "controller stream ended ({}: {}); reconnecting in {} ms",

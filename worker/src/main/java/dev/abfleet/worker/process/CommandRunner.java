@@ -19,4 +19,13 @@ public interface CommandRunner {
    * {@link RunResult#interrupted()} set.
    */
   RunResult run(List<String> argv, Path workDir, String logName, Duration timeout);
+
+  /**
+   * As above, and the process tree is also killed as soon as a file of {@code caps} grows past
+   * its cap; {@link RunResult#overCap()} then says which. This default ignores the caps (test
+   * doubles); {@link ProcessRunner} watches them.
+   */
+  default RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps) {
+    return run(argv, workDir, logName, timeout);
+  }
 }

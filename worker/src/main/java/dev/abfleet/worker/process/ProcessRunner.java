@@ -21,10 +21,17 @@ import org.slf4j.LoggerFactory;
  * <p>stdout and stderr are redirected by the operating system straight into files in the
  * working directory. Both streams are thus drained concurrently by the kernel: a child that
  * prints a lot can never block on a full pipe, and no pump threads can die or lag.
+ *
+ * <p>Files the child writes under an {@link OutputCap} are looked at every {@link #CAP_POLL}
+ * while it runs; one past its cap gets the tree killed. A file can thus end larger than its cap
+ * by what the child writes in one poll interval before the kill.
  */
 public final class ProcessRunner implements CommandRunner {
 
   private static final Logger log = LoggerFactory.getLogger(ProcessRunner.class);
+
+  /** How often capped output files are looked at: a stat each, cheap next to a VM. */
+  static final Duration CAP_POLL = Duration.ofMillis(100);
 
   /** Time between the polite SIGTERM and SIGKILL. */
   private final Duration killGrace;
@@ -40,6 +47,11 @@ public final class ProcessRunner implements CommandRunner {
 
   @Override
   public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout) {
+    return run(argv, workDir, logName, timeout, List.of());
+  }
+
+  @Override
+  public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps) {
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("empty argv");
     }
@@ -59,23 +71,62 @@ public final class ProcessRunner implements CommandRunner {
       return new RunResult(-1, false, false, Duration.ZERO, out, err, "", "",
           "cannot start " + argv.get(0) + ": " + e.getMessage());
     }
-    boolean timedOut = false;
-    boolean interrupted = false;
+    Ending end = await(process, argv.get(0), start + timeout.toNanos(), caps);
+    // A child may also have written past a cap and exited between two looks.
+    String overCap = end.overCap() != null ? end.overCap() : overCap(caps);
+    Duration wall = Duration.ofNanos(System.nanoTime() - start);
+    int exit = end.killed() || process.isAlive() ? -1 : process.exitValue();
+    return new RunResult(exit, end.timedOut(), end.interrupted(), wall, out, err,
+        TextTail.of(out, TextTail.DEFAULT_LINES), TextTail.of(err, TextTail.DEFAULT_LINES), null, overCap);
+  }
+
+  /** How waiting for a child ended; a killed child is dead (or SIGKILLed) when it is returned. */
+  private record Ending(boolean timedOut, boolean interrupted, String overCap) {
+    boolean killed() {
+      return timedOut || interrupted || overCap != null;
+    }
+  }
+
+  /** Waits until the child exits, the deadline passes, a capped file overflows or we are interrupted. */
+  private Ending await(Process process, String program, long deadline, List<OutputCap> caps) {
     try {
-      if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-        timedOut = true;
-        log.debug("{} still running after {}; killing it", argv.get(0), timeout);
-        killTree(process);
+      while (true) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          log.debug("{} still running at its timeout; killing it", program);
+          killTree(process);
+          return new Ending(true, false, null);
+        }
+        if (process.waitFor(caps.isEmpty() ? left : Math.min(left, CAP_POLL.toNanos()), TimeUnit.NANOSECONDS)) {
+          return new Ending(false, false, null);
+        }
+        String overCap = overCap(caps);
+        if (overCap != null) {
+          log.debug("{}: {}; killing it", program, overCap);
+          killTree(process);
+          return new Ending(false, false, overCap);
+        }
       }
     } catch (InterruptedException e) {
-      interrupted = true;
       killTree(process);
       Thread.currentThread().interrupt();
+      return new Ending(false, true, null);
     }
-    Duration wall = Duration.ofNanos(System.nanoTime() - start);
-    int exit = timedOut || interrupted || process.isAlive() ? -1 : process.exitValue();
-    return new RunResult(exit, timedOut, interrupted, wall, out, err,
-        TextTail.of(out, TextTail.DEFAULT_LINES), TextTail.of(err, TextTail.DEFAULT_LINES), null);
+  }
+
+  /** Why the first file past its cap is, or null when every file is within its cap. */
+  private static String overCap(List<OutputCap> caps) {
+    for (OutputCap cap : caps) {
+      try {
+        String why = cap.exceeded(Files.size(cap.file()));
+        if (why != null) {
+          return why;
+        }
+      } catch (IOException e) {
+        // not written yet (or unreadable): nothing to hold against the child
+      }
+    }
+    return null;
   }
 
   /**

@@ -17,6 +17,8 @@ import java.util.stream.Stream;
  * @param stdoutTail  last lines of stdout, escape codes stripped
  * @param stderrTail  last lines of stderr, escape codes stripped
  * @param launchError non-null when the process could not be started (missing binary, no permission)
+ * @param overCap     non-null when a watched file ({@link OutputCap}) ended past its cap: which file
+ *                    and how big; the process was killed if it was still running
  */
 public record RunResult(
     int exitCode,
@@ -27,7 +29,14 @@ public record RunResult(
     Path stderr,
     String stdoutTail,
     String stderrTail,
-    String launchError) {
+    String launchError,
+    String overCap) {
+
+  /** A result with no output cap involved. */
+  public RunResult(int exitCode, boolean timedOut, boolean interrupted, Duration wall, Path stdout, Path stderr,
+      String stdoutTail, String stderrTail, String launchError) {
+    this(exitCode, timedOut, interrupted, wall, stdout, stderr, stdoutTail, stderrTail, launchError, null);
+  }
 
   /** True when the process ran to completion by itself with status 0. */
   public boolean succeeded() {

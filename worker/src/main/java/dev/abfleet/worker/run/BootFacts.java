@@ -7,6 +7,8 @@ import java.util.List;
  *
  * @param stagingError non-null when artifacts could not be staged (before any VM started)
  * @param launchError non-null when the VM process could not be started at all
+ * @param outputOverCap non-null when the guest's console or results passed its cap (see
+ *     {@link dev.abfleet.worker.vm.GuestOutputCaps}): which file and how big
  * @param timedOut the VM was killed at its timeout
  * @param exitCode VM process exit code, -1 when killed
  * @param harnessStarted the harness's start line arrived (the kernel reached userspace)
@@ -17,6 +19,7 @@ import java.util.List;
 public record BootFacts(
     String stagingError,
     String launchError,
+    String outputOverCap,
     boolean timedOut,
     int exitCode,
     boolean harnessStarted,

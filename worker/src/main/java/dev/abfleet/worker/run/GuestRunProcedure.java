@@ -3,6 +3,7 @@ package dev.abfleet.worker.run;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One boot of the built-in harness: stage the kernel (and initramfs) by hash before the
  * measured window, boot a fresh VM, read the dedicated results channel, classify. The console
- * and results logs of every boot stay in {@code runs/<host>/<run>-e<epoch>/}.
+ * and results logs of every boot stay in {@code runs/<host>/<run>-e<epoch>/}. A boot whose
+ * console or results passed its {@link dev.abfleet.worker.vm.GuestOutputCaps cap} is a HARNESS
+ * failure: its results are not used.
  */
 public final class GuestRunProcedure implements RunProcedure {
   private static final Logger log = LoggerFactory.getLogger(GuestRunProcedure.class);
@@ -71,7 +74,8 @@ public final class GuestRunProcedure implements RunProcedure {
       workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
     } catch (IOException | RuntimeException | dev.abfleet.worker.guest.GuestImageException e) {
       telemetry.setStageMs(millisSince(stageStart));
-      var c = RunClassifier.classify(new BootFacts(String.valueOf(e.getMessage()), null, false, -1, false, false, List.of(), List.of()));
+      var c = RunClassifier.classify(new BootFacts(String.valueOf(e.getMessage()), null, null, false, -1, false, false,
+          List.of(), List.of()));
       return failure(block, run, telemetry, c.kind(), c.message(), "");
     }
     telemetry.setStageMs(millisSince(stageStart));
@@ -85,11 +89,12 @@ public final class GuestRunProcedure implements RunProcedure {
         harnessParams(run).kernelArgs(),
         Math.max(1, run.getShape().getVcpus()),
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
-        Duration.ofSeconds(run.getTimeoutS() == 0 ? 180 : run.getTimeoutS()),
+        Duration.ofSeconds(run.getTimeoutS() == 0 ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()),
         workDir);
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
     BootOutcome outcome = driver.boot(request);
-    ParsedRun parsed = readResults(outcome.resultsLog());
+    ResultsHead results = ResultsHead.read(outcome.resultsLog());
+    ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
         .setRunMs(outcome.wall().toMillis())
         .setExitCode(outcome.exitCode());
@@ -108,6 +113,7 @@ public final class GuestRunProcedure implements RunProcedure {
     var classification = RunClassifier.classify(new BootFacts(
         null,
         outcome.launchError(),
+        outcome.overCap() != null ? outcome.overCap() : results.overCap(),
         outcome.timedOut(),
         outcome.exitCode(),
         parsed.start().isPresent(),
@@ -134,6 +140,7 @@ public final class GuestRunProcedure implements RunProcedure {
           .setWarmup(s.warmup()));
     }
     parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
+    result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
     return WorkerMessage.newBuilder().setRunResult(result).build();
   }
 
@@ -148,15 +155,6 @@ public final class GuestRunProcedure implements RunProcedure {
       return run.getBenchmark().getMetricsList();
     }
     return Harnesses.metrics(run.getBenchmark().getHarness()).stream().map(Harnesses.MetricDef::name).toList();
-  }
-
-  private static ParsedRun readResults(Path resultsLog) {
-    try {
-      byte[] bytes = resultsLog != null && Files.exists(resultsLog) ? Files.readAllBytes(resultsLog) : new byte[0];
-      return GuestProtocol.parse(bytes);
-    } catch (IOException e) {
-      return GuestProtocol.parse(new byte[0]);
-    }
   }
 
   /** The guest architecture is the kernel's; an unrecognised image falls back to the host's. */

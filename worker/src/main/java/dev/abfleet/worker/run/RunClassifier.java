@@ -23,6 +23,10 @@ public final class RunClassifier {
     if (f.launchError() != null) {
       return new Classification(FailureKind.INFRA, "VM did not start: " + f.launchError());
     }
+    if (f.outputOverCap() != null) {
+      return new Classification(
+          FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap() + "): the boot's results are not used");
+    }
     if (f.timedOut()) {
       return new Classification(
           FailureKind.TIMEOUT,

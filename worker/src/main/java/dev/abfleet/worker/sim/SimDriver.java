@@ -93,7 +93,7 @@ public final class SimDriver implements VmDriver {
     }
     recorder.accept(new SimBootRecord(host.hostId(), request.runId(), start, end, endMs, timedOut, plan.panicked()));
     return new BootOutcome(NAME, timedOut ? -1 : 0, timedOut, Duration.ofMillis(endMs), console, results,
-        consoleText.strip(), null);
+        consoleText.strip(), null, null);
   }
 
   /** "sim-" and the start of the cache file name, which is the kernel's sha256. */

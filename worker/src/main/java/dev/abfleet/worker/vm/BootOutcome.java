@@ -16,6 +16,9 @@ import java.time.Duration;
  * @param consoleTail  last ~40 lines of the console, terminal escape codes stripped
  * @param launchError  non-null when the VM could not be started at all (binary missing,
  *                     bad arguments, unusable kernel file): the message names the fix
+ * @param overCap      non-null when the console or results file grew past its
+ *                     {@link GuestOutputCaps cap} (the VM was killed if it still ran): which
+ *                     file and how big
  */
 public record BootOutcome(
     String accelerator,
@@ -25,11 +28,12 @@ public record BootOutcome(
     Path consoleLog,
     Path resultsLog,
     String consoleTail,
-    String launchError) {
+    String launchError,
+    String overCap) {
 
   /** An outcome for a VM that never started. */
   public static BootOutcome notStarted(Path consoleLog, Path resultsLog, String launchError) {
-    return new BootOutcome(null, -1, false, Duration.ZERO, consoleLog, resultsLog, "", launchError);
+    return new BootOutcome(null, -1, false, Duration.ZERO, consoleLog, resultsLog, "", launchError, null);
   }
 
   /** True when the VM started, was not killed and exited with status 0. */

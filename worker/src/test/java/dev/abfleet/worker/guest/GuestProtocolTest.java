@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,22 @@ class GuestProtocolTest {
       assertThat(e.message()).startsWith("not a JSON object").contains("crng init done");
     });
     assertThat(run.samples()).hasSize(1);
+  }
+
+  @Test
+  void keepsTheFirstTwentyParseErrorsAndCountsTheRest() {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      lines.add("garbage " + i);
+    }
+    lines.add(SAMPLE);
+
+    ParsedRun run = GuestProtocol.parse(lines);
+
+    assertThat(run.parseErrors()).hasSize(20);
+    assertThat(run.parseErrors()).extracting(ParseError::lineNumber).startsWith(1, 2).endsWith(20);
+    assertThat(run.parseErrorsOmitted()).isEqualTo(100_000 - 20);
+    assertThat(run.samples()).as("parsing goes on after the cap").hasSize(1);
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.abfleet.proto.fleet.v1.BlockFinished;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.ReportAck;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.Welcome;
@@ -37,6 +38,14 @@ class ControllerLinkTest {
   private final List<StreamObserver<ControllerMessage>> streams = new CopyOnWriteArrayList<>();
   private final BlockingQueue<BlockAssignment> assignments = new LinkedBlockingQueue<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  /** Reports this controller handled (and acknowledged), in order. */
+  private final List<WorkerMessage> handled = new CopyOnWriteArrayList<>();
+  /**
+   * Run reports larger than this are refused the way a gRPC server refuses a message over its
+   * size limit (the stream is reset: CANCELLED); smaller ones are handled and acknowledged. 0 =
+   * reports are neither refused nor acknowledged.
+   */
+  private volatile int refuseReportsOver;
   private Server server;
   private ManagedChannel channel;
   private ControllerLink link;
@@ -49,9 +58,25 @@ class ControllerLinkTest {
       public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> out) {
         streams.add(out);
         return new StreamObserver<>() {
+          private boolean refused;
+
           @Override
           public void onNext(WorkerMessage m) {
             received.add(m);
+            if (refused) {
+              return; // a reset stream takes nothing more
+            }
+            if (refuseReportsOver > 0 && (m.hasRunResult() || m.hasRunFailure())) {
+              if (m.getSerializedSize() > refuseReportsOver) {
+                refused = true;
+                timer.execute(() -> out.onError(Status.CANCELLED
+                    .withDescription("RST_STREAM closed stream. HTTP/2 error code: CANCEL").asRuntimeException()));
+                return;
+              }
+              handled.add(m);
+              out.onNext(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder()
+                  .setRunId(m.hasRunResult() ? m.getRunResult().getRunId() : m.getRunFailure().getRunId())).build());
+            }
             if (m.hasHello()) {
               out.onNext(ControllerMessage.newBuilder()
                   .setWelcome(Welcome.newBuilder().setHeartbeatIntervalMs(100)).build());
@@ -182,6 +207,32 @@ class ControllerLinkTest {
     assertThat(finished.getBlockFinished().getBlockId()).isEqualTo("b1");
     assertThat(streams).hasSizeGreaterThanOrEqualTo(2);
     assertThat(link.pending()).isZero();
+  }
+
+  @Test
+  void deliversTheReportsQueuedBehindOneTheControllerRefuses() throws Exception {
+    refuseReportsOver = 1_000;
+    link.start();
+    awaitConnected();
+    RunResult.Builder large = RunResult.newBuilder().setRunId("r2").setLeaseEpoch(4);
+    for (int i = 0; i < 100; i++) {
+      large.addSamples(MetricSample.newBuilder().setMetric("metadata_stat").setValue(i).setUnit("ops/s")
+          .setBetter("higher").setIteration(i));
+    }
+
+    link.send(result("r1"));
+    link.send(WorkerMessage.newBuilder().setRunResult(large).build());
+    link.send(result("r3"));
+
+    for (int i = 0; i < 500 && link.pending() > 0; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(link.pending()).as("every report delivered").isZero();
+    assertThat(handled).extracting(WorkerMessage::getKindCase).containsExactly(
+        WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.RUN_FAILURE, WorkerMessage.KindCase.RUN_RESULT);
+    assertThat(handled.get(1).getRunFailure().getRunId()).isEqualTo("r2");
+    assertThat(handled.get(1).getRunFailure().getMessage()).contains("the controller refused the report (CANCELLED");
+    assertThat(handled.get(2).getRunResult().getRunId()).isEqualTo("r3");
   }
 
   @Test

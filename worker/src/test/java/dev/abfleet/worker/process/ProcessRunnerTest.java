@@ -53,6 +53,27 @@ class ProcessRunnerTest {
   }
 
   @Test
+  void killsTheProcessWhenAFileItWritesGrowsPastItsCap() {
+    Path flood = dir.resolve("flood.log");
+    RunResult r = runner.run(List.of("sh", "-c", "while :; do echo 0123456789abcdef; done > flood.log"), dir, "t",
+        Duration.ofSeconds(30), List.of(new OutputCap(flood, 64 * 1024)));
+
+    assertThat(r.overCap()).startsWith("flood.log grew to ").endsWith("past its cap of 65536 bytes");
+    assertThat(r.timedOut()).isFalse();
+    assertThat(r.exitCode()).isEqualTo(-1);
+  }
+
+  @Test
+  void reportsAFileThatEndedPastItsCapAlthoughTheProcessExitedByItself() {
+    Path out = dir.resolve("t.stdout");
+    RunResult r = runner.run(List.of("head", "-c", "100000", "/dev/zero"), dir, "t", Duration.ofSeconds(30),
+        List.of(new OutputCap(out, 64 * 1024)));
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.overCap()).isEqualTo("t.stdout grew to 100000 bytes, past its cap of 65536 bytes");
+  }
+
+  @Test
   void killsDescendantsAtTimeout() throws Exception {
     Path pidFile = dir.resolve("child.pid");
     runner.run(List.of("sh", "-c", "sleep 30 & echo $! > " + pidFile + "; wait"), dir, "t", Duration.ofMillis(500));

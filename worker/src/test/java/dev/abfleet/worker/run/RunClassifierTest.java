@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class RunClassifierTest {
   private static BootFacts healthy() {
-    return new BootFacts(null, null, false, 0, true, true, List.of(), List.of());
+    return new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of());
   }
 
   @Test
@@ -18,19 +18,28 @@ class RunClassifierTest {
 
   @Test
   void stagingErrorIsInfra() {
-    var f = new BootFacts("sha256 mismatch", null, false, 0, false, false, List.of(), List.of());
+    var f = new BootFacts("sha256 mismatch", null, null, false, 0, false, false, List.of(), List.of());
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
   }
 
   @Test
   void missingQemuIsInfra() {
-    var f = new BootFacts(null, "qemu-system-x86_64 not found", false, -1, false, false, List.of(), List.of());
+    var f = new BootFacts(null, "qemu-system-x86_64 not found", null, false, -1, false, false, List.of(), List.of());
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
   }
 
   @Test
+  void bootWhoseOutputPassedItsCapIsHarnessFailureEvenWithSamples() {
+    var f = new BootFacts(null, null, "results.log grew to 1100000 bytes, past its cap of 1048576 bytes",
+        false, -1, true, false, List.of(), List.of());
+    var c = RunClassifier.classify(f);
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).contains("results.log grew to 1100000 bytes");
+  }
+
+  @Test
   void killedVmIsTimeoutEvenWithPartialResults() {
-    var f = new BootFacts(null, null, true, -1, true, false, List.of("seq_read"), List.of());
+    var f = new BootFacts(null, null, null, true, -1, true, false, List.of("seq_read"), List.of());
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(c.message()).contains("harness was running");
@@ -38,7 +47,7 @@ class RunClassifierTest {
 
   @Test
   void exitWithoutHarnessStartIsBootFailure() {
-    var f = new BootFacts(null, null, false, 0, false, false, List.of("metadata_stat"), List.of());
+    var f = new BootFacts(null, null, null, false, 0, false, false, List.of("metadata_stat"), List.of());
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.BOOT);
     assertThat(c.message()).contains("code 0");
@@ -46,7 +55,7 @@ class RunClassifierTest {
 
   @Test
   void missingMetricIsHarnessFailure() {
-    var f = new BootFacts(null, null, false, 0, true, true, List.of("seq_read"), List.of());
+    var f = new BootFacts(null, null, null, false, 0, true, true, List.of("seq_read"), List.of());
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
     assertThat(c.message()).contains("seq_read");
@@ -54,13 +63,13 @@ class RunClassifierTest {
 
   @Test
   void harnessErrorEventIsHarnessFailure() {
-    var f = new BootFacts(null, null, false, 0, true, true, List.of(), List.of("seq_read: ENOSPC"));
+    var f = new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of("seq_read: ENOSPC"));
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
   }
 
   @Test
   void missingDoneLineIsHarnessFailure() {
-    var f = new BootFacts(null, null, false, 0, true, false, List.of(), List.of());
+    var f = new BootFacts(null, null, null, false, 0, true, false, List.of(), List.of());
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
   }
 }

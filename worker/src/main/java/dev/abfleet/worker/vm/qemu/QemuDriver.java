@@ -8,6 +8,7 @@ import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.process.TextTail;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
+import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * used. KVM is only used for guests of the host's own architecture; other guests run on TCG.
  *
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
- * {@code qemu.stdout}/{@code qemu.stderr}.
+ * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
+ * {@link GuestOutputCaps cap} is killed.
  */
 public final class QemuDriver implements VmDriver {
 
@@ -167,9 +169,12 @@ public final class QemuDriver implements VmDriver {
     }
     log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
         req.memoryMib());
-    RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout());
+    RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
+    }
+    if (r.overCap() != null) {
+      log.warn("boot {}: {}; VM killed", req.runId(), r.overCap());
     }
     if (r.interrupted()) {
       Thread.interrupted(); // the exception below carries the interrupt
@@ -177,7 +182,7 @@ public final class QemuDriver implements VmDriver {
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-        launchError(binary.get(), r, consoleTail));
+        launchError(binary.get(), r, consoleTail), r.overCap());
   }
 
   /** Kernel and initrd problems found before anything is started, or null. */
@@ -207,13 +212,13 @@ public final class QemuDriver implements VmDriver {
   /**
    * QEMU exits non-zero only for its own errors (a guest power-off or panic with
    * -no-reboot exits 0), so a non-zero exit with nothing on the console means the VM never
-   * ran: report QEMU's own message.
+   * ran, unless we killed it: report QEMU's own message.
    */
   private static String launchError(Path binary, RunResult r, String consoleTail) {
     if (r.launchError() != null) {
       return r.launchError();
     }
-    if (!r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
+    if (!r.timedOut() && r.overCap() == null && r.exitCode() != 0 && consoleTail.isBlank()) {
       return binary.getFileName() + " failed before the guest started (exit " + r.exitCode() + "): "
           + (r.stderrTail().isBlank() ? "no message" : r.stderrTail().strip());
     }

@@ -8,6 +8,7 @@ import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.process.TextTail;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
+import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,8 @@ import java.util.function.Function;
  *
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code vfkit.stdout}/{@code .stderr}
  * and the shared directory {@code share/}, where the harness writes {@code results.jsonl}
- * (see {@link VfkitArgs}).
+ * (see {@link VfkitArgs}). A VM whose console or results file grows past its
+ * {@link GuestOutputCaps cap} is killed.
  *
  * <p>Not verified on a Mac: only the argv and the availability rules are tested (on Linux).
  */
@@ -110,16 +112,17 @@ public final class VzDriver implements VmDriver {
     } catch (IOException e) {
       return BootOutcome.notStarted(console, results, "cannot create " + share + ": " + e);
     }
-    RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout());
+    RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout(), GuestOutputCaps.of(console, results));
     if (r.interrupted()) {
       Thread.interrupted(); // the exception below carries the interrupt
       throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     String launchError = r.launchError();
-    if (launchError == null && !r.timedOut() && r.exitCode() != 0 && consoleTail.isBlank()) {
+    if (launchError == null && !r.timedOut() && r.overCap() == null && r.exitCode() != 0 && consoleTail.isBlank()) {
       launchError = "vfkit failed before the guest started (exit " + r.exitCode() + "): " + r.stderrTail().strip();
     }
-    return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail, launchError);
+    return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail, launchError,
+        r.overCap());
   }
 }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.worker.artifact.TestKernels;
 import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
+import dev.abfleet.worker.vm.GuestOutputCaps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -154,6 +156,33 @@ class QemuDriverTest {
 
     assertThat(o.timedOut()).isTrue();
     assertThat(o.exitCode()).isEqualTo(-1);
+    assertThat(o.launchError()).isNull();
+  }
+
+  @Test
+  void killsAVmWhoseConsoleOrResultsGrowPastTheirCaps() throws Exception {
+    List<List<OutputCap>> watched = new ArrayList<>();
+    String flood = "results.log grew to 2000000 bytes, past its cap of 1048576 bytes";
+    CommandRunner flooding = new CommandRunner() {
+      @Override
+      public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout) {
+        throw new AssertionError("a boot must be run with its output caps");
+      }
+
+      @Override
+      public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps) {
+        watched.add(caps);
+        return new RunResult(-1, false, false, Duration.ofSeconds(2), null, null, "", "", null, flood);
+      }
+    };
+    QemuDriver d = new QemuDriver(flooding, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+
+    BootOutcome o = d.boot(request("x86_64", bzImage));
+
+    assertThat(watched).singleElement().asList().containsExactlyInAnyOrder(
+        new OutputCap(dir.resolve("boot/results.log"), GuestOutputCaps.RESULTS_BYTES),
+        new OutputCap(dir.resolve("boot/console.log"), GuestOutputCaps.CONSOLE_BYTES));
+    assertThat(o.overCap()).isEqualTo(flood);
     assertThat(o.launchError()).isNull();
   }
 
