@@ -9,15 +9,26 @@
  *   {"event":"start","harness":"fleetbench","version":"1","kernel":...,"arch":...,"uptime_ms":N}
  *   {"metric":"metadata_stat","value":50300.0,"unit":"ops/s","better":"higher","iteration":0,"warmup":false}
  *   {"event":"error","metric":"seq_read","message":"..."}
+ *   {"event":"telemetry","metric":"metadata_stat","work":123456.0,"work_unit":"ops",
+ *    "interrupts":{"RES":1203,"virtio1-requests":118,...},"context_switches":2410,
+ *    "interrupts_total":5120}
  *   {"event":"done","elapsed_ms":N}
  *
- * Iterations are numbered from 0 within a metric; warm-up iterations come first.
+ * Iterations are numbered from 0 within a metric; warm-up iterations come first. After a
+ * metric's measured iterations, one telemetry line gives what the guest kernel counted during
+ * their timed parts only (untimed preparation such as rm_rf's tree creation is left out):
+ * each /proc/interrupts row summed over CPUs (named rows such as RES, CAL, TLB or IPI0 by their
+ * name, numbered IRQs by their device, e.g. virtio1-requests; rows that did not move are left
+ * out), and the ctxt and intr counters of /proc/stat. work is what the measured iterations did
+ * in the metric's unit (ops, or MiB for seq_read), so a row's count per unit of work compares
+ * across arms.
  * Exit status: 0 all metrics ran, 1 at least one metric failed (or --out unusable),
  * 2 bad arguments.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -31,8 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HARNESS_VERSION "1"
+#define HARNESS_VERSION "2"
 #define META_FILES 256
+/* Files per leaf directory of the find_recursive / rm_rf tree, and leaf directories per
+ * first-level directory: a tree of N files has N/20 leaves under N/200 parents. */
+#define TREE_FILES_PER_DIR 20
+#define TREE_DIRS_PER_DIR 10
+#define IRQ_ROWS 512
+#define IRQ_NAME 64
 #define SEQ_FILE_BYTES (16L * 1024 * 1024)
 #define SEQ_CHUNK (128 * 1024)
 /* Operations between two clock reads: under TCG clock_gettime may be a real syscall. */
@@ -45,20 +62,26 @@ struct options {
     long iterations;
     long iteration_ms;
     long warmup;
+    long files; /* files in the find_recursive / rm_rf tree */
+    int cold;   /* drop the page, dentry and inode caches before each iteration */
 };
 
-/* One metric: setup runs once before its iterations; run performs operations until
- * the deadline and returns the number of units done (ops or bytes), or -1 with errno
- * and a message in err. */
+/* One metric: setup runs once before its iterations; prepare (may be NULL) before each
+ * iteration, untimed; run performs operations until the deadline (or, for a one-shot metric,
+ * once) and returns the number of units done (ops or bytes), or -1 with errno and a message
+ * in err. */
 struct metric {
     const char *name;
     const char *unit;
-    double unit_divisor; /* units per reported unit, e.g. bytes per MiB */
+    const char *work_unit; /* what one reported unit counts: "ops" or "MiB" */
+    double unit_divisor;   /* units per reported unit, e.g. bytes per MiB */
     int (*setup)(const char *dir, char *err, size_t errlen);
+    int (*prepare)(const char *dir, char *err, size_t errlen);
     long long (*run)(const char *dir, int64_t deadline_ns, char *err, size_t errlen);
 };
 
 static FILE *out;
+static long tree_files = 2000;
 
 static int64_t now_ns(void)
 {
@@ -272,13 +295,326 @@ static long long run_seq_read(const char *dir, int64_t deadline, char *err, size
     return bytes;
 }
 
+/* The tree: ROOT/dI/eJ/fK, files spread TREE_FILES_PER_DIR to a leaf directory. */
+static void tree_root(char *buf, size_t len, const char *dir)
+{
+    snprintf(buf, len, "%s/fleetbench-tree", dir);
+}
+
+static int make_tree(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    tree_root(path, sizeof path, dir);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        format_err(err, errlen, "mkdir %s", path);
+        return -1;
+    }
+    long leaves = (tree_files + TREE_FILES_PER_DIR - 1) / TREE_FILES_PER_DIR;
+    for (long leaf = 0; leaf < leaves; leaf++) {
+        char root[PATH_MAX / 2 + 32]; /* --dir is at most PATH_MAX / 2 */
+        tree_root(root, sizeof root, dir);
+        if (leaf % TREE_DIRS_PER_DIR == 0) {
+            snprintf(path, sizeof path, "%s/d%ld", root, leaf / TREE_DIRS_PER_DIR);
+            if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+                format_err(err, errlen, "mkdir %s", path);
+                return -1;
+            }
+        }
+        snprintf(path, sizeof path, "%s/d%ld/e%ld", root, leaf / TREE_DIRS_PER_DIR, leaf);
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+            format_err(err, errlen, "mkdir %s", path);
+            return -1;
+        }
+        for (long f = leaf * TREE_FILES_PER_DIR; f < tree_files && f < (leaf + 1) * TREE_FILES_PER_DIR; f++) {
+            snprintf(path, sizeof path, "%s/d%ld/e%ld/f%ld", root, leaf / TREE_DIRS_PER_DIR, leaf, f);
+            int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+            if (fd < 0) {
+                format_err(err, errlen, "create %s", path);
+                return -1;
+            }
+            close(fd);
+        }
+    }
+    return 0;
+}
+
+/* Visits every entry below path (lstat each, recurse into directories); remove = unlink and
+ * rmdir on the way back. Returns entries visited, or -1 with err set. */
+static long long walk(char *path, size_t len, int remove, char *err, size_t errlen)
+{
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        format_err(err, errlen, "opendir %s", path);
+        return -1;
+    }
+    long long n = 0;
+    size_t base = strlen(path);
+    struct dirent *e;
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path + base, len - base, "/%s", e->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0) {
+            format_err(err, errlen, "lstat %s", path);
+            closedir(d);
+            return -1;
+        }
+        n++;
+        if (S_ISDIR(st.st_mode)) {
+            long long sub = walk(path, len, remove, err, errlen);
+            if (sub < 0) {
+                closedir(d);
+                return -1;
+            }
+            n += sub;
+            if (remove && rmdir(path) != 0) {
+                format_err(err, errlen, "rmdir %s", path);
+                closedir(d);
+                return -1;
+            }
+        } else if (remove && unlink(path) != 0) {
+            format_err(err, errlen, "unlink %s", path);
+            closedir(d);
+            return -1;
+        }
+        path[base] = '\0';
+        errno = 0;
+    }
+    int failed = errno != 0;
+    path[base] = '\0';
+    closedir(d);
+    if (failed) {
+        format_err(err, errlen, "readdir %s", path);
+        return -1;
+    }
+    return n;
+}
+
+static long long run_find_recursive(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    long long entries = 0;
+    do {
+        tree_root(path, sizeof path, dir);
+        long long n = walk(path, sizeof path, 0, err, errlen);
+        if (n < 0)
+            return -1;
+        entries += n;
+    } while (now_ns() < deadline);
+    return entries;
+}
+
+/* rm_rf: the tree is built before each iteration, untimed; one iteration removes it once. */
+static int setup_none(const char *dir, char *err, size_t errlen)
+{
+    (void)dir, (void)err, (void)errlen;
+    return 0;
+}
+
+static long long run_rm_rf(const char *dir, int64_t deadline, char *err, size_t errlen)
+{
+    (void)deadline;
+    char path[PATH_MAX];
+    tree_root(path, sizeof path, dir);
+    long long n = walk(path, sizeof path, 1, err, errlen);
+    if (n < 0)
+        return -1;
+    if (rmdir(path) != 0) {
+        format_err(err, errlen, "rmdir %s", path);
+        return -1;
+    }
+    return n + 1;
+}
+
 static const struct metric METRICS[] = {
-    {"metadata_stat", "ops/s", 1.0, setup_meta, run_metadata_stat},
-    {"negative_lookup", "ops/s", 1.0, setup_meta, run_negative_lookup},
-    {"create_delete", "ops/s", 1.0, setup_create_delete, run_create_delete},
-    {"seq_read", "MiB/s", 1024.0 * 1024.0, setup_seq_read, run_seq_read},
+    {"metadata_stat", "ops/s", "ops", 1.0, setup_meta, NULL, run_metadata_stat},
+    {"negative_lookup", "ops/s", "ops", 1.0, setup_meta, NULL, run_negative_lookup},
+    {"create_delete", "ops/s", "ops", 1.0, setup_create_delete, NULL, run_create_delete},
+    {"seq_read", "MiB/s", "MiB", 1024.0 * 1024.0, setup_seq_read, NULL, run_seq_read},
+    {"find_recursive", "ops/s", "ops", 1.0, make_tree, NULL, run_find_recursive},
+    {"rm_rf", "ops/s", "ops", 1.0, setup_none, make_tree, run_rm_rf},
 };
 #define METRIC_COUNT (sizeof METRICS / sizeof METRICS[0])
+
+/* ---- telemetry --------------------------------------------------------------- */
+
+/* What the guest kernel has counted: /proc/interrupts rows summed over CPUs, and the ctxt and
+ * intr lines of /proc/stat. A source that cannot be read is marked absent (-1 / 0 rows). */
+struct counters {
+    int rows; /* -1 = /proc/interrupts unreadable */
+    char name[IRQ_ROWS][IRQ_NAME];
+    unsigned long long count[IRQ_ROWS];
+    long long ctxt; /* -1 = unknown */
+    long long intr;
+};
+
+/* The row's name: a named row (RES, IPI0, NMI) by its label, a numbered IRQ by its device (the
+ * last word of the line), so the same device keeps its name across kernels. */
+static void row_name(char *dst, const char *label, const char *rest)
+{
+    int numbered = 1;
+    for (const char *p = label; *p; p++)
+        if (*p < '0' || *p > '9')
+            numbered = 0;
+    const char *name = label;
+    char last[IRQ_NAME] = "";
+    if (numbered) {
+        const char *end = rest + strlen(rest);
+        while (end > rest && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t'))
+            end--;
+        const char *start = end;
+        while (start > rest && start[-1] != ' ' && start[-1] != '\t')
+            start--;
+        snprintf(last, sizeof last, "%.*s", (int)(end - start < IRQ_NAME - 1 ? end - start : IRQ_NAME - 1), start);
+        if (*last != '\0' && !(*last >= '0' && *last <= '9'))
+            name = last;
+    }
+    snprintf(dst, IRQ_NAME, "%.*s", IRQ_NAME - 1, name);
+}
+
+static void add_row(struct counters *c, const char *name, unsigned long long n)
+{
+    for (int i = 0; i < c->rows; i++) {
+        if (strcmp(c->name[i], name) == 0) {
+            c->count[i] += n;
+            return;
+        }
+    }
+    if (c->rows < IRQ_ROWS) {
+        snprintf(c->name[c->rows], IRQ_NAME, "%s", name);
+        c->count[c->rows++] = n;
+    }
+}
+
+static void read_interrupts(struct counters *c)
+{
+    c->rows = -1;
+    FILE *f = fopen("/proc/interrupts", "re");
+    if (f == NULL)
+        return;
+    c->rows = 0;
+    char line[4096];
+    int cpus = 0;
+    if (fgets(line, sizeof line, f) != NULL) {
+        for (char *p = line; (p = strstr(p, "CPU")) != NULL; p += 3)
+            cpus++;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *colon = strchr(line, ':');
+        if (colon == NULL)
+            continue;
+        *colon = '\0';
+        char *label = line;
+        while (*label == ' ')
+            label++;
+        char *p = colon + 1;
+        unsigned long long sum = 0;
+        for (int i = 0; i < cpus; i++) {
+            char *end;
+            unsigned long long v = strtoull(p, &end, 10);
+            if (end == p)
+                break; /* ERR: and MIS: have one column */
+            sum += v;
+            p = end;
+        }
+        char name[IRQ_NAME];
+        row_name(name, label, p);
+        add_row(c, name, sum);
+    }
+    fclose(f);
+}
+
+static void read_counters(struct counters *c)
+{
+    read_interrupts(c);
+    c->ctxt = -1;
+    c->intr = -1;
+    FILE *f = fopen("/proc/stat", "re");
+    if (f == NULL)
+        return;
+    char line[8192];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "ctxt ", 5) == 0)
+            c->ctxt = strtoll(line + 5, NULL, 10);
+        else if (strncmp(line, "intr ", 5) == 0)
+            c->intr = strtoll(line + 5, NULL, 10);
+    }
+    fclose(f);
+}
+
+static unsigned long long row_count(const struct counters *c, const char *name)
+{
+    for (int i = 0; i < c->rows; i++)
+        if (strcmp(c->name[i], name) == 0)
+            return c->count[i];
+    return 0;
+}
+
+/* sum += after - before, row by row (a row only in after counts from 0). */
+static void accumulate(struct counters *sum, const struct counters *before, const struct counters *after)
+{
+    if (before->rows < 0 || after->rows < 0)
+        sum->rows = -1;
+    for (int i = 0; sum->rows >= 0 && i < after->rows; i++) {
+        unsigned long long b = row_count(before, after->name[i]);
+        if (after->count[i] > b)
+            add_row(sum, after->name[i], after->count[i] - b);
+    }
+    if (before->ctxt < 0 || after->ctxt < 0 || sum->ctxt < 0)
+        sum->ctxt = -1;
+    else
+        sum->ctxt += after->ctxt - before->ctxt;
+    if (before->intr < 0 || after->intr < 0 || sum->intr < 0)
+        sum->intr = -1;
+    else
+        sum->intr += after->intr - before->intr;
+}
+
+static void emit_telemetry(const struct metric *m, double work, const struct counters *sum)
+{
+    fputs("{\"event\":\"telemetry\",\"metric\":", out);
+    json_string(m->name);
+    fprintf(out, ",\"work\":%.3f,\"work_unit\":\"%s\"", work, m->work_unit);
+    if (sum->rows >= 0) {
+        fputs(",\"interrupts\":{", out);
+        int first = 1;
+        for (int i = 0; i < sum->rows; i++) {
+            if (sum->count[i] == 0)
+                continue;
+            if (!first)
+                fputc(',', out);
+            first = 0;
+            json_string(sum->name[i]);
+            fprintf(out, ":%llu", sum->count[i]);
+        }
+        fputc('}', out);
+    }
+    if (sum->ctxt >= 0)
+        fprintf(out, ",\"context_switches\":%lld", sum->ctxt);
+    if (sum->intr >= 0)
+        fprintf(out, ",\"interrupts_total\":%lld", sum->intr);
+    fputc('}', out);
+    end_line();
+}
+
+/* ---- running ------------------------------------------------------------------- */
+
+/* Drops clean page cache, dentries and inodes (cache: cold); 0, or -1 with err set. */
+static int drop_caches(char *err, size_t errlen)
+{
+    sync();
+    int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "3\n", 2) != 2) {
+        format_err(err, errlen, "cache cold: cannot write /proc/sys/vm/drop_caches");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
 
 /* Runs one metric; returns 0 on success, -1 after emitting an error event. */
 static int run_metric(const struct metric *m, const struct options *o)
@@ -288,11 +624,24 @@ static int run_metric(const struct metric *m, const struct options *o)
         emit_error(m->name, err);
         return -1;
     }
+    static struct counters sum, before, after;
+    memset(&sum, 0, sizeof sum);
+    double work = 0;
     long total = o->warmup + o->iterations;
     for (long it = 0; it < total; it++) {
+        if ((m->prepare != NULL && m->prepare(o->dir, err, sizeof err) != 0)
+            || (o->cold && drop_caches(err, sizeof err) != 0)) {
+            emit_error(m->name, err);
+            return -1;
+        }
+        int measured = it >= o->warmup;
+        if (measured)
+            read_counters(&before);
         int64_t start = now_ns();
         long long units = m->run(o->dir, start + o->iteration_ms * 1000000LL, err, sizeof err);
         int64_t elapsed = now_ns() - start;
+        if (measured)
+            read_counters(&after);
         if (units < 0) {
             emit_error(m->name, err);
             return -1;
@@ -300,9 +649,14 @@ static int run_metric(const struct metric *m, const struct options *o)
         double value = (double)units / m->unit_divisor / ((double)elapsed / 1e9);
         fprintf(out, "{\"metric\":\"%s\",\"value\":%.3f,\"unit\":\"%s\",\"better\":\"higher\","
                      "\"iteration\":%ld,\"warmup\":%s}",
-                m->name, value, m->unit, it, it < o->warmup ? "true" : "false");
+                m->name, value, m->unit, it, measured ? "false" : "true");
         end_line();
+        if (measured) {
+            accumulate(&sum, &before, &after);
+            work += (double)units / m->unit_divisor;
+        }
     }
+    emit_telemetry(m, work, &sum);
     return 0;
 }
 
@@ -312,14 +666,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: fleetbench [--out PATH] [--dir PATH] [--metrics a,b,c] [--iterations N]\n"
-            "                  [--iteration-ms MS] [--warmup N]\n"
+            "                  [--iteration-ms MS] [--warmup N] [--files N] [--cache warm|cold]\n"
             "  --out PATH         where JSON lines go (default: stdout)\n"
             "  --dir PATH         working directory, created if missing (default: /bench)\n"
             "  --metrics LIST     comma-separated subset of metadata_stat,negative_lookup,\n"
-            "                     create_delete,seq_read (default: all)\n"
+            "                     create_delete,seq_read,find_recursive,rm_rf (default: all)\n"
             "  --iterations N     measured iterations per metric, 1..100000 (default: 5)\n"
             "  --iteration-ms MS  length of one iteration, 1..600000 (default: 200)\n"
-            "  --warmup N         warm-up iterations before the measured ones, 0..100000 (default: 0)\n");
+            "  --warmup N         warm-up iterations before the measured ones, 0..100000 (default: 0)\n"
+            "  --files N          files in the find_recursive / rm_rf tree, 1..1000000 (default: 2000)\n"
+            "  --cache MODE       warm, or cold: drop the guest's page, dentry and inode caches\n"
+            "                     before each iteration (needs root; default: warm)\n");
 }
 
 static void die_usage(const char *fmt, const char *value)
@@ -364,7 +721,7 @@ static void validate_metrics(const char *list)
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(len < 100 ? len : 100), p);
             fprintf(stderr, "fleetbench: unknown metric '%s'; expected metadata_stat, negative_lookup, "
-                            "create_delete or seq_read\n", name);
+                            "create_delete, seq_read, find_recursive or rm_rf\n", name);
             exit(2);
         }
         if (!comma)
@@ -382,10 +739,14 @@ static void parse_args(int argc, char **argv, struct options *o)
         {"iterations", required_argument, NULL, 'n'},
         {"iteration-ms", required_argument, NULL, 't'},
         {"warmup", required_argument, NULL, 'w'},
+        {"files", required_argument, NULL, 'f'},
+        {"cache", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *o = (struct options){NULL, "/bench", "metadata_stat,negative_lookup,create_delete,seq_read", 5, 200, 0};
+    *o = (struct options){NULL, "/bench",
+                          "metadata_stat,negative_lookup,create_delete,seq_read,find_recursive,rm_rf",
+                          5, 200, 0, 2000, 0};
     int c;
     opterr = 0; /* we print our own messages */
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -404,6 +765,15 @@ static void parse_args(int argc, char **argv, struct options *o)
         case 'n': o->iterations = parse_long("--iterations", optarg, 1, 100000); break;
         case 't': o->iteration_ms = parse_long("--iteration-ms", optarg, 1, 600000); break;
         case 'w': o->warmup = parse_long("--warmup", optarg, 0, 100000); break;
+        case 'f': o->files = parse_long("--files", optarg, 1, 1000000); break;
+        case 'c':
+            if (strcmp(optarg, "warm") == 0)
+                o->cold = 0;
+            else if (strcmp(optarg, "cold") == 0)
+                o->cold = 1;
+            else
+                die_usage("--cache must be warm or cold, got '%s'", optarg);
+            break;
         case 'h': usage(stdout); exit(0);
         case ':': die_usage("option %s needs a value", argv[optind - 1]); break;
         default: die_usage("unknown option '%s'", argv[optind - 1]); break;
@@ -412,6 +782,7 @@ static void parse_args(int argc, char **argv, struct options *o)
     if (optind < argc)
         die_usage("unexpected argument '%s'", argv[optind]);
     validate_metrics(o->metrics);
+    tree_files = o->files;
 }
 
 /* mkdir -p; returns 0 or -1 with errno. */

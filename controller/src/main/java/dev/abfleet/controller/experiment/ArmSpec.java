@@ -6,6 +6,7 @@ package dev.abfleet.controller.experiment;
  * @param initrd null = the worker's built-in harness initramfs
  * @param vcpus 0 = driver default
  * @param memoryMib 0 = driver default
+ * @param guest pinning, modules and volume options; {@link GuestSetup#NONE} = none
  */
 public record ArmSpec(
     String name,
@@ -14,7 +15,8 @@ public record ArmSpec(
     ArtifactRef initrd,
     String cmdlineExtra,
     int vcpus,
-    int memoryMib) {
+    int memoryMib,
+    GuestSetup guest) {
 
   /**
    * One baseline, one or more candidates, at most one ceiling: the best achievable
@@ -29,5 +31,12 @@ public record ArmSpec(
 
   public ArmSpec {
     cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+    guest = guest == null ? GuestSetup.NONE : guest;
+  }
+
+  /** An arm with no pinning, extra modules or volume options. */
+  public ArmSpec(String name, Role role, ArtifactRef kernel, ArtifactRef initrd,
+      String cmdlineExtra, int vcpus, int memoryMib) {
+    this(name, role, kernel, initrd, cmdlineExtra, vcpus, memoryMib, GuestSetup.NONE);
   }
 }

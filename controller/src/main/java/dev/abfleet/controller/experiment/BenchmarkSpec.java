@@ -10,11 +10,31 @@ import java.util.List;
  * @param iterations measured iterations per metric per boot; 0 = harness default
  * @param iterationMs length of one iteration in ms; 0 = harness default
  * @param warmupIterations warm-up iterations before the measured ones
+ * @param volume "guest" (tmpfs in the guest) or "host" (a fresh host directory shared in)
+ * @param files files in the find_recursive / rm_rf tree; 0 = harness default
+ * @param cache "warm" or "cold" (caches dropped before each iteration)
  */
 public record BenchmarkSpec(
-    String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations) {
+    String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
+    String volume, int files, String cache) {
+  public static final String VOLUME_GUEST = "guest";
+  public static final String VOLUME_HOST = "host";
+
   public BenchmarkSpec {
     harness = harness == null || harness.isEmpty() ? "fleetbench" : harness;
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
+    volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
+    cache = cache == null || cache.isEmpty() ? "warm" : cache;
+  }
+
+  /** A benchmark on the guest's tmpfs with the harness's file count and warm caches. */
+  public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
+      int warmupIterations) {
+    this(harness, metrics, iterations, iterationMs, warmupIterations, VOLUME_GUEST, 0, "warm");
+  }
+
+  /** True when the metrics run on a host-shared volume. */
+  public boolean hostVolume() {
+    return VOLUME_HOST.equals(volume);
   }
 }

@@ -50,13 +50,13 @@ public final class Decisions {
       ArmSpec base = spec.baseline();
       runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
           base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
-          spec.policy().bootTimeoutS(), hypervisor, true));
+          spec.policy().bootTimeoutS(), hypervisor, true, base.guest()));
     }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
-          spec.policy().bootTimeoutS(), hypervisor));
+          spec.policy().bootTimeoutS(), hypervisor, false, arm.guest()));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
   }
@@ -105,6 +105,14 @@ public final class Decisions {
       // Whatever its status, a warm-up is recorded once and the block goes on: never retried.
       RunOutcome warmup = outcome.placed(block.armOf(outcome.runId()), block.pairIndex(), 0).asWarmup();
       return new Decision(List.of(new RunRecorded(warmup, blockId)), RecordResult.RECORDED);
+    }
+    if (outcome.status() == RunOutcome.Status.CONFIG) {
+      // Not a result about the kernel and not the host's fault: no other host will do better.
+      List<ExperimentEvent> events = new ArrayList<>(abandon(state, List.of(block),
+          "configuration error on host " + block.hostId() + ": " + outcome.message(), false));
+      events.add(new ExperimentFailed("arm " + block.armOf(outcome.runId()) + " cannot run as"
+          + " configured: " + outcome.message()));
+      return new Decision(events, RecordResult.ABANDONED);
     }
     if (outcome.status() == RunOutcome.Status.INFRA) {
       String reason = "infra failure on host " + block.hostId() + ": " + outcome.message();

@@ -16,6 +16,7 @@ import java.util.List;
  * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
  * @param warmup a warm-up boot on a freshly leased host: shown with the boots, never part of a
  *     pair or a verdict
+ * @param guest volume transport, pinning and guest counters; {@link GuestFacts#NONE} = none
  */
 public record RunOutcome(
     String runId,
@@ -37,7 +38,8 @@ public record RunOutcome(
     String hostFacts,
     long startedAtMs,
     long endedAtMs,
-    boolean warmup) {
+    boolean warmup,
+    GuestFacts guest) {
 
   /** How the boot ended. INFRA is about the host, never the arm. */
   public enum Status {
@@ -45,7 +47,9 @@ public record RunOutcome(
     BOOT_FAILED,
     TIMEOUT,
     HARNESS_FAILED,
-    INFRA;
+    INFRA,
+    /** The arm cannot run as configured (a missing kernel module): fails the experiment. */
+    CONFIG;
 
     public String wire() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -60,6 +64,24 @@ public record RunOutcome(
     message = message == null ? "" : message;
     consoleTail = consoleTail == null ? "" : consoleTail;
     hostFacts = hostFacts == null ? "" : hostFacts;
+    guest = guest == null ? GuestFacts.NONE : guest;
+  }
+
+  /** An outcome without guest facts. */
+  public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
+      long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
+      long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
+      String consoleTail, String hostFacts, long startedAtMs, long endedAtMs, boolean warmup) {
+    this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, hostFacts,
+        startedAtMs, endedAtMs, warmup, GuestFacts.NONE);
+  }
+
+  /** The same outcome with what the worker and guest recorded beyond samples. */
+  public RunOutcome withGuest(GuestFacts facts) {
+    return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
+        accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
+        consoleTail, hostFacts, startedAtMs, endedAtMs, warmup, facts);
   }
 
   /** An outcome without host facts, wall-clock times or warm-up mark. */
@@ -94,20 +116,20 @@ public record RunOutcome(
   public RunOutcome withHostFacts(String facts) {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
         accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
-        consoleTail, facts, startedAtMs, endedAtMs, warmup);
+        consoleTail, facts, startedAtMs, endedAtMs, warmup, guest);
   }
 
   /** The same outcome placed where the controller planned it (arm, pair, order). */
   public RunOutcome placed(String armName, int pair, int order) {
     return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        hostFacts, startedAtMs, endedAtMs, warmup);
+        hostFacts, startedAtMs, endedAtMs, warmup, guest);
   }
 
   /** The same outcome marked as a warm-up boot. */
   public RunOutcome asWarmup() {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        hostFacts, startedAtMs, endedAtMs, true);
+        hostFacts, startedAtMs, endedAtMs, true, guest);
   }
 }

@@ -9,6 +9,8 @@ import java.util.Map;
  * @param hypervisors hypervisor name -> accelerators that ran a guest in the probe, best first
  * @param memoryMib host memory in MiB
  * @param hypervisorVersions hypervisor name -> version of its binary; absent = unknown
+ * @param volumeTransports hypervisor name -> host-shared volume transports that work with it
+ *     here, preferred first ("virtiofs", "9p"); absent = none
  */
 public record HostCapabilities(
     String hostId,
@@ -20,7 +22,8 @@ public record HostCapabilities(
     String cpuModel,
     String hostKernel,
     String agentVersion,
-    Map<String, String> hypervisorVersions) {
+    Map<String, String> hypervisorVersions,
+    Map<String, List<String>> volumeTransports) {
   public HostCapabilities {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
@@ -29,6 +32,15 @@ public record HostCapabilities(
     hostKernel = hostKernel == null ? "" : hostKernel;
     agentVersion = agentVersion == null ? "" : agentVersion;
     hypervisorVersions = hypervisorVersions == null ? Map.of() : Map.copyOf(hypervisorVersions);
+    volumeTransports = volumeTransports == null ? Map.of() : Map.copyOf(volumeTransports);
+  }
+
+  /** Capabilities without volume transports. */
+  public HostCapabilities(String hostId, String arch, int cpus, long memoryMib,
+      Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
+      String hostKernel, String agentVersion, Map<String, String> hypervisorVersions) {
+    this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
+        hypervisorVersions, Map.of());
   }
 
   /** Capabilities without hypervisor versions. */
@@ -36,6 +48,6 @@ public record HostCapabilities(
       Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
       String hostKernel, String agentVersion) {
     this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
-        Map.of());
+        Map.of(), Map.of());
   }
 }

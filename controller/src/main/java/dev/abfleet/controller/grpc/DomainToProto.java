@@ -23,12 +23,14 @@ import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.Row;
+import java.util.List;
 
 /** Domain -> proto, for everything that leaves the controller through gRPC. */
 public final class DomainToProto {
@@ -91,7 +93,11 @@ public final class DomainToProto {
         .setRole(a.role() == null ? "" : a.role().name().toLowerCase(java.util.Locale.ROOT))
         .setKernel(artifact(a.kernel()))
         .setCmdlineExtra(a.cmdlineExtra())
-        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()));
+        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib())
+            .setPinVcpus(a.guest().pinVcpus()))
+        .addAllModules(a.guest().modules())
+        .setModulesDir(a.guest().modulesDir())
+        .setVolumeOptions(a.guest().volumeOptions());
     if (a.initrd() != null) {
       b.setInitrd(artifact(a.initrd()));
     }
@@ -106,7 +112,8 @@ public final class DomainToProto {
   private static Benchmark benchmark(BenchmarkSpec b) {
     return Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
-        .setWarmupIterations(b.warmupIterations()).build();
+        .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
+        .setCache(b.cache()).build();
   }
 
   private static Comparison comparison(Row row) {
@@ -139,7 +146,10 @@ public final class DomainToProto {
             .setHostId(o.hostId()).setHypervisor(o.hypervisor()).setAccelerator(o.accelerator())
             .setBootMs(o.bootMs()).setRunMs(o.runMs()).setStageMs(o.stageMs())
             .setKernelRelease(o.kernelRelease())
-            .setStartedAtMs(o.startedAtMs()).setEndedAtMs(o.endedAtMs()))
+            .setStartedAtMs(o.startedAtMs()).setEndedAtMs(o.endedAtMs())
+            .setVolumeTransport(o.guest().volumeTransport())
+            .setVolumeOptions(o.guest().volumeOptions())
+            .addAllVcpuHostCpus(o.guest().vcpuHostCpus()))
         .setStatus(o.status().wire())
         .setMessage(o.message())
         .setConsoleTail(o.consoleTail())
@@ -150,6 +160,10 @@ public final class DomainToProto {
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
         .setWarmup(s.warmup())));
+    o.guest().counters().forEach(c -> b.addGuestCounters(MetricTelemetry.newBuilder()
+        .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
+        .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
+        .setInterruptsTotal(c.interruptsTotal())));
     return b.build();
   }
 
@@ -161,9 +175,12 @@ public final class DomainToProto {
       RunAssignment.Builder run = RunAssignment.newBuilder()
           .setRunId(r.runId()).setArm(r.arm()).setOrderInPair(r.orderInPair())
           .setKernel(artifact(r.kernel())).setCmdlineExtra(r.cmdlineExtra())
-          .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib()))
+          .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib())
+              .setPinVcpus(r.guest().pinVcpus()))
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
-          .setHypervisor(r.hypervisor()).setWarmup(r.warmup());
+          .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
+          .addAllModules(r.guest().modules()).setModulesDir(r.guest().modulesDir())
+          .setVolumeOptions(r.guest().volumeOptions());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
       }
@@ -184,7 +201,8 @@ public final class DomainToProto {
         .setInfraFailures(v.infraFailures());
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
-            .setVersion(c.hypervisorVersions().getOrDefault(name, ""))));
+            .setVersion(c.hypervisorVersions().getOrDefault(name, ""))
+            .addAllVolumeTransports(c.volumeTransports().getOrDefault(name, List.of()))));
     return b.build();
   }
 }

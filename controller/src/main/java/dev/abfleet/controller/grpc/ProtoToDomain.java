@@ -3,6 +3,9 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.experiment.GuestCounters;
+import dev.abfleet.controller.experiment.GuestFacts;
+import dev.abfleet.controller.experiment.GuestSetup;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
 import dev.abfleet.controller.experiment.RunOutcome;
@@ -15,6 +18,7 @@ import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
@@ -36,7 +40,7 @@ final class ProtoToDomain {
         p.getName(),
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
-            b.getWarmupIterations()),
+            b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache()),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
@@ -55,7 +59,9 @@ final class ProtoToDomain {
     ArtifactRef initrd = a.hasInitrd() && !a.getInitrd().getSha256().isEmpty()
         ? artifact(a.getInitrd()) : null;
     return new ArmSpec(a.getName(), role, artifact(a.getKernel()), initrd, a.getCmdlineExtra(),
-        a.getShape().getVcpus(), a.getShape().getMemoryMib());
+        a.getShape().getVcpus(), a.getShape().getMemoryMib(),
+        new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
+            a.getVolumeOptions()));
   }
 
   private static ArtifactRef artifact(Artifact a) {
@@ -65,15 +71,19 @@ final class ProtoToDomain {
   static HostCapabilities capabilities(Hello h) {
     Map<String, List<String>> hypervisors = new LinkedHashMap<>();
     Map<String, String> versions = new LinkedHashMap<>();
+    Map<String, List<String>> transports = new LinkedHashMap<>();
     for (HypervisorCapability c : h.getHypervisorsList()) {
       hypervisors.put(c.getName(), List.copyOf(c.getAcceleratorsList()));
+      if (c.getVolumeTransportsCount() > 0) {
+        transports.put(c.getName(), List.copyOf(c.getVolumeTransportsList()));
+      }
       if (!c.getVersion().isEmpty()) {
         versions.put(c.getName(), c.getVersion());
       }
     }
     return new HostCapabilities(h.getHostId(), h.getArch(), h.getCpus(), h.getMemoryMib(),
         h.getLabelsMap(), hypervisors, h.getFingerprint().getCpuModel(),
-        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions);
+        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions, transports);
   }
 
   /** A boot that reported samples; no samples at all counts as a harness failure. */
@@ -86,7 +96,7 @@ final class ProtoToDomain {
           + " result lines did not parse, first: " + r.getParseErrors(0);
     }
     return outcome(r.getRunId(), hostId, r.getLeaseEpoch(), status, r.getTelemetry(), samples,
-        message, "");
+        message, "").withGuest(guest(r.getTelemetry(), r.getGuestCountersList()));
   }
 
   static RunOutcome outcome(RunFailure f, String hostId) {
@@ -94,11 +104,12 @@ final class ProtoToDomain {
       case BOOT -> RunOutcome.Status.BOOT_FAILED;
       case TIMEOUT -> RunOutcome.Status.TIMEOUT;
       case HARNESS -> RunOutcome.Status.HARNESS_FAILED;
+      case CONFIG -> RunOutcome.Status.CONFIG;
       // Unclassified failures are not held against the arm.
       default -> RunOutcome.Status.INFRA;
     };
     return outcome(f.getRunId(), hostId, f.getLeaseEpoch(), status, f.getTelemetry(), List.of(),
-        f.getMessage(), f.getConsoleTail());
+        f.getMessage(), f.getConsoleTail()).withGuest(guest(f.getTelemetry(), List.of()));
   }
 
   private static RunOutcome outcome(String runId, String hostId, long epoch, RunOutcome.Status status,
@@ -106,6 +117,12 @@ final class ProtoToDomain {
     return new RunOutcome(runId, "", hostId, 0, 0, epoch, status, t.getAccelerator(),
         t.getHypervisor(), t.getBootMs(), t.getRunMs(), t.getStageMs(), t.getKernelRelease(),
         samples, message, consoleTail, t.getStartedAtMs(), t.getEndedAtMs(), false);
+  }
+
+  private static GuestFacts guest(RunTelemetry t, List<MetricTelemetry> counters) {
+    return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
+        counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
+            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList());
   }
 
   private static Sample sample(MetricSample s) {

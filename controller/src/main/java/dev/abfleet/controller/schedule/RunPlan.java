@@ -2,6 +2,7 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.experiment.GuestSetup;
 
 /**
  * One boot of a block.
@@ -11,6 +12,7 @@ import dev.abfleet.controller.experiment.BenchmarkSpec;
  * @param timeoutS wall-clock limit of the boot in seconds
  * @param hypervisor "qemu", "vz" or "sim"
  * @param warmup a warm-up boot (booted before the measured ones, never counted)
+ * @param guest the arm's pinning, modules and volume options
  */
 public record RunPlan(
     String runId,
@@ -24,7 +26,20 @@ public record RunPlan(
     BenchmarkSpec benchmark,
     int timeoutS,
     String hypervisor,
-    boolean warmup) {
+    boolean warmup,
+    GuestSetup guest) {
+
+  public RunPlan {
+    guest = guest == null ? GuestSetup.NONE : guest;
+  }
+
+  /** A boot without pinning, extra modules or volume options. */
+  public RunPlan(String runId, String arm, int orderInPair, ArtifactRef kernel, ArtifactRef initrd,
+      String cmdlineExtra, int vcpus, int memoryMib, BenchmarkSpec benchmark, int timeoutS,
+      String hypervisor, boolean warmup) {
+    this(runId, arm, orderInPair, kernel, initrd, cmdlineExtra, vcpus, memoryMib, benchmark,
+        timeoutS, hypervisor, warmup, GuestSetup.NONE);
+  }
 
   /** A measured boot. */
   public RunPlan(String runId, String arm, int orderInPair, ArtifactRef kernel, ArtifactRef initrd,

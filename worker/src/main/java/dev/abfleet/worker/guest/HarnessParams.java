@@ -14,9 +14,12 @@ import java.util.regex.Pattern;
  * @param warmup warm-up iterations per metric; 0 = none
  * @param out guest path of the results channel; empty = /dev/ttyS1 (arm64 virt: "/dev/hvc0")
  * @param dir guest working directory; empty = /bench (a tmpfs)
+ * @param files files in the find_recursive / rm_rf tree; 0 = default (2000)
+ * @param cold drop the guest's page, dentry and inode caches before each iteration
  */
 public record HarnessParams(
-    List<String> metrics, int iterations, int iterationMs, int warmup, String out, String dir) {
+    List<String> metrics, int iterations, int iterationMs, int warmup, String out, String dir,
+    int files, boolean cold) {
 
   private static final Pattern METRIC = Pattern.compile("[a-z0-9_]+");
   private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_./-]*");
@@ -29,6 +32,7 @@ public record HarnessParams(
     for (String m : metrics) {
       require(METRIC.matcher(m).matches(), "metric name '" + m + "' must match [a-z0-9_]+");
     }
+    require(files >= 0, "files must be >= 0, got " + files);
     require(iterations >= 0 && iterationMs >= 0 && warmup >= 0,
         "iterations, iterationMs and warmup must be >= 0, got " + iterations + ", " + iterationMs
             + ", " + warmup);
@@ -38,6 +42,12 @@ public record HarnessParams(
         "out '" + out + "' must be an absolute path of [A-Za-z0-9_./-]");
     require(dir.isEmpty() || PATH.matcher(dir).matches(),
         "dir '" + dir + "' must be an absolute path of [A-Za-z0-9_./-]");
+  }
+
+  /** Default file count and warm caches. */
+  public HarnessParams(List<String> metrics, int iterations, int iterationMs, int warmup,
+      String out, String dir) {
+    this(metrics, iterations, iterationMs, warmup, out, dir, 0, false);
   }
 
   /** Every harness default. */
@@ -65,6 +75,12 @@ public record HarnessParams(
     }
     if (!dir.isEmpty()) {
       args.add("abfleet.dir=" + dir);
+    }
+    if (files > 0) {
+      args.add("abfleet.files=" + files);
+    }
+    if (cold) {
+      args.add("abfleet.cache=cold");
     }
     return args;
   }

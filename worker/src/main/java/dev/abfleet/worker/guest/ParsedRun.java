@@ -16,6 +16,7 @@ import java.util.Set;
  * @param harnessErrors error events the harness reported
  * @param parseErrors lines that are not valid protocol, the first {@link GuestProtocol#MAX_PARSE_ERRORS}
  * @param parseErrorsOmitted further lines that are not valid protocol, counted but not kept
+ * @param counters telemetry events, one per metric that finished, in channel order
  */
 public record ParsedRun(
     Optional<GuestStart> start,
@@ -24,9 +25,11 @@ public record ParsedRun(
     OptionalLong elapsedMs,
     List<HarnessError> harnessErrors,
     List<ParseError> parseErrors,
-    int parseErrorsOmitted) {
+    int parseErrorsOmitted,
+    List<GuestCounters> counters) {
 
   public ParsedRun {
+    counters = List.copyOf(counters);
     samples = List.copyOf(samples);
     harnessErrors = List.copyOf(harnessErrors);
     parseErrors = List.copyOf(parseErrors);

@@ -3,6 +3,7 @@ package dev.abfleet.worker.run;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunFailure;
@@ -139,6 +140,10 @@ public final class GuestRunProcedure implements RunProcedure {
           .setIteration(s.iteration())
           .setWarmup(s.warmup()));
     }
+    parsed.counters().forEach(c -> result.addGuestCounters(MetricTelemetry.newBuilder()
+        .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
+        .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
+        .setInterruptsTotal(c.interruptsTotal())));
     parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
     result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
     return WorkerMessage.newBuilder().setRunResult(result).build();
@@ -147,7 +152,8 @@ public final class GuestRunProcedure implements RunProcedure {
   /** The harness parameters; each driver adds where its results channel is in the guest. */
   static HarnessParams harnessParams(RunAssignment run) {
     var b = run.getBenchmark();
-    return new HarnessParams(b.getMetricsList(), b.getIterations(), b.getIterationMs(), b.getWarmupIterations(), "", "");
+    return new HarnessParams(b.getMetricsList(), b.getIterations(), b.getIterationMs(),
+        b.getWarmupIterations(), "", "", b.getFiles(), "cold".equals(b.getCache()));
   }
 
   private static List<String> requestedMetrics(RunAssignment run) {

@@ -21,6 +21,10 @@ public final class Harnesses {
     put(new MetricDef("negative_lookup", "ops/s", "higher", "stat() of names that do not exist"));
     put(new MetricDef("create_delete", "ops/s", "higher", "create + close + unlink of a file"));
     put(new MetricDef("seq_read", "MiB/s", "higher", "sequential 128 KiB reads of a 16 MiB file"));
+    put(new MetricDef("find_recursive", "ops/s", "higher",
+        "walk a tree of nested directories (readdir + lstat of each entry; --files, default 2000)"));
+    put(new MetricDef("rm_rf", "ops/s", "higher",
+        "remove that tree (built before each iteration, untimed)"));
   }
 
   private static void put(MetricDef m) {

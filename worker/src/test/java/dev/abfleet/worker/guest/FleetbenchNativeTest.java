@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetbenchNativeTest {
 
   private static final List<String> ALL_METRICS =
-      List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
+      List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read", "find_recursive",
+          "rm_rf");
 
   @TempDir static Path cache;
   private static Path binary;
@@ -57,6 +58,54 @@ class FleetbenchNativeTest {
         GuestSample::metric, Collectors.mapping(GuestSample::value, Collectors.toList())));
     assertThat(values.keySet()).containsExactlyInAnyOrderElementsOf(ALL_METRICS);
     values.forEach((metric, v) -> assertThat(v).as(metric).hasSize(2).allMatch(x -> x > 0));
+  }
+
+  @Test
+  void countsInterruptsAndContextSwitchesOverEachMetricsMeasuredIterations() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--iterations", "2", "--iteration-ms", "20", "--warmup", "1", "--files", "300");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.counters()).extracting(GuestCounters::metric)
+        .containsExactlyElementsOf(ALL_METRICS);
+    for (GuestCounters c : run.counters()) {
+      assertThat(c.work()).as(c.metric()).isPositive();
+      assertThat(c.workUnit()).as(c.metric()).isEqualTo(c.metric().equals("seq_read") ? "MiB" : "ops");
+      assertThat(c.contextSwitches()).as(c.metric()).isPositive();
+      assertThat(c.interruptsTotal()).as(c.metric()).isNotNegative();
+    }
+    // The timer ticks during 40 ms of work on any CPU: the local timer row (LOC) moves.
+    assertThat(run.counters()).anySatisfy(c -> assertThat(c.interrupts()).isNotEmpty());
+  }
+
+  @Test
+  void walksAndRemovesATreeOfTheRequestedSize() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--metrics", "find_recursive,rm_rf", "--iterations", "2", "--iteration-ms", "5",
+        "--files", "100");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
+    // 100 files in 5 leaf directories under 1 parent, and the root: 107 entries per removal.
+    assertThat(run.counters()).filteredOn(c -> c.metric().equals("rm_rf")).singleElement()
+        .extracting(GuestCounters::work).isEqualTo(2 * 107.0);
+    assertThat(run.counters()).filteredOn(c -> c.metric().equals("find_recursive"))
+        .singleElement().satisfies(c -> assertThat(c.work() % 106).isZero());
+    assertThat(tmp.resolve("bench").resolve("fleetbench-tree")).doesNotExist();
+  }
+
+  @Test
+  void rejectsAnUnknownCacheModeWithExitCode2() throws Exception {
+    RunResult r = fleetbench("--cache", "lukewarm");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.outputTail()).contains("--cache must be warm or cold, got 'lukewarm'");
   }
 
   @Test

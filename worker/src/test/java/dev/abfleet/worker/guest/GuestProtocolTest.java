@@ -233,4 +233,44 @@ class GuestProtocolTest {
     assertThat(run.parseErrors()).singleElement()
         .extracting(ParseError::message).asString().startsWith("line too long");
   }
+
+  @Test
+  void readsATelemetryEventWithItsInterruptRowsAndCounters() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"metadata_stat\","
+        + "\"work\":1500.0,\"work_unit\":\"ops\",\"interrupts\":{\"RES\":12,\"virtio1-requests\":3},"
+        + "\"context_switches\":40,\"interrupts_total\":55}\n").getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.counters()).singleElement().satisfies(c -> {
+      assertThat(c.metric()).isEqualTo("metadata_stat");
+      assertThat(c.work()).isEqualTo(1500.0);
+      assertThat(c.workUnit()).isEqualTo("ops");
+      assertThat(c.interrupts()).containsEntry("RES", 12L).containsEntry("virtio1-requests", 3L);
+      assertThat(c.contextSwitches()).isEqualTo(40);
+      assertThat(c.interruptsTotal()).isEqualTo(55);
+    });
+  }
+
+  @Test
+  void aTelemetryEventWithoutProcStatSaysUnknownNotZero() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"seq_read\","
+        + "\"work\":64,\"work_unit\":\"MiB\"}\n").getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.counters()).singleElement().satisfies(c -> {
+      assertThat(c.interrupts()).isEmpty();
+      assertThat(c.contextSwitches()).isEqualTo(-1);
+      assertThat(c.interruptsTotal()).isEqualTo(-1);
+    });
+  }
+
+  @Test
+  void aMalformedTelemetryEventIsAParseErrorNotACounter() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"m\","
+        + "\"interrupts\":{\"RES\":-4}}\n{\"event\":\"telemetry\",\"work\":1}\n")
+        .getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.counters()).isEmpty();
+    assertThat(run.parseErrors()).extracting(ParseError::message).containsExactly(
+        "telemetry of m: interrupt row RES must be a count >= 0", "telemetry without a metric");
+  }
 }

@@ -25,6 +25,14 @@ class HarnessParamsTest {
   }
 
   @Test
+  void spellsTheTreeSizeAndColdCachesForTheInit() {
+    HarnessParams p = new HarnessParams(List.of("rm_rf"), 0, 0, 0, "", "", 500, true);
+
+    assertThat(p.kernelArgs()).containsExactly("abfleet.metrics=rm_rf", "abfleet.files=500",
+        "abfleet.cache=cold");
+  }
+
+  @Test
   void rejectsAMetricNameThatWouldSplitTheCommandLine() {
     assertThatThrownBy(() -> new HarnessParams(List.of("stat init=/bin/sh"), 0, 0, 0, "", ""))
         .isInstanceOf(IllegalArgumentException.class)
