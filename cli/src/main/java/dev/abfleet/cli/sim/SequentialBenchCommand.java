@@ -38,7 +38,7 @@ final class SequentialBenchCommand implements Callable<Integer> {
   String metric;
 
   @Option(names = "--effect", defaultValue = "0.7", paramLabel = "F",
-      description = "The candidate's factor on that metric, e.g. 0.7 = -30% (default: ${DEFAULT-VALUE}).")
+      description = "The candidate's factor on that metric, e.g. 0.7 = -30%% (default: ${DEFAULT-VALUE}).")
   double effect;
 
   @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A", description = "Family-wise level (default: ${DEFAULT-VALUE}).")
