@@ -1,6 +1,7 @@
 package dev.abfleet.cli.analyze;
 
 import dev.abfleet.cli.Main;
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.VerdictEngine;
@@ -99,12 +100,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
   }
 
   private Policy policy() {
-    if (!(threshold >= 0 && threshold < 1)) {
-      throw new Problem("--threshold " + threshold + ": expected a fraction in [0, 1), e.g. 0.02");
-    }
-    if (!(alpha > 0 && alpha < 1)) {
-      throw new Problem("--alpha " + alpha + ": expected a level in (0, 1), e.g. 0.05");
-    }
+    PolicyRanges.threshold(threshold);
+    PolicyRanges.alpha(alpha);
     if (maxPairs != null && maxPairs < 1) {
       throw new Problem("--max-pairs " + maxPairs + ": expected a count >= 1");
     }

@@ -1,5 +1,6 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
@@ -146,8 +147,8 @@ public final class FleetConfigLoader {
           "warmup_boot"));
       if (m.containsKey("warmup_boot")) warmupBoot = m.get("warmup_boot").oneOf(List.of("true", "false")).equals("true");
       if (m.containsKey("looks")) looks = looks(m.get("looks"));
-      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
-      if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
+      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(PolicyRanges.THRESHOLD_MIN, PolicyRanges.THRESHOLD_MAX);
+      if (m.containsKey("alpha")) alpha = m.get("alpha").number(PolicyRanges.ALPHA_MIN, PolicyRanges.ALPHA_MAX);
       if (m.containsKey("pairs")) pairs = m.get("pairs").integer(1, 10_000);
       if (m.containsKey("boot_timeout_s")) timeout = m.get("boot_timeout_s").integer(5, 86_400);
     }
