@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
  * only a whole process shows: its exit, what a library prints to the real stderr, file locks
  * held by another process. Output goes to files in a directory (name.out, name.err).
  */
-final class TestJvm {
+public final class TestJvm {
   private TestJvm() {}
 
-  record Result(int exit, String out, String err) {}
+  public record Result(int exit, String out, String err) {}
 
-  static Process start(Path dir, String name, Class<?> main, String... args) throws IOException {
+  public static Process start(Path dir, String name, Class<?> main, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
@@ -33,7 +33,7 @@ final class TestJvm {
   }
 
   /** Starts the JVM and waits for it; destroys it and fails after {@code timeoutS}. */
-  static Result run(Path dir, String name, long timeoutS, Class<?> main, String... args)
+  public static Result run(Path dir, String name, long timeoutS, Class<?> main, String... args)
       throws IOException, InterruptedException {
     Process p = start(dir, name, main, args);
     if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
@@ -44,7 +44,7 @@ final class TestJvm {
     return new Result(p.exitValue(), read(dir, name + ".out"), read(dir, name + ".err"));
   }
 
-  static String read(Path dir, String file) throws IOException {
+  public static String read(Path dir, String file) throws IOException {
     Path p = dir.resolve(file);
     return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
   }
