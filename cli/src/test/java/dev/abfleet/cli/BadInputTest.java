@@ -156,4 +156,16 @@ class BadInputTest {
     assertThat(oneLine()).startsWith("abfleet: " + yaml + ":2: nested more than 32 levels deep");
     assertThat(home).isEmptyDirectory();
   }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void abOnTheStoreOfARunningControllerIsExitTwoNamingIt() throws IOException {
+    Path k = bzImage();
+    try (StoreLock running = StoreLock.acquire(home.resolve("store"), "test", "test")) {
+      assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k)).isEqualTo(2);
+    }
+    assertThat(oneLine()).isEqualTo("abfleet: the store in " + home + " is in use by another controller (pid "
+        + ProcessHandle.current().pid() + "); stop it or point ab at it with --controller HOST:PORT, or set"
+        + " ABFLEET_HOME to another directory");
+  }
 }
