@@ -1,10 +1,15 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +22,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.events.CollectionEndEvent;
+import org.snakeyaml.engine.v2.events.CollectionStartEvent;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -27,6 +36,10 @@ import org.snakeyaml.engine.v2.nodes.Node;
  */
 public final class FleetConfigLoader {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+  /** fleet.yaml is a few KiB; a larger file is the wrong file (or a device such as /dev/zero). */
+  static final int MAX_BYTES = 1 << 20;
+  /** Deepest nesting of mappings and sequences read; fleet.yaml needs 4, the composer recurses. */
+  static final int MAX_DEPTH = 32;
 
   private FleetConfigLoader() {}
 
@@ -43,21 +56,41 @@ public final class FleetConfigLoader {
   }
 
   public static FleetConfig load(Path file) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_BYTES + 1);
     } catch (NoSuchFileException e) {
       throw new Problem(file + ": no such file; pass an existing fleet.yaml with --config");
     } catch (IOException e) {
       throw new Problem(file + ": cannot read (" + e.getMessage() + ")");
     }
-    return parse(file.toString(), text);
+    if (bytes.length > MAX_BYTES) {
+      throw new Problem(file + ": larger than " + (MAX_BYTES >> 20) + " MiB, so not a fleet.yaml;"
+          + " pass a fleet.yaml with --config");
+    }
+    return parse(file.toString(), utf8(file, bytes));
+  }
+
+  private static String utf8(Path file, byte[] bytes) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult r = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
+    if (r.isError()) {
+      long line = 1;
+      for (int i = 0; i < in.position(); i++) {
+        line += bytes[i] == '\n' ? 1 : 0;
+      }
+      throw new Problem(file + ":" + line + ": not UTF-8 text; save the file as UTF-8");
+    }
+    return out.flip().toString();
   }
 
   public static FleetConfig parse(String label, String text) {
     Optional<Node> root;
+    LoadSettings settings = LoadSettings.builder().setLabel(label).build();
     try (Reader r = new StringReader(text)) {
-      root = new Compose(LoadSettings.builder().setLabel(label).build()).composeReader(r);
+      checkDepth(label, settings, text);
+      root = new Compose(settings).composeReader(r);
     } catch (MarkedYamlEngineException e) {
       int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
       throw new Problem(label + ":" + line + ": not valid YAML: " + e.getProblem() + "; fix the syntax");
@@ -69,6 +102,22 @@ public final class FleetConfigLoader {
     }
     YamlNode top = new YamlNode(label, root.get(), "");
     return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark", "schedules")), label);
+  }
+
+  /** Walks the parser's events (no recursion) so that deep nesting never reaches the composer. */
+  private static void checkDepth(String label, LoadSettings settings, String text) {
+    int depth = 0;
+    for (Event e : new Parse(settings).parseString(text)) {
+      if (e instanceof CollectionStartEvent) {
+        if (++depth > MAX_DEPTH) {
+          int line = e.getStartMark().map(m -> m.getLine() + 1).orElse(0);
+          throw new Problem(label + ":" + line + ": nested more than " + MAX_DEPTH + " levels deep;"
+              + " fleet.yaml needs at most 4, check the indentation");
+        }
+      } else if (e instanceof CollectionEndEvent) {
+        depth--;
+      }
+    }
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
@@ -146,8 +195,8 @@ public final class FleetConfigLoader {
           "warmup_boot"));
       if (m.containsKey("warmup_boot")) warmupBoot = m.get("warmup_boot").oneOf(List.of("true", "false")).equals("true");
       if (m.containsKey("looks")) looks = looks(m.get("looks"));
-      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
-      if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
+      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(PolicyRanges.THRESHOLD_MIN, PolicyRanges.THRESHOLD_MAX);
+      if (m.containsKey("alpha")) alpha = m.get("alpha").number(PolicyRanges.ALPHA_MIN, PolicyRanges.ALPHA_MAX);
       if (m.containsKey("pairs")) pairs = m.get("pairs").integer(1, 10_000);
       if (m.containsKey("boot_timeout_s")) timeout = m.get("boot_timeout_s").integer(5, 86_400);
     }
