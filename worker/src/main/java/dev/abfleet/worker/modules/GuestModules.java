@@ -1,5 +1,6 @@
 package dev.abfleet.worker.modules;
 
+import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.RunResult;
@@ -180,7 +181,7 @@ public final class GuestModules {
       }
       return Files.readAllBytes(r.stdout());
     } finally {
-      dev.abfleet.worker.artifact.CacheFiles.deleteTree(work);
+      CacheFiles.deleteTree(work);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;
@@ -272,7 +273,7 @@ public final class QemuDriver implements VmDriver {
       return;
     }
     try {
-      dev.abfleet.worker.artifact.CacheFiles.deleteTree(dir);
+      CacheFiles.deleteTree(dir);
     } catch (IOException e) {
       log.debug("cannot delete {}: {}", dir, e.toString());
     }
