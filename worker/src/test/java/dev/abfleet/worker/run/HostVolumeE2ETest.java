@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code volume: host} for real: the Debian generic kernel boots in QEMU (TCG here), /init loads
@@ -69,6 +70,21 @@ class HostVolumeE2ETest {
         .doesNotContain("\n");
     assertThat(report.getRunFailure().getTelemetry().getVolumeTransport()).isEqualTo("9p");
     System.out.println("cloud kernel: " + report.getRunFailure().getMessage());
+  }
+
+  @Test
+  void reportsTheGuestsMissingNinePFileSystemAsAConfigurationErrorWhenNoTreeLiesBesideTheKernel(
+      @TempDir Path tmp) throws Exception {
+    Path kernel = Files.copy(TestKernels.cloudKernel(), tmp.resolve("bzImage"));
+
+    WorkerMessage report = execute(run("v3", kernel));
+
+    assertThat(report.hasRunFailure()).isTrue();
+    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
+    assertThat(report.getRunFailure().getMessage())
+        .startsWith("guest setup failed: mount 9p: the kernel has no 9p file system")
+        .contains("no module tree lies beside " + kernel);
+    System.out.println("cloud kernel without its tree: " + report.getRunFailure().getMessage());
   }
 
   private static WorkerMessage execute(RunAssignment run) throws Exception {
