@@ -16,10 +16,11 @@ import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.guest.GuestImage;
+import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
 import dev.abfleet.worker.guest.GuestSample;
-import dev.abfleet.worker.guest.HarnessParams;
 import dev.abfleet.worker.guest.GuestToolchain;
+import dev.abfleet.worker.guest.HarnessParams;
 import dev.abfleet.worker.guest.ParsedRun;
 import dev.abfleet.worker.guest.SetupError;
 import dev.abfleet.worker.modules.GuestModules;
@@ -88,9 +89,7 @@ public final class GuestRunProcedure implements RunProcedure {
     GuestModules.Selection modules;
     try {
       kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
-      modules = run.getInitrd().getSha256().isEmpty()
-          ? guestModules.select(modulesRequest(run, plan, kernel))
-          : new GuestModules.Selection.Ready(List.of(), null);
+      modules = selectModules(run, plan, kernel);
       if (modules instanceof GuestModules.Selection.Unavailable u) {
         telemetry.setStageMs(millisSince(stageStart));
         log.warn("run {}: CONFIG {}", run.getRunId(), u.message());
@@ -100,7 +99,7 @@ public final class GuestRunProcedure implements RunProcedure {
           ? GuestImage.ensure(settings.home(), GuestToolchain.host(), ((GuestModules.Selection.Ready) modules).modules())
           : cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
       workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
-    } catch (IOException | RuntimeException | dev.abfleet.worker.guest.GuestImageException e) {
+    } catch (IOException | RuntimeException | GuestImageException e) {
       telemetry.setStageMs(millisSince(stageStart));
       var c = RunClassifier.classify(new BootFacts(String.valueOf(e.getMessage()), null, null, false, -1, false, false,
           List.of(), List.of()));
@@ -109,11 +108,11 @@ public final class GuestRunProcedure implements RunProcedure {
     telemetry.setStageMs(millisSince(stageStart));
 
     HarnessParams params = harnessParams(run);
-    Path volumeDir = settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch());
     VolumeShare share = null;
     if (plan != null) {
       params = params.withVolume(plan.guestVolume());
-      share = new VolumeShare(plan.transport(), volumeDir, VolumeTransport.TAG);
+      share = new VolumeShare(plan.transport(),
+          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG);
     }
     BootRequest request = new BootRequest(
         run.getRunId(),
@@ -128,21 +127,7 @@ public final class GuestRunProcedure implements RunProcedure {
         workDir,
         share);
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
-    BootOutcome outcome;
-    try {
-      if (share != null) {
-        freshDirectory(volumeDir);
-      }
-      outcome = driver.boot(request);
-    } catch (IOException e) {
-      var c = RunClassifier.classify(new BootFacts("cannot make the host volume " + volumeDir + ": " + e, null, null,
-          false, -1, false, false, List.of(), List.of()));
-      return failure(block, run, telemetry, c.kind(), c.message(), "");
-    } finally {
-      if (share != null) {
-        removeQuietly(volumeDir);
-      }
-    }
+    BootOutcome outcome = boot(driver, request);
     ResultsHead results = ResultsHead.read(outcome.resultsLog());
     ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
@@ -205,14 +190,36 @@ public final class GuestRunProcedure implements RunProcedure {
 
   /**
    * The modules the guest needs: the volume transport's and the arm's, from the tree the arm
-   * names or the one beside the kernel as the arm gave it (the staged copy has no tree beside it).
+   * names or the one beside the kernel as the arm gave it (the staged copy has no tree beside
+   * it). None for an arm with its own initrd: only the built-in /init loads modules.
    */
-  private static GuestModules.Request modulesRequest(RunAssignment run, VolumePlan plan, Path stagedKernel) {
+  private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel)
+      throws IOException, InterruptedException {
+    if (!run.getInitrd().getSha256().isEmpty()) {
+      return new GuestModules.Selection.Ready(List.of(), null);
+    }
     Path kernel = ArtifactCache.sourcePath(run.getKernel().getUri()).orElse(stagedKernel);
-    return new GuestModules.Request(kernel, run.getModulesDir(),
+    return guestModules.select(new GuestModules.Request(kernel, run.getModulesDir(),
         plan == null ? List.of() : plan.transport().modules(),
         plan == null ? "" : plan.transport().wire(),
-        run.getModulesList());
+        run.getModulesList()));
+  }
+
+  /** Boots {@code request}; its host volume, if any, is made empty before and removed after. */
+  private static BootOutcome boot(VmDriver driver, BootRequest request) throws InterruptedException {
+    if (request.volume() == null) {
+      return driver.boot(request);
+    }
+    Path dir = request.volume().hostDir();
+    try {
+      freshDirectory(dir);
+      return driver.boot(request);
+    } catch (IOException e) {
+      return BootOutcome.notStarted(request.workDir().resolve("console.log"), request.workDir().resolve("results.log"),
+          "cannot make the host volume " + dir + ": " + e);
+    } finally {
+      removeQuietly(dir);
+    }
   }
 
   /** What to do about a guest that could not mount its volume, when no module tree was used. */
