@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
  * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
  * {@link GuestOutputCaps cap} is killed.
+ *
+ * <p>A boot with a host volume gets the transport's device ({@link QemuArgs#volumeArgs}); for
+ * virtio-fs, a {@link Virtiofsd} is started before QEMU, in a socket directory of its own, and
+ * stopped (the directory removed) when QEMU has exited, whatever the outcome. The transports
+ * offered are probed once ({@link VolumeProbe}).
  */
 public final class QemuDriver implements VmDriver {
 
