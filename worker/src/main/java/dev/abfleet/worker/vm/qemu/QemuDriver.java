@@ -1,6 +1,5 @@
 package dev.abfleet.worker.vm.qemu;
 
-import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;
@@ -12,7 +11,6 @@ import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
 import dev.abfleet.worker.vm.VolumeShare;
-import dev.abfleet.worker.vm.VolumeTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@link GuestOutputCaps cap} is killed.
  *
  * <p>A boot with a host volume gets the transport's device ({@link QemuArgs#volumeArgs}); for
- * virtio-fs, a {@link Virtiofsd} is started before QEMU, in a socket directory of its own, and
- * stopped (the directory removed) when QEMU has exited, whatever the outcome. The transports
+ * virtio-fs, a {@link Virtiofsd} is started before QEMU and stopped when QEMU has exited,
+ * whatever the outcome ({@link QemuVolume}). The transports
  * offered are probed once ({@link VolumeProbe}).
  */
 public final class QemuDriver implements VmDriver {
@@ -201,49 +199,29 @@ public final class QemuDriver implements VmDriver {
     if (volumeProblem != null) {
       return BootOutcome.notStarted(console, results, volumeProblem);
     }
-    Path socketDir = null;
-    Virtiofsd virtiofsd = null;
     RunResult r;
-    try {
-      QemuLaunch.Volume volume = null;
-      if (req.volume() != null) {
-        Path socket = null;
-        if (req.volume().transport() == VolumeTransport.VIRTIOFS) {
-          // A unix socket path is limited to 107 bytes: keep it short, outside the work directory.
-          socketDir = Files.createTempDirectory("abfleet-vfs-");
-          socket = socketDir.resolve("vfs.sock");
-        }
-        volume = new QemuLaunch.Volume(req.volume(), socket);
-      }
+    try (QemuVolume volume = req.volume() == null ? null : QemuVolume.prepare(req.volume())) {
       List<String> argv;
       try {
         argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
             req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-            req.cmdlineExtra(), console, results, null, volume));
-        Files.createDirectories(req.workDir());
+            req.cmdlineExtra(), console, results, null, volume == null ? null : volume.launch()));
       } catch (IllegalArgumentException e) {
         return BootOutcome.notStarted(console, results, e.getMessage());
+      }
+      try {
+        Files.createDirectories(req.workDir());
       } catch (IOException e) {
         return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
       }
-      if (volume != null && volume.virtiofsSocket() != null) {
-        try {
-          virtiofsd = Virtiofsd.start(Virtiofsd.argv(volumeProbe().virtiofsd(), volume.virtiofsSocket(),
-              req.volume().hostDir()), volume.virtiofsSocket(), req.workDir(), Virtiofsd.READY_TIMEOUT);
-        } catch (IOException e) {
-          return BootOutcome.notStarted(console, results, e.getMessage());
-        }
+      if (volume != null) {
+        volume.start(volumeProbe().virtiofsd(), req.workDir());
       }
       log.info("boot {}: {} accel={} vcpus={} mem={}MiB volume={}", req.runId(), req.kernel(), accel, req.vcpus(),
           req.memoryMib(), req.volume() == null ? "-" : req.volume().transport().wire());
       r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
     } catch (IOException e) {
-      return BootOutcome.notStarted(console, results, "cannot create a socket directory for virtiofsd: " + e);
-    } finally {
-      if (virtiofsd != null) {
-        virtiofsd.close();
-      }
-      deleteQuietly(socketDir);
+      return BootOutcome.notStarted(console, results, "host volume: " + e.getMessage());
     }
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
@@ -271,17 +249,6 @@ public final class QemuDriver implements VmDriver {
           + p.reasons().getOrDefault(volume.transport().wire(), "not probed");
     }
     return null;
-  }
-
-  private static void deleteQuietly(Path dir) {
-    if (dir == null) {
-      return;
-    }
-    try {
-      CacheFiles.deleteTree(dir);
-    } catch (IOException e) {
-      log.debug("cannot delete {}: {}", dir, e.toString());
-    }
   }
 
   /** Kernel and initrd problems found before anything is started, or null. */
