@@ -13,10 +13,13 @@ import java.util.Map;
  * @param hypervisors several hypervisors (a cross-host comparison): a host matches when it has
  *     any of them and each block uses the first listed that the host has; empty = {@code
  *     hypervisor} alone
+ * @param hostVolume the benchmark runs on a host volume: only hosts whose hypervisor for the
+ *     block offers a volume transport match. Not chosen by the client: derived from the
+ *     benchmark (see ExperimentSpec)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors) {
+    List<String> hypervisors, boolean hostVolume) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -27,6 +30,29 @@ public record HostSelector(
     arch = arch == null ? "" : arch;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
+  }
+
+  /** A guest-volume benchmark. */
+  public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
+      List<String> hypervisors) {
+    this(hypervisor, arch, labels, hosts, hypervisors, false);
+  }
+
+  /** This selector for a benchmark that does ({@code true}) or does not run on a host volume. */
+  public HostSelector needingVolume(boolean needed) {
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed);
+  }
+
+  /**
+   * The volume transport a block on this host uses: the first that the block's hypervisor
+   * offers; empty when it offers none, the host is unknown, or the benchmark needs no host volume.
+   */
+  public String volumeTransportFor(HostCapabilities host) {
+    if (!hostVolume || host == null) {
+      return "";
+    }
+    List<String> transports = host.volumeTransports().getOrDefault(hypervisorFor(host), List.of());
+    return transports.isEmpty() ? "" : transports.get(0);
   }
 
   /** One hypervisor. */
@@ -57,8 +83,13 @@ public record HostSelector(
         .findFirst().orElse(hypervisor);
   }
 
-  /** True when the host can run this selector's boots. */
+  /** True when the host can run this selector's boots, on a host volume when the benchmark needs one. */
   public boolean matches(HostCapabilities host) {
+    return matchesAnyVolume(host) && (!hostVolume || !volumeTransportFor(host).isEmpty());
+  }
+
+  /** True when the host matches everything but, perhaps, the host volume's transport. */
+  public boolean matchesAnyVolume(HostCapabilities host) {
     boolean usable = allowedHypervisors().stream()
         .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
     if (!usable) {

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param memoryMib    guest memory in MiB, at least 64
  * @param timeout      wall-clock limit for the whole boot, after which the VM is killed
  * @param workDir      per-boot directory; console.log and results.log are written there
+ * @param volume       host directory shared into the guest ({@code volume: host}); null = none
  */
 public record BootRequest(
     String runId,
@@ -30,7 +31,8 @@ public record BootRequest(
     int vcpus,
     int memoryMib,
     Duration timeout,
-    Path workDir) {
+    Path workDir,
+    VolumeShare volume) {
 
   public BootRequest {
     Objects.requireNonNull(runId, "runId");
@@ -41,5 +43,11 @@ public record BootRequest(
     guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(workDir, "workDir");
+  }
+
+  /** A boot without a host volume. */
+  public BootRequest(String runId, String arch, Path kernel, Path initrd, String cmdlineExtra,
+      List<String> guestParams, int vcpus, int memoryMib, Duration timeout, Path workDir) {
+    this(runId, arch, kernel, initrd, cmdlineExtra, guestParams, vcpus, memoryMib, timeout, workDir, null);
   }
 }

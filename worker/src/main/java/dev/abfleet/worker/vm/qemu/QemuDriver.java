@@ -10,6 +10,7 @@ import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.VolumeShare;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
  * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
  * {@link GuestOutputCaps cap} is killed.
+ *
+ * <p>A boot with a host volume gets the transport's device ({@link QemuArgs#volumeArgs}); for
+ * virtio-fs, a {@link Virtiofsd} is started before QEMU and stopped when QEMU has exited,
+ * whatever the outcome ({@link QemuVolume}). The transports
+ * offered are probed once ({@link VolumeProbe}).
  */
 public final class QemuDriver implements VmDriver {
 
@@ -43,8 +49,11 @@ public final class QemuDriver implements VmDriver {
   private final String hostArch;
   private final Path scratch;
 
+  private final Function<Path, VolumeProbe> volumeProber;
+
   private AccelProbe probe;   // guarded by this
   private String version;     // guarded by this
+  private VolumeProbe volumes; // guarded by this
 
   /**
    * @param runner   starts QEMU
@@ -55,9 +64,20 @@ public final class QemuDriver implements VmDriver {
    */
   public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
       Function<String, AccelProbe> prober, String hostArch, Path scratch) {
+    this(runner, which, prober, qemu -> VolumeProbe.probe(qemu, which, runner, scratch), hostArch, scratch);
+  }
+
+  /**
+   * @param volumeProber given the qemu-system-x86_64 path, probes the host-volume transports
+   *     (called once; see {@link VolumeProbe})
+   */
+  public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
+      Function<String, AccelProbe> prober, Function<Path, VolumeProbe> volumeProber, String hostArch,
+      Path scratch) {
     this.runner = runner;
     this.which = which;
     this.prober = prober;
+    this.volumeProber = volumeProber;
     this.hostArch = hostArch;
     this.scratch = scratch;
   }
@@ -95,6 +115,25 @@ public final class QemuDriver implements VmDriver {
   @Override
   public List<String> accelerators() {
     return accelProbe().working();
+  }
+
+  @Override
+  public List<String> volumeTransports() {
+    return volumeProbe().transports();
+  }
+
+  /** The host-volume transports QEMU offers here, probed once (not cached while QEMU is missing). */
+  public synchronized VolumeProbe volumeProbe() {
+    if (volumes != null) {
+      return volumes;
+    }
+    Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
+    if (binary.isEmpty()) {
+      return VolumeProbe.none(missing("x86_64"));
+    }
+    volumes = volumeProber.apply(binary.get());
+    log.info("qemu: volume transports {} (left out: {})", volumes.transports(), volumes.reasons());
+    return volumes;
   }
 
   /** The probe result (cached after the first successful probe); reasons explain rejected accelerators. */
@@ -156,20 +195,34 @@ public final class QemuDriver implements VmDriver {
       return BootOutcome.notStarted(console, results,
           "no QEMU accelerator runs guests on this host: " + accelProbe().reasons());
     }
-    List<String> argv;
-    try {
-      argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
-          req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-          req.cmdlineExtra(), console, results, null));
-      Files.createDirectories(req.workDir());
-    } catch (IllegalArgumentException e) {
-      return BootOutcome.notStarted(console, results, e.getMessage());
-    } catch (IOException e) {
-      return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
+    String volumeProblem = volumeProblem(req.volume());
+    if (volumeProblem != null) {
+      return BootOutcome.notStarted(console, results, volumeProblem);
     }
-    log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
-        req.memoryMib());
-    RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
+    RunResult r;
+    try (QemuVolume volume = req.volume() == null ? null : QemuVolume.prepare(req.volume())) {
+      List<String> argv;
+      try {
+        argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
+            req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
+            req.cmdlineExtra(), console, results, null, volume == null ? null : volume.launch()));
+      } catch (IllegalArgumentException e) {
+        return BootOutcome.notStarted(console, results, e.getMessage());
+      }
+      try {
+        Files.createDirectories(req.workDir());
+      } catch (IOException e) {
+        return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
+      }
+      if (volume != null) {
+        volume.start(volumeProbe().virtiofsd(), req.workDir());
+      }
+      log.info("boot {}: {} accel={} vcpus={} mem={}MiB volume={}", req.runId(), req.kernel(), accel, req.vcpus(),
+          req.memoryMib(), req.volume() == null ? "-" : req.volume().transport().wire());
+      r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
+    } catch (IOException e) {
+      return BootOutcome.notStarted(console, results, "host volume: " + e.getMessage());
+    }
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
     }
@@ -183,6 +236,19 @@ public final class QemuDriver implements VmDriver {
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
         launchError(binary.get(), r, consoleTail), r.overCap());
+  }
+
+  /** Why this host cannot share {@code volume}, or null (also for no volume). */
+  private String volumeProblem(VolumeShare volume) {
+    if (volume == null) {
+      return null;
+    }
+    VolumeProbe p = volumeProbe();
+    if (!p.transports().contains(volume.transport().wire())) {
+      return "volume transport " + volume.transport().wire() + " is not available on this host: "
+          + p.reasons().getOrDefault(volume.transport().wire(), "not probed");
+    }
+    return null;
   }
 
   /** Kernel and initrd problems found before anything is started, or null. */
