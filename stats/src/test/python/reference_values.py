@@ -8,6 +8,7 @@ and paste the printed values into the Java tests under stats/src/test/java/dev/a
 Inputs are printed with repr() so that Java parses the very same doubles.
 """
 import itertools
+import math
 
 import numpy as np
 from scipy import stats
@@ -201,3 +202,9 @@ sigma = np.sqrt(len(bx) * len(by) * (len(bx) + len(by) + 1) / 12.0)
 k = int(np.floor(big_n / 2 + 0.5 - stats.norm.ppf(1 - 0.05 / 2) * sigma))
 show("  k2_heavy2000_2500_a05", k)
 show("  ci2_heavy2000_2500_a05", (float(diffs[k - 1]), float(diffs[big_n - k])))
+
+print("# Kendall's tau at 2,000 pairs (merge-sort counting), ties on a 0.01 grid")
+drift = [math.floor((x + 2e-6 * i) * 100) / 100 for i, x in enumerate(heavy(10, 2000, 0.0))]
+show("  tau_kendall_2000_ties", float(stats.kendalltau(range(2000), drift).statistic))
+show("  p_kendall_2000_ties", float(stats.kendalltau(range(2000), drift,
+                                                     method="asymptotic").pvalue))
