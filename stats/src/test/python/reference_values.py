@@ -171,6 +171,14 @@ rng = np.random.default_rng(0)
 z = rng.multivariate_normal(np.zeros(5), cov, size=2_000_000)
 show("  p_cross_published", float(np.mean(np.any(np.abs(z) >= c, axis=1))))
 
+print("# above 100 pairs: Wilcoxon estimate and inversion with scipy")
+d150 = fixed(31, 150, scale=0.05, shift=0.02)
+show("d150", d150)
+show("  hl_n150", float(np.median(walsh(d150))))
+# Hogg's Q of d150 - theta stays below 2.6 over this interval, so the adaptive test keeps
+# Wilcoxon's scores there (at alpha 0.0125 it crosses 2.6 near 0.0089: not Wilcoxon's)
+show("  ci_n150_a05", inverted_interval(d150, 0.05, "approx"))
+
 
 def park_miller(seed, n):
     """Uniforms in (0, 1) from the minimal standard generator: integer arithmetic and one
