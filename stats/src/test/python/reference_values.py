@@ -8,6 +8,7 @@ and paste the printed values into the Java tests under stats/src/test/java/dev/a
 Inputs are printed with repr() so that Java parses the very same doubles.
 """
 import itertools
+import math
 
 import numpy as np
 from scipy import stats
@@ -169,3 +170,49 @@ cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
 rng = np.random.default_rng(0)
 z = rng.multivariate_normal(np.zeros(5), cov, size=2_000_000)
 show("  p_cross_published", float(np.mean(np.any(np.abs(z) >= c, axis=1))))
+
+print("# above 100 pairs: Wilcoxon estimate and inversion with scipy")
+d150 = fixed(31, 150, scale=0.05, shift=0.02)
+show("d150", d150)
+show("  hl_n150", float(np.median(walsh(d150))))
+# Hogg's Q of d150 - theta stays below 2.6 over this interval, so the adaptive test keeps
+# Wilcoxon's scores there (at alpha 0.0125 it crosses 2.6 near 0.0089: not Wilcoxon's)
+show("  ci_n150_a05", inverted_interval(d150, 0.05, "approx"))
+
+
+def park_miller(seed, n):
+    """Uniforms in (0, 1) from the minimal standard generator: integer arithmetic and one
+    division each, so that Java computes the very same doubles."""
+    out = []
+    for _ in range(n):
+        seed = seed * 48271 % 2147483647
+        out.append(seed / 2147483647)
+    return out, seed
+
+
+def heavy(seed, n, shift):
+    """shift + uniform noise + a ratio of uniforms (heavy tails), arithmetic only."""
+    u, _ = park_miller(seed, 3 * n)
+    return [shift + 0.1 * (u[3 * i] - 0.5) + 0.01 * (u[3 * i + 1] - 0.5) / (u[3 * i + 2] + 0.05)
+            for i in range(n)]
+
+
+print("# large samples, numpy over every Walsh average / difference")
+big = np.array(heavy(7, 3000, 0.02))
+i, j = np.triu_indices(len(big))
+show("  hl_heavy3000", float(np.median((big[i] + big[j]) / 2)))
+bx = np.array(heavy(8, 2000, 0.0))
+by = np.array(heavy(9, 2500, 0.03))
+diffs = np.sort((by[None, :] - bx[:, None]).ravel())
+show("  hl2_heavy2000_2500", float(np.median(diffs)))
+big_n = len(diffs)
+sigma = np.sqrt(len(bx) * len(by) * (len(bx) + len(by) + 1) / 12.0)
+k = int(np.floor(big_n / 2 + 0.5 - stats.norm.ppf(1 - 0.05 / 2) * sigma))
+show("  k2_heavy2000_2500_a05", k)
+show("  ci2_heavy2000_2500_a05", (float(diffs[k - 1]), float(diffs[big_n - k])))
+
+print("# Kendall's tau at 2,000 pairs (merge-sort counting), ties on a 0.01 grid")
+drift = [math.floor((x + 2e-6 * i) * 100) / 100 for i, x in enumerate(heavy(10, 2000, 0.0))]
+show("  tau_kendall_2000_ties", float(stats.kendalltau(range(2000), drift).statistic))
+show("  p_kendall_2000_ties", float(stats.kendalltau(range(2000), drift,
+                                                     method="asymptotic").pvalue))

@@ -3,6 +3,7 @@ package dev.abfleet.stats;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 
 /**
@@ -108,6 +109,12 @@ final class AdaptiveSignedRank {
     return q <= LAPLACE_TAILS ? (3 * m + 3) / 4 : (m + 1) / 2;
   }
 
+  /** The caps the rule can choose for m values, ascending and distinct. */
+  static int[] candidateCaps(int m) {
+    return IntStream.of(cap(m, 0.0), cap(m, (NORMAL_TAILS + LAPLACE_TAILS) / 2),
+        cap(m, Double.POSITIVE_INFINITY)).distinct().sorted().toArray();
+  }
+
   /** True when the doubled mid-ranks are 2, 4, ..., 2m in some order (no ties among |d|). */
   static boolean untied(int[] ranks2) {
     boolean[] seen = new boolean[ranks2.length + 1];
@@ -132,7 +139,7 @@ final class AdaptiveSignedRank {
   /** Two-sided p of the doubled statistic s given the doubled scores (any ties). */
   static double p(int[] scores2, long s) {
     if (scores2.length > EXACT_MAX_N) {
-      return approxP(scores2, s);
+      return approxP(moments(scores2), s);
     }
     return ExactTails.twoSided(SignedRank.nullDistribution(scores2), s);
   }
@@ -143,11 +150,7 @@ final class AdaptiveSignedRank {
    */
   static double pUntied(int m, int cap, long s) {
     if (m > EXACT_MAX_N) {
-      int[] ranks2 = new int[m];
-      for (int r = 1; r <= m; r++) {
-        ranks2[r - 1] = 2 * r;
-      }
-      return approxP(scores2(ranks2, cap), s);
+      return approxP(untiedMoments(m, cap), s);
     }
     double[] cdf = UNTIED.computeIfAbsent(((long) m << 32) | cap, k -> untiedCdf(m, cap));
     int total = cdf.length - 1;
@@ -175,19 +178,39 @@ final class AdaptiveSignedRank {
     return cdf;
   }
 
-  /** Normal approximation with the exact conditional mean and variance of S. */
-  private static double approxP(int[] scores2, long s) {
+  /** {@link #moments} of the doubled scores of untied ranks 1..m with cap c. */
+  static double[] untiedMoments(int m, int cap) {
+    int[] ranks2 = new int[m];
+    for (int r = 1; r <= m; r++) {
+      ranks2[r - 1] = 2 * r;
+    }
+    return moments(scores2(ranks2, cap));
+  }
+
+  /**
+   * {sum, sum of squares} of the doubled scores: the null mean of the doubled S is sum / 2,
+   * its variance sum of squares / 4 (exact sums below 2^53, i.e. up to about 190,000 values).
+   */
+  static double[] moments(int[] scores2) {
     double total = 0;
     double squares = 0;
     for (int a : scores2) {
       total += a;
       squares += (double) a * a;
     }
-    double se = Math.sqrt(squares / 4.0);
+    return new double[] {total, squares};
+  }
+
+  /**
+   * Normal approximation with the exact conditional mean and variance of S, given the
+   * {@link #moments} of its doubled scores and the doubled statistic s.
+   */
+  static double approxP(double[] moments, long s) {
+    double se = Math.sqrt(moments[1] / 4.0);
     if (se == 0) {
       return 1.0;
     }
-    double diff = s - total / 2.0;
+    double diff = s - moments[0] / 2.0;
     // half a lattice step of the undoubled statistic, as SignedRank's approximation
     double corrected = diff - Math.signum(diff) * 1.0;
     double z = corrected / se;

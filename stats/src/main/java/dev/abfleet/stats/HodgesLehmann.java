@@ -12,14 +12,44 @@ import java.util.Arrays;
  * k comes from the untied signed-rank distribution (as R does for its exact interval): exact
  * ties among log ratios of measured values are rare, and the p-value, which is exact with
  * ties, must agree before a difference counts as significant.
+ *
+ * <p>The engine selects order statistics without listing the averages ({@link WalshAverages},
+ * {@link ShiftDifferences}): O(n) memory and O(n log n) time, the same values bit for bit.
+ * The listing methods here are the definitions, for small samples and tests.
  */
 final class HodgesLehmann {
   private HodgesLehmann() {}
 
-  /** All (d_i + d_j) / 2 with i <= j, sorted ascending; n(n+1)/2 values. */
+  /** Median of the Walsh averages of d, without listing them; NaN when d is empty. */
+  static double walshMedian(double[] d) {
+    return d.length == 0 ? Double.NaN : WalshAverages.of(d).median();
+  }
+
+  /** Median of all y_j - x_i, without listing them; NaN when either sample is empty. */
+  static double shiftMedian(double[] x, double[] y) {
+    return x.length == 0 || y.length == 0 ? Double.NaN : new ShiftDifferences(x, y).median();
+  }
+
+  /**
+   * Two-sample interval [D(k), D(n1 n2 - k + 1)] at level 1 - alpha, selected without listing
+   * the differences; null if none exists at that level.
+   */
+  static double[] shiftInterval(double[] x, double[] y, double alpha) {
+    long k = MannWhitney.intervalIndex(x.length, y.length, alpha);
+    if (k < 1) {
+      return null;
+    }
+    ShiftDifferences diffs = new ShiftDifferences(x, y);
+    return new double[] {diffs.kth(k), diffs.kth(diffs.size() - k + 1)};
+  }
+
+  /**
+   * All (d_i + d_j) / 2 with i <= j, sorted ascending; n(n+1)/2 values, so only for small n
+   * (below 65,536: an array cannot hold more).
+   */
   static double[] walshAverages(double[] d) {
     int n = d.length;
-    double[] w = new double[n * (n + 1) / 2];
+    double[] w = new double[Math.toIntExact((long) n * (n + 1) / 2)];
     int at = 0;
     for (int i = 0; i < n; i++) {
       for (int j = i; j < n; j++) {
@@ -54,9 +84,9 @@ final class HodgesLehmann {
     return new double[] {sortedWalsh[(int) k - 1], sortedWalsh[big - (int) k]};
   }
 
-  /** All y_j - x_i, sorted ascending; n1 n2 values (two-sample Hodges-Lehmann). */
+  /** All y_j - x_i, sorted ascending; n1 n2 values (two-sample Hodges-Lehmann), small n only. */
   static double[] shiftDifferences(double[] x, double[] y) {
-    double[] d = new double[x.length * y.length];
+    double[] d = new double[Math.multiplyExact(x.length, y.length)];
     int at = 0;
     for (double xi : x) {
       for (double yj : y) {

@@ -95,7 +95,7 @@ final class HostEffects {
       for (int k = 0; k < g.length; k++) {
         sub[k] = d[g[k]];
       }
-      return HodgesLehmann.estimate(HodgesLehmann.walshAverages(sub));
+      return HodgesLehmann.walshMedian(sub);
     }).toArray();
   }
 

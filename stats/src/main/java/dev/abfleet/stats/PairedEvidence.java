@@ -33,7 +33,7 @@ record PairedEvidence(
     List<String> warnings = new ArrayList<>(pairs.warnings());
     List<String> flags = new ArrayList<>();
     double p = n < 2 ? Double.NaN : AdaptiveSignedRank.twoSidedP(d);
-    double hl = n < 2 ? Double.NaN : HodgesLehmann.estimate(HodgesLehmann.walshAverages(d));
+    double hl = n < 2 ? Double.NaN : HodgesLehmann.walshMedian(d);
     AdaptiveInterval inversion = n < 2 ? null : AdaptiveInterval.of(d);
     double[] own = inversion == null ? null : inversion.interval(policy.alpha());
     if (own != null && !(hl >= own[0] && hl <= own[1])) {

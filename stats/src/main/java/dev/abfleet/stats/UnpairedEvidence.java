@@ -12,7 +12,8 @@ record UnpairedEvidence(
     double[] baseline,
     double[] candidate,
     double pValue,
-    double[] shifts,
+    double[] logBaseline,
+    double[] logCandidate,
     double logEstimate,
     List<String> flags,
     List<String> warnings) implements Evidence {
@@ -28,14 +29,13 @@ record UnpairedEvidence(
     double[] x = PairedEvidence.logs(a);
     double[] y = PairedEvidence.logs(b);
     double p = MannWhitney.twoSidedP(x, y);
-    double[] shifts = HodgesLehmann.shiftDifferences(x, y);
-    double hl = HodgesLehmann.estimate(shifts);
+    double hl = HodgesLehmann.shiftMedian(x, y);
     double gap = Math.log1p(policy.noiseThreshold());
     if (Bimodality.bimodal(x, gap) || Bimodality.bimodal(y, gap)) {
       flags.add(Reasons.BIMODAL);
       warnings.add("boot values fall into two separated groups (bimodal); a median hides that");
     }
-    return new UnpairedEvidence(a, b, p, shifts, hl, List.copyOf(flags), List.copyOf(warnings));
+    return new UnpairedEvidence(a, b, p, x, y, hl, List.copyOf(flags), List.copyOf(warnings));
   }
 
   @Override
@@ -70,7 +70,7 @@ record UnpairedEvidence(
 
   @Override
   public double[] logInterval(double alpha) {
-    return HodgesLehmann.shiftInterval(shifts, baseline.length, candidate.length, alpha);
+    return HodgesLehmann.shiftInterval(logBaseline, logCandidate, alpha);
   }
 
   @Override

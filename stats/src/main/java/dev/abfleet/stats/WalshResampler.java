@@ -1,6 +1,7 @@
 package dev.abfleet.stats;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * The one-sample Hodges-Lehmann estimate of resamples of a fixed sample d, without building
@@ -9,16 +10,37 @@ import java.util.Arrays;
  * its median Walsh average is therefore a weighted median over the n(n+1)/2 Walsh averages of
  * d, sorted once. Same value, bit for bit, as the median of the resample's own Walsh averages
  * ({@link HodgesLehmann#estimate}), at O(n^2) per resample instead of O(m^2) plus a selection.
+ *
+ * <p>Above {@link #LISTED_MAX_N} values the n(n+1)/2 averages are not listed: each resample's
+ * weighted median is selected from d sorted once ({@link WalshAverages} with the resample's
+ * counts as multiplicities), O(n) memory and O(n) per counting pass. Same value again.
  */
 final class WalshResampler {
-  /** Walsh averages of d, ascending. */
+  /** Largest sample whose Walsh averages are listed (100 values: 5,050 averages). */
+  static final int LISTED_MAX_N = 100;
+
+  /** Walsh averages of d, ascending; null above LISTED_MAX_N. */
   private final double[] values;
   /** For values[k] = (d_i + d_j) / 2, i <= j: i and j. */
   private final int[] first;
   private final int[] second;
+  /** Above LISTED_MAX_N: d ascending, and the index in d of each sorted value. */
+  private final double[] sorted;
+  private final int[] order;
 
   WalshResampler(double[] d) {
     int n = d.length;
+    if (n > LISTED_MAX_N) {
+      order = IntStream.range(0, n).boxed()
+          .sorted((a, b) -> Double.compare(d[a], d[b])).mapToInt(Integer::intValue).toArray();
+      sorted = Arrays.stream(order).mapToDouble(i -> d[i]).toArray();
+      values = null;
+      first = null;
+      second = null;
+      return;
+    }
+    sorted = null;
+    order = null;
     int big = n * (n + 1) / 2;
     values = new double[big];
     int at = 0;
@@ -50,6 +72,18 @@ final class WalshResampler {
     long total = (long) m * (m + 1) / 2;
     if (total == 0) {
       return Double.NaN;
+    }
+    if (values == null) {
+      double[] taken = new double[sorted.length];
+      long[] times = new long[sorted.length];
+      int k = 0;
+      for (int i = 0; i < sorted.length; i++) {
+        if (counts[order[i]] > 0) {
+          taken[k] = sorted[i];
+          times[k++] = counts[order[i]];
+        }
+      }
+      return new WalshAverages(taken, times, k).median();
     }
     // 0-based ranks of the middle Walsh average(s) of the resample
     long lowRank = (total - 1) / 2;

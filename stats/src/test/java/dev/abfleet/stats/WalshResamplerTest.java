@@ -45,6 +45,27 @@ class WalshResamplerTest {
   }
 
   @Test
+  void selectionAboveOneHundredValuesEqualsTheResamplesOwnEstimateExactly() {
+    SplittableRandom rng = new SplittableRandom(12);
+    for (int trial = 0; trial < 20; trial++) {
+      int n = WalshResampler.LISTED_MAX_N + 1 + rng.nextInt(150);
+      double[] d = new double[n];
+      for (int i = 0; i < n; i++) {
+        d[i] = rng.nextInt(5) == 0 ? 0.25 : 0.05 * rng.nextGaussian(); // ties included
+      }
+      WalshResampler resampler = new WalshResampler(d);
+      for (int draw = 0; draw < 5; draw++) {
+        int[] counts = new int[n];
+        int m = 1 + rng.nextInt(2 * n);
+        for (int k = 0; k < m; k++) {
+          counts[rng.nextInt(n)]++;
+        }
+        assertThat(resampler.estimate(counts, m)).isEqualTo(byDefinition(d, counts));
+      }
+    }
+  }
+
+  @Test
   void resampleTakingEveryValueOnceGivesTheSampleEstimate() {
     double[] d = {0.03, -0.01, 0.07, 0.02, 0.05};
     assertThat(new WalshResampler(d).estimate(new int[] {1, 1, 1, 1, 1}, 5))
