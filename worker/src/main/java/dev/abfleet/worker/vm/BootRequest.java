@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param memoryMib    guest memory in MiB, at least 64
  * @param timeout      wall-clock limit for the whole boot, after which the VM is killed
  * @param workDir      per-boot directory; console.log and results.log are written there
+ * @param pinVcpus     pin each vCPU thread to a host CPU of its own before the guest runs; a
+ *                     driver that cannot pin fails the boot before it starts
  */
 public record BootRequest(
     String runId,
@@ -30,7 +32,14 @@ public record BootRequest(
     int vcpus,
     int memoryMib,
     Duration timeout,
-    Path workDir) {
+    Path workDir,
+    boolean pinVcpus) {
+
+  /** A boot whose vCPUs are not pinned. */
+  public BootRequest(String runId, String arch, Path kernel, Path initrd, String cmdlineExtra,
+      List<String> guestParams, int vcpus, int memoryMib, Duration timeout, Path workDir) {
+    this(runId, arch, kernel, initrd, cmdlineExtra, guestParams, vcpus, memoryMib, timeout, workDir, false);
+  }
 
   public BootRequest {
     Objects.requireNonNull(runId, "runId");

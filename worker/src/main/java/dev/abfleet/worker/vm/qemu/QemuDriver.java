@@ -3,6 +3,7 @@ package dev.abfleet.worker.vm.qemu;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;
+import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.process.TextTail;
@@ -15,9 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,19 +33,25 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
  * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
- * {@link GuestOutputCaps cap} is killed.
+ * {@link GuestOutputCaps cap} is killed. A boot that asks for pinned vCPUs starts paused; the
+ * driver pins its vCPU threads ({@link VcpuPinner}) and only then lets the guest run.
  */
 public final class QemuDriver implements VmDriver {
 
   private static final Logger log = LoggerFactory.getLogger(QemuDriver.class);
 
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
+  /** Longest wait for QEMU's QMP socket and the pinning of a paused VM. */
+  static final Duration PIN_TIMEOUT = Duration.ofSeconds(30);
+  /** Longest unix socket path used (Linux allows 107 bytes, macOS 103). */
+  private static final int MAX_SOCKET_PATH = 100;
 
   private final CommandRunner runner;
   private final Function<String, Optional<Path>> which;
   private final Function<String, AccelProbe> prober;
   private final String hostArch;
   private final Path scratch;
+  private final VcpuPinner pinner;
 
   private AccelProbe probe;   // guarded by this
   private String version;     // guarded by this
@@ -55,11 +65,18 @@ public final class QemuDriver implements VmDriver {
    */
   public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
       Function<String, AccelProbe> prober, String hostArch, Path scratch) {
+    this(runner, which, prober, hostArch, scratch, new VcpuPinner(runner, which, VcpuPinner::ownCpus));
+  }
+
+  /** As above; {@code pinner} pins the vCPUs of boots that ask for it. */
+  public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
+      Function<String, AccelProbe> prober, String hostArch, Path scratch, VcpuPinner pinner) {
     this.runner = runner;
     this.which = which;
     this.prober = prober;
     this.hostArch = hostArch;
     this.scratch = scratch;
+    this.pinner = pinner;
   }
 
   /**
@@ -157,19 +174,39 @@ public final class QemuDriver implements VmDriver {
           "no QEMU accelerator runs guests on this host: " + accelProbe().reasons());
     }
     List<String> argv;
+    Path qmp = null;
     try {
+      Files.createDirectories(req.workDir());
+      qmp = req.pinVcpus() ? qmpSocket(req.workDir()) : null;
       argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
           req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-          req.cmdlineExtra(), console, results, null));
-      Files.createDirectories(req.workDir());
+          req.cmdlineExtra(), console, results, qmp));
     } catch (IllegalArgumentException e) {
       return BootOutcome.notStarted(console, results, e.getMessage());
     } catch (IOException e) {
       return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
     }
-    log.info("boot {}: {} accel={} vcpus={} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
-        req.memoryMib());
-    RunResult r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
+    log.info("boot {}: {} accel={} vcpus={}{} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
+        req.pinVcpus() ? " pinned" : "", req.memoryMib());
+    List<OutputCap> caps = GuestOutputCaps.of(console, results);
+    if (qmp == null) {
+      return outcome(req, accel, binary.get(), runner.run(argv, req.workDir(), "qemu", req.timeout(), caps), List.of());
+    }
+    try {
+      Pinned pinned = runPinned(argv, req, qmp, caps);
+      if (!pinned.pin().pinned()) {
+        return pinFailed(req, accel, binary.get(), pinned);
+      }
+      return outcome(req, accel, binary.get(), pinned.qemu(), pinned.pin().hostCpus());
+    } finally {
+      deleteQuietly(qmp);
+    }
+  }
+
+  private BootOutcome outcome(BootRequest req, String accel, Path binary, RunResult r, List<Integer> vcpuHostCpus)
+      throws InterruptedException {
+    Path console = req.workDir().resolve("console.log");
+    Path results = req.workDir().resolve("results.log");
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
     }
@@ -182,7 +219,103 @@ public final class QemuDriver implements VmDriver {
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-        launchError(binary.get(), r, consoleTail), r.overCap());
+        launchError(binary, r, consoleTail), r.overCap(), vcpuHostCpus);
+  }
+
+  /** QEMU's run and how pinning its vCPUs went. */
+  private record Pinned(RunResult qemu, VcpuPinner.Result pin) {}
+
+  /**
+   * Runs the paused QEMU on a thread of its own while this thread pins its vCPUs and continues
+   * it; a VM that cannot be pinned is killed before its guest ran.
+   */
+  private Pinned runPinned(List<String> argv, BootRequest req, Path qmp, List<OutputCap> caps)
+      throws InterruptedException {
+    FutureTask<RunResult> qemu = new FutureTask<>(() -> runner.run(argv, req.workDir(), "qemu", req.timeout(), caps));
+    Thread thread = new Thread(qemu, "qemu-" + req.runId());
+    thread.setDaemon(true);
+    thread.start();
+    VcpuPinner.Result pin;
+    try {
+      long deadline = System.nanoTime() + Collections.min(List.of(PIN_TIMEOUT, req.timeout())).toNanos();
+      pin = pinner.pin(qmp, req.vcpus(), req.workDir(), deadline, qemu::isDone);
+    } catch (InterruptedException e) {
+      thread.interrupt();
+      awaitUninterruptibly(qemu);
+      throw e;
+    }
+    if (!pin.pinned()) {
+      thread.interrupt();
+      return new Pinned(awaitUninterruptibly(qemu), pin);
+    }
+    try {
+      return new Pinned(qemu.get(), pin);
+    } catch (InterruptedException e) {
+      thread.interrupt();
+      awaitUninterruptibly(qemu);
+      throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("running QEMU failed", e.getCause());
+    }
+  }
+
+  /**
+   * The boot of a VM whose vCPUs could not be pinned: it never ran its guest, so it fails like a
+   * VM that did not start (INFRA: the host's fault). QEMU's own error wins when it exited first.
+   */
+  private BootOutcome pinFailed(BootRequest req, String accel, Path binary, Pinned pinned) {
+    Path console = req.workDir().resolve("console.log");
+    Path results = req.workDir().resolve("results.log");
+    RunResult r = pinned.qemu();
+    String qemuError = r.interrupted() ? null : launchError(binary, r, "");
+    String why = qemuError != null ? qemuError : "cannot pin vCPUs: " + pinned.pin().problem();
+    log.warn("boot {}: {}; VM killed", req.runId(), why);
+    return new BootOutcome(accel, -1, false, r.wall(), console, results,
+        TextTail.of(console, TextTail.DEFAULT_LINES), why, null);
+  }
+
+  /** Waits for QEMU to end (it is being killed), keeping any interrupt for the caller. */
+  private static RunResult awaitUninterruptibly(FutureTask<RunResult> qemu) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return qemu.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("running QEMU failed", e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * The QMP socket of a boot: in its work directory, or in a fresh temporary directory when that
+   * path is too long for a unix socket (108 bytes on Linux, 104 on macOS).
+   */
+  static Path qmpSocket(Path workDir) throws IOException {
+    Path inWorkDir = workDir.toAbsolutePath().resolve("qmp.sock");
+    Files.deleteIfExists(inWorkDir);
+    if (inWorkDir.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length < MAX_SOCKET_PATH) {
+      return inWorkDir;
+    }
+    return Files.createTempDirectory("abfleet-qmp").resolve("qmp.sock");
+  }
+
+  private static void deleteQuietly(Path socket) {
+    try {
+      Files.deleteIfExists(socket);
+      if (socket.getParent().getFileName().toString().startsWith("abfleet-qmp")) {
+        Files.deleteIfExists(socket.getParent());
+      }
+    } catch (IOException e) {
+      // a stale socket file in a run directory harms nothing
+    }
   }
 
   /** Kernel and initrd problems found before anything is started, or null. */
