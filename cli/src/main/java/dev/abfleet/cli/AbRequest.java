@@ -3,7 +3,6 @@ package dev.abfleet.cli;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
-import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.VmShape;
@@ -123,12 +122,7 @@ record AbRequest(
         .addArms(arm(baseline, "baseline"))
         .addAllArms(candidates.stream().map(c -> arm(c, "candidate")).toList())
         .addAllArms(ceiling == null ? List.of() : List.of(arm(ceiling, "ceiling")))
-        .setBenchmark(Benchmark.newBuilder()
-            .setHarness(b.harness())
-            .addAllMetrics(m)
-            .setIterations(iterations != null ? iterations : b.iterations())
-            .setIterationMs(b.iterationMs())
-            .setWarmupIterations(b.warmup()))
+        .setBenchmark(b.toProto(m, iterations != null ? iterations : b.iterations()))
         .setSelector(hosts.selector(hostIds))
         .setPolicy(policy)
         .setPriority(hosts.priority())

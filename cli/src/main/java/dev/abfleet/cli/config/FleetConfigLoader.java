@@ -27,6 +27,13 @@ import org.snakeyaml.engine.v2.nodes.Node;
  */
 public final class FleetConfigLoader {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+  /** Benchmark volume: the guest's tmpfs, or a host directory shared in. */
+  static final List<String> VOLUMES = List.of("guest", "host");
+  static final List<String> CACHES = List.of("warm", "cold");
+  static final int MAX_FILES = 1_000_000;
+  static final int MAX_VCPUS = 512;
+  static final int MIN_MEMORY_MIB = 64;
+  static final int MAX_MEMORY_MIB = 1 << 20;
 
   private FleetConfigLoader() {}
 
@@ -174,16 +181,19 @@ public final class FleetConfigLoader {
   private static FleetConfig.Vm vm(YamlNode n) {
     int vcpus = 1;
     int memory = 512;
+    boolean pin = false;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("vcpus", "memory_mib"));
-      if (m.containsKey("vcpus")) vcpus = m.get("vcpus").integer(1, 512);
-      if (m.containsKey("memory_mib")) memory = m.get("memory_mib").integer(64, 1 << 20);
+      Map<String, YamlNode> m = n.mapping(Set.of("vcpus", "memory_mib", "pin_vcpus"));
+      if (m.containsKey("vcpus")) vcpus = m.get("vcpus").integer(1, MAX_VCPUS);
+      if (m.containsKey("memory_mib")) memory = m.get("memory_mib").integer(MIN_MEMORY_MIB, MAX_MEMORY_MIB);
+      if (m.containsKey("pin_vcpus")) pin = m.get("pin_vcpus").bool();
     }
-    return new FleetConfig.Vm(vcpus, memory);
+    return new FleetConfig.Vm(vcpus, memory, pin);
   }
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n) {
-    Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup"));
+    Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
+        "volume", "files", "cache"));
     String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
     List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
     List<String> metrics = m.containsKey("metrics") ? checked(m.get("metrics"), harness) : all;
@@ -197,7 +207,11 @@ public final class FleetConfigLoader {
     int iterations = m.containsKey("iterations") ? m.get("iterations").integer(1, 1000) : 5;
     int iterationMs = m.containsKey("iteration_ms") ? m.get("iteration_ms").integer(10, 600_000) : 200;
     int warmup = m.containsKey("warmup") ? m.get("warmup").integer(0, 100) : 1;
-    return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup);
+    String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
+    int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
+    String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
+    return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
+        cache);
   }
 
   private static List<String> checked(YamlNode list, String harness) {

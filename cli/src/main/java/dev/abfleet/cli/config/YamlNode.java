@@ -111,6 +111,11 @@ final class YamlNode {
     }
   }
 
+  /** true or false (YAML 1.2 core spelling). */
+  boolean bool() {
+    return oneOf(List.of("true", "false")).equals("true");
+  }
+
   String oneOf(List<String> choices) {
     String s = string();
     if (!choices.contains(s)) {
