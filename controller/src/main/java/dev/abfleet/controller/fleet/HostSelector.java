@@ -13,10 +13,12 @@ import java.util.Map;
  * @param hypervisors several hypervisors (a cross-host comparison): a host matches when it has
  *     any of them and each block uses the first listed that the host has; empty = {@code
  *     hypervisor} alone
+ * @param pin CPUs the experiment's pinned arms need; {@link PinNeed#NONE} = none is pinned. Not
+ *     chosen by the client: derived from the arms (see ExperimentSpec)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors) {
+    List<String> hypervisors, PinNeed pin) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -27,6 +29,18 @@ public record HostSelector(
     arch = arch == null ? "" : arch;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
+    pin = pin == null ? PinNeed.NONE : pin;
+  }
+
+  /** No pinned arm. */
+  public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
+      List<String> hypervisors) {
+    this(hypervisor, arch, labels, hosts, hypervisors, PinNeed.NONE);
+  }
+
+  /** This selector for an experiment whose pinned arms need {@code need}. */
+  public HostSelector pinning(PinNeed need) {
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, need);
   }
 
   /** One hypervisor. */
@@ -57,8 +71,13 @@ public record HostSelector(
         .findFirst().orElse(hypervisor);
   }
 
-  /** True when the host can run this selector's boots. */
+  /** True when the host can run this selector's boots, pinned arms included. */
   public boolean matches(HostCapabilities host) {
+    return matchesUnpinned(host) && pin.fits(host);
+  }
+
+  /** True when the host matches everything but, perhaps, the CPUs that pinning needs. */
+  public boolean matchesUnpinned(HostCapabilities host) {
     boolean usable = allowedHypervisors().stream()
         .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
     if (!usable) {
