@@ -63,11 +63,11 @@ record AbRequest(
         throw new Problem("--pairs and --looks both given; the last look is the most pairs run, drop --pairs");
       }
     }
-    if (threshold != null && !(threshold > 0 && threshold < 1)) {
-      throw new Problem("--threshold " + threshold + ": expected a relative change between 0 and 1, e.g. 0.02 for 2%");
+    if (threshold != null) {
+      PolicyRanges.threshold(threshold);
     }
-    if (alpha != null && !(alpha > 0 && alpha < 0.5)) {
-      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.05");
+    if (alpha != null) {
+      PolicyRanges.alpha(alpha);
     }
     if (iterations != null && (iterations < 1 || iterations > 1000)) {
       throw new Problem("--iterations " + iterations + ": expected 1 to 1000");

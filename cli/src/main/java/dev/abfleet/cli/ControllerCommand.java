@@ -5,6 +5,10 @@ import dev.abfleet.cli.config.FleetConfigLoader;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.worker.WorkerSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -34,10 +38,17 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
+  /**
+   * Checks what can be checked before the actor system starts (ports, the store directory and
+   * its lock), so that bad input or a busy environment ends in one line within seconds.
+   */
   @Override
   public Integer call() throws InterruptedException {
+    checkPortRange("--grpc-port", grpcPort);
+    checkPortRange("--cluster-port", clusterPort);
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
-    ControllerSettings s = ControllerConfigs.fromConfig(cfg, home != null ? home : WorkerSettings.defaultHome());
+    Path dataHome = home != null ? home : WorkerSettings.defaultHome();
+    ControllerSettings s = ControllerConfigs.fromConfig(cfg, dataHome);
     if (grpcPort != null || grpcHost != null) {
       s = s.withGrpc(grpcHost != null ? grpcHost : s.grpcHost(), grpcPort != null ? grpcPort : s.grpcPort());
     }
@@ -45,14 +56,54 @@ final class ControllerCommand implements Callable<Integer> {
       s = s.withCluster(clusterHost != null ? clusterHost : s.clusterHost(),
           clusterPort != null ? clusterPort : s.clusterPort(), s.seedNodes());
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    ControllerNode node = ControllerNode.start(s);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.close();
-      stop.countDown();
-    }));
-    System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
-    stop.await();
+    Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
+    String homeOrigin = home != null ? "--home " + home : "home " + dataHome + " (the default; see --home)";
+    try (StoreLock lock = storeDir == null ? null : StoreLock.acquire(storeDir,
+        ControllerConfigs.h2DirOrigin(cfg, homeOrigin),
+        cfg.controller().store().path().isEmpty() ? "choose another --home" : "set another controller.store.path")) {
+      checkFree(grpcPort != null ? "--grpc-port" : "controller.grpc_port (fleet.yaml)",
+          grpcHost != null ? "--grpc-host" : "controller.grpc_host (fleet.yaml)", s.grpcHost(), s.grpcPort());
+      checkFree(clusterPort != null ? "--cluster-port" : "controller.cluster_port (fleet.yaml)",
+          clusterHost != null ? "--cluster-host" : "the cluster host (--cluster-host, default the gRPC host)",
+          s.clusterHost(), s.clusterPort());
+      ControllerNode node;
+      try {
+        node = ControllerNode.start(s);
+      } catch (UncheckedIOException | IllegalStateException e) {
+        throw new Problem(e.getMessage());
+      }
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        node.close();
+        stop.countDown();
+      }));
+      System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
+      stop.await();
+    }
     return Main.EXIT_OK;
+  }
+
+  private static void checkPortRange(String option, Integer port) {
+    if (port != null && (port < 0 || port > 65_535)) {
+      throw new Problem(option + " " + port + ": expected a port from 1 to 65535, or 0 for any free port");
+    }
+  }
+
+  /** Binds and releases {@code host:port} (0 = any port, nothing to check). */
+  private static void checkFree(String portOrigin, String hostOrigin, String host, int port) {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(host, port));
+    } catch (IOException e) {
+      String why = " cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); ";
+      if (String.valueOf(e.getMessage()).contains("in use")) {
+        throw new Problem(portOrigin + " " + port + ":" + why
+            + "stop the process that uses it or choose another port (0 = any free port)");
+      }
+      throw new Problem(hostOrigin + " " + host + ":" + why + "use an address of this machine");
+    }
   }
 }

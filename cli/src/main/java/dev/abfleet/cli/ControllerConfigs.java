@@ -33,8 +33,23 @@ final class ControllerConfigs {
       }
       return s.withStore(ControllerSettings.Store.JDBC, store.url()).withStoreCredentials(store.user(), password);
     }
-    Path dir = store.path().isEmpty() ? home.resolve("store") : Path.of(expandHome(store.path()));
-    return s.withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
+    return s.withStore(ControllerSettings.Store.JDBC,
+        ControllerSettings.h2FileUrl(h2Dir(config, home).resolve("controller")));
+  }
+
+  /** The directory of the H2 store, or null when the store is PostgreSQL. */
+  static Path h2Dir(FleetConfig config, Path home) {
+    FleetConfig.Store store = config.controller().store();
+    if (store.kind().equals("postgres")) {
+      return null;
+    }
+    return store.path().isEmpty() ? home.resolve("store") : Path.of(expandHome(store.path()));
+  }
+
+  /** How the user named the H2 store directory, for messages. */
+  static String h2DirOrigin(FleetConfig config, String homeOrigin) {
+    return config.controller().store().path().isEmpty() ? homeOrigin
+        : "controller.store.path " + config.controller().store().path() + " (fleet.yaml)";
   }
 
   private static String expandHome(String path) {

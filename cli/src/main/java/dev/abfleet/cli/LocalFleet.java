@@ -29,16 +29,31 @@ final class LocalFleet implements AutoCloseable {
   /** How long start() waits for the local workers to say hello (they probe their hypervisors first). */
   static final Duration REGISTER_WAIT = Duration.ofSeconds(60);
 
+  private final StoreLock storeLock;
   private final ControllerNode controller;
   private final List<WorkerAgent> workers;
 
-  private LocalFleet(ControllerNode controller, List<WorkerAgent> workers) {
+  private LocalFleet(StoreLock storeLock, ControllerNode controller, List<WorkerAgent> workers) {
+    this.storeLock = storeLock;
     this.controller = controller;
     this.workers = workers;
   }
 
+  /** @throws Problem when another controller holds the store under {@code home} */
   static LocalFleet start(FleetConfig config, Path home, int workerCount, PrintStream err) {
-    ControllerNode controller = ControllerNode.start(ControllerConfigs.embedded(config, home));
+    Path storeDir = ControllerConfigs.h2Dir(config, home);
+    StoreLock lock = storeDir == null ? null : StoreLock.acquire(storeDir,
+        ControllerConfigs.h2DirOrigin(config, "the store in " + home),
+        "point ab at it with --controller HOST:PORT, or set ABFLEET_HOME to another directory");
+    ControllerNode controller;
+    try {
+      controller = ControllerNode.start(ControllerConfigs.embedded(config, home));
+    } catch (RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+      }
+      throw e;
+    }
     List<WorkerAgent> workers = new ArrayList<>();
     try {
       String session = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -50,9 +65,12 @@ final class LocalFleet implements AutoCloseable {
     } catch (RuntimeException e) {
       workers.forEach(WorkerAgent::close);
       controller.close();
+      if (lock != null) {
+        lock.close();
+      }
       throw e;
     }
-    LocalFleet fleet = new LocalFleet(controller, workers);
+    LocalFleet fleet = new LocalFleet(lock, controller, workers);
     fleet.awaitWorkers(REGISTER_WAIT);
     return fleet;
   }
@@ -97,5 +115,8 @@ final class LocalFleet implements AutoCloseable {
   public void close() {
     workers.forEach(WorkerAgent::close);
     controller.close();
+    if (storeLock != null) {
+      storeLock.close();
+    }
   }
 }

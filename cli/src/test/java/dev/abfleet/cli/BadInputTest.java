@@ -9,7 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad input ends with one line naming the problem and the fix, exit code 2, nothing written. */
@@ -128,5 +132,40 @@ class BadInputTest {
   void missingRequiredOptionIsExitTwo() {
     assertThat(run("ab", "--baseline", "a=/k")).isEqualTo(2);
     assertThat(oneLine()).contains("--candidate");
+  }
+
+  /** In its own JVM: reading /dev/zero whole ends in OutOfMemoryError, which no test survives. */
+  @Test
+  @EnabledOnOs({OS.LINUX, OS.MAC})
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void configThatNeverEndsIsExitTwoWithOneLine() throws Exception {
+    TestJvm.Result r = TestJvm.run(dir, "ab", 80, Main.class, "ab", "--baseline", "a=" + bzImage(),
+        "--candidate", "b=" + bzImage(), "--config", "/dev/zero");
+    assertThat(r.exit()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("abfleet: /dev/zero: larger than 1 MiB, so not a fleet.yaml;"
+        + " pass a fleet.yaml with --config\n");
+  }
+
+  @Test
+  void fleetYamlNestedFiveThousandDeepIsExitTwoWithOneLine() throws IOException {
+    Path k = bzImage();
+    Path yaml = Files.writeString(dir.resolve("fleet.yaml"),
+        "policy:\n  looks: " + "[".repeat(5000) + "]".repeat(5000) + "\n");
+    assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--config", yaml.toString()))
+        .isEqualTo(2);
+    assertThat(oneLine()).startsWith("abfleet: " + yaml + ":2: nested more than 32 levels deep");
+    assertThat(home).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void abOnTheStoreOfARunningControllerIsExitTwoNamingIt() throws IOException {
+    Path k = bzImage();
+    try (StoreLock running = StoreLock.acquire(home.resolve("store"), "test", "test")) {
+      assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k)).isEqualTo(2);
+    }
+    assertThat(oneLine()).isEqualTo("abfleet: the store in " + home + " is in use by another controller (pid "
+        + ProcessHandle.current().pid() + "); stop it or point ab at it with --controller HOST:PORT, or set"
+        + " ABFLEET_HOME to another directory");
   }
 }

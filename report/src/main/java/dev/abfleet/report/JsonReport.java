@@ -98,6 +98,11 @@ public final class JsonReport {
     for (Map.Entry<String, BootFailureComparison> e : a.bootFailures().entrySet()) {
       failures.add(bootFailures(e.getKey(), e.getValue()));
     }
+    List<TelemetryChanges.Row> changes = TelemetryChanges.of(r);
+    if (!changes.isEmpty()) {
+      ArrayNode t = n.putArray("telemetry_changes");
+      changes.forEach(c -> t.add(telemetryChange(c)));
+    }
     if (run != null) {
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
@@ -145,6 +150,21 @@ public final class JsonReport {
     return n;
   }
 
+  private static ObjectNode telemetryChange(TelemetryChanges.Row c) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("arm", c.arm());
+    n.put("metric", c.metric());
+    n.put("counter", c.row());
+    n.put("work_unit", c.workUnit());
+    n.put("pairs", c.pairs());
+    number(n, "baseline_rate", c.baselineRate());
+    number(n, "candidate_rate", c.candidateRate());
+    number(n, "change", c.change());
+    number(n, "ci_low", c.low());
+    number(n, "ci_high", c.high());
+    return n;
+  }
+
   private static ObjectNode boot(BootRecord b) {
     ObjectNode n = JSON.createObjectNode();
     RunFacts f = b.run() != null ? b.run() : new RunFacts("", "", 0, 0, 0, 0, 0, "", "");
@@ -170,6 +190,25 @@ public final class JsonReport {
     }
     if (!f.consoleTail().isEmpty()) {
       n.put("console_tail", f.consoleTail());
+    }
+    if (!f.volumeTransport().isEmpty()) {
+      n.putObject("volume").put("transport", f.volumeTransport()).put("options", f.volumeOptions());
+    }
+    if (!f.vcpuHostCpus().isEmpty()) {
+      ArrayNode cpus = n.putArray("vcpu_host_cpus");
+      f.vcpuHostCpus().forEach(cpus::add);
+    }
+    if (!f.counters().isEmpty()) {
+      ObjectNode telemetry = n.putObject("telemetry");
+      for (MetricCounters c : f.counters()) {
+        ObjectNode m = telemetry.putObject(c.metric());
+        m.put("work", c.work());
+        m.put("work_unit", c.workUnit());
+        ObjectNode rows = m.putObject("interrupts");
+        c.interrupts().forEach(rows::put);
+        m.put("context_switches", c.contextSwitches());
+        m.put("interrupts_total", c.interruptsTotal());
+      }
     }
     ObjectNode values = n.putObject("values");
     ObjectNode warmup = n.putObject("warmup_values");

@@ -48,6 +48,7 @@ public final class MarkdownReport {
     }
     out.append(r.verdictLine()).append('\n');
     bootFailures(r, out);
+    telemetry(r, out);
     warnings(r, out);
     return out.toString();
   }
@@ -119,6 +120,27 @@ public final class MarkdownReport {
             r.design().baseline(), b.baselineFailed(), b.baselineBoots(), e.getKey(),
             b.candidateFailed(), b.candidateBoots(), Numbers.p(b.pValue()), b.verdict().wire()));
       }
+    }
+  }
+
+  /** Guest counters whose rate per unit of work moved most: explains, never gates. */
+  private static void telemetry(Report r, StringBuilder out) {
+    List<TelemetryChanges.Row> rows = TelemetryChanges.of(r);
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("\nGuest counters per unit of work (never gating; paired median change with its"
+        + " 95% sign-test interval):\n\n");
+    out.append("| metric | counter | baseline | candidate | change | interval | pairs |\n");
+    out.append("|---|---|---:|---:|---:|---|---:|\n");
+    for (TelemetryChanges.Row t : rows) {
+      out.append("| ").append(r.multiArm() ? t.arm() + "/" : "").append(t.metric())
+          .append(" | ").append(t.label())
+          .append(" | ").append(Numbers.value(t.baselineRate()))
+          .append(" | ").append(Numbers.value(t.candidateRate()))
+          .append(" | ").append(Numbers.signed(t.change()))
+          .append(" | ").append(Numbers.signedInterval(t.low(), t.high()))
+          .append(" | ").append(t.pairs()).append(" |\n");
     }
   }
 

@@ -21,6 +21,22 @@ public final class Numbers {
     return String.format(Locale.ROOT, "%.3g", v);
   }
 
+  /** A signed {@link #value}: -0.96 -> "-0.960", 1203 -> "+1.20k"; NaN -> "-". */
+  public static String signed(double v) {
+    if (!Double.isFinite(v)) {
+      return "-";
+    }
+    return (v < 0 ? "-" : "+") + value(Math.abs(v));
+  }
+
+  /** "[-0.990, -0.900]"; "-" when either end is NaN. */
+  public static String signedInterval(double lo, double hi) {
+    if (!Double.isFinite(lo) || !Double.isFinite(hi)) {
+      return "-";
+    }
+    return "[" + signed(lo) + ", " + signed(hi) + "]";
+  }
+
   /** "31.8k ops/s"; NaN -> "-". */
   public static String withUnit(double v, String unit) {
     return Double.isFinite(v) ? value(v) + " " + unit : "-";

@@ -10,6 +10,10 @@ package dev.abfleet.report;
  * @param orderInPair 0 = booted first in its pair (a warm-up boot: 0)
  * @param message failure message; empty when ok
  * @param consoleTail last console lines of a failed boot; empty when ok
+ * @param volumeTransport "9p" or "virtiofs" for a host-shared volume; empty = volume guest
+ * @param volumeOptions mount options the guest used for it; empty = volume guest
+ * @param vcpuHostCpus host CPU each vCPU thread was pinned to (index = vCPU); empty = not pinned
+ * @param counters guest counters per metric; empty = none reported
  */
 public record RunFacts(
     String hypervisor,
@@ -20,12 +24,32 @@ public record RunFacts(
     long runMs,
     long stageMs,
     String message,
-    String consoleTail) {
+    String consoleTail,
+    String volumeTransport,
+    String volumeOptions,
+    java.util.List<Integer> vcpuHostCpus,
+    java.util.List<MetricCounters> counters) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
     kernelRelease = kernelRelease == null ? "" : kernelRelease;
     message = message == null ? "" : message;
     consoleTail = consoleTail == null ? "" : consoleTail;
+    volumeTransport = volumeTransport == null ? "" : volumeTransport;
+    volumeOptions = volumeOptions == null ? "" : volumeOptions;
+    vcpuHostCpus = vcpuHostCpus == null ? java.util.List.of() : java.util.List.copyOf(vcpuHostCpus);
+    counters = counters == null ? java.util.List.of() : java.util.List.copyOf(counters);
+  }
+
+  /** Facts of a boot with no volume, pinning or counters. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, "", "", null, null);
+  }
+
+  /** This boot's counters of {@code metric}, or null. */
+  public MetricCounters counters(String metric) {
+    return counters.stream().filter(c -> c.metric().equals(metric)).findFirst().orElse(null);
   }
 }

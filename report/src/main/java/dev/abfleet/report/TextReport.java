@@ -41,6 +41,7 @@ public final class TextReport {
       out.append("* not gating\n");
     }
     bootFailures(r, out);
+    telemetry(r, out);
     for (Row row : a.rows()) {
       for (String w : row.comparison().warnings()) {
         out.append("warning: ").append(r.rowName(row))
@@ -113,6 +114,26 @@ public final class TextReport {
   static String verdict(Comparison c) {
     return c.verdict().wire()
         + (c.reasons().isEmpty() ? "" : " (" + String.join(", ", c.reasons()) + ")");
+  }
+
+  /** Guest counters whose rate per unit of work moved most, under the verdicts. */
+  static void telemetry(Report r, StringBuilder out) {
+    List<TelemetryChanges.Row> rows = TelemetryChanges.of(r);
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("guest counters per unit of work (never gating): baseline -> candidate median,"
+        + " paired median change [95% sign-test interval]\n");
+    List<String[]> table = new ArrayList<>();
+    table.add(new String[] {"  metric", "counter", "baseline", "candidate", "change", "interval",
+        "pairs"});
+    for (TelemetryChanges.Row t : rows) {
+      table.add(new String[] {"  " + (r.multiArm() ? t.arm() + "/" : "") + t.metric(), t.label(),
+          Numbers.value(t.baselineRate()), Numbers.value(t.candidateRate()),
+          Numbers.signed(t.change()), Numbers.signedInterval(t.low(), t.high()),
+          String.valueOf(t.pairs())});
+    }
+    out.append(Numbers.table(table));
   }
 
   /** One line per candidate with failed boots: both arms' failures and Fisher's verdict. */

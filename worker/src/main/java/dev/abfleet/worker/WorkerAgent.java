@@ -87,7 +87,8 @@ public final class WorkerAgent implements AutoCloseable {
     drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
     drivers.put("vz", VzDriver.forThisHost());
     WorkerAgent agent = new WorkerAgent(settings, drivers, facts, new GuestRunProcedure(settings, drivers));
-    drivers.forEach((name, d) -> log.info("{}: accelerators {}", name, d.accelerators()));
+    drivers.forEach((name, d) -> log.info("{}: accelerators {}, volume transports {}", name, d.accelerators(),
+        d.volumeTransports()));
     agent.link.start();
     return agent;
   }
@@ -151,7 +152,8 @@ public final class WorkerAgent implements AutoCloseable {
     drivers.forEach((name, d) -> h.addHypervisors(HypervisorCapability.newBuilder()
         .setName(name)
         .addAllAccelerators(d.accelerators())
-        .setVersion(d.version())));
+        .setVersion(d.version())
+        .addAllVolumeTransports(d.accelerators().isEmpty() ? java.util.List.of() : d.volumeTransports())));
     return h.build();
   }
 

@@ -1,5 +1,9 @@
 package dev.abfleet.worker;
 
+import java.util.List;
+import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.BootRequest;
+import dev.abfleet.worker.vm.BootOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,5 +50,36 @@ class WorkerAgentTest {
     assertThat(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE)
         .isLessThan(ProtocolConstants.WORKER_KEEPALIVE_MIN_S_VALUE)
         .isLessThan(ProtocolConstants.WORKER_KEEPALIVE_S_VALUE);
+  }
+
+  @Test
+  void advertisesTheVolumeTransportsOfAUsableHypervisor() {
+    WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), Path.of("/tmp"));
+    HostFacts facts = new HostFacts("x86_64", 2, 4096, "cpu", "6.1", "Linux");
+    VmDriver qemu = new VmDriver() {
+      @Override
+      public String name() {
+        return "qemu";
+      }
+
+      @Override
+      public List<String> accelerators() {
+        return List.of("tcg");
+      }
+
+      @Override
+      public List<String> volumeTransports() {
+        return List.of("9p");
+      }
+
+      @Override
+      public BootOutcome boot(BootRequest request) {
+        throw new AssertionError("not booted");
+      }
+    };
+
+    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
+
+    assertThat(hello.getHypervisors(0).getVolumeTransportsList()).containsExactly("9p");
   }
 }

@@ -1,20 +1,21 @@
 package dev.abfleet.cli.analyze;
 
 import dev.abfleet.cli.Main;
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.cli.ReportFormat;
 import dev.abfleet.report.Report;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.VerdictEngine;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -93,12 +94,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
   }
 
   private Policy policy() {
-    if (!(threshold >= 0 && threshold < 1)) {
-      throw new Problem("--threshold " + threshold + ": expected a fraction in [0, 1), e.g. 0.02");
-    }
-    if (!(alpha > 0 && alpha < 1)) {
-      throw new Problem("--alpha " + alpha + ": expected a level in (0, 1), e.g. 0.05");
-    }
+    PolicyRanges.threshold(threshold);
+    PolicyRanges.alpha(alpha);
     if (maxPairs != null && maxPairs < 1) {
       throw new Problem("--max-pairs " + maxPairs + ": expected a count >= 1");
     }
@@ -119,8 +116,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
     List<ParseError> errors = new ArrayList<>();
     long orderBase = 0;
     List<String> armsSeen = new ArrayList<>();
+    Map<Path, Path> filesSeen = new HashMap<>();
     for (Path file : files) {
-      try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      Path first = filesSeen.putIfAbsent(file.toAbsolutePath().normalize(), file);
+      if (first != null) {
+        throw new Problem(file + ": given twice (also as " + first + "); pass each file once");
+      }
+      try (TextLines in = new TextLines(Files.newInputStream(file))) {
         Parsed p;
         if (inputFormat.equals("gobench")) {
           String arm = arm(file);
@@ -142,9 +144,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
         throw new Problem(file + ": cannot read: " + e.getMessage());
       }
     }
+    if (inputFormat.equals("jsonl")) {
+      errors.addAll(SampleChecks.check(samples));
+    }
     if (!errors.isEmpty()) {
+      String more = errors.size() >= JsonlReader.MAX_BAD_LINES ? "at least " : "";
       throw new Problem(errors.get(0)
-          + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more bad lines)" : ""));
+          + (errors.size() > 1 ? " (and " + more + (errors.size() - 1) + " more bad lines)" : ""));
     }
     return samples;
   }

@@ -1,6 +1,5 @@
 package dev.abfleet.cli.analyze;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +14,18 @@ import java.util.List;
 final class GoBenchReader {
   private GoBenchReader() {}
 
-  static Parsed read(String file, String arm, BufferedReader in, long orderBase)
+  static Parsed read(String file, String arm, TextLines in, long orderBase)
       throws IOException {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
-    String text;
-    long line = 0;
-    while ((text = in.readLine()) != null) {
-      line++;
+    TextLines.Line l;
+    while (errors.size() < JsonlReader.MAX_BAD_LINES && (l = in.next()) != null) {
+      long line = l.number();
+      String text = l.text();
+      if (text == null) {
+        errors.add(new ParseError(file, line, l.problem()));
+        continue;
+      }
       if (!text.startsWith("Benchmark")) {
         continue;
       }
@@ -51,6 +54,11 @@ final class GoBenchReader {
           value = Double.parseDouble(f[i]);
         } catch (NumberFormatException e) {
           errors.add(new ParseError(file, line, "value '" + f[i] + "' is not a number"));
+          break;
+        }
+        if (!Double.isFinite(value)) {
+          errors.add(new ParseError(file, line, "value is " + f[i] + "; values must be finite"
+              + " numbers (leave out a result that was not measured)"));
           break;
         }
         String unit = f[i + 1];

@@ -3,7 +3,7 @@ package dev.abfleet.cli.analyze;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.BufferedReader;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,22 +17,30 @@ import java.util.Map;
  * Optional {@code host_class} (a non-empty string, e.g. "qemu/kvm" or "vz/vz"): paired samples
  * whose pairs span several classes are judged per class with a pooled row that keeps a verdict
  * only when the classes agree; a pair's class is its baseline boot's. Blank lines are skipped;
- * unknown fields are ignored.
+ * unknown fields are ignored. Values must be finite: NaN and Infinity are read so that the
+ * message can say so, then rejected. {@link SampleChecks} checks the samples against each other.
  */
 final class JsonlReader {
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
   static final String DEFAULT_EXPERIMENT = "default";
+  /** A file with this many bad lines is not read further (a binary file, the wrong file). */
+  static final int MAX_BAD_LINES = 100;
 
   private JsonlReader() {}
 
   /** Reads every line; {@code orderBase} offsets the line order across files. */
-  static Parsed read(String file, BufferedReader in, long orderBase) throws IOException {
+  static Parsed read(String file, TextLines in, long orderBase) throws IOException {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
-    String text;
-    long line = 0;
-    while ((text = in.readLine()) != null) {
-      line++;
+    TextLines.Line l;
+    while (errors.size() < MAX_BAD_LINES && (l = in.next()) != null) {
+      long line = l.number();
+      String text = l.text();
+      if (text == null) {
+        errors.add(new ParseError(file, line, l.problem()));
+        continue;
+      }
       if (text.isBlank()) {
         continue;
       }
@@ -44,8 +52,9 @@ final class JsonlReader {
           errors.add(new ParseError(file, line, (String) parsed));
         }
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        // NaN and Infinity are only read to be rejected by name; do not offer them as numbers.
         errors.add(new ParseError(file, line, "not a JSON object: "
-            + e.getOriginalMessage()));
+            + e.getOriginalMessage().replace("Number (or 'NaN'/'+INF'/'-INF')", "Number")));
       }
     }
     return new Parsed(samples, errors);
@@ -81,15 +90,13 @@ final class JsonlReader {
     String experiment = string(f, "experiment");
     String status = string(f, "status");
     boolean failed = status != null && !status.equals("ok");
-    Object pairRaw = f.get("pair");
-    Integer pair = null;
-    if (pairRaw instanceof Double d) {
-      if (d != Math.rint(d) || d < 0) {
-        return "pair " + d + " is not a whole number >= 0";
-      }
-      pair = d.intValue();
-    } else if (pairRaw != null) {
-      return "pair must be a number, got \"" + pairRaw + "\"";
+    Object pair = wholeNumber(f, "pair");
+    if (pair instanceof String problem) {
+      return problem;
+    }
+    Object iteration = wholeNumber(f, "iteration");
+    if (iteration instanceof String problem) {
+      return problem;
     }
     String metric = string(f, "metric");
     double value = Double.NaN;
@@ -103,6 +110,10 @@ final class JsonlReader {
             + (v == null ? "nothing" : "\"" + v + "\"");
       }
       value = (Double) v;
+      if (!Double.isFinite(value)) {
+        return "metric " + metric + ": value is " + value + "; values must be finite numbers"
+            + " (leave out a value that was not measured)";
+      }
     }
     Object hostClass = f.get("host_class");
     if (hostClass != null && !(hostClass instanceof String s && !s.isBlank())) {
@@ -114,8 +125,21 @@ final class JsonlReader {
       return "better '" + better + "': expected higher or lower";
     }
     return new Sample(experiment == null ? DEFAULT_EXPERIMENT : experiment, arm,
-        string(f, "host"), pair, boot, failed ? null : metric, value, string(f, "unit"), better,
-        Boolean.TRUE.equals(f.get("warmup")), failed, order, where, (String) hostClass);
+        string(f, "host"), (Integer) pair, boot, failed ? null : metric, value, string(f, "unit"),
+        better, Boolean.TRUE.equals(f.get("warmup")), failed, order, where, (String) hostClass,
+        (Integer) iteration);
+  }
+
+  /** The field as an Integer, null when absent, or the error message as a String. */
+  private static Object wholeNumber(Map<String, Object> f, String name) {
+    Object raw = f.get(name);
+    if (raw instanceof Double d) {
+      if (d != Math.rint(d) || d < 0 || d > Integer.MAX_VALUE) {
+        return name + " " + d + " is not a whole number >= 0";
+      }
+      return d.intValue();
+    }
+    return raw == null ? null : name + " must be a number, got \"" + raw + "\"";
   }
 
   private static String string(Map<String, Object> f, String name) {

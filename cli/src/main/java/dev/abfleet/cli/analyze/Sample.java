@@ -13,6 +13,8 @@ package dev.abfleet.cli.analyze;
  * @param where "file:line", for messages
  * @param hostClass the boot's host class (optional {@code host_class} field, e.g. "qemu/kvm");
  *     null when not given
+ * @param iteration the iteration's number within its boot (optional {@code iteration} field);
+ *     null when not given
  */
 record Sample(
     String experiment,
@@ -28,13 +30,22 @@ record Sample(
     boolean failed,
     long order,
     String where,
-    String hostClass) {
+    String hostClass,
+    Integer iteration) {
 
   /** A sample without host class. */
   Sample(String experiment, String arm, String host, Integer pair, String boot, String metric,
       double value, String unit, String better, boolean warmup, boolean failed, long order,
       String where) {
     this(experiment, arm, host, pair, boot, metric, value, unit, better, warmup, failed, order,
-        where, null);
+        where, null, null);
+  }
+
+  /** A sample without iteration number. */
+  Sample(String experiment, String arm, String host, Integer pair, String boot, String metric,
+      double value, String unit, String better, boolean warmup, boolean failed, long order,
+      String where, String hostClass) {
+    this(experiment, arm, host, pair, boot, metric, value, unit, better, warmup, failed, order,
+        where, hostClass, null);
   }
 }

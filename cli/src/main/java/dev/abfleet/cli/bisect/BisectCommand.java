@@ -2,6 +2,7 @@ package dev.abfleet.cli.bisect;
 
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.Main;
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.cli.config.FleetConfigLoader;
@@ -114,14 +115,8 @@ import picocli.CommandLine.Parameters;
   }
 
   private Policy policy(FleetConfig cfg) {
-    double t = threshold != null ? threshold : cfg.policy().noiseThreshold();
-    double a = alpha != null ? alpha : cfg.policy().alpha();
-    if (!(t > 0 && t < 1)) {
-      throw new Problem("--threshold " + t + ": expected a relative change between 0 and 1, e.g. 0.02");
-    }
-    if (!(a > 0 && a < 0.5)) {
-      throw new Problem("--alpha " + a + ": expected a level between 0 and 0.5, e.g. 0.05");
-    }
+    double t = threshold != null ? PolicyRanges.threshold(threshold) : cfg.policy().noiseThreshold();
+    double a = alpha != null ? PolicyRanges.alpha(alpha) : cfg.policy().alpha();
     for (int i = 0; i < looks.size(); i++) {
       if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 10_000) {
         throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 10000, e.g. 10,15,20");

@@ -1,13 +1,10 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
  * Loads and validates fleet.yaml. Any problem is a {@link Problem} whose message starts with
@@ -50,32 +42,16 @@ public final class FleetConfigLoader {
   }
 
   public static FleetConfig load(Path file) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new Problem(file + ": no such file; pass an existing fleet.yaml with --config");
-    } catch (IOException e) {
-      throw new Problem(file + ": cannot read (" + e.getMessage() + ")");
-    }
-    return parse(file.toString(), text);
+    return parse(file.toString(), YamlDocuments.read(file, "fleet.yaml", "--config"));
   }
 
   public static FleetConfig parse(String label, String text) {
-    Optional<Node> root;
-    try (Reader r = new StringReader(text)) {
-      root = new Compose(LoadSettings.builder().setLabel(label).build()).composeReader(r);
-    } catch (MarkedYamlEngineException e) {
-      int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-      throw new Problem(label + ":" + line + ": not valid YAML: " + e.getProblem() + "; fix the syntax");
-    } catch (YamlEngineException | IOException e) {
-      throw new Problem(label + ": not valid YAML: " + e.getMessage());
-    }
+    Optional<YamlNode> root = YamlDocuments.compose(label, text, "fleet.yaml needs at most 4");
     if (root.isEmpty()) {
       return fromRoot(Map.of(), label);
     }
-    YamlNode top = new YamlNode(label, root.get(), "");
-    return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark", "schedules")), label);
+    return fromRoot(root.get().mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark",
+        "schedules")), label);
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
@@ -153,8 +129,8 @@ public final class FleetConfigLoader {
           "warmup_boot"));
       if (m.containsKey("warmup_boot")) warmupBoot = m.get("warmup_boot").oneOf(List.of("true", "false")).equals("true");
       if (m.containsKey("looks")) looks = looks(m.get("looks"));
-      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(0, 1);
-      if (m.containsKey("alpha")) alpha = m.get("alpha").number(0, 0.5);
+      if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(PolicyRanges.THRESHOLD_MIN, PolicyRanges.THRESHOLD_MAX);
+      if (m.containsKey("alpha")) alpha = m.get("alpha").number(PolicyRanges.ALPHA_MIN, PolicyRanges.ALPHA_MAX);
       if (m.containsKey("pairs")) pairs = m.get("pairs").integer(1, 10_000);
       if (m.containsKey("boot_timeout_s")) timeout = m.get("boot_timeout_s").integer(5, 86_400);
     }

@@ -1,5 +1,6 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ public final class SpecFileLoader {
 
   /** @param dir relative kernel paths are resolved against it */
   public static SpecFile parse(String label, String text, Path dir, FleetConfig config) {
-    Optional<YamlNode> root = YamlDocuments.compose(label, text);
+    Optional<YamlNode> root = YamlDocuments.compose(label, text, "a spec file needs at most 4");
     if (root.isEmpty()) {
       throw new Problem(label + ":1: the spec file is empty; it needs at least arms: (a baseline and a candidate)");
     }
@@ -52,8 +53,8 @@ public final class SpecFileLoader {
       throw top.get("looks").problem("pairs and looks both given; the last look is the most pairs run,"
           + " drop pairs");
     }
-    Double threshold = top.containsKey("threshold") ? top.get("threshold").number(0, 1) : null;
-    Double alpha = top.containsKey("alpha") ? top.get("alpha").number(0, 0.5) : null;
+    Double threshold = top.containsKey("threshold") ? top.get("threshold").number(PolicyRanges.THRESHOLD_MIN, PolicyRanges.THRESHOLD_MAX) : null;
+    Double alpha = top.containsKey("alpha") ? top.get("alpha").number(PolicyRanges.ALPHA_MIN, PolicyRanges.ALPHA_MAX) : null;
     Long seed = top.containsKey("seed") ? seed(top.get("seed")) : null;
     Integer bootTimeout = top.containsKey("boot_timeout") ? top.get("boot_timeout").integer(5, 86_400) : null;
     Boolean warmupBoot = top.containsKey("warmup_boot") ? top.get("warmup_boot").bool() : null;

@@ -23,7 +23,7 @@ import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
- * Reads the small YAML files users write (spec files): at most {@link #MAX_BYTES}, UTF-8
+ * Reads the small YAML files users write (fleet.yaml, spec files): at most {@link #MAX_BYTES}, UTF-8
  * checked with the line of the first bad byte, nesting at most {@link #MAX_DEPTH} deep (checked
  * on the parser's events, before the recursive composer sees it), composed into
  * {@link YamlNode}s that remember their lines. Every problem is a {@link Problem} starting
@@ -73,11 +73,16 @@ final class YamlDocuments {
     return out.flip().toString();
   }
 
-  /** The document's root node; empty for an empty document. */
-  static Optional<YamlNode> compose(String label, String text) {
+  /**
+   * The document's root node; empty for an empty document.
+   *
+   * @param depthNeeded how deep the file really needs to go, for the message, e.g. "fleet.yaml
+   *     needs at most 4"
+   */
+  static Optional<YamlNode> compose(String label, String text, String depthNeeded) {
     LoadSettings settings = LoadSettings.builder().setLabel(label).build();
     try (Reader r = new StringReader(text)) {
-      checkDepth(label, settings, text);
+      checkDepth(label, settings, text, depthNeeded);
       return new Compose(settings).composeReader(r).map(n -> new YamlNode(label, n, ""));
     } catch (MarkedYamlEngineException e) {
       int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
@@ -88,14 +93,14 @@ final class YamlDocuments {
   }
 
   /** Walks the parser's events (no recursion) so that deep nesting never reaches the composer. */
-  private static void checkDepth(String label, LoadSettings settings, String text) {
+  private static void checkDepth(String label, LoadSettings settings, String text, String depthNeeded) {
     int depth = 0;
     for (Event e : new Parse(settings).parseString(text)) {
       if (e instanceof CollectionStartEvent) {
         if (++depth > MAX_DEPTH) {
           int line = e.getStartMark().map(m -> m.getLine() + 1).orElse(0);
-          throw new Problem(label + ":" + line + ": nested more than " + MAX_DEPTH + " levels deep;"
-              + " check the indentation");
+          throw new Problem(label + ":" + line + ": nested more than " + MAX_DEPTH + " levels deep; "
+              + depthNeeded + ", check the indentation");
         }
       } else if (e instanceof CollectionEndEvent) {
         depth--;

@@ -8,6 +8,7 @@ import dev.abfleet.report.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
 import dev.abfleet.report.Design;
+import dev.abfleet.report.MetricCounters;
 import dev.abfleet.report.Report;
 import dev.abfleet.report.Row;
 import dev.abfleet.report.Run;
@@ -99,8 +100,11 @@ public final class ProtoReports {
         BootRecord.fleetOrder(b.getPairIndex(), b.getOrderInPair(), b.getWarmup()),
         b.getStatus().toLowerCase(Locale.ROOT), b.getHostClass(), t.getAccelerator(),
         b.getWarmup(), samples, new RunFacts(t.getHypervisor(), t.getKernelRelease(),
-            b.getLeaseEpoch(), b.getOrderInPair(), t.getBootMs(), t.getRunMs(), t.getStageMs(), b.getMessage(),
-            b.getConsoleTail()));
+            b.getLeaseEpoch(), b.getOrderInPair(), t.getBootMs(), t.getRunMs(), t.getStageMs(),
+            b.getMessage(), b.getConsoleTail(), t.getVolumeTransport(), t.getVolumeOptions(),
+            t.getVcpuHostCpusList(), b.getGuestCountersList().stream().map(c -> new MetricCounters(
+                c.getMetric(), c.getWork(), c.getWorkUnit(), c.getInterruptsMap(),
+                c.getContextSwitches(), c.getInterruptsTotal())).toList()));
   }
 
   private static BootSample sample(MetricSample s) {

@@ -1,6 +1,7 @@
 package dev.abfleet.cli.sim;
 
 import dev.abfleet.cli.Main;
+import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.sim.SimModel;
@@ -38,7 +39,7 @@ final class SequentialBenchCommand implements Callable<Integer> {
   String metric;
 
   @Option(names = "--effect", defaultValue = "0.7", paramLabel = "F",
-      description = "The candidate's factor on that metric, e.g. 0.7 = -30% (default: ${DEFAULT-VALUE}).")
+      description = "The candidate's factor on that metric, e.g. 0.7 = -30%% (default: ${DEFAULT-VALUE}).")
   double effect;
 
   @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A", description = "Family-wise level (default: ${DEFAULT-VALUE}).")
@@ -62,9 +63,7 @@ final class SequentialBenchCommand implements Callable<Integer> {
     if (!(effect > 0) || !Double.isFinite(effect)) {
       throw new Problem("--effect " + effect + ": expected a factor > 0, e.g. 0.7 for -30%");
     }
-    if (!(alpha > 0 && alpha < 0.5)) {
-      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.05");
-    }
+    PolicyRanges.alpha(alpha);
     SimModel model = sim.load();
     if (model.metrics().stream().noneMatch(m -> m.name().equals(metric))) {
       throw new Problem("--metric " + metric + ": the sim model has " + String.join(", ",

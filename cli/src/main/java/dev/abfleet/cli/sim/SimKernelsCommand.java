@@ -35,7 +35,7 @@ public final class SimKernelsCommand implements Callable<Integer> {
   int firstBad;
 
   @Option(names = "--effect", required = true, paramLabel = "METRIC=FACTOR",
-      description = "Factor on a metric from --first-bad on, e.g. seq_read=0.85 for -15%; repeatable.")
+      description = "Factor on a metric from --first-bad on, e.g. seq_read=0.85 for -15%%; repeatable.")
   Map<String, Double> effects = new LinkedHashMap<>();
 
   @Override

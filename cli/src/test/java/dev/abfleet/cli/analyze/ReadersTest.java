@@ -2,14 +2,12 @@ package dev.abfleet.cli.analyze;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.StringReader;
 import org.junit.jupiter.api.Test;
 
 class ReadersTest {
   private static Parsed jsonl(String text) throws IOException {
-    return JsonlReader.read("in.jsonl", new BufferedReader(new StringReader(text)), 0);
+    return JsonlReader.read("in.jsonl", TextLines.of(text), 0);
   }
 
   @Test
@@ -41,8 +39,8 @@ class ReadersTest {
 
   @Test
   void goBenchmarkLineGivesOneSamplePerUnitWithDirection() throws IOException {
-    Parsed p = GoBenchReader.read("old.txt", "old", new BufferedReader(new StringReader(
-        "BenchmarkRead-8  500  2400 ns/op  410.5 MB/s  0 allocs/op\nPASS\n")), 0);
+    Parsed p = GoBenchReader.read("old.txt", "old", TextLines.of(
+        "BenchmarkRead-8  500  2400 ns/op  410.5 MB/s  0 allocs/op\nPASS\n"), 0);
     assertThat(p.samples()).extracting(Sample::metric).containsOnly("Read-8");
     assertThat(p.samples()).extracting(Sample::unit)
         .containsExactly("ns/op", "MB/s", "allocs/op");
@@ -52,9 +50,71 @@ class ReadersTest {
 
   @Test
   void goBenchmarkLineWithoutUnitsIsAnError() throws IOException {
-    Parsed p = GoBenchReader.read("old.txt", "old",
-        new BufferedReader(new StringReader("BenchmarkRead-8  500\n")), 0);
+    Parsed p = GoBenchReader.read("old.txt", "old", TextLines.of("BenchmarkRead-8  500\n"), 0);
     assertThat(p.errors()).extracting(ParseError::toString)
         .containsExactly("old.txt:1: expected 'BenchmarkName N value unit [value unit ...]'");
+  }
+
+  @Test
+  void nanValueIsRejectedSayingValuesMustBeFinite() throws IOException {
+    Parsed p = jsonl("{\"arm\":\"a\",\"boot\":\"b\",\"metric\":\"m\",\"value\":1}\n\n"
+        + "{\"arm\":\"a\",\"boot\":\"c\",\"metric\":\"m\",\"value\":NaN}\n");
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "in.jsonl:3: metric m: value is NaN; values must be finite numbers (leave out a value that"
+            + " was not measured)");
+  }
+
+  @Test
+  void infiniteValueIsRejectedSayingValuesMustBeFinite() throws IOException {
+    Parsed p = jsonl("{\"arm\":\"a\",\"boot\":\"b\",\"metric\":\"m\",\"value\":-Infinity}\n");
+    assertThat(p.errors()).extracting(ParseError::message).singleElement().asString()
+        .startsWith("metric m: value is -Infinity; values must be finite numbers");
+  }
+
+  @Test
+  void iterationMustBeAWholeNumber() throws IOException {
+    Parsed p = jsonl("{\"arm\":\"a\",\"boot\":\"b\",\"metric\":\"m\",\"value\":1,\"iteration\":1.5}\n");
+    assertThat(p.errors()).extracting(ParseError::toString)
+        .containsExactly("in.jsonl:1: iteration 1.5 is not a whole number >= 0");
+  }
+
+  @Test
+  void lineThatIsNotUtf8IsNamedAndTheNextLineIsRead() throws IOException {
+    byte[] latin1 = ("{\"arm\":\"a\",\"boot\":\"b1\",\"metric\":\"m\",\"value\":1}\n"
+        + "{\"arm\":\"caf\u00e9\",\"boot\":\"b2\",\"metric\":\"m\",\"value\":1}\n"
+        + "{\"arm\":\"a\",\"boot\":\"b3\",\"metric\":\"m\",\"value\":1}\n")
+        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    Parsed p = JsonlReader.read("in.jsonl", new TextLines(new java.io.ByteArrayInputStream(latin1)), 0);
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "in.jsonl:2: not UTF-8 text; save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)");
+    assertThat(p.samples()).extracting(Sample::boot).containsExactly("b1", "b3");
+  }
+
+  @Test
+  void lineLongerThanTheCapEndsTheFile() throws IOException {
+    java.io.InputStream zeros = new java.io.InputStream() {
+      @Override
+      public int read() {
+        return 0;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        java.util.Arrays.fill(b, off, off + len, (byte) 0);
+        return len;
+      }
+    };
+    Parsed p = JsonlReader.read("/dev/zero", new TextLines(zeros), 0);
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "/dev/zero:1: longer than 1 MiB without a line break; analyze reads one sample per line (is"
+            + " this the right file?)");
+  }
+
+  @Test
+  void goBenchmarkNanValueIsRejectedSayingValuesMustBeFinite() throws IOException {
+    Parsed p = GoBenchReader.read("old.txt", "old", TextLines.of("BenchmarkRead-8  500  NaN ns/op\n"), 0);
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "old.txt:1: value is NaN; values must be finite numbers (leave out a result that was not"
+            + " measured)");
   }
 }

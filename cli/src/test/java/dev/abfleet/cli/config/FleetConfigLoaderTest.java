@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.cli.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FleetConfigLoaderTest {
   @Test
@@ -133,5 +137,42 @@ class FleetConfigLoaderTest {
     String y = "benchmarks:\n  meta: {}\ndefault_benchmark: metta\n";
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
         .hasMessage("f.yaml:3: default_benchmark is 'metta'; expected one of meta");
+  }
+
+  @Test
+  void blockNestingFiveThousandDeepIsAProblemNotAStackOverflow() {
+    StringBuilder y = new StringBuilder("policy:\n");
+    for (int i = 0; i < 5000; i++) {
+      y.append(" ".repeat(i + 1)).append("k").append(i).append(":\n");
+    }
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y.toString()))
+        .isInstanceOf(Problem.class)
+        .hasMessage("f.yaml:33: nested more than 32 levels deep; fleet.yaml needs at most 4, check the"
+            + " indentation");
+  }
+
+  @Test
+  void flowNestingFiveThousandDeepIsAProblemNotAStackOverflow() {
+    String y = "policy: " + "[".repeat(5000) + "]".repeat(5000) + "\n";
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
+        .isInstanceOf(Problem.class)
+        .hasMessageStartingWith("f.yaml:1: nested more than 32 levels deep");
+  }
+
+  @Test
+  void fileLargerThanTheCapIsAProblemNamingIt(@TempDir Path dir) throws IOException {
+    Path f = Files.write(dir.resolve("big.yaml"), new byte[(1 << 20) + 1]);
+    assertThatThrownBy(() -> FleetConfigLoader.load(f))
+        .isInstanceOf(Problem.class)
+        .hasMessage(f + ": larger than 1 MiB, so not a fleet.yaml; pass a fleet.yaml with --config");
+  }
+
+  @Test
+  void fileThatIsNotUtf8NamesTheLine(@TempDir Path dir) throws IOException {
+    Path f = Files.write(dir.resolve("fleet.yaml"),
+        "policy:\n  pairs: 8 # caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+    assertThatThrownBy(() -> FleetConfigLoader.load(f))
+        .isInstanceOf(Problem.class)
+        .hasMessage(f + ":2: not UTF-8 text; save the file as UTF-8");
   }
 }

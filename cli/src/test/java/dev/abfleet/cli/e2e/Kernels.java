@@ -8,10 +8,16 @@ import java.nio.file.Path;
 /** The real Debian kernel the end-to-end tests boot (downloaded once into the abfleet cache). */
 final class Kernels {
   static final String PACKAGE = "linux-image-6.1.0-50-cloud-amd64";
+  static final String GENERIC_PACKAGE = "linux-image-6.1.0-50-amd64";
 
   private Kernels() {}
 
   static synchronized Path cloud() throws Exception {
     return new DebianKernels(new ProcessRunner()).fetch(PACKAGE, WorkerSettings.defaultHome());
+  }
+
+  /** The generic kernel (9p and virtio-fs as modules), its module tree beside it. */
+  static synchronized Path generic() throws Exception {
+    return new DebianKernels(new ProcessRunner()).fetch(GENERIC_PACKAGE, WorkerSettings.defaultHome());
   }
 }

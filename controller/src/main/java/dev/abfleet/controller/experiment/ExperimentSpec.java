@@ -20,7 +20,8 @@ public record ExperimentSpec(
     name = name == null ? "" : name;
     arms = arms == null ? List.of() : List.copyOf(arms);
     benchmark = benchmark == null ? new BenchmarkSpec("", List.of(), 0, 0, 0) : benchmark;
-    selector = (selector == null ? HostSelector.any() : selector).pinning(pinNeed(arms));
+    selector = (selector == null ? HostSelector.any() : selector).needingVolume(benchmark.hostVolume())
+        .pinning(pinNeed(arms));
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
   }

@@ -12,9 +12,11 @@ import java.util.Set;
  * The host class of a boot: which boots may be pooled in one comparison.
  *
  * <p>The key is {@code hypervisor/accelerator} as the boot's telemetry reports them (results of
- * different hypervisors or accelerators are never pooled silently), followed by the policy's
+ * different hypervisors or accelerators are never pooled silently), then, for a benchmark on a
+ * host volume, the volume's transport ({@code volume=9p}: 9p and virtio-fs differ by orders of
+ * magnitude on metadata, so they are never pooled either), followed by the policy's
  * {@code class_by} dimensions of the host, each {@code name=value}, e.g. {@code qemu/kvm},
- * {@code sim/sim cpu=a}, {@code qemu/tcg cpu_model=AMD EPYC 7B13}. The dimensions come from the
+ * {@code sim/sim cpu=a}, {@code qemu/tcg volume=9p cpu_model=AMD EPYC 7B13}. The dimensions come from the
  * worker's hello (fingerprint and labels) and are fixed when a block is planned, so a later
  * relabelling of the host does not move recorded pairs between classes.
  *
@@ -51,24 +53,36 @@ public final class HostClassKey {
 
   /** {@code hypervisor/accelerator}, then the facts after a space when there are any. */
   public static String key(String hypervisor, String accelerator, String facts) {
+    return key(hypervisor, accelerator, "", facts);
+  }
+
+  /**
+   * {@code hypervisor/accelerator}, then {@code volume=TRANSPORT} when the boot ran on a host
+   * volume, then the facts, separated by spaces.
+   */
+  public static String key(String hypervisor, String accelerator, String volumeTransport, String facts) {
     String base = hypervisor + "/" + accelerator;
+    if (volumeTransport != null && !volumeTransport.isEmpty()) {
+      base += " volume=" + volumeTransport;
+    }
     return facts == null || facts.isEmpty() ? base : base + " " + facts;
   }
 
   /** The class a boot ran in; the accelerator part is empty when the boot reported none. */
   public static String of(RunOutcome boot) {
-    return key(boot.hypervisor(), boot.accelerator(), boot.hostFacts());
+    return key(boot.hypervisor(), boot.accelerator(), boot.guest().volumeTransport(), boot.hostFacts());
   }
 
   /**
    * The class a block on this host is expected to run in: the hypervisor the selector picks for
-   * the host and that hypervisor's best probed accelerator (what the worker uses).
+   * the host, that hypervisor's best probed accelerator and, for a host volume, its first
+   * transport (what the worker uses).
    */
   public static String planned(ExperimentSpec spec, HostCapabilities host) {
     String hypervisor = spec.selector().hypervisorFor(host);
     List<String> accels = host == null ? List.of()
         : host.hypervisors().getOrDefault(hypervisor, List.of());
-    return key(hypervisor, accels.isEmpty() ? "" : accels.get(0),
+    return key(hypervisor, accels.isEmpty() ? "" : accels.get(0), spec.selector().volumeTransportFor(host),
         facts(spec.policy().classBy(), host));
   }
 

@@ -5,6 +5,7 @@ import dev.abfleet.report.Assessor;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
 import dev.abfleet.report.Design;
+import dev.abfleet.report.MetricCounters;
 import dev.abfleet.report.RunFacts;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -70,8 +71,11 @@ public final class ReportInputs {
     return new BootRecord(o.runId(), o.arm(), o.hostId(), o.pairIndex(),
         BootRecord.fleetOrder(o.pairIndex(), o.orderInPair(), o.warmup()), status(o.status()),
         hostClass, o.accelerator(), o.warmup(), samples,
-        new RunFacts(o.hypervisor(), o.kernelRelease(), o.leaseEpoch(), o.orderInPair(), o.bootMs(), o.runMs(),
-            o.stageMs(), o.message(), o.consoleTail()));
+        new RunFacts(o.hypervisor(), o.kernelRelease(), o.leaseEpoch(), o.orderInPair(),
+            o.bootMs(), o.runMs(), o.stageMs(), o.message(), o.consoleTail(),
+            o.guest().volumeTransport(), o.guest().volumeOptions(), o.guest().vcpuHostCpus(),
+            o.guest().counters().stream().map(c -> new MetricCounters(c.metric(), c.work(),
+                c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal())).toList()));
   }
 
   private static String status(RunOutcome.Status s) {

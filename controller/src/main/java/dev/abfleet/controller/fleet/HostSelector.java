@@ -13,12 +13,15 @@ import java.util.Map;
  * @param hypervisors several hypervisors (a cross-host comparison): a host matches when it has
  *     any of them and each block uses the first listed that the host has; empty = {@code
  *     hypervisor} alone
+ * @param hostVolume the benchmark runs on a host volume: only hosts whose hypervisor for the
+ *     block offers a volume transport match. Not chosen by the client: derived from the
+ *     benchmark (see ExperimentSpec)
  * @param pin CPUs the experiment's pinned arms need; {@link PinNeed#NONE} = none is pinned. Not
  *     chosen by the client: derived from the arms (see ExperimentSpec)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors, PinNeed pin) {
+    List<String> hypervisors, boolean hostVolume, PinNeed pin) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -32,15 +35,32 @@ public record HostSelector(
     pin = pin == null ? PinNeed.NONE : pin;
   }
 
-  /** No pinned arm. */
+  /** A guest-volume benchmark with no pinned arm. */
   public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
       List<String> hypervisors) {
-    this(hypervisor, arch, labels, hosts, hypervisors, PinNeed.NONE);
+    this(hypervisor, arch, labels, hosts, hypervisors, false, PinNeed.NONE);
+  }
+
+  /** This selector for a benchmark that does ({@code true}) or does not run on a host volume. */
+  public HostSelector needingVolume(boolean needed) {
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin);
   }
 
   /** This selector for an experiment whose pinned arms need {@code need}. */
   public HostSelector pinning(PinNeed need) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, need);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need);
+  }
+
+  /**
+   * The volume transport a block on this host uses: the first that the block's hypervisor
+   * offers; empty when it offers none, the host is unknown, or the benchmark needs no host volume.
+   */
+  public String volumeTransportFor(HostCapabilities host) {
+    if (!hostVolume || host == null) {
+      return "";
+    }
+    List<String> transports = host.volumeTransports().getOrDefault(hypervisorFor(host), List.of());
+    return transports.isEmpty() ? "" : transports.get(0);
   }
 
   /** One hypervisor. */
@@ -71,13 +91,30 @@ public record HostSelector(
         .findFirst().orElse(hypervisor);
   }
 
-  /** True when the host can run this selector's boots, pinned arms included. */
+  /**
+   * True when the host can run this selector's boots: on a host volume when the benchmark needs
+   * one, with a CPU for each vCPU of a pinned arm.
+   */
   public boolean matches(HostCapabilities host) {
-    return matchesUnpinned(host) && pin.fits(host);
+    return matchesAnyVolume(host) && volumeFits(host);
+  }
+
+  /** True when the host matches everything but, perhaps, the host volume's transport. */
+  public boolean matchesAnyVolume(HostCapabilities host) {
+    return matchesPlace(host) && pin.fits(host);
   }
 
   /** True when the host matches everything but, perhaps, the CPUs that pinning needs. */
   public boolean matchesUnpinned(HostCapabilities host) {
+    return matchesPlace(host) && volumeFits(host);
+  }
+
+  private boolean volumeFits(HostCapabilities host) {
+    return !hostVolume || !volumeTransportFor(host).isEmpty();
+  }
+
+  /** Hypervisor, arch, explicit hosts and labels. */
+  private boolean matchesPlace(HostCapabilities host) {
     boolean usable = allowedHypervisors().stream()
         .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
     if (!usable) {

@@ -24,6 +24,12 @@ public final class FleetSummary {
     if (known.isEmpty() || known.stream().anyMatch(selector::matches)) {
       return Optional.empty();
     }
+    if (selector.hostVolume() && known.stream().anyMatch(selector::matchesAnyVolume)) {
+      return Optional.of("no host can run volume host: no host matching " + describe(selector)
+          + " advertises a volume transport for its hypervisor (QEMU offers 9p when built with virtfs,"
+          + " virtiofs with virtiofsd installed; see the worker's log). Run the benchmark on volume guest"
+          + " or connect a worker that has one.");
+    }
     Optional<String> tooSmall = tooFewCpus(selector, known);
     if (tooSmall.isPresent()) {
       return tooSmall;

@@ -72,6 +72,16 @@ public final class ArtifactCache {
     return Sha256.ofFile(file);
   }
 
+  /**
+   * The file an artifact URI names on this host (a path or {@code file://} URI), e.g. to find
+   * what lies beside a kernel; empty for an empty URI.
+   *
+   * @throws IllegalArgumentException unsupported URI scheme
+   */
+  public static Optional<Path> sourcePath(String uri) {
+    return uri == null || uri.isEmpty() ? Optional.empty() : Optional.of(localPath(uri));
+  }
+
   static Path localPath(String uri) {
     if (uri.startsWith("file:")) {
       return Path.of(URI.create(uri));

@@ -98,4 +98,41 @@ public final class KernelImage {
   private static Inspection problem(String message) {
     return new Inspection(null, message);
   }
+
+  /** Where the x86 boot header keeps the offset (minus 0x200) of the kernel version string. */
+  private static final int BZIMAGE_VERSION_PTR_AT = 0x20E;
+
+  /**
+   * The release an x86 bzImage was built as (its {@code uname -r}, the first word of the
+   * header's kernel_version string, e.g. {@code 6.1.0-50-amd64}); empty for other images or
+   * when the header holds none.
+   */
+  public static Optional<String> release(Path path) {
+    try (SeekableByteChannel ch = Files.newByteChannel(path)) {
+      ByteBuffer head = ByteBuffer.allocate(BZIMAGE_VERSION_PTR_AT + 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // fill the header window
+      }
+      if (head.hasRemaining() || !matches(head.array(), BZIMAGE_MAGIC_AT, BZIMAGE_MAGIC)) {
+        return Optional.empty();
+      }
+      int offset = Short.toUnsignedInt(head.getShort(BZIMAGE_VERSION_PTR_AT));
+      if (offset == 0) {
+        return Optional.empty();
+      }
+      ByteBuffer text = ByteBuffer.allocate(128);
+      ch.position(offset + 0x200L);
+      while (text.hasRemaining() && ch.read(text) > 0) {
+        // fill the version window
+      }
+      String s = new String(text.array(), 0, text.position(), StandardCharsets.US_ASCII);
+      int end = 0;
+      while (end < s.length() && s.charAt(end) > ' ' && s.charAt(end) < 0x7f) {
+        end++;
+      }
+      return end == 0 ? Optional.empty() : Optional.of(s.substring(0, end));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
 }

@@ -1,6 +1,8 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.worker.modules.GuestModule;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Entry point for the run executor: the initramfs every benchmark boot uses. Built once per
@@ -25,8 +27,17 @@ public final class GuestImage {
    */
   public static Path ensure(Path cacheDir, GuestToolchain toolchain)
       throws GuestImageException, InterruptedException {
+    return ensure(cacheDir, toolchain, List.of());
+  }
+
+  /**
+   * As {@link #ensure(Path, GuestToolchain)}, with kernel modules /init loads before the
+   * harness, in this order; each module set has its own cached image.
+   */
+  public static Path ensure(Path cacheDir, GuestToolchain toolchain, List<GuestModule> modules)
+      throws GuestImageException, InterruptedException {
     Path harness = new HarnessBuild(cacheDir, toolchain.compiler()).ensureBinary();
     byte[] init = Resources.read(Resources.INIT_SCRIPT);
-    return new InitramfsBuilder(cacheDir).build(init, toolchain.busybox(), harness);
+    return new InitramfsBuilder(cacheDir).build(init, toolchain.busybox(), harness, modules);
   }
 }

@@ -82,6 +82,7 @@ public final class GuestProtocol {
     private boolean done;
     private OptionalLong elapsedMs = OptionalLong.empty();
     private final List<HarnessError> harnessErrors = new ArrayList<>();
+    private final List<SetupError> setupErrors = new ArrayList<>();
     private final List<GuestCounters> counters = new ArrayList<>();
     private final List<ParseError> errors = new ArrayList<>();
     private int errorsOmitted;
@@ -141,6 +142,7 @@ public final class GuestProtocol {
         case "error" ->
             harnessErrors.add(new HarnessError(number, text(node, "metric"), text(node, "message")));
         case "telemetry" -> counters(number, node);
+        case "setup_error" -> setupErrors.add(new SetupError(number, text(node, "step"), text(node, "message")));
         default -> error(number, "unknown event '" + excerpt(event) + "'");
       }
     }
@@ -199,7 +201,7 @@ public final class GuestProtocol {
 
     ParsedRun build() {
       return new ParsedRun(Optional.ofNullable(start), samples, done, elapsedMs, harnessErrors,
-          errors, errorsOmitted, counters);
+          errors, errorsOmitted, counters, setupErrors);
     }
   }
 

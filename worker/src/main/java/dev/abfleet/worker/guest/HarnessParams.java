@@ -16,10 +16,37 @@ import java.util.regex.Pattern;
  * @param dir guest working directory; empty = /bench (a tmpfs)
  * @param files files in the find_recursive / rm_rf tree; 0 = default (2000)
  * @param cold drop the guest's page, dentry and inode caches before each iteration
+ * @param volume the host volume /init mounts and runs the harness on; null = none (the
+ *     harness runs in {@code dir})
  */
 public record HarnessParams(
     List<String> metrics, int iterations, int iterationMs, int warmup, String out, String dir,
-    int files, boolean cold) {
+    int files, boolean cold, Volume volume) {
+
+  /**
+   * A host volume as /init mounts it: {@code mount -t FSTYPE -o OPTIONS TAG /mnt/host}, then
+   * fleetbench runs with {@code --dir /mnt/host}.
+   *
+   * @param fsType "9p" or "virtiofs"
+   * @param tag the virtio mount tag
+   * @param options comma-separated mount options; empty = none
+   */
+  public record Volume(String fsType, String tag, String options) {
+    private static final Pattern FS_TYPE = Pattern.compile("9p|virtiofs");
+    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_-]{1,31}");
+    private static final Pattern OPTIONS = Pattern.compile("[A-Za-z0-9_.,=:/+-]*");
+
+    /** @throws IllegalArgumentException a value could break the kernel command line or the mount */
+    public Volume {
+      options = options == null ? "" : options;
+      require(fsType != null && FS_TYPE.matcher(fsType).matches(), "volume file system '" + fsType
+          + "' must be 9p or virtiofs");
+      require(tag != null && TAG.matcher(tag).matches(), "volume tag '" + tag
+          + "' must be 1-31 letters, digits, '_' or '-'");
+      require(OPTIONS.matcher(options).matches(), "volume options '" + options
+          + "' may only hold letters, digits and _ . , = : / + -");
+    }
+  }
 
   private static final Pattern METRIC = Pattern.compile("[a-z0-9_]+");
   private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_./-]*");
@@ -44,6 +71,12 @@ public record HarnessParams(
         "dir '" + dir + "' must be an absolute path of [A-Za-z0-9_./-]");
   }
 
+  /** No host volume. */
+  public HarnessParams(List<String> metrics, int iterations, int iterationMs, int warmup, String out,
+      String dir, int files, boolean cold) {
+    this(metrics, iterations, iterationMs, warmup, out, dir, files, cold, null);
+  }
+
   /** Default file count and warm caches. */
   public HarnessParams(List<String> metrics, int iterations, int iterationMs, int warmup,
       String out, String dir) {
@@ -53,6 +86,11 @@ public record HarnessParams(
   /** Every harness default. */
   public static HarnessParams defaults() {
     return new HarnessParams(List.of(), 0, 0, 0, "", "");
+  }
+
+  /** The same parameters with {@code volume} as the host volume. */
+  public HarnessParams withVolume(Volume v) {
+    return new HarnessParams(metrics, iterations, iterationMs, warmup, out, dir, files, cold, v);
   }
 
   /** The parameters to append to the kernel command line, e.g. "abfleet.iterations=3". */
@@ -81,6 +119,13 @@ public record HarnessParams(
     }
     if (cold) {
       args.add("abfleet.cache=cold");
+    }
+    if (volume != null) {
+      args.add("abfleet.volume=" + volume.fsType());
+      args.add("abfleet.volume_tag=" + volume.tag());
+      if (!volume.options().isEmpty()) {
+        args.add("abfleet.volume_opts=" + volume.options());
+      }
     }
     return args;
   }

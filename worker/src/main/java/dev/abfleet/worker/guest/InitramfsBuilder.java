@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import dev.abfleet.worker.modules.GuestModule;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.cpio.CpioArchiveEntry;
@@ -17,10 +19,13 @@ import org.apache.commons.compress.archivers.cpio.CpioConstants;
 
 /**
  * Builds the benchmark initramfs: a gzip-compressed cpio "newc" archive holding /init, a static
- * busybox with the applets /init uses, /bin/fleetbench, the mount points, and /dev/console
- * (the kernel opens it for PID 1 before /init can mount devtmpfs).
+ * busybox with the applets /init uses, /bin/fleetbench, the mount points, /dev/console
+ * (the kernel opens it for PID 1 before /init can mount devtmpfs), and the kernel modules the
+ * boot needs as {@code /lib/modules/NNN-name.ko}, numbered in load order (/init loads them in
+ * file name order).
  *
- * <p>Cached as {@code CACHE/guest/initramfs/KEY.cpio.gz}, KEY = SHA-256 of every input; written
+ * <p>Cached as {@code CACHE/guest/initramfs/KEY.cpio.gz}, KEY = SHA-256 of every input, the
+ * modules' names and contents included; written
  * to a temp file and moved into place atomically, so a reader never sees a partial archive.
  */
 public final class InitramfsBuilder {
@@ -28,9 +33,9 @@ public final class InitramfsBuilder {
   /** Busybox applets linked into /bin: what /init calls, plus a few for debugging by hand. */
   static final List<String> APPLETS =
       List.of("sh", "mount", "umount", "cat", "ls", "mkdir", "sleep", "sync", "poweroff",
-          "reboot", "dmesg", "stty");
+          "reboot", "dmesg", "stty", "insmod", "lsmod", "tr", "grep");
   /** Bump when the archive layout changes, so old cached archives are not reused. */
-  private static final String LAYOUT_VERSION = "1";
+  private static final String LAYOUT_VERSION = "2";
   private static final int CONSOLE_MAJOR = 5;
   private static final int CONSOLE_MINOR = 1;
 
@@ -50,10 +55,22 @@ public final class InitramfsBuilder {
    * @throws GuestImageException an input is missing, dynamically linked or of another CPU
    */
   public Path build(byte[] init, Path busybox, Path harness) throws GuestImageException {
+    return build(init, busybox, harness, List.of());
+  }
+
+  /**
+   * As {@link #build(byte[], Path, Path)}, with kernel modules for /init to load in this order.
+   */
+  public Path build(byte[] init, Path busybox, Path harness, List<GuestModule> modules) throws GuestImageException {
     byte[] busyboxBytes = readInput(busybox, "busybox");
     byte[] harnessBytes = readInput(harness, "fleetbench binary");
     checkExecutables(busybox, busyboxBytes, harness, harnessBytes);
-    String key = Sha256.ofParts(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes);
+    List<byte[]> parts = new ArrayList<>(List.of(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes));
+    for (GuestModule m : modules) {
+      parts.add(Sha256.utf8(m.fileName()));
+      parts.add(m.bytes());
+    }
+    String key = Sha256.ofParts(parts.toArray(new byte[0][]));
     Path dir = cacheDir.resolve("guest").resolve("initramfs");
     Path target = dir.resolve(key + ".cpio.gz");
     if (Files.isRegularFile(target)) {
@@ -64,7 +81,7 @@ public final class InitramfsBuilder {
       Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, ".initramfs-", ".tmp");
       try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
-        write(out, init, busyboxBytes, harnessBytes);
+        write(out, init, busyboxBytes, harnessBytes, modules);
       }
       makeWorldReadable(tmp);
       CacheFiles.moveIntoPlace(tmp, target);
@@ -78,6 +95,12 @@ public final class InitramfsBuilder {
 
   /** Writes the uncompressed newc archive; every entry is owned by root with mtime 0. */
   static void write(OutputStream out, byte[] init, byte[] busybox, byte[] harness)
+      throws IOException {
+    write(out, init, busybox, harness, List.of());
+  }
+
+  /** As above, with {@code modules} as {@code lib/modules/NNN-name.ko} in this order. */
+  static void write(OutputStream out, byte[] init, byte[] busybox, byte[] harness, List<GuestModule> modules)
       throws IOException {
     try (CpioArchiveOutputStream cpio =
         new CpioArchiveOutputStream(nonClosing(out), CpioConstants.FORMAT_NEW)) {
@@ -93,8 +116,20 @@ public final class InitramfsBuilder {
       for (String applet : APPLETS) {
         e.symlink("bin/" + applet, "busybox");
       }
+      if (!modules.isEmpty()) {
+        e.dir("lib", 0755);
+        e.dir("lib/modules", 0755);
+        for (int i = 0; i < modules.size(); i++) {
+          e.file(moduleEntry(i, modules.get(i)), 0644, modules.get(i).bytes());
+        }
+      }
       cpio.finish();
     }
+  }
+
+  /** Where module {@code index} of the load order lies in the archive, e.g. {@code lib/modules/003-9p.ko}. */
+  static String moduleEntry(int index, GuestModule m) {
+    return String.format("lib/modules/%03d-%s", index, m.fileName());
   }
 
   /** Rejects inputs the guest could not execute, with the fix in the message. */

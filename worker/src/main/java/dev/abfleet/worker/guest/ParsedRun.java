@@ -17,6 +17,8 @@ import java.util.Set;
  * @param parseErrors lines that are not valid protocol, the first {@link GuestProtocol#MAX_PARSE_ERRORS}
  * @param parseErrorsOmitted further lines that are not valid protocol, counted but not kept
  * @param counters telemetry events, one per metric that finished, in channel order
+ * @param setupErrors setup_error events of /init (a module or the host volume failed), in
+ *     channel order; the harness did not run after one
  */
 public record ParsedRun(
     Optional<GuestStart> start,
@@ -26,9 +28,11 @@ public record ParsedRun(
     List<HarnessError> harnessErrors,
     List<ParseError> parseErrors,
     int parseErrorsOmitted,
-    List<GuestCounters> counters) {
+    List<GuestCounters> counters,
+    List<SetupError> setupErrors) {
 
   public ParsedRun {
+    setupErrors = List.copyOf(setupErrors);
     counters = List.copyOf(counters);
     samples = List.copyOf(samples);
     harnessErrors = List.copyOf(harnessErrors);

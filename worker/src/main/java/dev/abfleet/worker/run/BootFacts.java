@@ -15,6 +15,8 @@ import java.util.List;
  * @param harnessDone the harness's done line arrived
  * @param missingMetrics requested metrics with no measured (non-warm-up) sample
  * @param harnessErrors error events the harness reported, "metric: message"
+ * @param setupErrors setup_error events of the guest's /init, "step: message": the boot's
+ *     modules or host volume could not be set up, so the harness never ran
  */
 public record BootFacts(
     String stagingError,
@@ -25,4 +27,17 @@ public record BootFacts(
     boolean harnessStarted,
     boolean harnessDone,
     List<String> missingMetrics,
-    List<String> harnessErrors) {}
+    List<String> harnessErrors,
+    List<String> setupErrors) {
+
+  public BootFacts {
+    setupErrors = setupErrors == null ? List.of() : List.copyOf(setupErrors);
+  }
+
+  /** A boot whose guest reported no setup error. */
+  public BootFacts(String stagingError, String launchError, String outputOverCap, boolean timedOut, int exitCode,
+      boolean harnessStarted, boolean harnessDone, List<String> missingMetrics, List<String> harnessErrors) {
+    this(stagingError, launchError, outputOverCap, timedOut, exitCode, harnessStarted, harnessDone, missingMetrics,
+        harnessErrors, List.of());
+  }
+}

@@ -13,15 +13,23 @@ import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.HostFacts;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.guest.GuestImage;
+import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
 import dev.abfleet.worker.guest.GuestSample;
+import dev.abfleet.worker.guest.GuestToolchain;
 import dev.abfleet.worker.guest.HarnessParams;
 import dev.abfleet.worker.guest.ParsedRun;
+import dev.abfleet.worker.guest.SetupError;
+import dev.abfleet.worker.modules.GuestModules;
+import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.VolumeShare;
+import dev.abfleet.worker.vm.VolumeTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,11 +54,13 @@ public final class GuestRunProcedure implements RunProcedure {
   private final WorkerSettings settings;
   private final Map<String, VmDriver> drivers;
   private final ArtifactCache cache;
+  private final GuestModules guestModules;
 
   public GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers) {
     this.settings = settings;
     this.drivers = drivers;
     this.cache = new ArtifactCache(settings.home().resolve("artifacts"));
+    this.guestModules = new GuestModules(settings.home(), new ProcessRunner());
   }
 
   @Override
@@ -63,17 +73,33 @@ public final class GuestRunProcedure implements RunProcedure {
       return failure(block, run, telemetry, FailureKind.INFRA,
           "hypervisor '" + telemetry.getHypervisor() + "' is not usable on host " + settings.hostId(), "");
     }
+    VolumePlan.Decision volume = VolumePlan.decide(run.getBenchmark().getVolume(), driver.volumeTransports(),
+        run.getVolumeOptions(), telemetry.getHypervisor(), settings.hostId());
+    if (volume.failed()) {
+      return failure(block, run, telemetry, volume.kind(), volume.problem(), "");
+    }
+    VolumePlan plan = volume.plan();
+    if (plan != null) {
+      telemetry.setVolumeTransport(plan.transport().wire()).setVolumeOptions(plan.options());
+    }
     long stageStart = System.nanoTime();
     Path kernel;
     Path initrd;
     Path workDir;
+    GuestModules.Selection modules;
     try {
       kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
+      modules = selectModules(run, plan, kernel);
+      if (modules instanceof GuestModules.Selection.Unavailable u) {
+        telemetry.setStageMs(millisSince(stageStart));
+        log.warn("run {}: CONFIG {}", run.getRunId(), u.message());
+        return failure(block, run, telemetry, FailureKind.CONFIG, u.message(), "");
+      }
       initrd = run.getInitrd().getSha256().isEmpty()
-          ? GuestImage.ensure(settings.home())
+          ? GuestImage.ensure(settings.home(), GuestToolchain.host(), ((GuestModules.Selection.Ready) modules).modules())
           : cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
       workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
-    } catch (IOException | RuntimeException | dev.abfleet.worker.guest.GuestImageException e) {
+    } catch (IOException | RuntimeException | GuestImageException e) {
       telemetry.setStageMs(millisSince(stageStart));
       var c = RunClassifier.classify(new BootFacts(String.valueOf(e.getMessage()), null, null, false, -1, false, false,
           List.of(), List.of()));
@@ -81,20 +107,28 @@ public final class GuestRunProcedure implements RunProcedure {
     }
     telemetry.setStageMs(millisSince(stageStart));
 
+    HarnessParams params = harnessParams(run);
+    VolumeShare share = null;
+    if (plan != null) {
+      params = params.withVolume(plan.guestVolume());
+      share = new VolumeShare(plan.transport(),
+          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG);
+    }
     BootRequest request = new BootRequest(
         run.getRunId(),
         guestArch(kernel),
         kernel,
         initrd,
         run.getCmdlineExtra(),
-        harnessParams(run).kernelArgs(),
+        params.kernelArgs(),
         Math.max(1, run.getShape().getVcpus()),
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
         Duration.ofSeconds(run.getTimeoutS() == 0 ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()),
         workDir,
+        share,
         run.getShape().getPinVcpus());
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
-    BootOutcome outcome = driver.boot(request);
+    BootOutcome outcome = boot(driver, request);
     ResultsHead results = ResultsHead.read(outcome.resultsLog());
     ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
@@ -122,10 +156,15 @@ public final class GuestRunProcedure implements RunProcedure {
         parsed.start().isPresent(),
         parsed.done(),
         missing,
-        parsed.harnessErrors().stream().map(e -> e.metric() + ": " + e.message()).toList()));
+        parsed.harnessErrors().stream().map(e -> e.metric() + ": " + e.message()).toList(),
+        parsed.setupErrors().stream().map(SetupError::describe).toList()));
     if (!classification.ok()) {
-      log.warn("run {}: {} {}", run.getRunId(), classification.kind(), classification.message());
-      return failure(block, run, telemetry, classification.kind(), classification.message(), nullToEmpty(outcome.consoleTail()));
+      String message = classification.message();
+      if (classification.kind() == FailureKind.CONFIG && plan != null) {
+        message += setupHint(plan, modules, run);
+      }
+      log.warn("run {}: {} {}", run.getRunId(), classification.kind(), message);
+      return failure(block, run, telemetry, classification.kind(), message, nullToEmpty(outcome.consoleTail()));
     }
     RunResult.Builder result = RunResult.newBuilder()
         .setRunId(run.getRunId())
@@ -149,6 +188,64 @@ public final class GuestRunProcedure implements RunProcedure {
     parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
     result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
     return WorkerMessage.newBuilder().setRunResult(result).build();
+  }
+
+  /**
+   * The modules the guest needs: the volume transport's and the arm's, from the tree the arm
+   * names or the one beside the kernel as the arm gave it (the staged copy has no tree beside
+   * it). None for an arm with its own initrd: only the built-in /init loads modules.
+   */
+  private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel)
+      throws IOException, InterruptedException {
+    if (!run.getInitrd().getSha256().isEmpty()) {
+      return new GuestModules.Selection.Ready(List.of(), null);
+    }
+    Path kernel = ArtifactCache.sourcePath(run.getKernel().getUri()).orElse(stagedKernel);
+    return guestModules.select(new GuestModules.Request(kernel, run.getModulesDir(),
+        plan == null ? List.of() : plan.transport().modules(),
+        plan == null ? "" : plan.transport().wire(),
+        run.getModulesList()));
+  }
+
+  /** Boots {@code request}; its host volume, if any, is made empty before and removed after. */
+  private static BootOutcome boot(VmDriver driver, BootRequest request) throws InterruptedException {
+    if (request.volume() == null) {
+      return driver.boot(request);
+    }
+    Path dir = request.volume().hostDir();
+    try {
+      freshDirectory(dir);
+      return driver.boot(request);
+    } catch (IOException e) {
+      return BootOutcome.notStarted(request.workDir().resolve("console.log"), request.workDir().resolve("results.log"),
+          "cannot make the host volume " + dir + ": " + e);
+    } finally {
+      removeQuietly(dir);
+    }
+  }
+
+  /** What to do about a guest that could not mount its volume, when no module tree was used. */
+  private static String setupHint(VolumePlan plan, GuestModules.Selection modules, RunAssignment run) {
+    if (modules instanceof GuestModules.Selection.Ready r && r.tree() == null && run.getInitrd().getSha256().isEmpty()) {
+      return " (no module tree lies beside " + run.getKernel().getUri() + ", so no module was loaded: set the arm's"
+          + " modules_dir, or use a kernel with " + plan.transport().wire() + ", e.g. "
+          + GuestModules.KERNEL_WITH_VOLUME_MODULES + ")";
+    }
+    return "";
+  }
+
+  /** An empty directory at {@code dir}: whatever an earlier attempt of the run left there goes. */
+  private static void freshDirectory(Path dir) throws IOException {
+    CacheFiles.deleteTree(dir);
+    Files.createDirectories(dir);
+  }
+
+  private static void removeQuietly(Path dir) {
+    try {
+      CacheFiles.deleteTree(dir);
+    } catch (IOException e) {
+      log.warn("cannot remove the host volume {}: {}", dir, e.toString());
+    }
   }
 
   /** The harness parameters; each driver adds where its results channel is in the guest. */

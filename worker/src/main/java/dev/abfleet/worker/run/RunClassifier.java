@@ -4,7 +4,9 @@ import dev.abfleet.proto.fleet.v1.FailureKind;
 
 /**
  * Classifies a finished boot. INFRA failures are the host's fault and are retried elsewhere;
- * BOOT, TIMEOUT and HARNESS failures are results about the arm.
+ * BOOT, TIMEOUT and HARNESS failures are results about the arm; CONFIG failures say the arm
+ * cannot run as configured (its kernel lacks a module the benchmark needs, the volume did not
+ * mount): the kernel booted, so they are never counted as a BOOT failure of the kernel.
  */
 public final class RunClassifier {
   private RunClassifier() {}
@@ -26,6 +28,9 @@ public final class RunClassifier {
     if (f.outputOverCap() != null) {
       return new Classification(
           FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap() + "): the boot's results are not used");
+    }
+    if (!f.setupErrors().isEmpty()) {
+      return new Classification(FailureKind.CONFIG, "guest setup failed: " + String.join("; ", f.setupErrors()));
     }
     if (f.timedOut()) {
       return new Classification(

@@ -28,6 +28,15 @@ public interface VmDriver {
    */
   BootOutcome boot(BootRequest request) throws InterruptedException;
 
+  /**
+   * Host-volume transports this driver can share a directory over here, preferred first
+   * ({@code virtiofs}, {@code 9p}); empty means {@code volume: host} cannot run on it. A boot
+   * with a volume uses the first.
+   */
+  default List<String> volumeTransports() {
+    return List.of();
+  }
+
   /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
   default String version() {
     return "";

@@ -12,6 +12,8 @@ public final class TestKernels {
 
   /** The Debian 6.1 cloud kernel that end-to-end boots use. */
   public static final String CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-amd64";
+  /** The Debian 6.1 generic kernel: 9p and virtio-fs as modules (the cloud kernel has no 9p). */
+  public static final String GENERIC_KERNEL = "linux-image-6.1.0-50-amd64";
 
   private TestKernels() {}
 
@@ -33,5 +35,13 @@ public final class TestKernels {
    */
   public static Path cloudKernel() throws IOException {
     return new DebianKernels(new ProcessRunner()).fetch(CLOUD_KERNEL, WorkerSettings.defaultHome());
+  }
+
+  /**
+   * The vmlinuz of {@link #GENERIC_KERNEL} in the abfleet cache, its module tree beside it at
+   * {@code lib/modules/6.1.0-50-amd64}; downloaded with apt on first use.
+   */
+  public static Path genericKernel() throws IOException {
+    return new DebianKernels(new ProcessRunner()).fetch(GENERIC_KERNEL, WorkerSettings.defaultHome());
   }
 }

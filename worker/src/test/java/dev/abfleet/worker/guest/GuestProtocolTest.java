@@ -273,4 +273,14 @@ class GuestProtocolTest {
     assertThat(run.parseErrors()).extracting(ParseError::message).containsExactly(
         "telemetry of m: interrupt row RES must be a count >= 0", "telemetry without a metric");
   }
+
+  @Test
+  void readsTheSetupErrorOfInit() {
+    ParsedRun run = GuestProtocol.parse(List.of(
+        "{\"event\":\"setup_error\",\"step\":\"insmod 009-9p.ko\",\"message\":\"invalid module format\"}"));
+
+    assertThat(run.setupErrors()).extracting(SetupError::describe).containsExactly("insmod 009-9p.ko: invalid module format");
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.start()).isEmpty();
+  }
 }

@@ -44,4 +44,19 @@ class HarnessParamsTest {
     assertThatThrownBy(() -> new HarnessParams(List.of(), 0, 0, 0, "ttyS1", ""))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void tellsInitWhichVolumeToMountAndHow() {
+    HarnessParams p = HarnessParams.defaults()
+        .withVolume(new HarnessParams.Volume("9p", "abfleet-vol", "trans=virtio,version=9p2000.L,msize=512000"));
+
+    assertThat(p.kernelArgs()).containsExactly("abfleet.volume=9p", "abfleet.volume_tag=abfleet-vol",
+        "abfleet.volume_opts=trans=virtio,version=9p2000.L,msize=512000");
+  }
+
+  @Test
+  void rejectsVolumeOptionsWithASpace() {
+    assertThatThrownBy(() -> new HarnessParams.Volume("9p", "abfleet-vol", "cache=loose abfleet.dir=/"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("volume options");
+  }
 }

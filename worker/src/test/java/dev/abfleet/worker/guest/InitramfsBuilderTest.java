@@ -1,5 +1,6 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.worker.modules.GuestModule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.cpio.CpioArchiveEntry;
@@ -163,5 +165,28 @@ class InitramfsBuilderTest {
         .isInstanceOf(GuestImageException.class)
         .hasMessageContaining("is aarch64 but")
         .hasMessageContaining("is x86_64");
+  }
+
+  @Test
+  void numbersTheModulesInLoadOrderForInitToLoadByName() throws Exception {
+    Path archive = new InitramfsBuilder(tmp.resolve("cache")).build(INIT, busybox, harness, List.of(
+        new GuestModule("virtio.ko", new byte[] {1}), new GuestModule("9pnet.ko", new byte[] {2}),
+        new GuestModule("9p.ko", new byte[] {3})));
+
+    Map<String, Read> entries = readBack(archive);
+
+    assertThat(entries.keySet().stream().filter(n -> n.startsWith("lib/modules/")))
+        .containsExactly("lib/modules/000-virtio.ko", "lib/modules/001-9pnet.ko", "lib/modules/002-9p.ko");
+    assertThat(entries.get("lib/modules/002-9p.ko").data()).containsExactly(3);
+  }
+
+  @Test
+  void buildsANewArchiveWhenAModuleChanges() throws Exception {
+    InitramfsBuilder b = new InitramfsBuilder(tmp.resolve("cache"));
+
+    Path first = b.build(INIT, busybox, harness, List.of(new GuestModule("9p.ko", new byte[] {1})));
+    Path second = b.build(INIT, busybox, harness, List.of(new GuestModule("9p.ko", new byte[] {2})));
+
+    assertThat(second).isNotEqualTo(first);
   }
 }

@@ -72,4 +72,16 @@ class RunClassifierTest {
     var f = new BootFacts(null, null, null, false, 0, true, false, List.of(), List.of());
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
   }
+
+  @Test
+  void aGuestThatCouldNotMountItsVolumeIsAConfigurationErrorNotABootFailure() {
+    var f = new BootFacts(null, null, null, false, 0, false, false, List.of(), List.of(),
+        List.of("mount -t 9p abfleet-vol: mounting abfleet-vol on /mnt/host failed: No such device"));
+
+    var c = RunClassifier.classify(f);
+
+    assertThat(c.kind()).isEqualTo(FailureKind.CONFIG);
+    assertThat(c.message()).isEqualTo(
+        "guest setup failed: mount -t 9p abfleet-vol: mounting abfleet-vol on /mnt/host failed: No such device");
+  }
 }

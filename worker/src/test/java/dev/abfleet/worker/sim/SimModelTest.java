@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 class SimModelTest {
 
   @Test
-  void defaultsSimulateTheFourFleetbenchMetrics() {
+  void defaultsSimulateEveryFleetbenchMetric() {
     SimModel m = SimModel.defaults();
 
-    assertThat(m.metricNames()).containsExactly("metadata_stat", "negative_lookup", "create_delete", "seq_read");
+    assertThat(m.metricNames()).containsExactly("metadata_stat", "negative_lookup", "create_delete", "seq_read",
+        "find_recursive", "rm_rf");
     assertThat(m.metric("metadata_stat").orElseThrow().base()).isEqualTo(80_000);
     assertThat(m.metric("seq_read").orElseThrow().unit()).isEqualTo("MiB/s");
   }

@@ -30,7 +30,8 @@ class SimRunProcedureTest {
     assertThat(result.getTelemetry().getAccelerator()).isEqualTo("sim");
     assertThat(result.getTelemetry().getKernelRelease()).startsWith("sim-");
     assertThat(result.getSamplesList()).extracting(MetricSample::getMetric).containsOnly(
-        "metadata_stat", "negative_lookup", "create_delete", "seq_read").hasSize(8);
+        "metadata_stat", "negative_lookup", "create_delete", "seq_read", "find_recursive", "rm_rf")
+        .hasSize(12);
     try (Stream<Path> top = Files.list(home)) {
       assertThat(top.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("artifacts", "runs", "sim");
     }

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.vm.KernelCmdline;
+import dev.abfleet.worker.vm.VolumeTransport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.regex.Pattern;
  *       {@code abfleet.out=/dev/hvc0}.</li>
  * </ul>
  *
+ * <p>A host volume adds its device ({@link #volumeArgs}) under the tag the guest mounts.
+ *
  * <p>A VM whose vCPUs are to be pinned gets a QMP socket, starts paused ({@code -S}) and, on
  * TCG, runs one host thread per vCPU ({@code thread=multi}); see {@link VcpuPinner}.
  */
@@ -29,6 +32,8 @@ public final class QemuArgs {
   static final String BASE_CMDLINE = "quiet panic=-1";
 
   private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  /** 9p mount tags are at most 31 bytes in QEMU; the same limit keeps virtio-fs tags portable. */
+  private static final Pattern MOUNT_TAG = Pattern.compile("[A-Za-z0-9_-]{1,31}");
 
   private QemuArgs() {}
 
@@ -62,11 +67,38 @@ public final class QemuArgs {
           "-chardev", "file,id=res,path=" + opt(l.resultsLog()),
           "-device", "virtconsole,chardev=res"));
     }
+    if (l.volume() != null) {
+      a.addAll(volumeArgs(l.volume(), l.memoryMib()));
+    }
     if (pinned) {
       // Paused (-S) until the driver has pinned the vCPU threads and sends QMP cont.
       a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off", "-S"));
     }
     return List.copyOf(a);
+  }
+
+  /**
+   * The devices of a host volume.
+   * <ul>
+   *   <li>9p: QEMU serves the directory itself ({@code -fsdev local}); {@code security_model=none}
+   *       creates files as the QEMU user and ignores the guest's ownership changes, which a
+   *       benchmark scratch directory does not need;</li>
+   *   <li>virtio-fs: virtiofsd serves it over a vhost-user socket; vhost-user needs the guest
+   *       RAM in shared memory, so the RAM becomes a memfd backend of the VM's size.</li>
+   * </ul>
+   */
+  static List<String> volumeArgs(QemuLaunch.Volume v, int memoryMib) {
+    String tag = v.share().tag();
+    return switch (v.share().transport()) {
+      case NINE_P -> List.of(
+          "-fsdev", "local,id=vol,path=" + opt(v.share().hostDir()) + ",security_model=none",
+          "-device", "virtio-9p-pci,fsdev=vol,mount_tag=" + tag);
+      case VIRTIOFS -> List.of(
+          "-object", "memory-backend-memfd,id=mem,size=" + memoryMib + "M,share=on",
+          "-numa", "node,memdev=mem",
+          "-chardev", "socket,id=vol,path=" + opt(v.virtiofsSocket()),
+          "-device", "vhost-user-fs-pci,chardev=vol,tag=" + tag);
+    };
   }
 
   /**
@@ -114,6 +146,22 @@ public final class QemuArgs {
     }
     KernelCmdline.checkSize(l.vcpus(), l.memoryMib());
     KernelCmdline.check(l.guestParams(), l.cmdlineExtra());
+    if (l.volume() != null) {
+      validate(l.volume());
+    }
+  }
+
+  private static void validate(QemuLaunch.Volume v) {
+    if (v.share() == null) {
+      throw new IllegalArgumentException("volume without a share");
+    }
+    if (!MOUNT_TAG.matcher(v.share().tag()).matches()) {
+      throw new IllegalArgumentException("volume mount tag '" + v.share().tag()
+          + "' must be 1-31 letters, digits, '_' or '-'");
+    }
+    if (v.share().transport() == VolumeTransport.VIRTIOFS && v.virtiofsSocket() == null) {
+      throw new IllegalArgumentException("a virtiofs volume needs virtiofsd's socket path");
+    }
   }
 
   private static String checkArch(String arch) {

@@ -11,17 +11,15 @@ import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.VolumeShare;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,17 +32,19 @@ import org.slf4j.LoggerFactory;
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
  * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
  * {@link GuestOutputCaps cap} is killed. A boot that asks for pinned vCPUs starts paused; the
- * driver pins its vCPU threads ({@link VcpuPinner}) and only then lets the guest run.
+ * driver pins its vCPU threads ({@link VcpuPinner}) and only then lets the guest run
+ * ({@link PinnedLaunch}).
+ *
+ * <p>A boot with a host volume gets the transport's device ({@link QemuArgs#volumeArgs}); for
+ * virtio-fs, a {@link Virtiofsd} is started before QEMU and stopped when QEMU has exited,
+ * whatever the outcome ({@link QemuVolume}). The transports
+ * offered are probed once ({@link VolumeProbe}).
  */
 public final class QemuDriver implements VmDriver {
 
   private static final Logger log = LoggerFactory.getLogger(QemuDriver.class);
 
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
-  /** Longest wait for QEMU's QMP socket and the pinning of a paused VM. */
-  static final Duration PIN_TIMEOUT = Duration.ofSeconds(30);
-  /** Longest unix socket path used (Linux allows 107 bytes, macOS 103). */
-  private static final int MAX_SOCKET_PATH = 100;
 
   private final CommandRunner runner;
   private final Function<String, Optional<Path>> which;
@@ -53,8 +53,11 @@ public final class QemuDriver implements VmDriver {
   private final Path scratch;
   private final VcpuPinner pinner;
 
+  private final Function<Path, VolumeProbe> volumeProber;
+
   private AccelProbe probe;   // guarded by this
   private String version;     // guarded by this
+  private VolumeProbe volumes; // guarded by this
 
   /**
    * @param runner   starts QEMU
@@ -65,15 +68,27 @@ public final class QemuDriver implements VmDriver {
    */
   public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
       Function<String, AccelProbe> prober, String hostArch, Path scratch) {
-    this(runner, which, prober, hostArch, scratch, new VcpuPinner(runner, which, VcpuPinner::ownCpus));
+    this(runner, which, prober, qemu -> VolumeProbe.probe(qemu, which, runner, scratch), hostArch, scratch);
+  }
+
+  /**
+   * @param volumeProber given the qemu-system-x86_64 path, probes the host-volume transports
+   *     (called once; see {@link VolumeProbe})
+   */
+  public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
+      Function<String, AccelProbe> prober, Function<Path, VolumeProbe> volumeProber, String hostArch,
+      Path scratch) {
+    this(runner, which, prober, volumeProber, hostArch, scratch, new VcpuPinner(runner, which, VcpuPinner::ownCpus));
   }
 
   /** As above; {@code pinner} pins the vCPUs of boots that ask for it. */
   public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
-      Function<String, AccelProbe> prober, String hostArch, Path scratch, VcpuPinner pinner) {
+      Function<String, AccelProbe> prober, Function<Path, VolumeProbe> volumeProber, String hostArch,
+      Path scratch, VcpuPinner pinner) {
     this.runner = runner;
     this.which = which;
     this.prober = prober;
+    this.volumeProber = volumeProber;
     this.hostArch = hostArch;
     this.scratch = scratch;
     this.pinner = pinner;
@@ -112,6 +127,25 @@ public final class QemuDriver implements VmDriver {
   @Override
   public List<String> accelerators() {
     return accelProbe().working();
+  }
+
+  @Override
+  public List<String> volumeTransports() {
+    return volumeProbe().transports();
+  }
+
+  /** The host-volume transports QEMU offers here, probed once (not cached while QEMU is missing). */
+  public synchronized VolumeProbe volumeProbe() {
+    if (volumes != null) {
+      return volumes;
+    }
+    Optional<Path> binary = which.apply(QemuArgs.binaryFor("x86_64"));
+    if (binary.isEmpty()) {
+      return VolumeProbe.none(missing("x86_64"));
+    }
+    volumes = volumeProber.apply(binary.get());
+    log.info("qemu: volume transports {} (left out: {})", volumes.transports(), volumes.reasons());
+    return volumes;
   }
 
   /** The probe result (cached after the first successful probe); reasons explain rejected accelerators. */
@@ -173,40 +207,53 @@ public final class QemuDriver implements VmDriver {
       return BootOutcome.notStarted(console, results,
           "no QEMU accelerator runs guests on this host: " + accelProbe().reasons());
     }
-    List<String> argv;
+    String volumeProblem = volumeProblem(req.volume());
+    if (volumeProblem != null) {
+      return BootOutcome.notStarted(console, results, volumeProblem);
+    }
+    RunResult r;
+    PinnedLaunch.Pinned pinned = null;
     Path qmp = null;
-    try {
-      Files.createDirectories(req.workDir());
-      qmp = req.pinVcpus() ? qmpSocket(req.workDir()) : null;
-      argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
-          req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-          req.cmdlineExtra(), console, results, qmp));
-    } catch (IllegalArgumentException e) {
-      return BootOutcome.notStarted(console, results, e.getMessage());
-    } catch (IOException e) {
-      return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
-    }
-    log.info("boot {}: {} accel={} vcpus={}{} mem={}MiB", req.runId(), req.kernel(), accel, req.vcpus(),
-        req.pinVcpus() ? " pinned" : "", req.memoryMib());
-    List<OutputCap> caps = GuestOutputCaps.of(console, results);
-    if (qmp == null) {
-      return outcome(req, accel, binary.get(), runner.run(argv, req.workDir(), "qemu", req.timeout(), caps), List.of());
-    }
-    try {
-      Pinned pinned = runPinned(argv, req, qmp, caps);
-      if (!pinned.pin().pinned()) {
-        return pinFailed(req, accel, binary.get(), pinned);
+    try (QemuVolume volume = req.volume() == null ? null : QemuVolume.prepare(req.volume())) {
+      try {
+        qmp = req.pinVcpus() ? PinnedLaunch.qmpSocket(req.workDir()) : null;
+      } catch (IOException e) {
+        return BootOutcome.notStarted(console, results, "cannot place the QMP socket for pinning: " + e);
       }
-      return outcome(req, accel, binary.get(), pinned.qemu(), pinned.pin().hostCpus());
+      List<String> argv;
+      try {
+        argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
+            req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
+            req.cmdlineExtra(), console, results, qmp, volume == null ? null : volume.launch()));
+      } catch (IllegalArgumentException e) {
+        return BootOutcome.notStarted(console, results, e.getMessage());
+      }
+      try {
+        Files.createDirectories(req.workDir());
+      } catch (IOException e) {
+        return BootOutcome.notStarted(console, results, "cannot create work directory " + req.workDir() + ": " + e);
+      }
+      if (volume != null) {
+        volume.start(volumeProbe().virtiofsd(), req.workDir());
+      }
+      log.info("boot {}: {} accel={} vcpus={}{} mem={}MiB volume={}", req.runId(), req.kernel(), accel, req.vcpus(),
+          req.pinVcpus() ? " pinned" : "", req.memoryMib(),
+          req.volume() == null ? "-" : req.volume().transport().wire());
+      List<OutputCap> caps = GuestOutputCaps.of(console, results);
+      if (qmp == null) {
+        r = runner.run(argv, req.workDir(), "qemu", req.timeout(), caps);
+      } else {
+        pinned = PinnedLaunch.run(runner, pinner, argv, req, qmp, caps);
+        r = pinned.qemu();
+      }
+    } catch (IOException e) {
+      return BootOutcome.notStarted(console, results, "host volume: " + e.getMessage());
     } finally {
-      deleteQuietly(qmp);
+      PinnedLaunch.deleteQuietly(qmp);
     }
-  }
-
-  private BootOutcome outcome(BootRequest req, String accel, Path binary, RunResult r, List<Integer> vcpuHostCpus)
-      throws InterruptedException {
-    Path console = req.workDir().resolve("console.log");
-    Path results = req.workDir().resolve("results.log");
+    if (pinned != null && !pinned.pin().pinned()) {
+      return pinFailed(req, accel, binary.get(), pinned);
+    }
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
     }
@@ -219,51 +266,14 @@ public final class QemuDriver implements VmDriver {
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-        launchError(binary, r, consoleTail), r.overCap(), vcpuHostCpus);
-  }
-
-  /** QEMU's run and how pinning its vCPUs went. */
-  private record Pinned(RunResult qemu, VcpuPinner.Result pin) {}
-
-  /**
-   * Runs the paused QEMU on a thread of its own while this thread pins its vCPUs and continues
-   * it; a VM that cannot be pinned is killed before its guest ran.
-   */
-  private Pinned runPinned(List<String> argv, BootRequest req, Path qmp, List<OutputCap> caps)
-      throws InterruptedException {
-    FutureTask<RunResult> qemu = new FutureTask<>(() -> runner.run(argv, req.workDir(), "qemu", req.timeout(), caps));
-    Thread thread = new Thread(qemu, "qemu-" + req.runId());
-    thread.setDaemon(true);
-    thread.start();
-    VcpuPinner.Result pin;
-    try {
-      long deadline = System.nanoTime() + Collections.min(List.of(PIN_TIMEOUT, req.timeout())).toNanos();
-      pin = pinner.pin(qmp, req.vcpus(), req.workDir(), deadline, qemu::isDone);
-    } catch (InterruptedException e) {
-      thread.interrupt();
-      awaitUninterruptibly(qemu);
-      throw e;
-    }
-    if (!pin.pinned()) {
-      thread.interrupt();
-      return new Pinned(awaitUninterruptibly(qemu), pin);
-    }
-    try {
-      return new Pinned(qemu.get(), pin);
-    } catch (InterruptedException e) {
-      thread.interrupt();
-      awaitUninterruptibly(qemu);
-      throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("running QEMU failed", e.getCause());
-    }
+        launchError(binary.get(), r, consoleTail), r.overCap(), pinned == null ? List.of() : pinned.pin().hostCpus());
   }
 
   /**
    * The boot of a VM whose vCPUs could not be pinned: it never ran its guest, so it fails like a
    * VM that did not start (INFRA: the host's fault). QEMU's own error wins when it exited first.
    */
-  private BootOutcome pinFailed(BootRequest req, String accel, Path binary, Pinned pinned) {
+  private static BootOutcome pinFailed(BootRequest req, String accel, Path binary, PinnedLaunch.Pinned pinned) {
     Path console = req.workDir().resolve("console.log");
     Path results = req.workDir().resolve("results.log");
     RunResult r = pinned.qemu();
@@ -274,48 +284,17 @@ public final class QemuDriver implements VmDriver {
         TextTail.of(console, TextTail.DEFAULT_LINES), why, null);
   }
 
-  /** Waits for QEMU to end (it is being killed), keeping any interrupt for the caller. */
-  private static RunResult awaitUninterruptibly(FutureTask<RunResult> qemu) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return qemu.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw new IllegalStateException("running QEMU failed", e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+  /** Why this host cannot share {@code volume}, or null (also for no volume). */
+  private String volumeProblem(VolumeShare volume) {
+    if (volume == null) {
+      return null;
     }
-  }
-
-  /**
-   * The QMP socket of a boot: in its work directory, or in a fresh temporary directory when that
-   * path is too long for a unix socket (108 bytes on Linux, 104 on macOS).
-   */
-  static Path qmpSocket(Path workDir) throws IOException {
-    Path inWorkDir = workDir.toAbsolutePath().resolve("qmp.sock");
-    Files.deleteIfExists(inWorkDir);
-    if (inWorkDir.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length < MAX_SOCKET_PATH) {
-      return inWorkDir;
+    VolumeProbe p = volumeProbe();
+    if (!p.transports().contains(volume.transport().wire())) {
+      return "volume transport " + volume.transport().wire() + " is not available on this host: "
+          + p.reasons().getOrDefault(volume.transport().wire(), "not probed");
     }
-    return Files.createTempDirectory("abfleet-qmp").resolve("qmp.sock");
-  }
-
-  private static void deleteQuietly(Path socket) {
-    try {
-      Files.deleteIfExists(socket);
-      if (socket.getParent().getFileName().toString().startsWith("abfleet-qmp")) {
-        Files.deleteIfExists(socket.getParent());
-      }
-    } catch (IOException e) {
-      // a stale socket file in a run directory harms nothing
-    }
+    return null;
   }
 
   /** Kernel and initrd problems found before anything is started, or null. */

@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.worker.vm.VolumeShare;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,6 +21,7 @@ import java.util.List;
  * @param resultsLog   file receiving the harness's results channel
  * @param qmpSocket    unix socket for QMP, or null for none; non-null = the vCPUs are pinned:
  *                     the VM starts paused with a host thread per vCPU, see {@link VcpuPinner}
+ * @param volume       the host volume and how it is shared, or null for none
  */
 public record QemuLaunch(
     String binary,
@@ -34,10 +36,27 @@ public record QemuLaunch(
     String cmdlineExtra,
     Path consoleLog,
     Path resultsLog,
-    Path qmpSocket) {
+    Path qmpSocket,
+    Volume volume) {
 
   public QemuLaunch {
     guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
     cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
   }
+
+  /** A VM without a host volume. */
+  public QemuLaunch(String binary, String accelerator, String arch, String runId, Path kernel, Path initrd,
+      int vcpus, int memoryMib, List<String> guestParams, String cmdlineExtra, Path consoleLog, Path resultsLog,
+      Path qmpSocket) {
+    this(binary, accelerator, arch, runId, kernel, initrd, vcpus, memoryMib, guestParams, cmdlineExtra,
+        consoleLog, resultsLog, qmpSocket, null);
+  }
+
+  /**
+   * The host volume of a VM.
+   *
+   * @param share the directory, transport and tag
+   * @param virtiofsSocket for virtio-fs: the vhost-user socket virtiofsd listens on; null for 9p
+   */
+  public record Volume(VolumeShare share, Path virtiofsSocket) {}
 }

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.vm.vz;
 
 import dev.abfleet.worker.vm.KernelCmdline;
+import dev.abfleet.worker.vm.VolumeTransport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  * lines to {@code results.jsonl} on the virtio-fs share. The kernel command line tells it
  * where: {@code abfleet.share=<tag>} (mount {@code -t virtiofs <tag> /mnt/<tag>}) and
  * {@code abfleet.out=/mnt/<tag>/results.jsonl}; the host reads {@code <sharedDir>/results.jsonl}.
- * The console is the virtio serial port, {@code hvc0} in the guest.
+ * The console is the virtio serial port, {@code hvc0} in the guest. A host volume is a second
+ * virtio-fs device, tag {@link VolumeTransport#TAG}, which /init mounts like QEMU's.
  *
  * <p>Not verified on a Mac: no macOS host was available; only the argv is tested.
  */
@@ -42,6 +44,9 @@ public final class VfkitArgs {
         + ",cmdline=\"" + cmdline(l.mountTag(), l.guestParams(), l.cmdlineExtra()) + "\""));
     a.addAll(List.of("--device", "virtio-serial,logFilePath=" + l.consoleLog()));
     a.addAll(List.of("--device", "virtio-fs,sharedDir=" + l.sharedDir() + ",mountTag=" + l.mountTag()));
+    if (l.volumeDir() != null) {
+      a.addAll(List.of("--device", "virtio-fs,sharedDir=" + l.volumeDir() + ",mountTag=" + VolumeTransport.TAG));
+    }
     if (l.vsockPort() > 0) {
       a.addAll(List.of("--device", "virtio-vsock,port=" + l.vsockPort() + ",socketURL=" + l.vsockSocket() + ",listen"));
     }
@@ -68,6 +73,12 @@ public final class VfkitArgs {
     }
     for (Path p : new Path[] {l.kernel(), l.initrd(), l.consoleLog(), l.sharedDir()}) {
       checkOptionValue(p);
+    }
+    if (l.volumeDir() != null) {
+      checkOptionValue(l.volumeDir());
+      if (l.mountTag().equals(VolumeTransport.TAG)) {
+        throw new IllegalArgumentException("results share tag '" + l.mountTag() + "' is the volume's tag");
+      }
     }
     if (l.vsockPort() < 0) {
       throw new IllegalArgumentException("vsock port must be >= 0, got " + l.vsockPort());

@@ -18,6 +18,8 @@ import java.util.List;
  * @param mountTag     virtio-fs tag of {@code sharedDir}; the guest mounts it at {@code /mnt/<tag>}
  * @param vsockPort    guest vsock port to expose, or 0 for no vsock device
  * @param vsockSocket  host unix socket for {@code vsockPort} (vfkit listens on it); ignored when the port is 0
+ * @param volumeDir    the host volume ({@code volume: host}), shared as a second virtio-fs
+ *                     device with tag {@link dev.abfleet.worker.vm.VolumeTransport#TAG}; null = none
  */
 public record VfkitLaunch(
     String binary,
@@ -31,10 +33,18 @@ public record VfkitLaunch(
     Path sharedDir,
     String mountTag,
     int vsockPort,
-    Path vsockSocket) {
+    Path vsockSocket,
+    Path volumeDir) {
 
   public VfkitLaunch {
     guestParams = List.copyOf(guestParams == null ? List.of() : guestParams);
     cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
+  }
+
+  /** A VM without a host volume. */
+  public VfkitLaunch(String binary, int vcpus, int memoryMib, Path kernel, Path initrd, List<String> guestParams,
+      String cmdlineExtra, Path consoleLog, Path sharedDir, String mountTag, int vsockPort, Path vsockSocket) {
+    this(binary, vcpus, memoryMib, kernel, initrd, guestParams, cmdlineExtra, consoleLog, sharedDir, mountTag,
+        vsockPort, vsockSocket, null);
   }
 }

@@ -10,6 +10,7 @@ import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.VolumeTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,6 +69,12 @@ public final class VzDriver implements VmDriver {
     return unavailableReason().isPresent() ? List.of() : List.of("vz");
   }
 
+  /** VZ shares directories with its built-in virtio-fs device; nothing to install. */
+  @Override
+  public List<String> volumeTransports() {
+    return unavailableReason().isPresent() ? List.of() : List.of(VolumeTransport.VIRTIOFS.wire());
+  }
+
   /** Why this host cannot use VZ, or empty when it can. */
   public Optional<String> unavailableReason() {
     if (!osName.startsWith("Mac")) {
@@ -110,7 +117,8 @@ public final class VzDriver implements VmDriver {
       Files.createDirectories(share);
       argv = VfkitArgs.build(new VfkitLaunch(which.apply("vfkit").orElseThrow().toString(),
           req.vcpus(), req.memoryMib(), req.kernel(), req.initrd(), req.guestParams(),
-          req.cmdlineExtra(), console, share, SHARE_TAG, 0, null));
+          req.cmdlineExtra(), console, share, SHARE_TAG, 0, null,
+          req.volume() == null ? null : req.volume().hostDir()));
     } catch (IllegalArgumentException e) {
       return BootOutcome.notStarted(console, results, e.getMessage());
     } catch (IOException e) {

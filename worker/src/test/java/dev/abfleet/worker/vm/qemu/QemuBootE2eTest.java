@@ -68,7 +68,7 @@ class QemuBootE2eTest {
         + "/bin/busybox poweroff -f\n");
 
     BootOutcome o = QemuDriver.forThisHost(dir.resolve("scratch")).boot(new BootRequest("e2e-pin", "x86_64",
-        kernel, initrd, "", List.of(), 1, 512, Duration.ofSeconds(90), dir.resolve("boot"), true));
+        kernel, initrd, "", List.of(), 1, 512, Duration.ofSeconds(90), dir.resolve("boot"), null, true));
 
     System.out.printf("pinned boot: exit=%d wall=%d ms vcpu host cpus=%s (cpuset %s)%n", o.exitCode(),
         o.wall().toMillis(), o.vcpuHostCpus(), CpuList.format(own));

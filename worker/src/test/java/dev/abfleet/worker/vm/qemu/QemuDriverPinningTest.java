@@ -36,6 +36,7 @@ class QemuDriverPinningTest {
   private final CountDownLatch qemuKilled = new CountDownLatch(1);
 
   private static final Function<String, Optional<Path>> INSTALLED = name -> Optional.of(Path.of("/usr/bin", name));
+  private static final Function<Path, VolumeProbe> NO_VOLUMES = qemu -> new VolumeProbe(List.of(), null, Map.of());
 
   @BeforeEach
   void kernels() throws IOException {
@@ -91,13 +92,13 @@ class QemuDriverPinningTest {
   }
 
   private QemuDriver driver(String cpusAllowed) {
-    return new QemuDriver(runner, INSTALLED, binary -> new AccelProbe(List.of("tcg"), Map.of()), "x86_64", dir,
-        new VcpuPinner(runner, INSTALLED, () -> cpusAllowed));
+    return new QemuDriver(runner, INSTALLED, binary -> new AccelProbe(List.of("tcg"), Map.of()), NO_VOLUMES,
+        "x86_64", dir, new VcpuPinner(runner, INSTALLED, () -> cpusAllowed));
   }
 
   private BootRequest pinnedRequest(int vcpus) {
     return new BootRequest("run-1", "x86_64", bzImage, initrd, "", List.of(), vcpus, 512,
-        Duration.ofSeconds(60), dir.resolve("boot"), true);
+        Duration.ofSeconds(60), dir.resolve("boot"), null, true);
   }
 
   @Test
@@ -133,7 +134,7 @@ class QemuDriverPinningTest {
       return new RunResult(0, false, false, Duration.ofMillis(10), null, null, "", "", null);
     };
     QemuDriver d = new QemuDriver(poweringOff, INSTALLED, binary -> new AccelProbe(List.of("tcg"), Map.of()),
-        "x86_64", dir, new VcpuPinner(poweringOff, INSTALLED, () -> "0-1"));
+        NO_VOLUMES, "x86_64", dir, new VcpuPinner(poweringOff, INSTALLED, () -> "0-1"));
 
     BootOutcome o = d.boot(new BootRequest("run-1", "x86_64", bzImage, initrd, "", List.of(), 1, 512,
         Duration.ofSeconds(60), dir.resolve("boot")));

@@ -56,4 +56,16 @@ class VfkitArgsTest {
         Path.of("/k/initrd.gz"), List.of(), "", Path.of("/w/c.log"), Path.of("/w/share"), "abfleet", 0, null)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
   }
+
+  @Test
+  void sharesTheHostVolumeAsASecondVirtioFsDevice() {
+    VfkitLaunch l = launch(0, Path.of("/w/share"), "");
+    VfkitLaunch withVolume = new VfkitLaunch(l.binary(), l.vcpus(), l.memoryMib(), l.kernel(), l.initrd(),
+        l.guestParams(), l.cmdlineExtra(), l.consoleLog(), l.sharedDir(), l.mountTag(), 0, null,
+        Path.of("/Users/a/volumes/r1-e2"));
+
+    assertThat(VfkitArgs.build(withVolume)).containsSequence(
+        "--device", "virtio-fs,sharedDir=/w/share,mountTag=abfleet",
+        "--device", "virtio-fs,sharedDir=/Users/a/volumes/r1-e2,mountTag=abfleet-vol");
+  }
 }

@@ -1,0 +1,103 @@
+package dev.abfleet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A controller that cannot start (bad port, unusable or busy --home) says why in one line and
+ * exits 2 within seconds, before its actor system starts.
+ */
+class ControllerStartupTest {
+  @TempDir Path dir;
+  private final StringWriter err = new StringWriter();
+
+  private int controller(String... args) {
+    String[] argv = new String[args.length + 1];
+    argv[0] = "controller";
+    System.arraycopy(args, 0, argv, 1, args.length);
+    return Main.run(new PrintWriter(err, true), argv);
+  }
+
+  private String oneLine() {
+    String text = err.toString().strip();
+    assertThat(text.lines().count()).as("one line: " + text).isEqualTo(1);
+    return text;
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void negativeGrpcPortIsExitTwoWithOneLine() {
+    assertThat(controller("--grpc-port", "-1", "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: --grpc-port -1: expected a port from 1 to 65535, or 0 for"
+        + " any free port");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void grpcPortInUseIsExitTwoWithOneLineNamingThePort() throws IOException {
+    try (ServerSocket busy = new ServerSocket()) {
+      busy.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      int port = busy.getLocalPort();
+      assertThat(controller("--grpc-port", String.valueOf(port), "--cluster-port", "0", "--home",
+          dir.toString())).isEqualTo(2);
+      assertThat(oneLine()).startsWith("abfleet: --grpc-port " + port + ": cannot listen on 127.0.0.1:"
+          + port + " (").endsWith("stop the process that uses it or choose another port (0 = any free port)");
+    }
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void homeThatIsARegularFileIsExitTwoWithOneLine() throws IOException {
+    Path file = Files.writeString(dir.resolve("home"), "not a directory");
+    assertThat(controller("--grpc-port", "0", "--cluster-port", "0", "--home", file.toString()))
+        .isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: --home " + file + ": " + file + " is a file, not a"
+        + " directory; pass a directory (it is created if missing)");
+  }
+
+  /** The first controller runs in its own JVM: H2 and the lock are per process. */
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void homeOfARunningControllerIsExitTwoNamingItsPid() throws Exception {
+    Path home = Files.createDirectory(dir.resolve("home"));
+    Process first = TestJvm.start(dir, "first", Main.class, "controller", "--grpc-port", "0",
+        "--cluster-port", "0", "--home", home.toString());
+    try {
+      awaitServing(first, 150);
+      long started = System.nanoTime();
+      TestJvm.Result second = TestJvm.run(dir, "second", 60, Main.class, "controller", "--grpc-port",
+          "0", "--cluster-port", "0", "--home", home.toString());
+      assertThat(second.exit()).as(second.err()).isEqualTo(2);
+      assertThat(second.err()).isEqualTo("abfleet: --home " + home + " is in use by another controller"
+          + " (pid " + first.pid() + "); stop it or choose another --home\n");
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).isLessThan(30);
+    } finally {
+      first.destroy();
+      if (!first.waitFor(30, TimeUnit.SECONDS)) {
+        first.destroyForcibly();
+      }
+    }
+  }
+
+  private void awaitServing(Process p, int seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!TestJvm.read(dir, "first.err").contains("abfleet controller: gRPC on")) {
+      assertThat(p.isAlive()).as(TestJvm.read(dir, "first.err")).isTrue();
+      assertThat(System.nanoTime()).as("controller serving after " + seconds + " s").isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.abfleet.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.Boot;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.worker.artifact.ArtifactCache;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * volume: host through a controller and a worker process: the worker advertises 9p, the
+ * controller leases it, both boots run the harness on the 9p share of the generic kernel and
+ * record the transport; the cloud kernel (no 9p) fails the experiment as a configuration error.
+ */
+@Tag("e2e")
+class HostVolumeFleetE2ETest {
+
+  @Test
+  void bothArmsRunOnTheNinePShareAndRecordTheTransport(@TempDir Path dir) throws Exception {
+    try (LocalProcesses fleet = new LocalProcesses(dir)) {
+      fleet.startController();
+      fleet.startWorker("w1");
+      FleetProcessesE2ETest.awaitHosts(fleet, 1);
+      try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+        Experiment done = FleetProcessesE2ETest.awaitDone(client, client.submit("", spec(Kernels.generic())), fleet);
+
+        assertThat(done.getState()).as(done.getMessage() + "\n" + fleet.log("w1")).isEqualTo("completed");
+        assertThat(done.getBootsList()).hasSize(2).allSatisfy(b -> {
+          assertThat(b.getStatus()).isEqualTo("ok");
+          assertThat(b.getTelemetry().getVolumeTransport()).isEqualTo("9p");
+          assertThat(b.getTelemetry().getVolumeOptions()).isEqualTo("trans=virtio,version=9p2000.L,msize=512000");
+          assertThat(b.getHostClass()).isEqualTo("qemu/tcg volume=9p");
+        });
+      }
+    }
+  }
+
+  @Test
+  void theCloudKernelFailsTheExperimentAsAConfigurationErrorNotABootFailure(@TempDir Path dir) throws Exception {
+    try (LocalProcesses fleet = new LocalProcesses(dir)) {
+      fleet.startController();
+      fleet.startWorker("w1");
+      FleetProcessesE2ETest.awaitHosts(fleet, 1);
+      try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+        Experiment done = FleetProcessesE2ETest.awaitDone(client, client.submit("", spec(Kernels.cloud())), fleet);
+
+        assertThat(done.getState()).isEqualTo("failed");
+        assertThat(done.getMessage()).contains("kernel 6.1.0-50-cloud-amd64 has no modules 9pnet_virtio, 9p")
+            .contains("e.g. Debian's linux-image-6.1.0-50-amd64");
+        assertThat(done.getBootsList()).extracting(Boot::getStatus).doesNotContain("boot_failed");
+        System.out.println("experiment message: " + done.getMessage());
+      }
+    }
+  }
+
+  private static ExperimentSpec spec(Path k) throws Exception {
+    Artifact kernel = Artifact.newBuilder().setSha256(ArtifactCache.sha256(k)).setUri(k.toString()).build();
+    return ExperimentSpec.newBuilder()
+        .setName("e2e-volume")
+        .addArms(Arm.newBuilder().setName("a").setRole("baseline").setKernel(kernel))
+        .addArms(Arm.newBuilder().setName("b").setRole("candidate").setKernel(kernel))
+        .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("metadata_stat")
+            .setIterations(3).setIterationMs(100).setVolume("host"))
+        .setSelector(HostSelector.newBuilder().setHypervisor("qemu"))
+        .setPolicy(Policy.newBuilder().setPairs(1).setBootTimeoutS(180))
+        .setPriority("pr")
+        .build();
+  }
+}

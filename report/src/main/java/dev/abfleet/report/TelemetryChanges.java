@@ -1,0 +1,154 @@
+package dev.abfleet.report;
+
+import dev.abfleet.stats.SignInterval;
+import dev.abfleet.stats.VerdictEngine;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which guest counters moved between the arms, per unit of work: for every compared arm,
+ * metric and counter row (an interrupt row, or "ctxt"), each completed pair gives the candidate's
+ * count per unit of work minus the baseline's; the median of those differences comes with the
+ * sign test's exact 95% interval ({@link SignInterval}). Rows are ranked by how far the median
+ * difference moves the rate relative to the larger arm's median rate, and the first few per
+ * metric are kept. Telemetry never gates: it explains a verdict (e.g. reschedule IPIs per
+ * operation falling with a spin-wait patch).
+ */
+public final class TelemetryChanges {
+  /** Level of the intervals. */
+  public static final double ALPHA = 0.05;
+  /** Rows kept per arm and metric. */
+  public static final int ROWS_PER_METRIC = 3;
+
+  private TelemetryChanges() {}
+
+  /**
+   * One counter row of one metric.
+   *
+   * @param baselineRate median over pairs of the baseline's count per unit of work
+   * @param candidateRate the same for the compared arm
+   * @param change paired median of (candidate - baseline) rate; low/high its interval (NaN
+   *     when too few pairs)
+   */
+  public record Row(String arm, String metric, String row, String workUnit, int pairs,
+      double baselineRate, double candidateRate, double change, double low, double high) {
+
+    /** "RES per op", "ctxt per MiB". */
+    public String label() {
+      String unit = workUnit.equals("ops") ? "op" : workUnit.isEmpty() ? "unit" : workUnit;
+      return row + " per " + unit;
+    }
+  }
+
+  /** The rows of a report's boots; empty without fleet facts or counters. */
+  public static List<Row> of(Report r) {
+    if (r.run() == null) {
+      return List.of();
+    }
+    List<BootRecord> boots = r.run().boots().stream()
+        .filter(b -> !b.warmupBoot() && !b.failed() && b.run() != null).toList();
+    List<Row> out = new ArrayList<>();
+    Design d = r.design();
+    for (String arm : d.compared()) {
+      List<BootRecord[]> pairs = pairs(boots, d.baseline(), arm);
+      for (String metric : metrics(pairs)) {
+        List<Row> rows = new ArrayList<>();
+        for (String row : rowNames(pairs, metric)) {
+          Row change = change(arm, metric, row, pairs);
+          if (change != null) {
+            rows.add(change);
+          }
+        }
+        rows.sort(Comparator.comparingDouble(TelemetryChanges::relativeShift).reversed()
+            .thenComparing(Row::row));
+        out.addAll(rows.subList(0, Math.min(ROWS_PER_METRIC, rows.size())));
+      }
+    }
+    return out;
+  }
+
+  private static double relativeShift(Row row) {
+    double scale = Math.max(Math.abs(row.baselineRate()), Math.abs(row.candidateRate()));
+    return scale > 0 && Double.isFinite(row.change()) ? Math.abs(row.change()) / scale : 0;
+  }
+
+  /** Baseline and arm boot of each (host, pair) where both ran, by pair then host. */
+  private static List<BootRecord[]> pairs(List<BootRecord> boots, String baseline, String arm) {
+    Map<String, BootRecord> other = new LinkedHashMap<>();
+    boots.stream().filter(b -> b.arm().equals(arm))
+        .forEach(b -> other.putIfAbsent(b.host() + "\u0000" + b.pair(), b));
+    List<BootRecord[]> out = new ArrayList<>();
+    for (BootRecord b : boots) {
+      BootRecord o = b.arm().equals(baseline) ? other.get(b.host() + "\u0000" + b.pair()) : null;
+      if (o != null) {
+        out.add(new BootRecord[] {b, o});
+      }
+    }
+    out.sort(Comparator.<BootRecord[], Integer>comparing(p -> p[0].pair() == null ? 0 : p[0].pair())
+        .thenComparing(p -> String.valueOf(p[0].host())));
+    return out;
+  }
+
+  private static Set<String> metrics(List<BootRecord[]> pairs) {
+    Set<String> metrics = new LinkedHashSet<>();
+    pairs.forEach(p -> p[0].run().counters().forEach(c -> metrics.add(c.metric())));
+    return metrics;
+  }
+
+  private static Set<String> rowNames(List<BootRecord[]> pairs, String metric) {
+    Set<String> rows = new TreeSet<>();
+    for (BootRecord[] p : pairs) {
+      for (BootRecord b : p) {
+        MetricCounters c = b.run().counters(metric);
+        if (c != null) {
+          rows.addAll(c.rows().keySet());
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The row's change, or null when no pair has both arms' counters for the metric. */
+  private static Row change(String arm, String metric, String row, List<BootRecord[]> pairs) {
+    List<Double> base = new ArrayList<>();
+    List<Double> cand = new ArrayList<>();
+    String unit = "";
+    for (BootRecord[] p : pairs) {
+      MetricCounters a = p[0].run().counters(metric);
+      MetricCounters c = p[1].run().counters(metric);
+      if (a == null || c == null || a.work() <= 0 || c.work() <= 0) {
+        continue;
+      }
+      // A row absent from one boot's counters did not move there: zero, not unknown. Context
+      // switches absent means /proc/stat was unreadable: unknown.
+      Long ra = a.rows().get(row);
+      Long rc = c.rows().get(row);
+      if (row.equals(MetricCounters.CONTEXT_SWITCHES) && (ra == null || rc == null)) {
+        continue;
+      }
+      base.add((ra == null ? 0 : ra) / a.work());
+      cand.add((rc == null ? 0 : rc) / c.work());
+      unit = a.workUnit();
+    }
+    if (base.isEmpty()) {
+      return null;
+    }
+    double[] d = new double[base.size()];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = cand.get(i) - base.get(i);
+    }
+    SignInterval s = SignInterval.of(d, ALPHA);
+    return new Row(arm, metric, row, unit, d.length, median(base), median(cand), s.median(),
+        s.low(), s.high());
+  }
+
+  private static double median(List<Double> values) {
+    return VerdictEngine.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+}

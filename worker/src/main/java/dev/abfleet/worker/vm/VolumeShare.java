@@ -1,0 +1,19 @@
+package dev.abfleet.worker.vm;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A host directory shared into one boot's guest ({@code volume: host}).
+ *
+ * @param transport how it is shared
+ * @param hostDir the directory on this host, fresh and empty for the boot
+ * @param tag the virtio mount tag the guest mounts ({@link VolumeTransport#TAG})
+ */
+public record VolumeShare(VolumeTransport transport, Path hostDir, String tag) {
+  public VolumeShare {
+    Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(hostDir, "hostDir");
+    Objects.requireNonNull(tag, "tag");
+  }
+}
