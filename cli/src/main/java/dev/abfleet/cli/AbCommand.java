@@ -2,6 +2,8 @@ package dev.abfleet.cli;
 
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.cli.config.SpecFile;
+import dev.abfleet.cli.config.SpecFileLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,6 +25,8 @@ import picocli.CommandLine.Option;
       "its workers (no local worker): kernel paths must then be readable at the same absolute path on",
       "the worker hosts (e.g. a shared mount); the workers stage them by sha256 and reject a mismatch.",
       "Ctrl-C cancels the submitted experiment (reason: abfleet ab interrupted).",
+      "--spec FILE takes the whole experiment from a YAML spec file (arms with their own kernel, cmdline,",
+      "modules, volume options and VM shape, e.g. a hard-pinned ceiling); options given as well override it.",
       "Cross-host comparisons (--controller only): --hypervisor qemu,vz and/or --class-by judge pairs",
       "per host class, with a pooled row flagged class_heterogeneity when the classes disagree; --pairs",
       "and --looks then count per class.",
@@ -30,13 +34,19 @@ import picocli.CommandLine.Option;
       "failed or was cancelled."
     })
 final class AbCommand implements Callable<Integer> {
-  @Option(names = "--baseline", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
-      description = "Baseline arm: a name, a kernel image, optional extra kernel arguments.")
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults and arms (name, role,"
+          + " kernel, cmdline, modules, volume_options, vm); see the README. Options given as well override its"
+          + " values; the arms come from the file alone.")
+  Path spec;
+
+  @Option(names = "--baseline", paramLabel = "NAME=KERNEL[:ARGS]",
+      description = "Baseline arm: a name, a kernel image, optional extra kernel arguments (required without --spec).")
   String baseline;
 
-  @Option(names = "--candidate", required = true, paramLabel = "NAME=KERNEL[:ARGS]",
+  @Option(names = "--candidate", paramLabel = "NAME=KERNEL[:ARGS]",
       description = "Candidate arm, same form, e.g. slub=/boot/vmlinuz:slub_debug=FZPU; repeat for several"
-          + " (error control spans them all).")
+          + " (error control spans them all; required without --spec).")
   List<String> candidates;
 
   @Option(names = "--ceiling", paramLabel = "NAME=KERNEL[:ARGS]",
@@ -78,6 +88,15 @@ final class AbCommand implements Callable<Integer> {
 
   @Option(names = "--iterations", paramLabel = "N", description = "Measured iterations per metric per boot.")
   Integer iterations;
+
+  @Option(names = "--vcpus", paramLabel = "N",
+      description = "vCPUs of every arm's VM (default: the spec file, then fleet.yaml vm.vcpus).")
+  Integer vcpus;
+
+  @Option(names = "--pin",
+      description = "Pin every vCPU thread of every arm to a host CPU of its own (only hosts with at least as many"
+          + " CPUs as vCPUs run it); to pin one arm, e.g. a ceiling, set vm.pin_vcpus in a spec file.")
+  boolean pin;
 
   @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long.")
   Integer bootTimeout;
@@ -124,14 +143,8 @@ final class AbCommand implements Callable<Integer> {
 
   /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
   int run(java.io.PrintStream out, java.io.PrintStream err) {
-    AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers);
-    FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
-    AbRequest request = new AbRequest(
-        ArmArg.parse("--baseline", baseline),
-        candidates.stream().map(c -> ArmArg.parse("--candidate", c)).toList(),
-        ceiling == null ? null : ArmArg.parse("--ceiling", ceiling),
-        cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout, warmupBoot,
-        hosts);
+    AbRequest request = request();
+    AbHosts hosts = request.hosts();
     ReportFormat fmt = ReportFormat.parse(format);
     if (hosts.remote()) {
       return AbSession.runRemote(request, fmt, gate, out, err);
@@ -141,5 +154,50 @@ final class AbCommand implements Callable<Integer> {
       throw new Problem("--local-workers " + workers + ": expected 1 to 64");
     }
     return AbSession.run(request, fmt, gate, workers, out, err);
+  }
+
+  /** The validated request the options describe (nothing is started). */
+  AbRequest request() {
+    AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers);
+    FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
+    if (vcpus != null && (vcpus < 1 || vcpus > 512)) {
+      throw new Problem("--vcpus " + vcpus + ": expected 1 to 512");
+    }
+    AbArm.VmFlags vm = new AbArm.VmFlags(vcpus, pin);
+    return spec == null ? fromFlags(cfg, vm, hosts) : fromSpec(SpecFileLoader.load(spec, cfg), cfg, vm, hosts);
+  }
+
+  private AbRequest fromFlags(FleetConfig cfg, AbArm.VmFlags vm, AbHosts hosts) {
+    if (baseline == null || candidates == null) {
+      throw new Problem("--baseline and --candidate are required (or --spec FILE naming the arms), e.g. --baseline"
+          + " stock=/boot/vmlinuz --candidate slub=/boot/vmlinuz:slub_debug=FZPU");
+    }
+    List<AbArm> arms = AbArm.fromFlags(ArmArg.parse("--baseline", baseline),
+        candidates.stream().map(c -> ArmArg.parse("--candidate", c)).toList(),
+        ceiling == null ? null : ArmArg.parse("--ceiling", ceiling), cfg.vm(), vm);
+    return new AbRequest(arms, cfg, benchmark, metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeout,
+        warmupBoot, hosts);
+  }
+
+  /** The spec file's experiment; each option given as well overrides the file's value. */
+  private AbRequest fromSpec(SpecFile file, FleetConfig cfg, AbArm.VmFlags vm, AbHosts hosts) {
+    if (baseline != null || candidates != null || ceiling != null) {
+      throw new Problem("--spec " + spec + " names the arms; drop --baseline, --candidate and --ceiling, or put"
+          + " those arms in the file");
+    }
+    // A design is pairs or looks: one given on the command line replaces the file's design.
+    boolean designFlag = pairs != null || looks != null;
+    return new AbRequest(AbArm.fromSpec(file, cfg.vm(), vm), cfg,
+        benchmark != null ? benchmark : file.benchmark(),
+        metrics != null ? metrics : file.metrics(),
+        designFlag ? pairs : file.pairs(),
+        designFlag ? looks : file.looks(),
+        threshold != null ? threshold : file.threshold(),
+        alpha != null ? alpha : file.alpha(),
+        seed != null ? seed : file.seed(),
+        iterations != null ? iterations : file.iterations(),
+        bootTimeout != null ? bootTimeout : file.bootTimeoutS(),
+        warmupBoot != null ? warmupBoot : file.warmupBoot(),
+        hosts);
   }
 }

@@ -3,7 +3,6 @@ package dev.abfleet.cli;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
-import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.VmShape;
@@ -20,9 +19,7 @@ import java.util.List;
  * before anything starts or is recorded.
  */
 record AbRequest(
-    ArmArg baseline,
-    List<ArmArg> candidates,
-    ArmArg ceiling,
+    List<AbArm> arms,
     FleetConfig config,
     String benchmarkName,
     List<String> metrics,
@@ -37,19 +34,15 @@ record AbRequest(
     AbHosts hosts) {
 
   AbRequest {
+    arms = List.copyOf(arms);
     java.util.Set<String> names = new java.util.HashSet<>();
-    for (ArmArg arm : arms(baseline, candidates, ceiling)) {
+    for (AbArm arm : arms) {
       if (!names.add(arm.name())) {
         throw new Problem("two arms are named '" + arm.name() + "'; give the arms different names");
       }
     }
-    boolean sim = hosts.simulated();
-    checkKernel("--baseline", baseline, sim);
-    for (ArmArg candidate : candidates) {
-      checkKernel("--candidate", candidate, sim);
-    }
-    if (ceiling != null) {
-      checkKernel("--ceiling", ceiling, sim);
+    for (AbArm arm : arms) {
+      checkKernel(arm, hosts.simulated());
     }
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     if (metrics != null) {
@@ -84,18 +77,35 @@ record AbRequest(
     }
   }
 
+  /** Arms given as --baseline, --candidate and --ceiling, shaped by fleet.yaml's vm alone. */
+  AbRequest(ArmArg baseline, List<ArmArg> candidates, ArmArg ceiling, FleetConfig config, String benchmarkName,
+      List<String> metrics, Integer pairs, List<Integer> looks, Double threshold, Double alpha, Long seed,
+      Integer iterations, Integer bootTimeoutS, Boolean warmupBoot, AbHosts hosts) {
+    this(AbArm.fromFlags(baseline, candidates, ceiling, config.vm(), AbArm.VmFlags.NONE), config, benchmarkName,
+        metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeoutS, warmupBoot, hosts);
+  }
+
   /** A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels). */
-  private static void checkKernel(String option, ArmArg arm, boolean sim) {
+  private static void checkKernel(AbArm arm, boolean sim) {
     if (sim) {
       if (!java.nio.file.Files.isRegularFile(arm.kernel()) || !java.nio.file.Files.isReadable(arm.kernel())) {
-        throw new Problem(option + " " + arm.name() + ": " + arm.kernel() + " is not a readable file; with"
+        throw new Problem(arm.origin() + " " + arm.name() + ": " + arm.kernel() + " is not a readable file; with"
             + " --hypervisor sim pass sim placeholder kernels (abfleet sim-kernels writes them)");
       }
       return;
     }
     KernelImage.check(arm.kernel()).ifPresent(problem -> {
-      throw new Problem(option + " " + arm.name() + ": " + problem);
+      throw new Problem(arm.origin() + " " + arm.name() + ": " + problem);
     });
+  }
+
+  /** The baseline arm; there is exactly one. */
+  AbArm baseline() {
+    return arms.stream().filter(a -> a.role().equals("baseline")).findFirst().orElseThrow();
+  }
+
+  private List<AbArm> withRole(String role) {
+    return arms.stream().filter(a -> a.role().equals(role)).toList();
   }
 
   /** The spec submitted to the controller; hostIds restricts it to those hosts (empty = any matching). */
@@ -119,35 +129,20 @@ record AbRequest(
       policy.setSeed(seed);
     }
     return ExperimentSpec.newBuilder()
-        .setName(baseline.name() + "-vs-" + String.join("-", candidates.stream().map(ArmArg::name).toList()))
-        .addArms(arm(baseline, "baseline"))
-        .addAllArms(candidates.stream().map(c -> arm(c, "candidate")).toList())
-        .addAllArms(ceiling == null ? List.of() : List.of(arm(ceiling, "ceiling")))
-        .setBenchmark(Benchmark.newBuilder()
-            .setHarness(b.harness())
-            .addAllMetrics(m)
-            .setIterations(iterations != null ? iterations : b.iterations())
-            .setIterationMs(b.iterationMs())
-            .setWarmupIterations(b.warmup()))
+        .setName(baseline().name() + "-vs-" + String.join("-", withRole("candidate").stream().map(AbArm::name).toList()))
+        .addArms(arm(baseline()))
+        .addAllArms(withRole("candidate").stream().map(this::arm).toList())
+        .addAllArms(withRole("ceiling").stream().map(this::arm).toList())
+        .setBenchmark(b.toProto(m, iterations != null ? iterations : b.iterations()))
         .setSelector(hosts.selector(hostIds))
         .setPolicy(policy)
         .setPriority(hosts.priority())
         .build();
   }
 
-  private static List<ArmArg> arms(ArmArg baseline, List<ArmArg> candidates, ArmArg ceiling) {
-    List<ArmArg> all = new java.util.ArrayList<>();
-    all.add(baseline);
-    all.addAll(candidates);
-    if (ceiling != null) {
-      all.add(ceiling);
-    }
-    return all;
-  }
-
   /** Names of the candidate arms, comma-separated. */
   String candidateNames() {
-    return String.join(", ", candidates.stream().map(ArmArg::name).toList());
+    return String.join(", ", withRole("candidate").stream().map(AbArm::name).toList());
   }
 
   /** --looks, else fleet.yaml's policy.looks unless --pairs asks for a fixed design. */
@@ -158,7 +153,7 @@ record AbRequest(
     return pairs != null ? List.of() : config.policy().looks();
   }
 
-  private Arm arm(ArmArg a, String role) {
+  private Arm arm(AbArm a) {
     Path kernel = a.kernel().toAbsolutePath().normalize();
     String sha;
     try {
@@ -168,10 +163,13 @@ record AbRequest(
     }
     return Arm.newBuilder()
         .setName(a.name())
-        .setRole(role)
+        .setRole(a.role())
         .setKernel(Artifact.newBuilder().setSha256(sha).setUri(kernel.toString()).setSizeBytes(kernel.toFile().length()))
         .setCmdlineExtra(a.cmdlineExtra())
-        .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib()))
+        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()).setPinVcpus(a.pinVcpus()))
+        .addAllModules(a.modules())
+        .setModulesDir(a.modulesDir())
+        .setVolumeOptions(a.volumeOptions())
         .build();
   }
 }

@@ -5,7 +5,6 @@ import dev.abfleet.cli.Problem;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
-import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
@@ -64,9 +63,7 @@ final class GrpcProbeRunner implements ProbeRunner {
         .setName("bisect-" + good + "-vs-" + candidate)
         .addArms(arm("good-" + good, "baseline", good))
         .addArms(arm("probe-" + candidate, "candidate", candidate))
-        .setBenchmark(Benchmark.newBuilder().setHarness(benchmark.harness()).addMetrics(metric)
-            .setIterations(benchmark.iterations()).setIterationMs(benchmark.iterationMs())
-            .setWarmupIterations(benchmark.warmup()))
+        .setBenchmark(benchmark.toProto(List.of(metric), benchmark.iterations()))
         .setSelector(HostSelector.newBuilder().setHypervisor(hypervisor))
         .setPolicy(Policy.newBuilder().setNoiseThreshold(policy.noiseThreshold()).setAlpha(policy.alpha())
             .addAllLooks(looks).setPairs(looks.get(looks.size() - 1))

@@ -34,15 +34,49 @@ public record FleetConfig(
     }
   }
 
-  /** Default VM shape: vCPUs and memory in MiB. */
-  public record Vm(int vcpus, int memoryMib) {}
+  /**
+   * Default VM shape: vCPUs, memory in MiB, and whether each vCPU thread is pinned to a host CPU
+   * of its own (only hosts with at least {@code vcpus} CPUs then match).
+   */
+  public record Vm(int vcpus, int memoryMib, boolean pinVcpus) {
+    /** Unpinned. */
+    public Vm(int vcpus, int memoryMib) {
+      this(vcpus, memoryMib, false);
+    }
+  }
 
   /**
    * A benchmark definition: harness, the metrics it measures, which of them gate,
    * measured iterations per boot, iteration length in ms, warm-up iterations per boot.
+   *
+   * @param volume where the metrics run: "guest" (tmpfs in the guest) or "host" (a fresh
+   *     directory on the worker host, shared into the guest)
+   * @param files files in the find_recursive / rm_rf tree; 0 = the harness default (2000)
+   * @param cache "warm", or "cold" (the guest drops its caches before each iteration)
    */
   public record Benchmark(
-      String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup) {}
+      String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
+      String volume, int files, String cache) {
+
+    /** On the guest's tmpfs, default file count, warm caches. */
+    public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
+        int iterationMs, int warmup) {
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, "guest", 0, "warm");
+    }
+
+    /** The proto benchmark with {@code metrics} and {@code iterations} (a command may narrow both). */
+    public dev.abfleet.proto.fleet.v1.Benchmark.Builder toProto(List<String> metrics, int iterations) {
+      return dev.abfleet.proto.fleet.v1.Benchmark.newBuilder()
+          .setHarness(harness)
+          .addAllMetrics(metrics)
+          .setIterations(iterations)
+          .setIterationMs(iterationMs)
+          .setWarmupIterations(warmup)
+          .setVolume(volume)
+          .setFiles(files)
+          .setCache(cache);
+    }
+  }
 
   /**
    * A recurring experiment (see {@code abfleet nightly}): at each {@code cron} time, the

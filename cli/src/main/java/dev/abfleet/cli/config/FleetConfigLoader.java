@@ -4,15 +4,7 @@ import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
-import java.io.StringReader;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,15 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
-import org.snakeyaml.engine.v2.events.CollectionEndEvent;
-import org.snakeyaml.engine.v2.events.CollectionStartEvent;
-import org.snakeyaml.engine.v2.events.Event;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
  * Loads and validates fleet.yaml. Any problem is a {@link Problem} whose message starts with
@@ -36,10 +19,13 @@ import org.snakeyaml.engine.v2.nodes.Node;
  */
 public final class FleetConfigLoader {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
-  /** fleet.yaml is a few KiB; a larger file is the wrong file (or a device such as /dev/zero). */
-  static final int MAX_BYTES = 1 << 20;
-  /** Deepest nesting of mappings and sequences read; fleet.yaml needs 4, the composer recurses. */
-  static final int MAX_DEPTH = 32;
+  /** Benchmark volume: the guest's tmpfs, or a host directory shared in. */
+  static final List<String> VOLUMES = List.of("guest", "host");
+  static final List<String> CACHES = List.of("warm", "cold");
+  static final int MAX_FILES = 1_000_000;
+  static final int MAX_VCPUS = 512;
+  static final int MIN_MEMORY_MIB = 64;
+  static final int MAX_MEMORY_MIB = 1 << 20;
 
   private FleetConfigLoader() {}
 
@@ -56,68 +42,16 @@ public final class FleetConfigLoader {
   }
 
   public static FleetConfig load(Path file) {
-    byte[] bytes;
-    try (InputStream in = Files.newInputStream(file)) {
-      bytes = in.readNBytes(MAX_BYTES + 1);
-    } catch (NoSuchFileException e) {
-      throw new Problem(file + ": no such file; pass an existing fleet.yaml with --config");
-    } catch (IOException e) {
-      throw new Problem(file + ": cannot read (" + e.getMessage() + ")");
-    }
-    if (bytes.length > MAX_BYTES) {
-      throw new Problem(file + ": larger than " + (MAX_BYTES >> 20) + " MiB, so not a fleet.yaml;"
-          + " pass a fleet.yaml with --config");
-    }
-    return parse(file.toString(), utf8(file, bytes));
-  }
-
-  private static String utf8(Path file, byte[] bytes) {
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate(bytes.length);
-    CoderResult r = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
-    if (r.isError()) {
-      long line = 1;
-      for (int i = 0; i < in.position(); i++) {
-        line += bytes[i] == '\n' ? 1 : 0;
-      }
-      throw new Problem(file + ":" + line + ": not UTF-8 text; save the file as UTF-8");
-    }
-    return out.flip().toString();
+    return parse(file.toString(), YamlDocuments.read(file, "fleet.yaml", "--config"));
   }
 
   public static FleetConfig parse(String label, String text) {
-    Optional<Node> root;
-    LoadSettings settings = LoadSettings.builder().setLabel(label).build();
-    try (Reader r = new StringReader(text)) {
-      checkDepth(label, settings, text);
-      root = new Compose(settings).composeReader(r);
-    } catch (MarkedYamlEngineException e) {
-      int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-      throw new Problem(label + ":" + line + ": not valid YAML: " + e.getProblem() + "; fix the syntax");
-    } catch (YamlEngineException | IOException e) {
-      throw new Problem(label + ": not valid YAML: " + e.getMessage());
-    }
+    Optional<YamlNode> root = YamlDocuments.compose(label, text, "fleet.yaml needs at most 4");
     if (root.isEmpty()) {
       return fromRoot(Map.of(), label);
     }
-    YamlNode top = new YamlNode(label, root.get(), "");
-    return fromRoot(top.mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark", "schedules")), label);
-  }
-
-  /** Walks the parser's events (no recursion) so that deep nesting never reaches the composer. */
-  private static void checkDepth(String label, LoadSettings settings, String text) {
-    int depth = 0;
-    for (Event e : new Parse(settings).parseString(text)) {
-      if (e instanceof CollectionStartEvent) {
-        if (++depth > MAX_DEPTH) {
-          int line = e.getStartMark().map(m -> m.getLine() + 1).orElse(0);
-          throw new Problem(label + ":" + line + ": nested more than " + MAX_DEPTH + " levels deep;"
-              + " fleet.yaml needs at most 4, check the indentation");
-        }
-      } else if (e instanceof CollectionEndEvent) {
-        depth--;
-      }
-    }
+    return fromRoot(root.get().mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark",
+        "schedules")), label);
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
@@ -223,16 +157,19 @@ public final class FleetConfigLoader {
   private static FleetConfig.Vm vm(YamlNode n) {
     int vcpus = 1;
     int memory = 512;
+    boolean pin = false;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("vcpus", "memory_mib"));
-      if (m.containsKey("vcpus")) vcpus = m.get("vcpus").integer(1, 512);
-      if (m.containsKey("memory_mib")) memory = m.get("memory_mib").integer(64, 1 << 20);
+      Map<String, YamlNode> m = n.mapping(Set.of("vcpus", "memory_mib", "pin_vcpus"));
+      if (m.containsKey("vcpus")) vcpus = m.get("vcpus").integer(1, MAX_VCPUS);
+      if (m.containsKey("memory_mib")) memory = m.get("memory_mib").integer(MIN_MEMORY_MIB, MAX_MEMORY_MIB);
+      if (m.containsKey("pin_vcpus")) pin = m.get("pin_vcpus").bool();
     }
-    return new FleetConfig.Vm(vcpus, memory);
+    return new FleetConfig.Vm(vcpus, memory, pin);
   }
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n) {
-    Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup"));
+    Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
+        "volume", "files", "cache"));
     String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
     List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
     List<String> metrics = m.containsKey("metrics") ? checked(m.get("metrics"), harness) : all;
@@ -246,7 +183,11 @@ public final class FleetConfigLoader {
     int iterations = m.containsKey("iterations") ? m.get("iterations").integer(1, 1000) : 5;
     int iterationMs = m.containsKey("iteration_ms") ? m.get("iteration_ms").integer(10, 600_000) : 200;
     int warmup = m.containsKey("warmup") ? m.get("warmup").integer(0, 100) : 1;
-    return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup);
+    String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
+    int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
+    String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
+    return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
+        cache);
   }
 
   private static List<String> checked(YamlNode list, String harness) {

@@ -31,6 +31,11 @@ final class YamlNode {
     return node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
   }
 
+  /** "file:line" of this node, for messages raised after loading. */
+  String where() {
+    return file + ":" + line();
+  }
+
   Problem problem(String message) {
     return new Problem(file + ":" + line() + ": " + message);
   }
@@ -52,7 +57,8 @@ final class YamlNode {
       String key = k.getValue();
       YamlNode keyNode = new YamlNode(file, k, path);
       if (allowed != null && !allowed.contains(key)) {
-        throw keyNode.problem("unknown key '" + key + "' under " + path + "; expected one of "
+        throw keyNode.problem("unknown key '" + key + "' " + (path.isEmpty() ? "at the top level" : "under " + path)
+            + "; expected one of "
             + String.join(", ", allowed.stream().sorted().toList()));
       }
       if (out.containsKey(key)) {
@@ -109,6 +115,11 @@ final class YamlNode {
     } catch (NumberFormatException e) {
       throw problem(path + " is '" + s + "'; expected a number between " + minExclusive + " and " + maxExclusive);
     }
+  }
+
+  /** true or false (YAML 1.2 core spelling). */
+  boolean bool() {
+    return oneOf(List.of("true", "false")).equals("true");
   }
 
   String oneOf(List<String> choices) {

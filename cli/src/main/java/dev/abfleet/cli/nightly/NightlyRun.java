@@ -5,7 +5,6 @@ import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.cli.history.HistoryFile;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
-import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
@@ -102,8 +101,7 @@ public final class NightlyRun {
         .setName(s.name())
         .addArms(arm(BASELINE_ARM, "baseline", baseline))
         .addArms(arm(CANDIDATE_ARM, "candidate", candidate))
-        .setBenchmark(Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
-            .setIterations(b.iterations()).setIterationMs(b.iterationMs()).setWarmupIterations(b.warmup()))
+        .setBenchmark(b.toProto(b.metrics(), b.iterations()))
         .setSelector(selector)
         .setPolicy(Policy.newBuilder().setNoiseThreshold(p.noiseThreshold()).setAlpha(p.alpha())
             .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating())

@@ -23,6 +23,42 @@ class FleetConfigLoaderTest {
   }
 
   @Test
+  void defaultFleetHasAHostVolumeBenchmarkOfTheSixMetrics() {
+    FleetConfig.Benchmark b = FleetConfigLoader.embeddedDefault().benchmark("host-volume");
+    assertThat(b.volume()).isEqualTo("host");
+    assertThat(b.metrics()).containsExactly("metadata_stat", "negative_lookup", "create_delete", "seq_read",
+        "find_recursive", "rm_rf");
+    assertThat(FleetConfigLoader.embeddedDefault().benchmark("fuse-metadata").volume()).isEqualTo("guest");
+  }
+
+  @Test
+  void benchmarkCarriesVolumeFilesAndCache() {
+    FleetConfig.Benchmark b = FleetConfigLoader.parse("f.yaml",
+        "benchmarks:\n  tree:\n    metrics: [find_recursive]\n    volume: host\n    files: 500\n    cache: cold\n")
+        .benchmark("tree");
+    assertThat(b.toProto(b.metrics(), 3).build()).satisfies(p -> {
+      assertThat(p.getVolume()).isEqualTo("host");
+      assertThat(p.getFiles()).isEqualTo(500);
+      assertThat(p.getCache()).isEqualTo("cold");
+      assertThat(p.getIterations()).isEqualTo(3);
+    });
+  }
+
+  @Test
+  void unknownVolumeNamesLineAndChoices() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "benchmarks:\n  b:\n    volume: nfs\n"))
+        .hasMessage("f.yaml:3: benchmarks.b.volume is 'nfs'; expected one of guest, host");
+  }
+
+  @Test
+  void vmDefaultsMayPinVcpus() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "vm:\n  vcpus: 2\n  pin_vcpus: true\n");
+    assertThat(c.vm()).isEqualTo(new FleetConfig.Vm(2, 512, true));
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "vm:\n  pin_vcpus: yes\n"))
+        .hasMessage("f.yaml:2: vm.pin_vcpus is 'yes'; expected one of true, false");
+  }
+
+  @Test
   void kubernetesConfigMapCarriesAValidFleetYaml() throws Exception {
     String manifest = java.nio.file.Files.readString(Path.of("..", "k8s", "config.yaml"));
     @SuppressWarnings("unchecked")

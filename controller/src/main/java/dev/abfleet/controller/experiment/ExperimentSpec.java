@@ -1,6 +1,7 @@
 package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.PinNeed;
 import java.util.List;
 
 /**
@@ -19,9 +20,18 @@ public record ExperimentSpec(
     name = name == null ? "" : name;
     arms = arms == null ? List.of() : List.copyOf(arms);
     benchmark = benchmark == null ? new BenchmarkSpec("", List.of(), 0, 0, 0) : benchmark;
-    selector = (selector == null ? HostSelector.any() : selector).needingVolume(benchmark.hostVolume());
+    selector = (selector == null ? HostSelector.any() : selector).needingVolume(benchmark.hostVolume())
+        .pinning(pinNeed(arms));
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
+  }
+
+  /** The pinned arm with the most vCPUs (a host needs a CPU for each), or none. */
+  static PinNeed pinNeed(List<ArmSpec> arms) {
+    return arms.stream().filter(a -> a.guest().pinVcpus())
+        .map(a -> new PinNeed(a.name(), Math.max(1, a.vcpus())))
+        .max(java.util.Comparator.comparingInt(PinNeed::vcpus))
+        .orElse(PinNeed.NONE);
   }
 
   /** The baseline arm; validated specs have exactly one. */

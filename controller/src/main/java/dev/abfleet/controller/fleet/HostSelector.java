@@ -16,10 +16,12 @@ import java.util.Map;
  * @param hostVolume the benchmark runs on a host volume: only hosts whose hypervisor for the
  *     block offers a volume transport match. Not chosen by the client: derived from the
  *     benchmark (see ExperimentSpec)
+ * @param pin CPUs the experiment's pinned arms need; {@link PinNeed#NONE} = none is pinned. Not
+ *     chosen by the client: derived from the arms (see ExperimentSpec)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors, boolean hostVolume) {
+    List<String> hypervisors, boolean hostVolume, PinNeed pin) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -30,17 +32,23 @@ public record HostSelector(
     arch = arch == null ? "" : arch;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
+    pin = pin == null ? PinNeed.NONE : pin;
   }
 
-  /** A guest-volume benchmark. */
+  /** A guest-volume benchmark with no pinned arm. */
   public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
       List<String> hypervisors) {
-    this(hypervisor, arch, labels, hosts, hypervisors, false);
+    this(hypervisor, arch, labels, hosts, hypervisors, false, PinNeed.NONE);
   }
 
   /** This selector for a benchmark that does ({@code true}) or does not run on a host volume. */
   public HostSelector needingVolume(boolean needed) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin);
+  }
+
+  /** This selector for an experiment whose pinned arms need {@code need}. */
+  public HostSelector pinning(PinNeed need) {
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need);
   }
 
   /**
@@ -83,13 +91,30 @@ public record HostSelector(
         .findFirst().orElse(hypervisor);
   }
 
-  /** True when the host can run this selector's boots, on a host volume when the benchmark needs one. */
+  /**
+   * True when the host can run this selector's boots: on a host volume when the benchmark needs
+   * one, with a CPU for each vCPU of a pinned arm.
+   */
   public boolean matches(HostCapabilities host) {
-    return matchesAnyVolume(host) && (!hostVolume || !volumeTransportFor(host).isEmpty());
+    return matchesAnyVolume(host) && volumeFits(host);
   }
 
   /** True when the host matches everything but, perhaps, the host volume's transport. */
   public boolean matchesAnyVolume(HostCapabilities host) {
+    return matchesPlace(host) && pin.fits(host);
+  }
+
+  /** True when the host matches everything but, perhaps, the CPUs that pinning needs. */
+  public boolean matchesUnpinned(HostCapabilities host) {
+    return matchesPlace(host) && volumeFits(host);
+  }
+
+  private boolean volumeFits(HostCapabilities host) {
+    return !hostVolume || !volumeTransportFor(host).isEmpty();
+  }
+
+  /** Hypervisor, arch, explicit hosts and labels. */
+  private boolean matchesPlace(HostCapabilities host) {
     boolean usable = allowedHypervisors().stream()
         .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
     if (!usable) {

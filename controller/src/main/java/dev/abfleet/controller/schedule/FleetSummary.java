@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -29,12 +30,26 @@ public final class FleetSummary {
           + " virtiofs with virtiofsd installed; see the worker's log). Run the benchmark on volume guest"
           + " or connect a worker that has one.");
     }
+    Optional<String> tooSmall = tooFewCpus(selector, known);
+    if (tooSmall.isPresent()) {
+      return tooSmall;
+    }
     String why = "no host matches " + describe(selector) + "; the fleet has: " + describe(known);
     if (!selector.hosts().isEmpty()) {
       why += " (host ids: " + known.stream().map(HostCapabilities::hostId).sorted().limit(10)
           .collect(Collectors.joining(", ")) + (known.size() > 10 ? ", ..." : "") + ")";
     }
     return Optional.of(why + ". Change the selector or connect a matching worker.");
+  }
+
+  /** When hosts match but none has the CPUs to pin the pinned arm: say so, with the largest. */
+  private static Optional<String> tooFewCpus(HostSelector selector, Collection<HostCapabilities> known) {
+    OptionalInt largest = known.stream().filter(selector::matchesUnpinned).mapToInt(HostCapabilities::cpus).max();
+    if (largest.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(selector.pin().describe() + "; the largest host matching " + describe(selector) + " has "
+        + largest.getAsInt() + ". Pin fewer vCPUs, leave the arm unpinned, or connect a worker with more CPUs.");
   }
 
   /** The selector as key=value pairs, e.g. "hypervisor=vz arch=aarch64 labels={pool=ci}". */

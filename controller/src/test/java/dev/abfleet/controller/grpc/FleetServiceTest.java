@@ -10,6 +10,7 @@ import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.proto.fleet.v1.UndrainHostRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -75,6 +76,21 @@ class FleetServiceTest extends ControllerNodeTest {
   void malformedHostIdIsInvalidArgument() {
     assertStatus(Status.Code.INVALID_ARGUMENT,
         () -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h 1;rm").build()));
+  }
+
+  @Test
+  void submitPinningMoreVcpusThanAnyHostHasCpusFailsThePreconditionAndSaysWhy() {
+    var spec = spec(2).toBuilder()
+        .addArms(arm("pinned", "ceiling", "c").toBuilder().setShape(VmShape.newBuilder().setVcpus(4).setPinVcpus(true)))
+        .build();
+
+    assertThatThrownBy(() -> client(channel).submitExperiment(
+            SubmitExperimentRequest.newBuilder().setExperimentId("e-pin").setSpec(spec).build()))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+          assertThat(e.getStatus().getDescription())
+              .startsWith("arm pinned needs 4 CPUs to pin 4 vCPUs; the largest host matching hypervisor=qemu has 2");
+        });
   }
 
   @Test

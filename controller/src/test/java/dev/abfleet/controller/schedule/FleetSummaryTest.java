@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.PinNeed;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,22 @@ class FleetSummaryTest {
     assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).hasValueSatisfying(why ->
         assertThat(why).startsWith(
             "no host matches hypervisor=vz arch=aarch64; the fleet has: 3 x qemu/x86_64 (tcg)"));
+  }
+
+  @Test
+  void pinnedArmNoHostHasTheCpusForSaysWhatItNeedsAndTheLargestHost() {
+    var selector = new HostSelector("qemu", "", Map.of(), List.of()).pinning(new PinNeed("pinned", 4));
+
+    assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).contains(
+        "arm pinned needs 4 CPUs to pin 4 vCPUs; the largest host matching hypervisor=qemu has 2. Pin fewer"
+            + " vCPUs, leave the arm unpinned, or connect a worker with more CPUs.");
+  }
+
+  @Test
+  void pinnedArmIsAcceptedWhenOneHostHasTheCpus() {
+    var selector = new HostSelector("qemu", "", Map.of(), List.of()).pinning(new PinNeed("pinned", 2));
+
+    assertThat(FleetSummary.unsatisfiable(selector, THREE_QEMU)).isEmpty();
   }
 
   @Test

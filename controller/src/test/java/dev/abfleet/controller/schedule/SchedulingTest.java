@@ -47,6 +47,20 @@ class SchedulingTest {
   }
 
   @Test
+  void pinnedExperimentIsLeasedOnlyAHostWithACpuPerPinnedVcpu() {
+    Fleet fleet = Fleet.empty()
+        .connected(qemuHost("small"), session)
+        .connected(new HostCapabilities("big", "x86_64", 8, 4096, Map.of(), Map.of("qemu", List.of("tcg")), "", "",
+            ""), session);
+    HostSelector pinned = HostSelector.any().pinning(new dev.abfleet.controller.fleet.PinNeed("ceiling", 4));
+    Demands demands = Demands.empty().wanting(new Demand("e1", pinned, "pr", null, true));
+
+    var grants = Scheduling.grant(fleet, LeaseBook.empty(), demands);
+
+    assertThat(grants.leases()).extracting(Lease::hostId).containsExactly("big");
+  }
+
+  @Test
   void neverLeasesAHostTwice() {
     LeaseBook book = LeaseBook.empty().leased(new Lease("h1", 1, "e1"));
     Demands demands = Demands.empty().wanting(demand("e2", "pr"));

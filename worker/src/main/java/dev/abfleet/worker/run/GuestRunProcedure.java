@@ -125,14 +125,16 @@ public final class GuestRunProcedure implements RunProcedure {
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
         Duration.ofSeconds(run.getTimeoutS() == 0 ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()),
         workDir,
-        share);
+        share,
+        run.getShape().getPinVcpus());
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
     BootOutcome outcome = boot(driver, request);
     ResultsHead results = ResultsHead.read(outcome.resultsLog());
     ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
         .setRunMs(outcome.wall().toMillis())
-        .setExitCode(outcome.exitCode());
+        .setExitCode(outcome.exitCode())
+        .addAllVcpuHostCpus(outcome.vcpuHostCpus());
     parsed.start().ifPresent(s -> {
       telemetry.setKernelRelease(s.kernelRelease());
       s.uptimeMs().ifPresent(telemetry::setBootMs);

@@ -2,6 +2,7 @@ package dev.abfleet.worker.vm;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How one boot ended.
@@ -19,6 +20,8 @@ import java.time.Duration;
  * @param overCap      non-null when the console or results file grew past its
  *                     {@link GuestOutputCaps cap} (the VM was killed if it still ran): which
  *                     file and how big
+ * @param vcpuHostCpus host CPU each vCPU thread was pinned to (index = vCPU), as read back
+ *                     after pinning; empty = not pinned
  */
 public record BootOutcome(
     String accelerator,
@@ -29,7 +32,18 @@ public record BootOutcome(
     Path resultsLog,
     String consoleTail,
     String launchError,
-    String overCap) {
+    String overCap,
+    List<Integer> vcpuHostCpus) {
+
+  public BootOutcome {
+    vcpuHostCpus = vcpuHostCpus == null ? List.of() : List.copyOf(vcpuHostCpus);
+  }
+
+  /** An outcome of a boot whose vCPUs were not pinned. */
+  public BootOutcome(String accelerator, int exitCode, boolean timedOut, Duration wall, Path consoleLog,
+      Path resultsLog, String consoleTail, String launchError, String overCap) {
+    this(accelerator, exitCode, timedOut, wall, consoleLog, resultsLog, consoleTail, launchError, overCap, List.of());
+  }
 
   /** An outcome for a VM that never started. */
   public static BootOutcome notStarted(Path consoleLog, Path resultsLog, String launchError) {

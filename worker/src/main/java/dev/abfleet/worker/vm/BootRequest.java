@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param timeout      wall-clock limit for the whole boot, after which the VM is killed
  * @param workDir      per-boot directory; console.log and results.log are written there
  * @param volume       host directory shared into the guest ({@code volume: host}); null = none
+ * @param pinVcpus     pin each vCPU thread to a host CPU of its own before the guest runs; a
+ *                     driver that cannot pin fails the boot before it starts
  */
 public record BootRequest(
     String runId,
@@ -32,7 +34,8 @@ public record BootRequest(
     int memoryMib,
     Duration timeout,
     Path workDir,
-    VolumeShare volume) {
+    VolumeShare volume,
+    boolean pinVcpus) {
 
   public BootRequest {
     Objects.requireNonNull(runId, "runId");
@@ -45,9 +48,15 @@ public record BootRequest(
     Objects.requireNonNull(workDir, "workDir");
   }
 
-  /** A boot without a host volume. */
+  /** A boot without a host volume whose vCPUs are not pinned. */
   public BootRequest(String runId, String arch, Path kernel, Path initrd, String cmdlineExtra,
       List<String> guestParams, int vcpus, int memoryMib, Duration timeout, Path workDir) {
-    this(runId, arch, kernel, initrd, cmdlineExtra, guestParams, vcpus, memoryMib, timeout, workDir, null);
+    this(runId, arch, kernel, initrd, cmdlineExtra, guestParams, vcpus, memoryMib, timeout, workDir, null, false);
+  }
+
+  /** A boot whose vCPUs are not pinned. */
+  public BootRequest(String runId, String arch, Path kernel, Path initrd, String cmdlineExtra,
+      List<String> guestParams, int vcpus, int memoryMib, Duration timeout, Path workDir, VolumeShare volume) {
+    this(runId, arch, kernel, initrd, cmdlineExtra, guestParams, vcpus, memoryMib, timeout, workDir, volume, false);
   }
 }

@@ -8,6 +8,7 @@ import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
+import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
@@ -37,7 +38,28 @@ class GuestRunProcedureTest {
   /** What the fake guest writes and how the fake VM ends. */
   private String results = START + SAMPLE.formatted(0) + DONE;
   private String overCap;
+  private String launchError;
   private BootRequest booted;
+
+  @Test
+  void recordsTheHostCpusAPinnedBootsVcpusRanOn() throws Exception {
+    WorkerMessage report = execute(run().toBuilder()
+        .setShape(VmShape.newBuilder().setVcpus(1).setPinVcpus(true)).build());
+
+    assertThat(booted.pinVcpus()).isTrue();
+    assertThat(report.getRunResult().getTelemetry().getVcpuHostCpusList()).containsExactly(1);
+  }
+
+  @Test
+  void aBootWhoseVcpusCouldNotBePinnedIsTheHostsFailureNotASample() throws Exception {
+    launchError = "cannot pin vCPUs: this host has 1 usable CPUs (cpuset 0) and cannot pin 2 vCPUs to one each";
+
+    WorkerMessage report = execute(run().toBuilder()
+        .setShape(VmShape.newBuilder().setVcpus(2).setPinVcpus(true)).build());
+
+    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.INFRA);
+    assertThat(report.getRunFailure().getMessage()).isEqualTo("VM did not start: " + launchError);
+  }
 
   @Test
   void classifiesABootWhoseResultsPassTheirCapAsHarness() throws Exception {
@@ -106,7 +128,10 @@ class GuestRunProcedureTest {
     return Artifact.newBuilder().setSha256(ArtifactCache.sha256(file)).setUri(file.toString()).build();
   }
 
-  /** Writes {@link #results} as the guest's results file and ends the way {@link #overCap} says. */
+  /**
+   * Writes {@link #results} as the guest's results file and ends the way {@link #overCap} and
+   * {@link #launchError} say; a pinned boot ran its vCPU on host CPU 1.
+   */
   private final class GuestDriver implements VmDriver {
     @Override
     public String name() {
@@ -128,8 +153,11 @@ class GuestRunProcedureTest {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+      if (launchError != null) {
+        return BootOutcome.notStarted(console, resultsLog, launchError);
+      }
       return new BootOutcome("tcg", overCap == null ? 0 : -1, false, Duration.ofSeconds(1), console, resultsLog,
-          "", null, overCap);
+          "", null, overCap, request.pinVcpus() ? List.of(1) : List.of());
     }
   }
 }

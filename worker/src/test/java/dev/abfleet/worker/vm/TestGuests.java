@@ -1,10 +1,13 @@
 package dev.abfleet.worker.vm;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
+import org.apache.commons.compress.archivers.cpio.CpioArchiveEntry;
+import org.apache.commons.compress.archivers.cpio.CpioArchiveOutputStream;
+import org.apache.commons.compress.archivers.cpio.CpioConstants;
 
 /** Throwaway busybox initramfs images for end-to-end boots. */
 public final class TestGuests {
@@ -13,26 +16,30 @@ public final class TestGuests {
 
   /**
    * An uncompressed newc initramfs whose /init is {@code initScript} run by the host's static
-   * busybox (package busybox-static), assembled with the cpio tool.
+   * busybox (package busybox-static), written in Java (no cpio tool needed).
    */
   public static Path busyboxInitramfs(Path dir, String initScript) throws IOException, InterruptedException {
-    Path root = Files.createDirectories(dir.resolve("initramfs"));
-    Files.createDirectories(root.resolve("bin"));
-    Files.createDirectories(root.resolve("dev"));
-    Files.copy(Path.of("/bin/busybox"), root.resolve("bin/busybox"));
-    Path init = Files.writeString(root.resolve("init"), "#!/bin/busybox sh\n" + initScript);
-    Files.setPosixFilePermissions(init, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path list = Files.write(dir.resolve("files.txt"), List.of(".", "bin", "bin/busybox", "dev", "init"));
+    Files.createDirectories(dir);
     Path out = dir.resolve("initrd.cpio");
-    Process p = new ProcessBuilder("cpio", "-o", "-H", "newc", "--quiet")
-        .directory(root.toFile())
-        .redirectInput(list.toFile())
-        .redirectOutput(out.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
-    if (p.waitFor() != 0) {
-      throw new IOException("cpio failed with " + p.exitValue());
+    try (OutputStream file = Files.newOutputStream(out);
+        CpioArchiveOutputStream cpio = new CpioArchiveOutputStream(file, CpioConstants.FORMAT_NEW)) {
+      entry(cpio, ".", CpioConstants.C_ISDIR | 0755, new byte[0]);
+      entry(cpio, "bin", CpioConstants.C_ISDIR | 0755, new byte[0]);
+      entry(cpio, "dev", CpioConstants.C_ISDIR | 0755, new byte[0]);
+      entry(cpio, "bin/busybox", CpioConstants.C_ISREG | 0755, Files.readAllBytes(Path.of("/bin/busybox")));
+      entry(cpio, "init", CpioConstants.C_ISREG | 0755,
+          ("#!/bin/busybox sh\n" + initScript).getBytes(StandardCharsets.UTF_8));
+      cpio.finish();
     }
     return out;
+  }
+
+  private static void entry(CpioArchiveOutputStream cpio, String name, long mode, byte[] data) throws IOException {
+    CpioArchiveEntry e = new CpioArchiveEntry(CpioConstants.FORMAT_NEW, name, data.length);
+    e.setMode(mode);
+    e.setNumberOfLinks((mode & CpioConstants.C_ISDIR) != 0 ? 2 : 1);
+    cpio.putArchiveEntry(e);
+    cpio.write(data);
+    cpio.closeArchiveEntry();
   }
 }

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <p>A host volume adds its device ({@link #volumeArgs}) under the tag the guest mounts.
+ *
+ * <p>A VM whose vCPUs are to be pinned gets a QMP socket, starts paused ({@code -S}) and, on
+ * TCG, runs one host thread per vCPU ({@code thread=multi}); see {@link VcpuPinner}.
  */
 public final class QemuArgs {
 
@@ -44,7 +47,9 @@ public final class QemuArgs {
     if (l.arch().equals("aarch64")) {
       a.addAll(List.of("-M", "virt"));
     }
-    a.addAll(List.of("-accel", l.accelerator()));
+    boolean pinned = l.qmpSocket() != null;
+    // A pinned VM needs a host thread per vCPU; TCG may otherwise run them all on one.
+    a.addAll(List.of("-accel", pinned && !kvm ? "tcg,thread=multi" : l.accelerator()));
     if (kvm) {
       a.addAll(List.of("-cpu", "host"));
     } else if (l.arch().equals("aarch64")) {
@@ -65,8 +70,9 @@ public final class QemuArgs {
     if (l.volume() != null) {
       a.addAll(volumeArgs(l.volume(), l.memoryMib()));
     }
-    if (l.qmpSocket() != null) {
-      a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off"));
+    if (pinned) {
+      // Paused (-S) until the driver has pinned the vCPU threads and sends QMP cont.
+      a.addAll(List.of("-qmp", "unix:" + opt(l.qmpSocket()) + ",server=on,wait=off", "-S"));
     }
     return List.copyOf(a);
   }

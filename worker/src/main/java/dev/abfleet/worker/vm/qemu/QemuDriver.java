@@ -3,6 +3,7 @@ package dev.abfleet.worker.vm.qemu;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;
+import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.process.TextTail;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per boot, {@code workDir} receives {@code console.log}, {@code results.log} and
  * {@code qemu.stdout}/{@code qemu.stderr}. A VM whose console or results file grows past its
- * {@link GuestOutputCaps cap} is killed.
+ * {@link GuestOutputCaps cap} is killed. A boot that asks for pinned vCPUs starts paused; the
+ * driver pins its vCPU threads ({@link VcpuPinner}) and only then lets the guest run
+ * ({@link PinnedLaunch}).
  *
  * <p>A boot with a host volume gets the transport's device ({@link QemuArgs#volumeArgs}); for
  * virtio-fs, a {@link Virtiofsd} is started before QEMU and stopped when QEMU has exited,
@@ -48,6 +51,7 @@ public final class QemuDriver implements VmDriver {
   private final Function<String, AccelProbe> prober;
   private final String hostArch;
   private final Path scratch;
+  private final VcpuPinner pinner;
 
   private final Function<Path, VolumeProbe> volumeProber;
 
@@ -74,12 +78,20 @@ public final class QemuDriver implements VmDriver {
   public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
       Function<String, AccelProbe> prober, Function<Path, VolumeProbe> volumeProber, String hostArch,
       Path scratch) {
+    this(runner, which, prober, volumeProber, hostArch, scratch, new VcpuPinner(runner, which, VcpuPinner::ownCpus));
+  }
+
+  /** As above; {@code pinner} pins the vCPUs of boots that ask for it. */
+  public QemuDriver(CommandRunner runner, Function<String, Optional<Path>> which,
+      Function<String, AccelProbe> prober, Function<Path, VolumeProbe> volumeProber, String hostArch,
+      Path scratch, VcpuPinner pinner) {
     this.runner = runner;
     this.which = which;
     this.prober = prober;
     this.volumeProber = volumeProber;
     this.hostArch = hostArch;
     this.scratch = scratch;
+    this.pinner = pinner;
   }
 
   /**
@@ -200,12 +212,19 @@ public final class QemuDriver implements VmDriver {
       return BootOutcome.notStarted(console, results, volumeProblem);
     }
     RunResult r;
+    PinnedLaunch.Pinned pinned = null;
+    Path qmp = null;
     try (QemuVolume volume = req.volume() == null ? null : QemuVolume.prepare(req.volume())) {
+      try {
+        qmp = req.pinVcpus() ? PinnedLaunch.qmpSocket(req.workDir()) : null;
+      } catch (IOException e) {
+        return BootOutcome.notStarted(console, results, "cannot place the QMP socket for pinning: " + e);
+      }
       List<String> argv;
       try {
         argv = QemuArgs.build(new QemuLaunch(binary.get().toString(), accel, req.arch(), req.runId(),
             req.kernel(), req.initrd(), req.vcpus(), req.memoryMib(), req.guestParams(),
-            req.cmdlineExtra(), console, results, null, volume == null ? null : volume.launch()));
+            req.cmdlineExtra(), console, results, qmp, volume == null ? null : volume.launch()));
       } catch (IllegalArgumentException e) {
         return BootOutcome.notStarted(console, results, e.getMessage());
       }
@@ -217,11 +236,23 @@ public final class QemuDriver implements VmDriver {
       if (volume != null) {
         volume.start(volumeProbe().virtiofsd(), req.workDir());
       }
-      log.info("boot {}: {} accel={} vcpus={} mem={}MiB volume={}", req.runId(), req.kernel(), accel, req.vcpus(),
-          req.memoryMib(), req.volume() == null ? "-" : req.volume().transport().wire());
-      r = runner.run(argv, req.workDir(), "qemu", req.timeout(), GuestOutputCaps.of(console, results));
+      log.info("boot {}: {} accel={} vcpus={}{} mem={}MiB volume={}", req.runId(), req.kernel(), accel, req.vcpus(),
+          req.pinVcpus() ? " pinned" : "", req.memoryMib(),
+          req.volume() == null ? "-" : req.volume().transport().wire());
+      List<OutputCap> caps = GuestOutputCaps.of(console, results);
+      if (qmp == null) {
+        r = runner.run(argv, req.workDir(), "qemu", req.timeout(), caps);
+      } else {
+        pinned = PinnedLaunch.run(runner, pinner, argv, req, qmp, caps);
+        r = pinned.qemu();
+      }
     } catch (IOException e) {
       return BootOutcome.notStarted(console, results, "host volume: " + e.getMessage());
+    } finally {
+      PinnedLaunch.deleteQuietly(qmp);
+    }
+    if (pinned != null && !pinned.pin().pinned()) {
+      return pinFailed(req, accel, binary.get(), pinned);
     }
     if (r.timedOut()) {
       log.warn("boot {}: guest still running after {}; VM killed (console: {})", req.runId(), req.timeout(), console);
@@ -235,7 +266,22 @@ public final class QemuDriver implements VmDriver {
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-        launchError(binary.get(), r, consoleTail), r.overCap());
+        launchError(binary.get(), r, consoleTail), r.overCap(), pinned == null ? List.of() : pinned.pin().hostCpus());
+  }
+
+  /**
+   * The boot of a VM whose vCPUs could not be pinned: it never ran its guest, so it fails like a
+   * VM that did not start (INFRA: the host's fault). QEMU's own error wins when it exited first.
+   */
+  private static BootOutcome pinFailed(BootRequest req, String accel, Path binary, PinnedLaunch.Pinned pinned) {
+    Path console = req.workDir().resolve("console.log");
+    Path results = req.workDir().resolve("results.log");
+    RunResult r = pinned.qemu();
+    String qemuError = r.interrupted() ? null : launchError(binary, r, "");
+    String why = qemuError != null ? qemuError : "cannot pin vCPUs: " + pinned.pin().problem();
+    log.warn("boot {}: {}; VM killed", req.runId(), why);
+    return new BootOutcome(accel, -1, false, r.wall(), console, results,
+        TextTail.of(console, TextTail.DEFAULT_LINES), why, null);
   }
 
   /** Why this host cannot share {@code volume}, or null (also for no volume). */

@@ -19,7 +19,8 @@ import java.util.List;
  * @param cmdlineExtra the user's extra kernel arguments, appended last; empty for none
  * @param consoleLog   file receiving the guest console (kernel messages)
  * @param resultsLog   file receiving the harness's results channel
- * @param qmpSocket    unix socket for QMP (vCPU pinning), or null for none
+ * @param qmpSocket    unix socket for QMP, or null for none; non-null = the vCPUs are pinned:
+ *                     the VM starts paused with a host thread per vCPU, see {@link VcpuPinner}
  * @param volume       the host volume and how it is shared, or null for none
  */
 public record QemuLaunch(

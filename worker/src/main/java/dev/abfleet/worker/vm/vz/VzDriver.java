@@ -98,6 +98,10 @@ public final class VzDriver implements VmDriver {
     if (unavailable.isPresent()) {
       return BootOutcome.notStarted(console, results, unavailable.get());
     }
+    if (req.pinVcpus()) {
+      return BootOutcome.notStarted(console, results,
+          "VZ cannot pin vCPU threads to host CPUs; run pinned arms on the qemu hypervisor");
+    }
     if (!req.arch().equals("aarch64")) {
       return BootOutcome.notStarted(console, results,
           "VZ boots aarch64 guests only; got arch " + req.arch() + ": use the qemu hypervisor for it");

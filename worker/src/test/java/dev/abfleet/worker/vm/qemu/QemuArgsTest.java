@@ -52,17 +52,29 @@ class QemuArgsTest {
         .doesNotContain("max");
   }
 
-  @Test
-  void addsQmpSocketWhenRequested() {
-    QemuLaunch l = launch("x86_64", "tcg");
-    QemuLaunch withQmp = new QemuLaunch(l.binary(), l.accelerator(), l.arch(), l.runId(), l.kernel(), l.initrd(),
+  private static QemuLaunch pinned(QemuLaunch l) {
+    return new QemuLaunch(l.binary(), l.accelerator(), l.arch(), l.runId(), l.kernel(), l.initrd(),
         l.vcpus(), l.memoryMib(), l.guestParams(), l.cmdlineExtra(), l.consoleLog(), l.resultsLog(),
         Path.of("/w/qmp.sock"));
+  }
 
-    List<String> argv = QemuArgs.build(withQmp);
+  @Test
+  void pinnedVmStartsPausedWithAQmpSocket() {
+    List<String> argv = QemuArgs.build(pinned(launch("x86_64", "tcg")));
 
-    assertThat(argv.subList(argv.size() - 2, argv.size()))
-        .containsExactly("-qmp", "unix:/w/qmp.sock,server=on,wait=off");
+    assertThat(argv.subList(argv.size() - 3, argv.size()))
+        .containsExactly("-qmp", "unix:/w/qmp.sock,server=on,wait=off", "-S");
+  }
+
+  @Test
+  void pinnedVmOnTcgRunsAThreadPerVcpu() {
+    assertThat(QemuArgs.build(pinned(launch("x86_64", "tcg")))).containsSequence("-accel", "tcg,thread=multi");
+    assertThat(QemuArgs.build(pinned(launch("x86_64", "kvm")))).containsSequence("-accel", "kvm", "-cpu", "host");
+  }
+
+  @Test
+  void unpinnedVmRunsAtOnce() {
+    assertThat(QemuArgs.build(launch("x86_64", "tcg"))).doesNotContain("-S", "-qmp");
   }
 
   @Test

@@ -54,6 +54,32 @@ class QemuBootE2eTest {
     assertThat(o.wall()).isLessThan(Duration.ofSeconds(60));
   }
 
+  /**
+   * One vCPU pinned under TCG: the worker pins QEMU's vCPU thread while the VM is paused, the
+   * guest then runs and reports, and the CPU recorded is the one the kernel holds the thread to.
+   * With two or more CPUs the lowest is left free, so the vCPU lands on the second.
+   */
+  @Test
+  void pinsTheVcpuThreadOfARealGuestAndRecordsTheHostCpu() throws Exception {
+    List<Integer> own = CpuList.parse(VcpuPinner.ownCpus()).orElseThrow();
+    Path initrd = TestGuests.busyboxInitramfs(dir, MOUNT_DEV
+        + "echo '{\"metric\":\"e2e\",\"value\":1.0,\"unit\":\"ops/s\",\"better\":\"higher\",\"iteration\":0}' > "
+        + QemuArgs.resultsDevice("x86_64") + "\n"
+        + "/bin/busybox poweroff -f\n");
+
+    BootOutcome o = QemuDriver.forThisHost(dir.resolve("scratch")).boot(new BootRequest("e2e-pin", "x86_64",
+        kernel, initrd, "", List.of(), 1, 512, Duration.ofSeconds(90), dir.resolve("boot"), null, true));
+
+    System.out.printf("pinned boot: exit=%d wall=%d ms vcpu host cpus=%s (cpuset %s)%n", o.exitCode(),
+        o.wall().toMillis(), o.vcpuHostCpus(), CpuList.format(own));
+    assertThat(o.launchError()).isNull();
+    assertThat(o.exitCode()).isZero();
+    assertThat(o.vcpuHostCpus()).containsExactly(own.size() > 1 ? own.get(1) : own.get(0));
+    assertThat(Files.readAllLines(o.resultsLog())).hasSize(1);
+    assertThat(Files.readAllLines(dir.resolve("boot/taskset-vcpu0-read.stdout")))
+        .last().asString().endsWith(": " + o.vcpuHostCpus().get(0));
+  }
+
   @Test
   void consoleCarriesKernelMessagesWhenNotQuiet() throws Exception {
     Path initrd = TestGuests.busyboxInitramfs(dir, MOUNT_DEV + "/bin/busybox poweroff -f\n");

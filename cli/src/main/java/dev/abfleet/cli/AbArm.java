@@ -1,0 +1,71 @@
+package dev.abfleet.cli;
+
+import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.cli.config.SpecFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One arm of an {@code abfleet ab} experiment, from the command line or a spec file, with its
+ * VM shape settled.
+ *
+ * @param role baseline, candidate or ceiling
+ * @param origin where the arm was given, for messages: "--candidate" or "spec.yaml:9: arm"
+ */
+record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<String> modules, String modulesDir,
+    String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin) {
+
+  AbArm {
+    modules = List.copyOf(modules);
+  }
+
+  /**
+   * What the command line overrides in every arm's VM shape.
+   *
+   * @param vcpus --vcpus, null = not given
+   * @param pin --pin: pin every arm
+   */
+  record VmFlags(Integer vcpus, boolean pin) {
+    static final VmFlags NONE = new VmFlags(null, false);
+
+    SpecFile.Vm over(SpecFile.Vm shape) {
+      return new SpecFile.Vm(vcpus != null ? vcpus : shape.vcpus(), shape.memoryMib(),
+          pin ? Boolean.TRUE : shape.pinVcpus());
+    }
+  }
+
+  /** Arms given as --baseline, --candidate and --ceiling, shaped by fleet.yaml's vm and the flags. */
+  static List<AbArm> fromFlags(ArmArg baseline, List<ArmArg> candidates, ArmArg ceiling, FleetConfig.Vm defaults,
+      VmFlags flags) {
+    SpecFile.Vm shape = flags.over(SpecFile.Vm.UNSET).over(vm(defaults));
+    List<AbArm> arms = new ArrayList<>();
+    arms.add(fromFlag(baseline, "baseline", "--baseline", shape));
+    candidates.forEach(c -> arms.add(fromFlag(c, "candidate", "--candidate", shape)));
+    if (ceiling != null) {
+      arms.add(fromFlag(ceiling, "ceiling", "--ceiling", shape));
+    }
+    return List.copyOf(arms);
+  }
+
+  /**
+   * Arms of a spec file. Each field of an arm's VM shape comes from, first to last: the
+   * command line (--vcpus, --pin), the arm's vm, the file's vm, fleet.yaml's vm.
+   */
+  static List<AbArm> fromSpec(SpecFile spec, FleetConfig.Vm defaults, VmFlags flags) {
+    return spec.arms().stream().map(a -> {
+      SpecFile.Vm shape = flags.over(a.vm()).over(spec.vm()).over(vm(defaults));
+      return new AbArm(a.name(), a.role(), a.kernel(), a.cmdline(), a.modules(), a.modulesDir(), a.volumeOptions(),
+          shape.vcpus(), shape.memoryMib(), shape.pinVcpus(), a.where() + ": arm");
+    }).toList();
+  }
+
+  private static AbArm fromFlag(ArmArg a, String role, String option, SpecFile.Vm shape) {
+    return new AbArm(a.name(), role, a.kernel(), a.cmdlineExtra(), List.of(), "", "", shape.vcpus(),
+        shape.memoryMib(), shape.pinVcpus(), option);
+  }
+
+  private static SpecFile.Vm vm(FleetConfig.Vm v) {
+    return new SpecFile.Vm(v.vcpus(), v.memoryMib(), v.pinVcpus());
+  }
+}
