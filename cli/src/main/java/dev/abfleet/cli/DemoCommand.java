@@ -21,7 +21,10 @@ import picocli.CommandLine.Option;
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {
       "Download a real Debian kernel (apt-get download), then run 'ab' with the stock kernel as",
-      "baseline and the same kernel with slub_debug=FZPU (a known slab-path cost) as candidate."
+      "baseline and the same kernel with slub_debug=FZPU (a known slab-path cost) as candidate.",
+      "With --host-volume: Debian's generic kernel (9p as modules) on the host-volume benchmark,",
+      "the candidate mounting the 9p share with cache=loose (a real change of the 9p metadata",
+      "path: attributes served from the guest's cache)."
     })
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--package", defaultValue = "linux-image-6.1.0-50-cloud-amd64", paramLabel = "DEB",
@@ -42,10 +45,21 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
   Path config;
 
+  @Option(names = "--host-volume", description = "The host-volume demo (9p share, cache=loose candidate).")
+  boolean hostVolume;
+
+  /** The generic kernel: the cloud kernel has no 9p. */
+  static final String HOST_VOLUME_PACKAGE = "linux-image-6.1.0-50-amd64";
+  static final String HOST_VOLUME_BENCHMARK = "host-volume";
+  static final String LOOSE = "cache=loose";
+
   @Override
   public Integer call() {
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     ReportFormat fmt = ReportFormat.parse(format);
+    if (hostVolume && kernelPackage.equals("linux-image-6.1.0-50-cloud-amd64")) {
+      kernelPackage = HOST_VOLUME_PACKAGE;
+    }
     Path home = WorkerSettings.defaultHome();
     System.err.println("abfleet demo: fetching " + kernelPackage + " (apt-get download) into " + home.resolve("kernels"));
     Path kernel;
@@ -54,6 +68,9 @@ final class DemoCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new Problem(e.getMessage());
     }
+    if (hostVolume) {
+      return hostVolume(cfg, fmt, kernel);
+    }
     System.err.println("abfleet demo: baseline 'stock' = " + kernel);
     System.err.println("abfleet demo: candidate 'slub_debug' = same kernel + " + candidateArgs);
     AbRequest request = new AbRequest(
@@ -61,6 +78,21 @@ final class DemoCommand implements Callable<Integer> {
         List.of(new ArmArg("slub_debug", kernel, candidateArgs)), null,
         cfg, null, null, pairs, null, null, null, null, null, null, null,
         AbHosts.of(null, null, null, null, null, null));
+    return AbSession.run(request, fmt, false, 1, System.out, System.err);
+  }
+
+  /** Stock against the same kernel mounting the host volume with cache=loose. */
+  private int hostVolume(FleetConfig cfg, ReportFormat fmt, Path kernel) {
+    System.err.println("abfleet demo: benchmark " + HOST_VOLUME_BENCHMARK + " (9p share), baseline"
+        + " 'stock' = " + kernel + ", candidate 'loose' = same kernel, volume_options " + LOOSE);
+    FleetConfig.Vm vm = cfg.vm();
+    List<AbArm> arms = List.of(
+        new AbArm("stock", "baseline", kernel, "", List.of(), "", "", vm.vcpus(), vm.memoryMib(),
+            vm.pinVcpus(), "demo"),
+        new AbArm("loose", "candidate", kernel, "", List.of(), "", LOOSE, vm.vcpus(),
+            vm.memoryMib(), vm.pinVcpus(), "demo"));
+    AbRequest request = new AbRequest(arms, cfg, HOST_VOLUME_BENCHMARK, null, pairs, null, null,
+        null, null, null, null, null, AbHosts.of(null, null, null, null, null, null));
     return AbSession.run(request, fmt, false, 1, System.out, System.err);
   }
 }

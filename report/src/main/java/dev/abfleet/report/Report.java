@@ -16,6 +16,18 @@ public record Report(Design design, Assessment assessment, Run run) {
   public static final String SIMULATION = "SIMULATION: hypervisor sim, every figure comes from a"
       + " performance model; no kernel was booted";
 
+  /** Each report rendered, one after the other, a blank line apart. */
+  static String joined(List<Report> reports, java.util.function.Function<Report, String> render) {
+    StringBuilder out = new StringBuilder();
+    for (Report r : reports) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      out.append(render.apply(r));
+    }
+    return out.toString();
+  }
+
   public boolean simulation() {
     return run != null && run.simulation();
   }

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * metric and counter row (an interrupt row, or "ctxt"), each completed pair gives the candidate's
  * count per unit of work minus the baseline's; the median of those differences comes with the
  * sign test's exact 95% interval ({@link SignInterval}). Rows are ranked by how far the median
- * difference moves the rate relative to the larger arm's median rate, and the first few per
- * metric are kept. Telemetry never gates: it explains a verdict (e.g. reschedule IPIs per
+ * difference moves the rate relative to the larger arm's median rate (in steps of 5%), then by
+ * the size of the difference, and the first few per metric are kept. Telemetry never gates: it explains a verdict (e.g. reschedule IPIs per
  * operation falling with a spin-wait patch).
  */
 public final class TelemetryChanges {
@@ -65,7 +65,11 @@ public final class TelemetryChanges {
             rows.add(change);
           }
         }
-        rows.sort(Comparator.comparingDouble(TelemetryChanges::relativeShift).reversed()
+        // Rows within 5% of each other in relative shift rank by the size of the change: a
+        // device whose interrupts per op vanish explains more than a timer that ticked less.
+        rows.sort(Comparator.comparingLong((Row row) -> Math.round(relativeShift(row) * 20))
+            .reversed()
+            .thenComparing(Comparator.comparingDouble((Row row) -> Math.abs(row.change())).reversed())
             .thenComparing(Row::row));
         out.addAll(rows.subList(0, Math.min(ROWS_PER_METRIC, rows.size())));
       }

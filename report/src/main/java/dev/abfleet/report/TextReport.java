@@ -13,14 +13,7 @@ public final class TextReport {
 
   /** Several experiments, one after the other, a blank line apart. */
   public static String render(List<Report> reports) {
-    StringBuilder out = new StringBuilder();
-    for (Report r : reports) {
-      if (out.length() > 0) {
-        out.append('\n');
-      }
-      out.append(render(r));
-    }
-    return out.toString();
+    return Report.joined(reports, TextReport::render);
   }
 
   public static String render(Report r) {
