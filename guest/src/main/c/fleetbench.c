@@ -488,10 +488,12 @@ static void add_row(struct counters *c, const char *name, unsigned long long n)
     }
 }
 
+static const char *interrupts_path = "/proc/interrupts";
+
 static void read_interrupts(struct counters *c)
 {
     c->rows = -1;
-    FILE *f = fopen("/proc/interrupts", "re");
+    FILE *f = fopen(interrupts_path, "re");
     if (f == NULL)
         return;
     c->rows = 0;
@@ -730,6 +732,29 @@ static void validate_metrics(const char *list)
     }
 }
 
+/* --dump-interrupts FILE: the rows as telemetry would count them, one JSON line on stdout (a
+ * capture of another machine's /proc/interrupts checks the parser). */
+static void dump_interrupts(const char *path)
+{
+    static struct counters c;
+    interrupts_path = path;
+    read_interrupts(&c);
+    if (c.rows < 0) {
+        fprintf(stderr, "fleetbench: cannot read %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    out = stdout;
+    fputc('{', out);
+    for (int i = 0; i < c.rows; i++) {
+        if (i > 0)
+            fputc(',', out);
+        json_string(c.name[i]);
+        fprintf(out, ":%llu", c.count[i]);
+    }
+    fputc('}', out);
+    end_line();
+}
+
 static void parse_args(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
@@ -741,6 +766,7 @@ static void parse_args(int argc, char **argv, struct options *o)
         {"warmup", required_argument, NULL, 'w'},
         {"files", required_argument, NULL, 'f'},
         {"cache", required_argument, NULL, 'c'},
+        {"dump-interrupts", required_argument, NULL, 'D'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -774,6 +800,7 @@ static void parse_args(int argc, char **argv, struct options *o)
             else
                 die_usage("--cache must be warm or cold, got '%s'", optarg);
             break;
+        case 'D': dump_interrupts(optarg); exit(0);
         case 'h': usage(stdout); exit(0);
         case ':': die_usage("option %s needs a value", argv[optind - 1]); break;
         default: die_usage("unknown option '%s'", argv[optind - 1]); break;

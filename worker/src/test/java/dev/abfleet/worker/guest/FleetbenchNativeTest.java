@@ -100,6 +100,34 @@ class FleetbenchNativeTest {
     assertThat(tmp.resolve("bench").resolve("fleetbench-tree")).doesNotExist();
   }
 
+  /**
+   * The interrupt-row parser on real captures: x86_64 is this build host's own /proc/interrupts
+   * (a KVM guest with virtio PCI devices, 2 CPUs); aarch64 is Debian's 6.1 arm64 cloud kernel in
+   * QEMU's virt machine under TCG with 2 vCPUs (GIC rows, IPIn rows, a one-column Err row).
+   */
+  @Test
+  void sumsEachInterruptRowOverCpusOnX86AndArm64Captures() throws Exception {
+    Path x86 = Path.of(getClass().getResource("/interrupts/x86_64-kvm-host.txt").toURI());
+    Path arm = Path.of(getClass().getResource("/interrupts/aarch64-virt.txt").toURI());
+
+    RunResult rx = fleetbench("--dump-interrupts", x86.toString());
+    RunResult ra = fleetbench("--dump-interrupts", arm.toString());
+
+    assertThat(rx.exitCode()).as(rx.outputTail()).isZero();
+    var xRows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rx.stdoutTail().trim());
+    assertThat(xRows.get("RES").asLong()).isEqualTo(312957L + 278306L);
+    assertThat(xRows.get("LOC").asLong()).isEqualTo(1858362L + 1841868L);
+    assertThat(xRows.get("virtio1-req.0").asLong()).isEqualTo(194625L);
+    assertThat(xRows.get("ERR").asLong()).isZero();
+    var aRows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ra.stdoutTail().trim());
+    assertThat(aRows.get("IPI0").asLong()).isEqualTo(16 + 42);
+    assertThat(aRows.get("IPI1").asLong()).isEqualTo(273 + 249);
+    assertThat(aRows.get("arch_timer").asLong()).isEqualTo(1053 + 1675);
+    assertThat(aRows.get("uart-pl011").asLong()).isZero();
+    assertThat(aRows.get("Err").asLong()).isZero();
+    assertThat(aRows.has("11")).isFalse();
+  }
+
   @Test
   void rejectsAnUnknownCacheModeWithExitCode2() throws Exception {
     RunResult r = fleetbench("--cache", "lukewarm");

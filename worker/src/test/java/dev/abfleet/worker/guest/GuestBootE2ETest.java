@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class GuestBootE2ETest {
 
   private static final List<String> ALL_METRICS =
-      List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
+      List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read", "find_recursive",
+          "rm_rf");
 
   @TempDir Path tmp;
 
