@@ -134,6 +134,16 @@ static void format_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- metrics ------------------------------------------------------------------ */
 
+/* mkdir that accepts an existing directory; 0, or -1 with err set. */
+static int ensure_dir(const char *path, char *err, size_t errlen)
+{
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        format_err(err, errlen, "mkdir %s", path);
+        return -1;
+    }
+    return 0;
+}
+
 static void meta_path(char *buf, size_t len, const char *dir, const char *prefix, long i)
 {
     snprintf(buf, len, "%s/fleetbench-meta/%s%05ld", dir, prefix, i);
@@ -143,10 +153,8 @@ static int setup_meta(const char *dir, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/fleetbench-meta", dir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        format_err(err, errlen, "mkdir %s", path);
+    if (ensure_dir(path, err, errlen) != 0)
         return -1;
-    }
     for (long i = 0; i < META_FILES; i++) {
         meta_path(path, sizeof path, dir, "f", i);
         int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
@@ -202,10 +210,8 @@ static int setup_create_delete(const char *dir, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/fleetbench-cd", dir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        format_err(err, errlen, "mkdir %s", path);
+    if (ensure_dir(path, err, errlen) != 0)
         return -1;
-    }
     return 0;
 }
 
@@ -305,26 +311,20 @@ static int make_tree(const char *dir, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     tree_root(path, sizeof path, dir);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        format_err(err, errlen, "mkdir %s", path);
+    if (ensure_dir(path, err, errlen) != 0)
         return -1;
-    }
     long leaves = (tree_files + TREE_FILES_PER_DIR - 1) / TREE_FILES_PER_DIR;
     for (long leaf = 0; leaf < leaves; leaf++) {
         char root[PATH_MAX / 2 + 32]; /* --dir is at most PATH_MAX / 2 */
         tree_root(root, sizeof root, dir);
         if (leaf % TREE_DIRS_PER_DIR == 0) {
             snprintf(path, sizeof path, "%s/d%ld", root, leaf / TREE_DIRS_PER_DIR);
-            if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-                format_err(err, errlen, "mkdir %s", path);
+            if (ensure_dir(path, err, errlen) != 0)
                 return -1;
-            }
         }
         snprintf(path, sizeof path, "%s/d%ld/e%ld", root, leaf / TREE_DIRS_PER_DIR, leaf);
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            format_err(err, errlen, "mkdir %s", path);
+        if (ensure_dir(path, err, errlen) != 0)
             return -1;
-        }
         for (long f = leaf * TREE_FILES_PER_DIR; f < tree_files && f < (leaf + 1) * TREE_FILES_PER_DIR; f++) {
             snprintf(path, sizeof path, "%s/d%ld/e%ld/f%ld", root, leaf / TREE_DIRS_PER_DIR, leaf, f);
             int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);

@@ -26,12 +26,7 @@ class AbSpecFileTest {
   @BeforeEach
   void kernelAndSpec() throws IOException {
     System.setProperty("abfleet.home", Files.createDirectory(dir.resolve("home")).toString());
-    byte[] b = new byte[4096];
-    b[0x202] = 'H';
-    b[0x203] = 'd';
-    b[0x204] = 'r';
-    b[0x205] = 'S';
-    kernel = Files.write(dir.resolve("vmlinuz"), b);
+    kernel = FakeKernels.bzImage(dir);
     spec = Files.writeString(dir.resolve("exp.yaml"), """
         benchmark: host-volume
         looks: [8, 16]

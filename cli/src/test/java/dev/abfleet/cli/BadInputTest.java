@@ -48,12 +48,7 @@ class BadInputTest {
   }
 
   private Path bzImage() throws IOException {
-    byte[] b = new byte[4096];
-    b[0x202] = 'H';
-    b[0x203] = 'd';
-    b[0x204] = 'r';
-    b[0x205] = 'S';
-    return Files.write(dir.resolve("vmlinuz"), b);
+    return FakeKernels.bzImage(dir);
   }
 
   @Test
