@@ -45,6 +45,18 @@ record ElfInfo(int machine, boolean isStatic) {
     }
   }
 
+  /**
+   * The {@code e_machine} of an ELF file from its first bytes (20 suffice); empty if
+   * {@code head} does not start an ELF file.
+   */
+  static Optional<Integer> machineOf(byte[] head) {
+    if (head.length < 20 || head[0] != 0x7f || head[1] != 'E' || head[2] != 'L' || head[3] != 'F') {
+      return Optional.empty();
+    }
+    ByteBuffer b = ByteBuffer.wrap(head).order(head[5] == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+    return Optional.of(Short.toUnsignedInt(b.getShort(18)));
+  }
+
   /** "x86_64", "aarch64" or "e_machine N". */
   String machineName() {
     return switch (machine) {

@@ -27,7 +27,7 @@ public final class HarnessBuild {
 
   /** The compiler for guests of the host's own architecture. */
   public static final String HOST_COMPILER = "gcc";
-  /** The cross compiler for arm64 guests (Debian: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross). */
+  /** The cross compiler for arm64 guests on other hosts (Debian: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross). */
   public static final String ARM64_COMPILER = "aarch64-linux-gnu-gcc";
 
   static final List<String> FLAGS = List.of("-std=c11", "-static", "-O2", "-Wall");
@@ -141,10 +141,23 @@ public final class HarnessBuild {
 
   /** The fix for a missing compiler, e.g. "install gcc (apt-get install gcc)". */
   static String installHint(String compiler) {
-    return compiler.contains("aarch64")
-        ? "install gcc-aarch64-linux-gnu and libc6-dev-arm64-cross"
-            + " (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
-        : "install gcc (apt-get install gcc)";
+    for (GuestArch arch : GuestArch.values()) {
+      if (compiler.endsWith(arch.crossCompiler())) {
+        return "install " + arch.crossPackages().replace(" ", " and ")
+            + " (apt-get install " + arch.crossPackages() + ")";
+      }
+    }
+    return "install gcc (apt-get install gcc)";
+  }
+
+  /** The package with the static C library a compile needs, e.g. libc6-dev. */
+  static String staticLibcPackage(String compiler) {
+    for (GuestArch arch : GuestArch.values()) {
+      if (compiler.endsWith(arch.crossCompiler())) {
+        return "libc6-dev-" + arch.debianArch() + "-cross";
+      }
+    }
+    return "libc6-dev";
   }
 
   private void compile(byte[] source, Path work)
@@ -156,7 +169,7 @@ public final class HarnessBuild {
       throw new GuestImageException(
           "compiling fleetbench failed (" + ended(r) + "): " + String.join(" ", argv)
               + "\n" + r.outputTail()
-              + "\n(static linking needs the C library's static archive: libc6-dev)");
+              + "\n(static linking needs the C library's static archive: " + staticLibcPackage(compiler) + ")");
     }
   }
 

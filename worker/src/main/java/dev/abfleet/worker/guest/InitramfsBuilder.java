@@ -2,6 +2,8 @@ package dev.abfleet.worker.guest;
 
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.Sha256;
+import dev.abfleet.worker.modules.GuestModule;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import dev.abfleet.worker.modules.GuestModule;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.cpio.CpioArchiveEntry;
@@ -18,15 +18,18 @@ import org.apache.commons.compress.archivers.cpio.CpioArchiveOutputStream;
 import org.apache.commons.compress.archivers.cpio.CpioConstants;
 
 /**
- * Builds the benchmark initramfs: a gzip-compressed cpio "newc" archive holding /init, a static
- * busybox with the applets /init uses, /bin/fleetbench, the mount points, /dev/console
- * (the kernel opens it for PID 1 before /init can mount devtmpfs), and the kernel modules the
- * boot needs as {@code /lib/modules/NNN-name.ko}, numbered in load order (/init loads them in
- * file name order).
+ * The one writer of initramfs archives: gzip-compressed cpio "newc" archives, every entry owned
+ * by root with mtime 0, so the same inputs give the same bytes.
  *
- * <p>Cached as {@code CACHE/guest/initramfs/KEY.cpio.gz}, KEY = SHA-256 of every input, the
- * modules' names and contents included; written
- * to a temp file and moved into place atomically, so a reader never sees a partial archive.
+ * <p>The base image holds /init, a static busybox with the applets /init uses,
+ * /bin/fleetbench, the mount points and /dev/console (the kernel opens it for PID 1 before
+ * /init can mount devtmpfs). A modules layer ({@link #writeModules}) holds the kernel modules a
+ * boot needs as {@code /lib/modules/NNN-name.ko}, numbered in load order (/init loads them in
+ * file name order); {@link InitramfsLayers} appends it to a base image.
+ *
+ * <p>The base is cached as {@code CACHE/guest/initramfs/KEY.cpio.gz}, KEY = SHA-256 of every
+ * input; every cached archive is written to a temp file and moved into place atomically, so a
+ * reader never sees a partial archive.
  */
 public final class InitramfsBuilder {
 
@@ -47,7 +50,7 @@ public final class InitramfsBuilder {
   }
 
   /**
-   * Returns the cached initramfs for these inputs, building it if needed.
+   * Returns the cached base image for these inputs, building it if needed.
    *
    * @param init the /init script
    * @param busybox a statically linked busybox (Debian: /bin/busybox of busybox-static)
@@ -55,52 +58,19 @@ public final class InitramfsBuilder {
    * @throws GuestImageException an input is missing, dynamically linked or of another CPU
    */
   public Path build(byte[] init, Path busybox, Path harness) throws GuestImageException {
-    return build(init, busybox, harness, List.of());
-  }
-
-  /**
-   * As {@link #build(byte[], Path, Path)}, with kernel modules for /init to load in this order.
-   */
-  public Path build(byte[] init, Path busybox, Path harness, List<GuestModule> modules) throws GuestImageException {
     byte[] busyboxBytes = readInput(busybox, "busybox");
     byte[] harnessBytes = readInput(harness, "fleetbench binary");
     checkExecutables(busybox, busyboxBytes, harness, harnessBytes);
-    List<byte[]> parts = new ArrayList<>(List.of(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes));
-    for (GuestModule m : modules) {
-      parts.add(Sha256.utf8(m.fileName()));
-      parts.add(m.bytes());
+    String key = Sha256.ofParts(Sha256.utf8(LAYOUT_VERSION), init, busyboxBytes, harnessBytes);
+    Path target = cacheDir.resolve("guest").resolve("initramfs").resolve(key + ".cpio.gz");
+    if (!Files.isRegularFile(target)) {
+      writeAtomically(target, out -> gzip(out, cpio -> write(cpio, init, busyboxBytes, harnessBytes)));
     }
-    String key = Sha256.ofParts(parts.toArray(new byte[0][]));
-    Path dir = cacheDir.resolve("guest").resolve("initramfs");
-    Path target = dir.resolve(key + ".cpio.gz");
-    if (Files.isRegularFile(target)) {
-      return target;
-    }
-    Path tmp = null;
-    try {
-      Files.createDirectories(dir);
-      tmp = Files.createTempFile(dir, ".initramfs-", ".tmp");
-      try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp))) {
-        write(out, init, busyboxBytes, harnessBytes, modules);
-      }
-      makeWorldReadable(tmp);
-      CacheFiles.moveIntoPlace(tmp, target);
-      return target;
-    } catch (IOException e) {
-      throw new GuestImageException("cannot write initramfs " + target + ": " + e, e);
-    } finally {
-      deleteQuietly(tmp);
-    }
+    return target;
   }
 
-  /** Writes the uncompressed newc archive; every entry is owned by root with mtime 0. */
+  /** Writes the uncompressed newc base archive. */
   static void write(OutputStream out, byte[] init, byte[] busybox, byte[] harness)
-      throws IOException {
-    write(out, init, busybox, harness, List.of());
-  }
-
-  /** As above, with {@code modules} as {@code lib/modules/NNN-name.ko} in this order. */
-  static void write(OutputStream out, byte[] init, byte[] busybox, byte[] harness, List<GuestModule> modules)
       throws IOException {
     try (CpioArchiveOutputStream cpio =
         new CpioArchiveOutputStream(nonClosing(out), CpioConstants.FORMAT_NEW)) {
@@ -116,14 +86,55 @@ public final class InitramfsBuilder {
       for (String applet : APPLETS) {
         e.symlink("bin/" + applet, "busybox");
       }
-      if (!modules.isEmpty()) {
-        e.dir("lib", 0755);
-        e.dir("lib/modules", 0755);
-        for (int i = 0; i < modules.size(); i++) {
-          e.file(moduleEntry(i, modules.get(i)), 0644, modules.get(i).bytes());
-        }
+      cpio.finish();
+    }
+  }
+
+  /** Writes the uncompressed newc modules layer: {@code modules} as {@code lib/modules/NNN-name.ko} in this order. */
+  static void writeModules(OutputStream out, List<GuestModule> modules) throws IOException {
+    try (CpioArchiveOutputStream cpio =
+        new CpioArchiveOutputStream(nonClosing(out), CpioConstants.FORMAT_NEW)) {
+      Entries e = new Entries(cpio);
+      e.dir("lib", 0755);
+      e.dir("lib/modules", 0755);
+      for (int i = 0; i < modules.size(); i++) {
+        e.file(moduleEntry(i, modules.get(i)), 0644, modules.get(i).bytes());
       }
       cpio.finish();
+    }
+  }
+
+  /** Something written to a stream: a cpio archive or a whole image. */
+  @FunctionalInterface
+  interface Body {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** Writes {@code body} to {@code out} as one gzip member; {@code out} stays open. */
+  static void gzip(OutputStream out, Body body) throws IOException {
+    try (GZIPOutputStream gz = new GZIPOutputStream(nonClosing(out))) {
+      body.writeTo(gz);
+    }
+  }
+
+  /**
+   * Writes {@code body} to a temp file beside {@code target}, makes it world-readable and moves
+   * it into place; a temp file is never left behind.
+   */
+  static void writeAtomically(Path target, Body body) throws GuestImageException {
+    Path tmp = null;
+    try {
+      Files.createDirectories(target.getParent());
+      tmp = Files.createTempFile(target.getParent(), ".initramfs-", ".tmp");
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp))) {
+        body.writeTo(out);
+      }
+      makeWorldReadable(tmp);
+      CacheFiles.moveIntoPlace(tmp, target);
+    } catch (IOException e) {
+      throw new GuestImageException("cannot write initramfs " + target + ": " + e, e);
+    } finally {
+      deleteQuietly(tmp);
     }
   }
 

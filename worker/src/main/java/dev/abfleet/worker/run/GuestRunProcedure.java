@@ -19,8 +19,8 @@ import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
 import dev.abfleet.worker.guest.GuestSample;
-import dev.abfleet.worker.guest.GuestToolchain;
 import dev.abfleet.worker.guest.HarnessParams;
+import dev.abfleet.worker.guest.InitramfsLayers;
 import dev.abfleet.worker.guest.ParsedRun;
 import dev.abfleet.worker.guest.SetupError;
 import dev.abfleet.worker.modules.GuestModules;
@@ -96,7 +96,8 @@ public final class GuestRunProcedure implements RunProcedure {
         return failure(block, run, telemetry, FailureKind.CONFIG, u.message(), "");
       }
       initrd = run.getInitrd().getSha256().isEmpty()
-          ? GuestImage.ensure(settings.home(), GuestToolchain.host(), ((GuestModules.Selection.Ready) modules).modules())
+          ? InitramfsLayers.compose(settings.home(), GuestImage.base(settings.home(), guestArch(kernel)).path(),
+              ((GuestModules.Selection.Ready) modules).modules(), List.of())
           : cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
       workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
     } catch (IOException | RuntimeException | GuestImageException e) {

@@ -30,4 +30,12 @@ class ElfInfoTest {
 
     assertThat(ElfInfo.read(truncated)).isEmpty();
   }
+
+  @Test
+  void readsTheMachineFromTheFirstBytesAlone() {
+    byte[] head = java.util.Arrays.copyOf(TestElf.of(ElfInfo.AARCH64, false), 20);
+
+    assertThat(ElfInfo.machineOf(head)).contains(ElfInfo.AARCH64);
+    assertThat(ElfInfo.machineOf("#!/bin/sh\necho not an ELF file".getBytes())).isEmpty();
+  }
 }

@@ -100,4 +100,14 @@ class HarnessBuildTest {
       assertThat(files).containsExactly(first); // the temp build directory is gone
     }
   }
+
+  @Test
+  void crossCompilesAStaticArm64Harness() throws Exception {
+    HarnessBuild build = new HarnessBuild(cache, HarnessBuild.ARM64_COMPILER);
+
+    Path binary = build.ensureBinary();
+
+    assertThat(build.targetTriple()).isEqualTo("aarch64-linux-gnu");
+    assertThat(ElfInfo.read(Files.readAllBytes(binary))).contains(new ElfInfo(ElfInfo.AARCH64, true));
+  }
 }
