@@ -10,8 +10,21 @@ import java.util.Map;
  * @param hostId stable id of this host in the fleet
  * @param labels operator labels advertised in Hello
  * @param home abfleet's data directory: artifact cache, guest images, per-boot logs
+ * @param buildsImages true = builds a guest image itself for a run that carries none; false =
+ *     boots only staged guest images and refuses such runs (macOS, {@code --no-image-build})
  */
-public record WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home) {
+public record WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home,
+    boolean buildsImages) {
+
+  /** A worker that builds guest images unless this host is a Mac ({@link #defaultBuildsImages()}). */
+  public WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home) {
+    this(controller, hostId, labels, home, defaultBuildsImages());
+  }
+
+  /** False on macOS, which has no gcc for Linux guests nor busybox-static: it boots staged images only. */
+  public static boolean defaultBuildsImages() {
+    return !System.getProperty("os.name", "").startsWith("Mac");
+  }
 
   /** The abfleet.home system property, else $ABFLEET_HOME, else ~/.cache/abfleet. */
   public static Path defaultHome() {

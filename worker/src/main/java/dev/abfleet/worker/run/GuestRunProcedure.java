@@ -20,7 +20,6 @@ import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
 import dev.abfleet.worker.guest.GuestSample;
 import dev.abfleet.worker.guest.HarnessParams;
-import dev.abfleet.worker.guest.InitramfsLayers;
 import dev.abfleet.worker.guest.ParsedRun;
 import dev.abfleet.worker.guest.SetupError;
 import dev.abfleet.worker.modules.GuestModules;
@@ -55,12 +54,19 @@ public final class GuestRunProcedure implements RunProcedure {
   private final Map<String, VmDriver> drivers;
   private final ArtifactCache cache;
   private final GuestModules guestModules;
+  private final GuestInitrd initrds;
 
   public GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers) {
+    this(settings, drivers, arch -> GuestImage.base(settings.home(), arch));
+  }
+
+  /** @param images builds the guest image for an architecture when a run carries none */
+  GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers, GuestInitrd.Builder images) {
     this.settings = settings;
     this.drivers = drivers;
     this.cache = new ArtifactCache(settings.home().resolve("artifacts"));
     this.guestModules = new GuestModules(settings.home(), new ProcessRunner());
+    this.initrds = new GuestInitrd(cache, settings.home(), settings.buildsImages(), images);
   }
 
   @Override
@@ -87,18 +93,28 @@ public final class GuestRunProcedure implements RunProcedure {
     Path initrd;
     Path workDir;
     GuestModules.Selection modules;
+    String guestArch;
     try {
       kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
+      GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), hostArch());
+      if (arch.problem() != null) {
+        return configFailure(block, run, telemetry, stageStart, arch.problem());
+      }
+      guestArch = arch.arch();
+      telemetry.setGuestArch(guestArch);
       modules = selectModules(run, plan, kernel);
       if (modules instanceof GuestModules.Selection.Unavailable u) {
-        telemetry.setStageMs(millisSince(stageStart));
-        log.warn("run {}: CONFIG {}", run.getRunId(), u.message());
-        return failure(block, run, telemetry, FailureKind.CONFIG, u.message(), "");
+        return configFailure(block, run, telemetry, stageStart, u.message());
       }
-      initrd = run.getInitrd().getSha256().isEmpty()
-          ? InitramfsLayers.compose(settings.home(), GuestImage.base(settings.home(), guestArch(kernel)).path(),
-              ((GuestModules.Selection.Ready) modules).modules(), List.of())
-          : cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
+      // Layers appended after the guest image and its modules, in this order (e.g. a workload's files).
+      List<Path> extraLayers = List.of();
+      GuestInitrd.Outcome image = initrds.prepare(run, guestArch,
+          ((GuestModules.Selection.Ready) modules).modules(), extraLayers);
+      if (image instanceof GuestInitrd.Outcome.Refused r) {
+        return configFailure(block, run, telemetry, stageStart, r.message());
+      }
+      initrd = ((GuestInitrd.Outcome.Ready) image).initrd();
+      telemetry.setGuestImageSha256(((GuestInitrd.Outcome.Ready) image).guestImageSha256());
       workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
     } catch (IOException | RuntimeException | GuestImageException e) {
       telemetry.setStageMs(millisSince(stageStart));
@@ -117,7 +133,7 @@ public final class GuestRunProcedure implements RunProcedure {
     }
     BootRequest request = new BootRequest(
         run.getRunId(),
-        guestArch(kernel),
+        guestArch,
         kernel,
         initrd,
         run.getCmdlineExtra(),
@@ -263,10 +279,16 @@ public final class GuestRunProcedure implements RunProcedure {
     return Harnesses.metrics(run.getBenchmark().getHarness()).stream().map(Harnesses.MetricDef::name).toList();
   }
 
-  /** The guest architecture is the kernel's; an unrecognised image falls back to the host's. */
-  private static String guestArch(Path kernel) {
-    String arch = KernelImage.inspect(kernel).arch();
-    return arch != null ? arch : HostFacts.normalizeArch(System.getProperty("os.arch"));
+  private static String hostArch() {
+    return HostFacts.normalizeArch(System.getProperty("os.arch"));
+  }
+
+  /** A run that cannot boot as configured, found while staging. */
+  private static WorkerMessage configFailure(BlockAssignment block, RunAssignment run, RunTelemetry.Builder telemetry,
+      long stageStart, String message) {
+    telemetry.setStageMs(millisSince(stageStart));
+    log.warn("run {}: CONFIG {}", run.getRunId(), message);
+    return failure(block, run, telemetry, FailureKind.CONFIG, message, "");
   }
 
   private static WorkerMessage failure(BlockAssignment block, RunAssignment run, RunTelemetry.Builder telemetry,

@@ -3,12 +3,12 @@ package dev.abfleet.worker.guest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** Minimal ELF64 little-endian images: a header and two program headers, nothing else. */
-final class TestElf {
+/** Minimal ELF64 little-endian images: a header and two program headers, nothing else (e_machine 62 = x86_64, 183 = aarch64). */
+public final class TestElf {
 
   private TestElf() {}
 
-  static byte[] of(int machine, boolean dynamic) {
+  public static byte[] of(int machine, boolean dynamic) {
     ByteBuffer b = ByteBuffer.allocate(64 + 2 * 56).order(ByteOrder.LITTLE_ENDIAN);
     b.put(new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1});
     b.putShort(16, (short) 2); // ET_EXEC
