@@ -29,6 +29,11 @@ final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--home", paramLabel = "DIR", description = "Cache and per-boot logs (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
+  @Option(names = "--no-image-build",
+      description = "Boot only staged guest images, as a macOS worker does; never compile (runs that carry no"
+          + " guest image are refused). Default on macOS.")
+  boolean noImageBuild;
+
   @Option(names = "--hypervisor", defaultValue = "auto", paramLabel = "NAME",
       description = "auto (probe qemu and vz) or sim (SIMULATED boots for scale tests; default: ${DEFAULT-VALUE}).")
   String hypervisor;
@@ -54,7 +59,10 @@ final class WorkerCommand implements Callable<Integer> {
     if (!sim && (simModel != null || timeScale != null)) {
       throw new Problem("--sim-model and --time-scale need --hypervisor sim");
     }
-    WorkerSettings settings = new WorkerSettings(controller, id, labels, home != null ? home : WorkerSettings.defaultHome());
+    if (sim && noImageBuild) {
+      throw new Problem("--no-image-build is for real workers; a sim worker boots no guest image");
+    }
+    WorkerSettings settings = settings(id);
     SimModel model = sim ? SimModels.load(simModel, timeScale) : null;
     CountDownLatch stop = new CountDownLatch(1);
     try (WorkerAgent agent = sim ? WorkerAgent.startSim(settings, new SimDriver(model, id)) : WorkerAgent.start(settings)) {
@@ -67,5 +75,11 @@ final class WorkerCommand implements Callable<Integer> {
       stop.await();
     }
     return Main.EXIT_OK;
+  }
+
+  /** The agent's settings from the options; {@code --no-image-build} or macOS = boots staged images only. */
+  WorkerSettings settings(String id) {
+    return new WorkerSettings(controller, id, labels, home != null ? home : WorkerSettings.defaultHome(),
+        !noImageBuild && WorkerSettings.defaultBuildsImages());
   }
 }

@@ -87,8 +87,10 @@ public final class WorkerAgent implements AutoCloseable {
     drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
     drivers.put("vz", VzDriver.forThisHost());
     WorkerAgent agent = new WorkerAgent(settings, drivers, facts, new GuestRunProcedure(settings, drivers));
-    drivers.forEach((name, d) -> log.info("{}: accelerators {}, volume transports {}", name, d.accelerators(),
-        d.volumeTransports()));
+    drivers.forEach((name, d) -> log.info("{}: accelerators {}, volume transports {}, guest arches {}", name,
+        d.accelerators(), d.volumeTransports(), d.guestArches()));
+    log.info("guest images: {}", settings.buildsImages() ? "built here when a run carries none"
+        : "staged only (runs without one are refused)");
     agent.link.start();
     return agent;
   }
@@ -111,7 +113,8 @@ public final class WorkerAgent implements AutoCloseable {
       throw new UncheckedIOException("sim worker " + settings.hostId() + ": cannot write its placeholder initrd under "
           + settings.home() + ": " + e.getMessage(), e);
     }
-    WorkerAgent agent = new WorkerAgent(settings, drivers, facts, procedure);
+    // A sim boot needs no guest image: like a builder, it takes runs that carry none.
+    WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), drivers, facts, procedure);
     log.info("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
@@ -148,12 +151,14 @@ public final class WorkerAgent implements AutoCloseable {
         .setCpus(facts.cpus())
         .setMemoryMib(facts.memoryMib())
         .putAllLabels(settings.labels())
-        .setFingerprint(HostFingerprint.newBuilder().setCpuModel(facts.cpuModel()).setHostKernel(facts.hostKernel()));
+        .setFingerprint(HostFingerprint.newBuilder().setCpuModel(facts.cpuModel()).setHostKernel(facts.hostKernel()))
+        .setBuildsGuestImages(settings.buildsImages());
     drivers.forEach((name, d) -> h.addHypervisors(HypervisorCapability.newBuilder()
         .setName(name)
         .addAllAccelerators(d.accelerators())
         .setVersion(d.version())
-        .addAllVolumeTransports(d.accelerators().isEmpty() ? java.util.List.of() : d.volumeTransports())));
+        .addAllVolumeTransports(d.accelerators().isEmpty() ? java.util.List.of() : d.volumeTransports())
+        .addAllGuestArches(d.guestArches())));
     return h.build();
   }
 

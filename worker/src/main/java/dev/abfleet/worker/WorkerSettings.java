@@ -51,6 +51,11 @@ public record WorkerSettings(String controller, String hostId, Map<String, Strin
     }
   }
 
+  /** These settings with {@code buildsImages} set as given. */
+  public WorkerSettings withBuildsImages(boolean builds) {
+    return new WorkerSettings(controller, hostId, labels, home, builds);
+  }
+
   /** Where boots of this host keep their console and result logs. */
   public Path runsDir() {
     return home.resolve("runs").resolve(hostId);

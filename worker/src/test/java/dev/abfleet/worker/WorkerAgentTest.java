@@ -82,4 +82,38 @@ class WorkerAgentTest {
 
     assertThat(hello.getHypervisors(0).getVolumeTransportsList()).containsExactly("9p");
   }
+
+  @Test
+  void advertisesTheGuestArchesOfEachHypervisorAndWhetherItBuildsGuestImages() {
+    WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), Path.of("/tmp"), false);
+    HostFacts facts = new HostFacts("x86_64", 2, 4096, "cpu", "6.1", "Linux");
+    VmDriver qemu = new VmDriver() {
+      @Override
+      public String name() {
+        return "qemu";
+      }
+
+      @Override
+      public List<String> accelerators() {
+        return List.of("tcg");
+      }
+
+      @Override
+      public List<String> guestArches() {
+        return List.of("x86_64", "aarch64");
+      }
+
+      @Override
+      public BootOutcome boot(BootRequest request) {
+        throw new AssertionError("not booted");
+      }
+    };
+
+    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
+
+    assertThat(hello.getHypervisors(0).getGuestArchesList()).containsExactly("x86_64", "aarch64");
+    assertThat(hello.getBuildsGuestImages()).isFalse();
+    assertThat(WorkerAgent.hello(settings.withBuildsImages(true), Map.of("qemu", qemu), facts).getBuildsGuestImages())
+        .isTrue();
+  }
 }

@@ -37,6 +37,15 @@ public interface VmDriver {
     return List.of();
   }
 
+  /**
+   * Guest architectures this driver boots here ({@code x86_64}, {@code aarch64}), for the
+   * host's Hello; empty = the host's own architecture only, or nothing when
+   * {@link #accelerators()} is empty.
+   */
+  default List<String> guestArches() {
+    return List.of();
+  }
+
   /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
   default String version() {
     return "";

@@ -45,6 +45,8 @@ public final class QemuDriver implements VmDriver {
   private static final Logger log = LoggerFactory.getLogger(QemuDriver.class);
 
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
+  /** The guest architectures QEMU can boot, in the order the Hello lists them. */
+  private static final List<String> GUEST_ARCHES = List.of("x86_64", "aarch64");
 
   private final CommandRunner runner;
   private final Function<String, Optional<Path>> which;
@@ -127,6 +129,18 @@ public final class QemuDriver implements VmDriver {
   @Override
   public List<String> accelerators() {
     return accelProbe().working();
+  }
+
+  /**
+   * The guest architectures whose {@code qemu-system-*} binary is installed, when QEMU can run
+   * guests here at all; guests of another architecture than the host's run on TCG.
+   */
+  @Override
+  public List<String> guestArches() {
+    if (accelerators().isEmpty()) {
+      return List.of();
+    }
+    return GUEST_ARCHES.stream().filter(arch -> which.apply(QemuArgs.binaryFor(arch)).isPresent()).toList();
   }
 
   @Override

@@ -212,4 +212,22 @@ class QemuDriverTest {
     assertThat(QemuDriver.hostArch("amd64")).isEqualTo("x86_64");
     assertThat(QemuDriver.hostArch("aarch64")).isEqualTo("aarch64");
   }
+
+  @Test
+  void offersTheGuestArchesWhoseQemuIsInstalled() {
+    Function<String, Optional<Path>> x86Only =
+        name -> name.equals("qemu-system-x86_64") ? Optional.of(Path.of("/usr/bin", name)) : Optional.empty();
+
+    assertThat(new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir).guestArches())
+        .containsExactly("x86_64", "aarch64");
+    assertThat(new QemuDriver(poweringOff(), x86Only, probeFinding(List.of("kvm", "tcg")), "x86_64", dir).guestArches())
+        .containsExactly("x86_64");
+  }
+
+  @Test
+  void offersNoGuestArchWhenQemuRunsNoGuests() {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of()), "x86_64", dir);
+
+    assertThat(d.guestArches()).isEmpty();
+  }
 }
