@@ -36,7 +36,7 @@ public final class InitramfsBuilder {
   /** Busybox applets linked into /bin: what /init calls, plus a few for debugging by hand. */
   static final List<String> APPLETS =
       List.of("sh", "mount", "umount", "cat", "ls", "mkdir", "sleep", "sync", "poweroff",
-          "reboot", "dmesg", "stty", "insmod", "lsmod", "tr", "grep");
+          "reboot", "dmesg", "stty", "insmod", "lsmod", "tr", "grep", "usleep");
   /** Bump when the archive layout changes, so old cached archives are not reused. */
   private static final String LAYOUT_VERSION = "2";
   private static final int CONSOLE_MAJOR = 5;

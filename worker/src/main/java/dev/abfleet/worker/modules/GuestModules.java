@@ -52,13 +52,22 @@ public final class GuestModules {
    * @param forVolume modules the volume transport needs (e.g. 9p, 9pnet_virtio, virtio_pci)
    * @param transport the volume transport, for messages; empty when {@code forVolume} is empty
    * @param forArm modules the arm asks for by name
+   * @param forDevices modules the hypervisor's guest devices need (e.g. the virtio console that
+   *     carries the results on arm64); like the volume's, taken as built in when no tree is found
    */
-  public record Request(Path kernel, String modulesDir, List<String> forVolume, String transport, List<String> forArm) {
+  public record Request(Path kernel, String modulesDir, List<String> forVolume, String transport, List<String> forArm,
+      List<String> forDevices) {
     public Request {
       modulesDir = modulesDir == null ? "" : modulesDir;
       forVolume = List.copyOf(forVolume);
       forArm = List.copyOf(forArm);
       transport = transport == null ? "" : transport;
+      forDevices = List.copyOf(forDevices);
+    }
+
+    /** A request with no modules for the hypervisor's devices. */
+    public Request(Path kernel, String modulesDir, List<String> forVolume, String transport, List<String> forArm) {
+      this(kernel, modulesDir, forVolume, transport, forArm, List.of());
     }
   }
 
@@ -87,7 +96,7 @@ public final class GuestModules {
    *     host problem, not the arm's
    */
   public Selection select(Request req) throws IOException, InterruptedException {
-    if (req.forVolume().isEmpty() && req.forArm().isEmpty()) {
+    if (req.forVolume().isEmpty() && req.forArm().isEmpty() && req.forDevices().isEmpty()) {
       return new Selection.Ready(List.of(), null);
     }
     Optional<ModuleTree> found = req.modulesDir().isEmpty()
@@ -112,7 +121,8 @@ public final class GuestModules {
           + kernelRelease.get());
     }
     ModuleTree.Index index = tree.index(cacheDir, runner);
-    List<String> wanted = new ArrayList<>(req.forVolume());
+    List<String> wanted = new ArrayList<>(req.forDevices());
+    wanted.addAll(req.forVolume());
     wanted.addAll(req.forArm());
     ModuleResolution r = ModuleResolution.resolve(index.dep(), index.builtIn(), wanted);
     if (!r.complete()) {
@@ -131,18 +141,25 @@ public final class GuestModules {
    * Debian's linux-image-6.1.0-50-amd64".
    */
   static String missingMessage(String release, ModuleTree tree, List<String> missing, Request req) {
-    List<String> forVolume = missing.stream()
-        .filter(m -> req.forVolume().stream().map(ModulesDep::normalize).anyMatch(m::equals)).toList();
+    String them = missing.size() == 1 ? "it" : "them";
     String what = (missing.size() == 1 ? "module " : "modules ") + String.join(", ", missing);
     String where = " (not in the modules.dep or modules.builtin of " + tree.dir() + ")";
-    String need = forVolume.isEmpty()
-        ? "; the arm's modules list asks for " + (missing.size() == 1 ? "it" : "them")
-            + ": use a kernel that has " + (missing.size() == 1 ? "it" : "them") + " or drop "
-            + (missing.size() == 1 ? "it" : "them") + " from the list"
-        : "; the host-volume benchmark needs " + (missing.size() == 1 ? "it" : "them") + " for its "
-            + req.transport() + " share: use a kernel that has " + (missing.size() == 1 ? "it" : "them")
-            + ", e.g. " + KERNEL_WITH_VOLUME_MODULES;
+    String need;
+    if (anyOf(missing, req.forDevices())) {
+      need = "; the VM's devices need " + them + " (the results channel is a virtio console): use a kernel that has "
+          + them + " built in or as modules";
+    } else if (anyOf(missing, req.forVolume())) {
+      need = "; the host-volume benchmark needs " + them + " for its " + req.transport() + " share: use a kernel that"
+          + " has " + them + ", e.g. " + KERNEL_WITH_VOLUME_MODULES;
+    } else {
+      need = "; the arm's modules list asks for " + them + ": use a kernel that has " + them + " or drop " + them
+          + " from the list";
+    }
     return "kernel " + release + " has no " + what + where + need;
+  }
+
+  private static boolean anyOf(List<String> missing, List<String> wanted) {
+    return missing.stream().anyMatch(m -> wanted.stream().map(ModulesDep::normalize).anyMatch(m::equals));
   }
 
   private GuestModule read(ModuleTree tree, String relative) throws IOException, InterruptedException {

@@ -102,7 +102,7 @@ public final class GuestRunProcedure implements RunProcedure {
       }
       guestArch = arch.arch();
       telemetry.setGuestArch(guestArch);
-      modules = selectModules(run, plan, kernel);
+      modules = selectModules(run, plan, kernel, driver.guestModules(guestArch));
       if (modules instanceof GuestModules.Selection.Unavailable u) {
         return configFailure(block, run, telemetry, stageStart, u.message());
       }
@@ -208,12 +208,12 @@ public final class GuestRunProcedure implements RunProcedure {
   }
 
   /**
-   * The modules the guest needs: the volume transport's and the arm's, from the tree the arm
-   * names or the one beside the kernel as the arm gave it (the staged copy has no tree beside
-   * it). None for an arm with its own initrd: only the built-in /init loads modules.
+   * The modules the guest needs: those of the driver's devices, the volume transport's and the
+   * arm's, from the tree the arm names or the one beside the kernel as the arm gave it (the
+   * staged copy has no tree beside it). None for an arm with its own initrd: only the built-in /init loads modules.
    */
-  private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel)
-      throws IOException, InterruptedException {
+  private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel,
+      List<String> forDevices) throws IOException, InterruptedException {
     if (!run.getInitrd().getSha256().isEmpty()) {
       return new GuestModules.Selection.Ready(List.of(), null);
     }
@@ -221,7 +221,7 @@ public final class GuestRunProcedure implements RunProcedure {
     return guestModules.select(new GuestModules.Request(kernel, run.getModulesDir(),
         plan == null ? List.of() : plan.transport().modules(),
         plan == null ? "" : plan.transport().wire(),
-        run.getModulesList()));
+        run.getModulesList(), forDevices));
   }
 
   /** Boots {@code request}; its host volume, if any, is made empty before and removed after. */

@@ -46,6 +46,15 @@ public interface VmDriver {
     return List.of();
   }
 
+  /**
+   * Kernel modules, by name, that this driver's devices need in {@code arch} guests (e.g. the
+   * virtio console its results channel is); /init loads those a kernel has as modules before
+   * the harness starts. Empty = nothing beyond what every kernel it boots has built in.
+   */
+  default List<String> guestModules(String arch) {
+    return List.of();
+  }
+
   /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
   default String version() {
     return "";

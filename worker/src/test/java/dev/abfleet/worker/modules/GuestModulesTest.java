@@ -63,6 +63,39 @@ class GuestModulesTest {
   }
 
   @Test
+  void loadsTheModulesOfTheVmsDevicesFirstWithTheirDependencies() throws Exception {
+    Path kernel = packageWithTree("6.1.0-50-cloud-amd64", "cloud-6.1.0-50-cloud-amd64");
+
+    var s = (GuestModules.Selection.Ready) modules().select(new GuestModules.Request(kernel, "", List.of(), "",
+        List.of(), List.of("virtio_mmio", "virtio_console")));
+
+    assertThat(s.modules()).extracting(GuestModule::fileName)
+        .containsExactly("virtio.ko", "virtio_ring.ko", "virtio_mmio.ko", "virtio_console.ko");
+  }
+
+  @Test
+  void namesTheVmsDevicesAsWhatNeedsAMissingModule() throws Exception {
+    Path kernel = packageWithTree("6.1.0-50-cloud-amd64", "cloud-6.1.0-50-cloud-amd64");
+
+    var s = modules().select(new GuestModules.Request(kernel, "", List.of(), "", List.of(), List.of("hvc_dcc")));
+
+    assertThat(((GuestModules.Selection.Unavailable) s).message())
+        .startsWith("kernel 6.1.0-50-cloud-amd64 has no module hvc_dcc (")
+        .endsWith("; the VM's devices need it (the results channel is a virtio console): use a kernel that has it"
+            + " built in or as modules");
+  }
+
+  @Test
+  void takesTheDevicesModulesAsBuiltInWhenNoTreeLiesBesideTheKernel() throws Exception {
+    Path kernel = Files.writeString(dir.resolve("Image"), "k");
+
+    var s = modules().select(new GuestModules.Request(kernel, "", List.of(), "", List.of(),
+        List.of("virtio_mmio", "virtio_console")));
+
+    assertThat(s).isEqualTo(new GuestModules.Selection.Ready(List.of(), null));
+  }
+
+  @Test
   void takesTheVolumesModulesAsBuiltInWhenNoTreeLiesBesideTheKernel() throws Exception {
     Path kernel = Files.writeString(dir.resolve("bzImage"), "k");
 

@@ -143,6 +143,16 @@ public final class QemuDriver implements VmDriver {
     return GUEST_ARCHES.stream().filter(arch -> which.apply(QemuArgs.binaryFor(arch)).isPresent()).toList();
   }
 
+  /**
+   * On aarch64 ({@code -M virt}) the results channel is a virtio console on virtio-mmio, which
+   * kernels such as Debian's arm64 cloud kernel have as modules; x86_64 results use the
+   * second 8250 serial port, which is built in.
+   */
+  @Override
+  public List<String> guestModules(String arch) {
+    return arch.equals("aarch64") ? List.of("virtio_mmio", "virtio_console") : List.of();
+  }
+
   @Override
   public List<String> volumeTransports() {
     return volumeProbe().transports();

@@ -230,4 +230,12 @@ class QemuDriverTest {
 
     assertThat(d.guestArches()).isEmpty();
   }
+
+  @Test
+  void asksForTheVirtioConsoleModulesOfArm64GuestsOnly() {
+    QemuDriver d = new QemuDriver(poweringOff(), QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+
+    assertThat(d.guestModules("aarch64")).containsExactly("virtio_mmio", "virtio_console");
+    assertThat(d.guestModules("x86_64")).isEmpty();
+  }
 }
