@@ -14,6 +14,8 @@ public final class TestKernels {
   public static final String CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-amd64";
   /** The Debian 6.1 generic kernel: 9p and virtio-fs as modules (the cloud kernel has no 9p). */
   public static final String GENERIC_KERNEL = "linux-image-6.1.0-50-amd64";
+  /** Debian's arm64 6.1 cloud kernel, an uncompressed Image (needs arm64 among dpkg's architectures). */
+  public static final String ARM64_CLOUD_KERNEL = "linux-image-6.1.0-50-cloud-arm64:arm64";
 
   private TestKernels() {}
 
@@ -43,5 +45,10 @@ public final class TestKernels {
    */
   public static Path genericKernel() throws IOException {
     return new DebianKernels(new ProcessRunner()).fetch(GENERIC_KERNEL, WorkerSettings.defaultHome());
+  }
+
+  /** The Image of {@link #ARM64_CLOUD_KERNEL} in the abfleet cache, downloaded with apt on first use. */
+  public static Path arm64CloudKernel() throws IOException {
+    return new DebianKernels(new ProcessRunner()).fetch(ARM64_CLOUD_KERNEL, WorkerSettings.defaultHome());
   }
 }
