@@ -38,7 +38,7 @@ public final class InitramfsBuilder {
       List.of("sh", "mount", "umount", "cat", "ls", "mkdir", "sleep", "sync", "poweroff",
           "reboot", "dmesg", "stty", "insmod", "lsmod", "tr", "grep", "usleep");
   /** Bump when the archive layout changes, so old cached archives are not reused. */
-  private static final String LAYOUT_VERSION = "2";
+  private static final String LAYOUT_VERSION = "3";
   private static final int CONSOLE_MAJOR = 5;
   private static final int CONSOLE_MINOR = 1;
 
