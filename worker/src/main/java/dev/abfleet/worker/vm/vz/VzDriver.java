@@ -35,7 +35,10 @@ import java.util.function.Function;
  * console and returns that as the results log: the boot is then a configuration error, not a
  * kernel that failed to boot.
  *
- * <p>Not verified on a Mac: only the argv and the availability rules are tested (on Linux).
+ * <p>Not verified on a Mac: on Linux, the availability rules are unit-tested and {@link #boot}
+ * runs end to end against a fake vfkit that checks the argv and plays back an arm64 guest
+ * recorded under QEMU with VZ's devices ({@code VzDriverFakeVfkitTest}); the guest side
+ * (/init mounting the share, fleetbench writing to it) ran for real under QEMU only.
  */
 public final class VzDriver implements VmDriver {
 
