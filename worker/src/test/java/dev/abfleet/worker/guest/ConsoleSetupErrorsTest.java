@@ -18,7 +18,7 @@ class ConsoleSetupErrorsTest {
 
   @Test
   void findsInitsSetupErrorOnTheConsoleOfAKernelWithoutVirtiofs() throws Exception {
-    var lines = ConsoleSetupErrors.lines(console("console-no-virtiofs.log"));
+    var lines = ConsoleSetupErrors.lines(console("console-no-virtiofs.txt"));
 
     assertThat(lines).containsExactly("{\"event\":\"setup_error\",\"step\":\"mount results share abfleet\","
         + "\"message\":\"the kernel has no virtiofs file system (CONFIG_VIRTIO_FS not built in, no module loaded)\"}");
@@ -29,7 +29,7 @@ class ConsoleSetupErrorsTest {
 
   @Test
   void findsNoneOnTheConsoleOfABootThatRanTheHarness() throws Exception {
-    assertThat(ConsoleSetupErrors.lines(console("console.log"))).isEmpty();
+    assertThat(ConsoleSetupErrors.lines(console("console.txt"))).isEmpty();
   }
 
   @Test

@@ -31,14 +31,14 @@ public final class FakeVfkit {
 
   /** What the played-back guest does. */
   public enum Guest {
-    /** Mounts the share and writes all six metrics ({@code results.jsonl}, {@code console.log}). */
-    RECORDED_RUN("results.jsonl", "console.log"),
+    /** Mounts the share and writes all six metrics ({@code results.jsonl}, {@code console.txt}). */
+    RECORDED_RUN("results.jsonl", "console.txt"),
     /** The same with the host volume mounted beside the share ({@code *-with-volume}). */
-    RECORDED_RUN_WITH_VOLUME("results-with-volume.jsonl", "console-with-volume.log"),
+    RECORDED_RUN_WITH_VOLUME("results-with-volume.jsonl", "console-with-volume.txt"),
     /** A kernel without virtiofs: /init's setup_error on the console, nothing on the share. */
-    NO_VIRTIOFS(null, "console-no-virtiofs.log"),
+    NO_VIRTIOFS(null, "console-no-virtiofs.txt"),
     /** virtiofs but no device with the tag: the mount fails; console only. */
-    NO_SHARE_DEVICE(null, "console-no-share-device.log"),
+    NO_SHARE_DEVICE(null, "console-no-share-device.txt"),
     /** vfkit refuses the VM configuration: exits 1 with an error on stderr, no console. */
     REFUSED(null, null),
     /** Never exits (a guest that hangs); writes its pid to {@code vfkit.pid}. */
