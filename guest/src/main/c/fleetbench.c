@@ -860,6 +860,28 @@ static FILE *open_out(const char *path)
     return fdopen(fd, "w");
 }
 
+/*
+ * Closes the results channel. A regular file (VZ's results.jsonl on a virtio-fs share) is
+ * fsynced first: the host reads it after power-off, and only data the guest has written back
+ * is there. A tty or pipe has nothing to sync. Fails if any line could not be written.
+ */
+static int close_out(FILE *f)
+{
+    struct stat st;
+    int rc = fflush(f);
+    if (rc == 0 && ferror(f)) { /* an earlier line's write failed */
+        errno = EIO;
+        rc = -1;
+    }
+    if (rc == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+        rc = fsync(fileno(f));
+    int saved = errno;
+    if (fclose(f) != 0)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
 static void emit_start(void)
 {
     struct utsname u;
@@ -916,7 +938,7 @@ int main(int argc, char **argv)
     }
     fprintf(out, "{\"event\":\"done\",\"elapsed_ms\":%lld}", (long long)((now_ns() - t0) / 1000000));
     end_line();
-    if (fclose(out) != 0 && !failed) {
+    if (close_out(out) != 0 && !failed) {
         fprintf(stderr, "fleetbench: writing results failed: %s\n", strerror(errno));
         return 1;
     }

@@ -1,9 +1,6 @@
 package dev.abfleet.worker;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /** Facts about this host that go into the worker's Hello. */
@@ -14,7 +11,7 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
         normalizeArch(System.getProperty("os.arch")),
         Runtime.getRuntime().availableProcessors(),
         probeMemoryMib(),
-        probeCpuModel(),
+        CpuModel.probe(),
         System.getProperty("os.version", ""),
         System.getProperty("os.name", ""));
   }
@@ -39,21 +36,5 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
       return sun.getTotalMemorySize() / (1024 * 1024);
     }
     return 0;
-  }
-
-  private static String probeCpuModel() {
-    Path cpuinfo = Path.of("/proc/cpuinfo");
-    try {
-      if (Files.isReadable(cpuinfo)) {
-        for (String line : Files.readAllLines(cpuinfo)) {
-          if (line.startsWith("model name") && line.contains(":")) {
-            return line.substring(line.indexOf(':') + 1).trim();
-          }
-        }
-      }
-    } catch (IOException e) {
-      // Fall through: an unknown model only weakens host comparisons.
-    }
-    return "";
   }
 }

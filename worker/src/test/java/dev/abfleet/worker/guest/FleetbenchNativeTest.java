@@ -202,4 +202,13 @@ class FleetbenchNativeTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.outputTail()).contains("unknown option '--turbo'");
   }
+
+  @Test
+  void exitsNonZeroWhenAResultsLineCouldNotBeWritten() throws Exception {
+    RunResult r = fleetbench("--out", "/dev/full", "--dir", tmp.resolve("bench").toString(),
+        "--metrics", "metadata_stat", "--iterations", "1", "--iteration-ms", "5");
+
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.outputTail()).contains("writing results failed");
+  }
 }

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.vm.vz;
 
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.guest.ConsoleSetupErrors;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;
 import dev.abfleet.worker.process.ProcessRunner;
@@ -28,12 +29,27 @@ import java.util.function.Function;
  * (see {@link VfkitArgs}). A VM whose console or results file grows past its
  * {@link GuestOutputCaps cap} is killed.
  *
- * <p>Not verified on a Mac: only the argv and the availability rules are tested (on Linux).
+ * <p>The results share is itself set up by the guest's /init, which fails when the kernel has no
+ * virtiofs. /init then writes its {@code setup_error} on the console too, and when the guest left
+ * no results file the driver copies those console lines to {@code setup-errors.jsonl} beside the
+ * console and returns that as the results log: the boot is then a configuration error, not a
+ * kernel that failed to boot.
+ *
+ * <p>Not verified on a Mac: on Linux, the availability rules are unit-tested and {@link #boot}
+ * runs end to end against a fake vfkit that checks the argv and plays back an arm64 guest
+ * recorded under QEMU with VZ's devices ({@code VzDriverFakeVfkitTest}); the guest side
+ * (/init mounting the share, fleetbench writing to it) ran for real under QEMU only.
  */
 public final class VzDriver implements VmDriver {
 
   /** virtio-fs tag of the per-boot shared directory. */
   public static final String SHARE_TAG = "abfleet";
+
+  /** Where the console's setup_error lines go when the guest left no results file. */
+  static final String SETUP_ERRORS_FILE = "setup-errors.jsonl";
+
+  /** Console lines searched for setup errors: /init's report comes right before the power-off. */
+  private static final int CONSOLE_SCAN_LINES = 200;
 
   private final String osName;
   private final String osArch;
@@ -134,7 +150,26 @@ public final class VzDriver implements VmDriver {
     if (launchError == null && !r.timedOut() && r.overCap() == null && r.exitCode() != 0 && consoleTail.isBlank()) {
       launchError = "vfkit failed before the guest started (exit " + r.exitCode() + "): " + r.stderrTail().strip();
     }
-    return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail, launchError,
-        r.overCap());
+    return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console,
+        resultsLog(results, console, req.workDir()), consoleTail, launchError, r.overCap());
+  }
+
+  /**
+   * {@code results} when the guest wrote it; else, when /init reported setup errors on the
+   * console (the share may be what failed), a file holding those lines; else {@code results}.
+   */
+  static Path resultsLog(Path results, Path console, Path workDir) {
+    try {
+      if (Files.exists(results) && Files.size(results) > 0) {
+        return results;
+      }
+      List<String> setupErrors = ConsoleSetupErrors.lines(TextTail.of(console, CONSOLE_SCAN_LINES));
+      if (setupErrors.isEmpty()) {
+        return results;
+      }
+      return Files.write(workDir.resolve(SETUP_ERRORS_FILE), setupErrors);
+    } catch (IOException e) {
+      return results;
+    }
   }
 }

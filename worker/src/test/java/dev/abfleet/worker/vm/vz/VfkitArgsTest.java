@@ -68,4 +68,14 @@ class VfkitArgsTest {
         "--device", "virtio-fs,sharedDir=/w/share,mountTag=abfleet",
         "--device", "virtio-fs,sharedDir=/Users/a/volumes/r1-e2,mountTag=abfleet-vol");
   }
+
+  @Test
+  void rejectsAResultsShareTaggedLikeTheVolume() {
+    VfkitLaunch l = launch(0, Path.of("/w/share"), "");
+
+    assertThatThrownBy(() -> VfkitArgs.build(new VfkitLaunch(l.binary(), l.vcpus(), l.memoryMib(), l.kernel(),
+        l.initrd(), l.guestParams(), l.cmdlineExtra(), l.consoleLog(), l.sharedDir(), "abfleet-vol", 0, null,
+        Path.of("/Users/a/volumes/r1-e2"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'abfleet-vol' is the volume's tag");
+  }
 }
