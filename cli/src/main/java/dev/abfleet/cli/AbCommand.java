@@ -187,8 +187,8 @@ final class AbCommand implements Callable<Integer> {
     }
     // A design is pairs or looks: one given on the command line replaces the file's design.
     boolean designFlag = pairs != null || looks != null;
-    return new AbRequest(AbArm.fromSpec(file, cfg.vm(), vm), cfg,
-        benchmark != null ? benchmark : file.benchmark(),
+    String benchmarkName = benchmark != null ? benchmark : file.benchmark();
+    return new AbRequest(AbArm.fromSpec(file, cfg.vm(), vm), file.applyTo(cfg, benchmarkName), benchmarkName,
         metrics != null ? metrics : file.metrics(),
         designFlag ? pairs : file.pairs(),
         designFlag ? looks : file.looks(),
