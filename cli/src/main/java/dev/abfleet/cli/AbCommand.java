@@ -35,9 +35,9 @@ import picocli.CommandLine.Option;
     })
 final class AbCommand implements Callable<Integer> {
   @Option(names = "--spec", paramLabel = "FILE",
-      description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults and arms (name, role,"
-          + " kernel, cmdline, modules, volume_options, vm); see the README. Options given as well override its"
-          + " values; the arms come from the file alone.")
+      description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults, an optional workload"
+          + " (files, run, output, timeout_s) and arms (name, role, kernel, cmdline, modules, volume_options, vm);"
+          + " see the README. Options given as well override its values; the arms come from the file alone.")
   Path spec;
 
   @Option(names = "--baseline", paramLabel = "NAME=KERNEL[:ARGS]",
