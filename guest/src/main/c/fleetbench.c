@@ -38,12 +38,12 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
