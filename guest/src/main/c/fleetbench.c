@@ -14,6 +14,13 @@
  *    "interrupts_total":5120}
  *   {"event":"done","elapsed_ms":N}
  *
+ * With --workload FILE it runs a user's command instead of the metrics (see "workload" below):
+ *
+ *   {"event":"workload","line":"BenchmarkStat-2  1000  1234 ns/op"}
+ *   {"event":"workload_end","exit_status":0,"signal":0,"timed_out":false,"flooded":false,
+ *    "timeout_s":600,"lines":12,"elapsed_ms":N}
+ *   {"event":"telemetry","metric":"workload","work":1.000,"work_unit":"run",...}
+ *
  * Iterations are numbered from 0 within a metric; warm-up iterations come first. After a
  * metric's measured iterations, one telemetry line gives what the guest kernel counted during
  * their timed parts only (untimed preparation such as rm_rf's tree creation is left out):
@@ -22,8 +29,8 @@
  * out), and the ctxt and intr counters of /proc/stat. work is what the measured iterations did
  * in the metric's unit (ops, or MiB for seq_read), so a row's count per unit of work compares
  * across arms.
- * Exit status: 0 all metrics ran, 1 at least one metric failed (or --out unusable),
- * 2 bad arguments.
+ * Exit status: 0 all metrics ran (or the workload exited 0), 1 at least one metric failed (or the
+ * workload failed, or --out unusable), 2 bad arguments.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +38,8 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +47,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +74,8 @@ struct options {
     long warmup;
     long files; /* files in the find_recursive / rm_rf tree */
     int cold;   /* drop the page, dentry and inode caches before each iteration */
+    const char *workload;  /* file holding a shell command to run instead of the metrics */
+    long workload_timeout; /* seconds before the workload's process group is killed */
 };
 
 /* One metric: setup runs once before its iterations; prepare (may be NULL) before each
@@ -90,19 +102,31 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Writes the n bytes at s as a JSON string literal (quotes included); returns the bytes written. */
+static size_t json_bytes(const char *s, size_t n)
+{
+    size_t written = 2;
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; p < (const unsigned char *)s + n; p++) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(out, "\\%c", *p);
+            written += 2;
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(out, "\\u%04x", *p);
+            written += 6;
+        } else {
+            fputc(*p, out);
+            written++;
+        }
+    }
+    fputc('"', out);
+    return written;
+}
+
 /* Writes s as a JSON string literal (quotes included). */
 static void json_string(const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
+    json_bytes(s, strlen(s));
 }
 
 static void end_line(void)
@@ -662,6 +686,220 @@ static int run_metric(const struct metric *m, const struct options *o)
     return 0;
 }
 
+/* ---- workload ------------------------------------------------------------------ */
+
+/* A user workload (--workload FILE): FILE holds a shell command, run once by /bin/sh -c in --dir,
+ * in a process group of its own, stdin /dev/null, stderr on ours (the console). Each line of its
+ * stdout goes to --out as {"event":"workload","line":"..."}: inside a JSON string, no output can
+ * pass for a protocol line. A line longer than WORKLOAD_LINE_MAX is cut there ("cut":true). The
+ * process group is killed at --workload-timeout, or once the forwarded lines pass
+ * WORKLOAD_OUTPUT_MAX bytes (a flood, well inside the worker's 1 MiB cap on the channel). Then
+ * one workload_end event, and the telemetry of the whole run as metric "workload" (1 run). */
+#define WORKLOAD_COMMAND_MAX (64 * 1024)
+#define WORKLOAD_LINE_MAX 4096
+#define WORKLOAD_OUTPUT_MAX (512L * 1024)
+/* How long output is still read after the command exited, for children of it still writing. */
+#define WORKLOAD_DRAIN_MS 1000
+#define WORKLOAD_POLL_MS 50
+
+static const struct metric WORKLOAD_METRIC = {"workload", "", "run", 1.0, NULL, NULL, NULL};
+
+struct workload_run {
+    pid_t pid;
+    char line[WORKLOAD_LINE_MAX];
+    size_t len;
+    int cut;             /* the current line passed WORKLOAD_LINE_MAX: the rest of it is dropped */
+    long lines;          /* lines forwarded */
+    long long forwarded; /* bytes of workload events written */
+    int flooded;
+    int killed;
+};
+
+static void kill_workload(struct workload_run *w)
+{
+    if (!w->killed) {
+        kill(-w->pid, SIGKILL);
+        w->killed = 1;
+    }
+}
+
+static void forward_line(struct workload_run *w)
+{
+    if (w->flooded)
+        return;
+    fputs("{\"event\":\"workload\",\"line\":", out);
+    size_t n = strlen("{\"event\":\"workload\",\"line\":}\n") + json_bytes(w->line, w->len);
+    if (w->cut) {
+        fputs(",\"cut\":true", out);
+        n += 11;
+    }
+    fputc('}', out);
+    end_line();
+    w->lines++;
+    w->forwarded += (long long)n;
+    if (w->forwarded > WORKLOAD_OUTPUT_MAX) {
+        w->flooded = 1;
+        kill_workload(w);
+    }
+}
+
+/* Splits what the workload wrote into lines and forwards each whole one. */
+static void feed(struct workload_run *w, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == '\n') {
+            forward_line(w);
+            w->len = 0;
+            w->cut = 0;
+        } else if (w->len < sizeof w->line) {
+            w->line[w->len++] = buf[i];
+        } else {
+            w->cut = 1;
+        }
+    }
+}
+
+/* Reads the command in path into buf (NUL-terminated); 0, or -1 with err set. */
+static int read_command(const char *path, char *buf, size_t size, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        format_err(err, errlen, "open --workload %s", path);
+        return -1;
+    }
+    size_t len = 0;
+    ssize_t n = 0;
+    while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+        len += (size_t)n;
+    int failed = n < 0;
+    close(fd);
+    if (failed) {
+        format_err(err, errlen, "read --workload %s", path);
+        return -1;
+    }
+    buf[len] = '\0';
+    if (len == size - 1) {
+        snprintf(err, errlen, "--workload %s: the command is longer than %zu bytes", path, size - 2);
+        return -1;
+    }
+    if (strspn(buf, " \t\r\n") == len) {
+        snprintf(err, errlen, "--workload %s: the command is empty", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The child: its own process group, stdin /dev/null, stdout the pipe, in --dir; never returns. */
+static void exec_workload(const char *command, const char *dir, int stdout_fd)
+{
+    setpgid(0, 0);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, STDIN_FILENO);
+    dup2(stdout_fd, STDOUT_FILENO);
+    if (chdir(dir) != 0) {
+        fprintf(stderr, "fleetbench: workload: cannot enter %s: %s\n", dir, strerror(errno));
+        _exit(126);
+    }
+    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+    fprintf(stderr, "fleetbench: workload: cannot run /bin/sh: %s\n", strerror(errno));
+    _exit(127);
+}
+
+/* Reads the workload's output until it exited and its output ended (or the drain time passed),
+ * killing it at the deadline; returns its wait status, with the counters read when it exited. */
+static int watch_workload(struct workload_run *w, int fd, int64_t deadline, int *timed_out,
+                          struct counters *after, int64_t *ended)
+{
+    int status = 0, reaped = 0, eof = 0;
+    int64_t drain_until = 0;
+    static char buf[16384];
+    while (!reaped || (!eof && now_ns() < drain_until)) {
+        if (!reaped && now_ns() >= deadline && !w->killed) {
+            *timed_out = 1;
+            kill_workload(w);
+        }
+        if (!eof) {
+            struct pollfd p = {fd, POLLIN, 0};
+            if (poll(&p, 1, WORKLOAD_POLL_MS) > 0) {
+                ssize_t n = read(fd, buf, sizeof buf);
+                if (n > 0)
+                    feed(w, buf, (size_t)n);
+                else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+                    eof = 1;
+            }
+        } else {
+            struct timespec pause = {0, 10 * 1000000L};
+            nanosleep(&pause, NULL);
+        }
+        if (!reaped && waitpid(w->pid, &status, WNOHANG) == w->pid) {
+            read_counters(after);
+            *ended = now_ns();
+            reaped = 1;
+            drain_until = now_ns() + WORKLOAD_DRAIN_MS * 1000000LL;
+        }
+    }
+    if (w->len > 0 || w->cut)
+        forward_line(w);
+    kill(-w->pid, SIGKILL); /* whatever the command left running in its group */
+    return status;
+}
+
+/* Runs the workload; returns 0 when it exited 0, -1 otherwise (after its events). */
+static int run_workload(const struct options *o, const char *dir_err)
+{
+    static char command[WORKLOAD_COMMAND_MAX + 2];
+    char err[PATH_MAX + 128];
+    if (dir_err != NULL) {
+        emit_error(WORKLOAD_METRIC.name, dir_err);
+        return -1;
+    }
+    if (read_command(o->workload, command, sizeof command, err, sizeof err) != 0) {
+        emit_error(WORKLOAD_METRIC.name, err);
+        return -1;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        format_err(err, sizeof err, "workload: pipe");
+        emit_error(WORKLOAD_METRIC.name, err);
+        return -1;
+    }
+    static struct workload_run w;
+    static struct counters before, after, sum;
+    memset(&w, 0, sizeof w);
+    memset(&sum, 0, sizeof sum);
+    read_counters(&before);
+    int64_t start = now_ns();
+    fflush(out);
+    fflush(stderr);
+    w.pid = fork();
+    if (w.pid == 0)
+        exec_workload(command, o->dir, fds[1]);
+    close(fds[1]);
+    if (w.pid < 0) {
+        format_err(err, sizeof err, "workload: fork");
+        close(fds[0]);
+        emit_error(WORKLOAD_METRIC.name, err);
+        return -1;
+    }
+    setpgid(w.pid, w.pid); /* in the parent too: a kill right after fork must reach the group */
+    int timed_out = 0;
+    int64_t ended = start;
+    int status = watch_workload(&w, fds[0], start + o->workload_timeout * 1000000000LL, &timed_out, &after,
+                                &ended);
+    close(fds[0]);
+    int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    fprintf(out, "{\"event\":\"workload_end\",\"exit_status\":%d,\"signal\":%d,\"timed_out\":%s,"
+                 "\"flooded\":%s,\"timeout_s\":%ld,\"lines\":%ld,\"elapsed_ms\":%lld}",
+            exit_status, sig, timed_out ? "true" : "false", w.flooded ? "true" : "false",
+            o->workload_timeout, w.lines, (long long)((ended - start) / 1000000));
+    end_line();
+    accumulate(&sum, &before, &after);
+    emit_telemetry(&WORKLOAD_METRIC, 1.0, &sum);
+    return exit_status == 0 && !timed_out && !w.flooded ? 0 : -1;
+}
+
 /* ---- setup ------------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -678,7 +916,10 @@ static void usage(FILE *f)
             "  --warmup N         warm-up iterations before the measured ones, 0..100000 (default: 0)\n"
             "  --files N          files in the find_recursive / rm_rf tree, 1..1000000 (default: 2000)\n"
             "  --cache MODE       warm, or cold: drop the guest's page, dentry and inode caches\n"
-            "                     before each iteration (needs root; default: warm)\n");
+            "                     before each iteration (needs root; default: warm)\n"
+            "  --workload FILE    run the shell command in FILE (/bin/sh -c, in --dir) instead of the\n"
+            "                     metrics, forwarding its stdout lines to --out\n"
+            "  --workload-timeout S  kill the workload after S seconds, 1..86400 (default: 600)\n");
 }
 
 static void die_usage(const char *fmt, const char *value)
@@ -767,12 +1008,14 @@ static void parse_args(int argc, char **argv, struct options *o)
         {"files", required_argument, NULL, 'f'},
         {"cache", required_argument, NULL, 'c'},
         {"dump-interrupts", required_argument, NULL, 'D'},
+        {"workload", required_argument, NULL, 'W'},
+        {"workload-timeout", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     *o = (struct options){NULL, "/bench",
                           "metadata_stat,negative_lookup,create_delete,seq_read,find_recursive,rm_rf",
-                          5, 200, 0, 2000, 0};
+                          5, 200, 0, 2000, 0, NULL, 600};
     int c;
     opterr = 0; /* we print our own messages */
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -800,6 +1043,12 @@ static void parse_args(int argc, char **argv, struct options *o)
             else
                 die_usage("--cache must be warm or cold, got '%s'", optarg);
             break;
+        case 'W':
+            if (*optarg == '\0')
+                die_usage("--workload must name a file, got '%s'", optarg);
+            o->workload = optarg;
+            break;
+        case 'T': o->workload_timeout = parse_long("--workload-timeout", optarg, 1, 86400); break;
         case 'D': dump_interrupts(optarg); exit(0);
         case 'h': usage(stdout); exit(0);
         case ':': die_usage("option %s needs a value", argv[optind - 1]); break;
@@ -907,6 +1156,26 @@ static void emit_start(void)
     end_line();
 }
 
+/* Runs every --metrics metric in order; returns 1 when one failed (after its error event). */
+static int run_metrics(const struct options *o, const char *dir_err)
+{
+    int failed = 0;
+    for (const char *p = o->metrics;;) {
+        const char *comma = strchr(p, ',');
+        const struct metric *m = find_metric(p, comma ? (size_t)(comma - p) : strlen(p));
+        if (dir_err != NULL) {
+            emit_error(m->name, dir_err);
+            failed = 1;
+        } else if (run_metric(m, o) != 0) {
+            failed = 1;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -918,24 +1187,11 @@ int main(int argc, char **argv)
         return 1;
     }
     emit_start();
-    int failed = 0;
     int dir_ok = make_dirs(o.dir) == 0;
     char err[PATH_MAX + 64];
     if (!dir_ok)
         format_err(err, sizeof err, "cannot create --dir %s", o.dir);
-    for (const char *p = o.metrics;;) {
-        const char *comma = strchr(p, ',');
-        const struct metric *m = find_metric(p, comma ? (size_t)(comma - p) : strlen(p));
-        if (!dir_ok) {
-            emit_error(m->name, err);
-            failed = 1;
-        } else if (run_metric(m, &o) != 0) {
-            failed = 1;
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
+    int failed = o.workload != NULL ? run_workload(&o, dir_ok ? NULL : err) != 0 : run_metrics(&o, dir_ok ? NULL : err);
     fprintf(out, "{\"event\":\"done\",\"elapsed_ms\":%lld}", (long long)((now_ns() - t0) / 1000000));
     end_line();
     if (close_out(out) != 0 && !failed) {

@@ -35,9 +35,9 @@ import picocli.CommandLine.Option;
     })
 final class AbCommand implements Callable<Integer> {
   @Option(names = "--spec", paramLabel = "FILE",
-      description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults and arms (name, role,"
-          + " kernel, cmdline, modules, volume_options, vm); see the README. Options given as well override its"
-          + " values; the arms come from the file alone.")
+      description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults, an optional workload"
+          + " (files, run, output, timeout_s) and arms (name, role, kernel, cmdline, modules, volume_options, vm);"
+          + " see the README. Options given as well override its values; the arms come from the file alone.")
   Path spec;
 
   @Option(names = "--baseline", paramLabel = "NAME=KERNEL[:ARGS]",
@@ -187,8 +187,8 @@ final class AbCommand implements Callable<Integer> {
     }
     // A design is pairs or looks: one given on the command line replaces the file's design.
     boolean designFlag = pairs != null || looks != null;
-    return new AbRequest(AbArm.fromSpec(file, cfg.vm(), vm), cfg,
-        benchmark != null ? benchmark : file.benchmark(),
+    String benchmarkName = benchmark != null ? benchmark : file.benchmark();
+    return new AbRequest(AbArm.fromSpec(file, cfg.vm(), vm), file.applyTo(cfg, benchmarkName), benchmarkName,
         metrics != null ? metrics : file.metrics(),
         designFlag ? pairs : file.pairs(),
         designFlag ? looks : file.looks(),

@@ -8,6 +8,7 @@ import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.guest.WorkloadMetrics;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,9 +47,11 @@ record AbRequest(
     }
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     if (metrics != null) {
-      Harnesses.checkMetrics(b.harness(), metrics).ifPresent(msg -> {
-        throw new Problem("--metrics: " + msg);
-      });
+      checkMetrics(b, metrics);
+    }
+    if (iterations != null && b.workload() != null) {
+      throw new Problem("--iterations: benchmark " + b.name() + " runs a workload, whose command runs once per boot;"
+          + " drop --iterations");
     }
     if (pairs != null && (pairs < 1 || pairs > 10_000)) {
       throw new Problem("--pairs " + pairs + ": expected 1 to 10000");
@@ -85,6 +88,21 @@ record AbRequest(
         metrics, pairs, looks, threshold, alpha, seed, iterations, bootTimeoutS, warmupBoot, hosts);
   }
 
+  /** Fleetbench metrics of the harness, or names a workload may report (it reports what it measures). */
+  private static void checkMetrics(FleetConfig.Benchmark b, List<String> metrics) {
+    if (b.workload() == null) {
+      Harnesses.checkMetrics(b.harness(), metrics).ifPresent(msg -> {
+        throw new Problem("--metrics: " + msg);
+      });
+      return;
+    }
+    for (String m : metrics) {
+      WorkloadMetrics.nameProblem(m).ifPresent(msg -> {
+        throw new Problem("--metrics: " + msg);
+      });
+    }
+  }
+
   /** A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels). */
   private static void checkKernel(AbArm arm, boolean sim) {
     if (sim) {
@@ -112,7 +130,9 @@ record AbRequest(
   ExperimentSpec toSpec(List<String> hostIds) {
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     List<String> m = metrics != null ? metrics : b.metrics();
-    List<String> gating = b.gating().stream().filter(m::contains).toList();
+    // A workload's gating names are its own metrics, known only once it ran: kept unless --metrics narrows them.
+    List<String> gating = b.workload() != null && m.isEmpty() ? b.gating()
+        : b.gating().stream().filter(m::contains).toList();
     if (gating.isEmpty()) {
       gating = m;
     }

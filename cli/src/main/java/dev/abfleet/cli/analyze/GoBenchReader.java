@@ -1,5 +1,6 @@
 package dev.abfleet.cli.analyze;
 
+import dev.abfleet.worker.guest.GoBenchLine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.List;
  * per arm (arm = file name without extension), unpaired; each result line is one boot; metric
  * = the benchmark name without the {@code Benchmark} prefix, keeping the {@code -N} suffix,
  * one metric per unit. Units ending in "/s" are better higher, all others lower. Lines that
- * do not start with "Benchmark" (goos:, pkg:, PASS, ok ...) are skipped.
+ * do not start with "Benchmark" (goos:, pkg:, PASS, ok ...) are skipped. Lines are read by
+ * {@link GoBenchLine}, as a workload's Go benchmark output is; a line's values before a bad one
+ * are kept.
  */
 final class GoBenchReader {
   private GoBenchReader() {}
@@ -26,45 +29,17 @@ final class GoBenchReader {
         errors.add(new ParseError(file, line, l.problem()));
         continue;
       }
-      if (!text.startsWith("Benchmark")) {
-        continue;
-      }
-      String[] f = text.trim().split("\\s+");
-      if (f.length < 4 || f.length % 2 != 0) {
-        errors.add(new ParseError(file, line,
-            "expected 'BenchmarkName N value unit [value unit ...]'"));
-        continue;
-      }
-      String name = f[0].substring("Benchmark".length());
-      if (name.isEmpty()) {
-        errors.add(new ParseError(file, line, "benchmark without a name"));
-        continue;
-      }
-      try {
-        Long.parseLong(f[1]);
-      } catch (NumberFormatException e) {
-        errors.add(new ParseError(file, line, "iteration count '" + f[1]
-            + "' is not a whole number"));
+      GoBenchLine.Line parsed = GoBenchLine.parse(text);
+      if (!parsed.benchmark()) {
         continue;
       }
       String boot = file + ":" + line;
-      for (int i = 2; i + 1 < f.length; i += 2) {
-        double value;
-        try {
-          value = Double.parseDouble(f[i]);
-        } catch (NumberFormatException e) {
-          errors.add(new ParseError(file, line, "value '" + f[i] + "' is not a number"));
-          break;
-        }
-        if (!Double.isFinite(value)) {
-          errors.add(new ParseError(file, line, "value is " + f[i] + "; values must be finite"
-              + " numbers (leave out a result that was not measured)"));
-          break;
-        }
-        String unit = f[i + 1];
-        String better = unit.endsWith("/s") ? "higher" : "lower";
-        samples.add(new Sample(JsonlReader.DEFAULT_EXPERIMENT, arm, null, null, boot, name,
-            value, unit, better, false, false, orderBase + line, file + ":" + line));
+      for (GoBenchLine.Measurement m : parsed.measurements()) {
+        samples.add(new Sample(JsonlReader.DEFAULT_EXPERIMENT, arm, null, null, boot, parsed.name(),
+            m.value(), m.unit(), m.better().wire(), false, false, orderBase + line, file + ":" + line));
+      }
+      if (parsed.error() != null) {
+        errors.add(new ParseError(file, line, parsed.error()));
       }
     }
     return new Parsed(samples, errors);

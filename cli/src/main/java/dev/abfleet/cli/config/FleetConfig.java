@@ -53,10 +53,18 @@ public record FleetConfig(
    *     directory on the worker host, shared into the guest)
    * @param files files in the find_recursive / rm_rf tree; 0 = the harness default (2000)
    * @param cache "warm", or "cold" (the guest drops its caches before each iteration)
+   * @param workload a user workload run instead of the harness's metrics; null = the harness
+   *     (metrics then lists nothing: the workload reports its own, and gating may name them)
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
-      String volume, int files, String cache) {
+      String volume, int files, String cache, Workload workload) {
+
+    /** The built-in harness. */
+    public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
+        int iterationMs, int warmup, String volume, int files, String cache) {
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, null);
+    }
 
     /** On the guest's tmpfs, default file count, warm caches. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
@@ -64,9 +72,25 @@ public record FleetConfig(
       this(name, harness, metrics, gating, iterations, iterationMs, warmup, "guest", 0, "warm");
     }
 
-    /** The proto benchmark with {@code metrics} and {@code iterations} (a command may narrow both). */
+    /**
+     * This benchmark's volume running {@code w} instead: no metrics and no gating of its own
+     * (the workload reports what it measures), harness settings left at their defaults.
+     */
+    public Benchmark withWorkload(Workload w) {
+      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w);
+    }
+
+    /**
+     * The proto benchmark with {@code metrics} and {@code iterations} (a command may narrow both).
+     * A workload's files go as the absolute directory, unpacked: the client packs them before it
+     * submits.
+     */
     public dev.abfleet.proto.fleet.v1.Benchmark.Builder toProto(List<String> metrics, int iterations) {
-      return dev.abfleet.proto.fleet.v1.Benchmark.newBuilder()
+      var b = dev.abfleet.proto.fleet.v1.Benchmark.newBuilder();
+      if (workload != null) {
+        b.setWorkload(workload.toProto());
+      }
+      return b
           .setHarness(harness)
           .addAllMetrics(metrics)
           .setIterations(iterations)
@@ -75,6 +99,27 @@ public record FleetConfig(
           .setVolume(volume)
           .setFiles(files)
           .setCache(cache);
+    }
+  }
+
+  /**
+   * A user workload (fleet.yaml or spec file {@code workload:}).
+   *
+   * @param files the directory of its files, absolute (the guest has them under /workload)
+   * @param run the shell command run in the guest, in the benchmark's volume directory
+   * @param output "jsonl" or "gobench"
+   * @param timeoutS seconds before the guest kills the run
+   */
+  public record Workload(java.nio.file.Path files, String run, String output, int timeoutS) {
+
+    /** The proto workload: files by their directory (uri), to be packed by the client. */
+    public dev.abfleet.proto.fleet.v1.Workload toProto() {
+      return dev.abfleet.proto.fleet.v1.Workload.newBuilder()
+          .setFiles(dev.abfleet.proto.fleet.v1.Artifact.newBuilder().setUri(files.toString()))
+          .setRun(run)
+          .setOutput(output)
+          .setTimeoutS(timeoutS)
+          .build();
     }
   }
 
@@ -138,6 +183,14 @@ public record FleetConfig(
         new dev.abfleet.cli.Problem("unknown schedule '" + name + "'; fleet.yaml defines "
             + (schedules.isEmpty() ? "none (add a schedules: list)"
                 : String.join(", ", schedules.stream().map(Schedule::name).toList()))));
+  }
+
+  /** This fleet with benchmark {@code name} (null = the default one) running {@code w} instead. */
+  public FleetConfig withWorkload(String name, Workload w) {
+    Benchmark b = benchmark(name);
+    Map<String, Benchmark> changed = new java.util.LinkedHashMap<>(benchmarks);
+    changed.put(b.name(), b.withWorkload(w));
+    return new FleetConfig(controller, policy, vm, Map.copyOf(changed), defaultBenchmark, schedules);
   }
 
   public Benchmark benchmark(String name) {

@@ -42,19 +42,26 @@ public final class FleetConfigLoader {
   }
 
   public static FleetConfig load(Path file) {
-    return parse(file.toString(), YamlDocuments.read(file, "fleet.yaml", "--config"));
+    return parse(file.toString(), YamlDocuments.read(file, "fleet.yaml", "--config"),
+        file.toAbsolutePath().getParent());
   }
 
+  /** Relative paths in the text (workload files) are resolved against the current directory. */
   public static FleetConfig parse(String label, String text) {
+    return parse(label, text, Path.of("").toAbsolutePath());
+  }
+
+  /** @param dir relative paths in the text (workload files) are resolved against it */
+  public static FleetConfig parse(String label, String text, Path dir) {
     Optional<YamlNode> root = YamlDocuments.compose(label, text, "fleet.yaml needs at most 4");
     if (root.isEmpty()) {
-      return fromRoot(Map.of(), label);
+      return fromRoot(Map.of(), label, dir);
     }
     return fromRoot(root.get().mapping(Set.of("controller", "policy", "vm", "benchmarks", "default_benchmark",
-        "schedules")), label);
+        "schedules")), label, dir);
   }
 
-  private static FleetConfig fromRoot(Map<String, YamlNode> top, String label) {
+  private static FleetConfig fromRoot(Map<String, YamlNode> top, String label, Path dir) {
     FleetConfig.Controller controller = controller(top.get("controller"));
     FleetConfig.Policy policy = policy(top.get("policy"));
     FleetConfig.Vm vm = vm(top.get("vm"));
@@ -64,7 +71,7 @@ public final class FleetConfigLoader {
         if (!NAME.matcher(e.getKey()).matches()) {
           throw e.getValue().problem("benchmark name '" + e.getKey() + "' may only use letters, digits, '_', '.', '-'");
         }
-        benchmarks.put(e.getKey(), benchmark(e.getKey(), e.getValue()));
+        benchmarks.put(e.getKey(), benchmark(e.getKey(), e.getValue(), dir));
       }
     }
     if (benchmarks.isEmpty()) {
@@ -167,9 +174,12 @@ public final class FleetConfigLoader {
     return new FleetConfig.Vm(vcpus, memory, pin);
   }
 
-  private static FleetConfig.Benchmark benchmark(String name, YamlNode n) {
+  private static FleetConfig.Benchmark benchmark(String name, YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
-        "volume", "files", "cache"));
+        "volume", "files", "cache", "workload"));
+    if (m.containsKey("workload")) {
+      return workloadBenchmark(name, n, m, dir);
+    }
     String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
     List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
     List<String> metrics = m.containsKey("metrics") ? checked(m.get("metrics"), harness) : all;
@@ -188,6 +198,28 @@ public final class FleetConfigLoader {
     String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
     return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
         cache);
+  }
+
+  /** A benchmark running a user workload: no fleetbench metrics or settings, gating by the workload's names. */
+  private static FleetConfig.Benchmark workloadBenchmark(String name, YamlNode n, Map<String, YamlNode> m, Path dir) {
+    if (m.containsKey("harness")) {
+      throw m.get("harness").problem(n.path() + " has both workload and harness; a workload replaces the harness:"
+          + " drop harness");
+    }
+    if (m.containsKey("metrics")) {
+      throw m.get("metrics").problem(n.path() + " has both workload and metrics; metrics lists fleetbench metrics and"
+          + " a workload reports its own: drop metrics (gating may name the workload's metrics)");
+    }
+    for (String key : WorkloadConfig.FLEETBENCH_ONLY) {
+      if (m.containsKey(key)) {
+        throw m.get(key).problem(n.path() + "." + key + " is a fleetbench setting; a workload runs its command once"
+            + " per boot: drop " + key);
+      }
+    }
+    FleetConfig.Workload w = WorkloadConfig.parse(m.get("workload"), dir);
+    List<String> gating = m.containsKey("gating") ? WorkloadConfig.metricNames(m.get("gating")) : List.of();
+    String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
+    return new FleetConfig.Benchmark(name, Harnesses.FLEETBENCH, List.of(), gating, 0, 0, 0, volume, 0, "warm", w);
   }
 
   private static List<String> checked(YamlNode list, String harness) {

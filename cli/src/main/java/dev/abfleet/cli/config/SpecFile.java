@@ -19,13 +19,27 @@ import java.util.List;
  * @param warmupBoot start each freshly leased host with an uncounted baseline boot
  * @param vm VM shape of every arm that does not set its own
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order
+ * @param workload a user workload run on the benchmark's volume instead of its metrics
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
-    Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms) {
+    Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
+    FleetConfig.Workload workload) {
 
   public SpecFile {
     arms = List.copyOf(arms);
+  }
+
+  /** Without a workload. */
+  public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
+      Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms) {
+    this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
+        null);
+  }
+
+  /** The fleet with this file's workload, if any, on the benchmark {@code name} (null = the default one). */
+  public FleetConfig applyTo(FleetConfig config, String name) {
+    return workload == null ? config : config.withWorkload(name, workload);
   }
 
   /** A VM shape; each null field was not given. */

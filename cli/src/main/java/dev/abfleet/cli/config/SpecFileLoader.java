@@ -15,14 +15,15 @@ import java.util.regex.Pattern;
 /**
  * Loads and validates an experiment spec file. Any problem is a {@link Problem} whose message
  * starts with {@code file:line:} and says what to write instead (exit 2). Benchmark and metric
- * names are checked against the fleet.yaml in use.
+ * names are checked against the fleet.yaml in use. A {@code workload:} runs on the benchmark's
+ * volume instead of its metrics; {@code metrics:} then names metrics the workload reports.
  */
 public final class SpecFileLoader {
   private static final Pattern ARM_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
-      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms");
+      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload");
   private static final Set<String> ARM = Set.of("name", "role", "kernel", "cmdline", "modules", "modules_dir",
       "volume_options", "vm");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
@@ -45,7 +46,14 @@ public final class SpecFileLoader {
     String benchmark = top.containsKey("benchmark")
         ? top.get("benchmark").oneOf(List.copyOf(new java.util.TreeSet<>(config.benchmarks().keySet()))) : null;
     String harness = config.benchmark(benchmark).harness();
-    List<String> metrics = top.containsKey("metrics") ? metrics(top.get("metrics"), harness) : null;
+    FleetConfig.Workload workload = top.containsKey("workload") ? WorkloadConfig.parse(top.get("workload"), dir) : null;
+    boolean runsWorkload = workload != null || config.benchmark(benchmark).workload() != null;
+    List<String> metrics = !top.containsKey("metrics") ? null
+        : runsWorkload ? WorkloadConfig.metricNames(top.get("metrics")) : metrics(top.get("metrics"), harness);
+    if (runsWorkload && top.containsKey("iterations")) {
+      throw top.get("iterations").problem("iterations is a fleetbench setting; the workload runs its command once per"
+          + " boot: drop iterations");
+    }
     Integer iterations = top.containsKey("iterations") ? top.get("iterations").integer(1, 1000) : null;
     Integer pairs = top.containsKey("pairs") ? top.get("pairs").integer(1, 10_000) : null;
     List<Integer> looks = top.containsKey("looks") ? looks(top.get("looks")) : null;
@@ -66,7 +74,7 @@ public final class SpecFileLoader {
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
-        vm, arms);
+        vm, arms, workload);
   }
 
   private static List<SpecFile.Arm> arms(YamlNode list, Path dir) {

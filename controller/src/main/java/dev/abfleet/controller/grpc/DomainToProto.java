@@ -28,6 +28,7 @@ import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.VmShape;
+import dev.abfleet.proto.fleet.v1.Workload;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.Row;
 import java.util.List;
@@ -110,10 +111,15 @@ public final class DomainToProto {
   }
 
   private static Benchmark benchmark(BenchmarkSpec b) {
-    return Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
+    Benchmark.Builder p = Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
-        .setCache(b.cache()).build();
+        .setCache(b.cache());
+    if (b.workload() != null) {
+      p.setWorkload(Workload.newBuilder().setFiles(artifact(b.workload().files())).setRun(b.workload().run())
+          .setOutput(b.workload().output()).setTimeoutS(b.workload().timeoutS()));
+    }
+    return p.build();
   }
 
   private static Comparison comparison(Row row) {

@@ -10,6 +10,7 @@ import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.experiment.Sample;
+import dev.abfleet.controller.experiment.WorkloadSpec;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -40,13 +41,21 @@ final class ProtoToDomain {
         p.getName(),
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
-            b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache()),
+            b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(), workload(b)),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
             pol.getClassByList(), pol.getWarmupBoot()),
         p.getPriority());
+  }
+
+  private static WorkloadSpec workload(Benchmark b) {
+    if (!b.hasWorkload()) {
+      return null;
+    }
+    var w = b.getWorkload();
+    return new WorkloadSpec(artifact(w.getFiles()), w.getRun(), w.getOutput(), w.getTimeoutS());
   }
 
   private static ArmSpec arm(Arm a) {

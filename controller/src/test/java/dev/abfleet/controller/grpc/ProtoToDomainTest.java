@@ -2,8 +2,12 @@ package dev.abfleet.controller.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.Workload;
 import org.junit.jupiter.api.Test;
 
 class ProtoToDomainTest {
@@ -20,5 +24,22 @@ class ProtoToDomainTest {
     var outcome = ProtoToDomain.outcome(r.build(), "h1");
 
     assertThat(outcome.message()).isEqualTo("100000 result lines did not parse, first: line 1: not a JSON object: garbage");
+  }
+
+  @Test
+  void aBenchmarksWorkloadReachesTheDomainSpecAndComesBackUnchanged() {
+    Workload w = Workload.newBuilder()
+        .setFiles(Artifact.newBuilder().setSha256("ab".repeat(32)).setUri("/cache/guest/workloads/x.cpio.gz")
+            .setSizeBytes(4096))
+        .setRun("sh /workload/run.sh 'a b'").setOutput("gobench").setTimeoutS(300).build();
+    ExperimentSpec p = ExperimentSpec.newBuilder()
+        .setBenchmark(Benchmark.newBuilder().setVolume("host").setWorkload(w)).build();
+
+    var domain = ProtoToDomain.spec(p);
+
+    assertThat(domain.benchmark().workload().run()).isEqualTo("sh /workload/run.sh 'a b'");
+    assertThat(DomainToProto.spec(domain).getBenchmark().getWorkload()).isEqualTo(w);
+    assertThat(DomainToProto.spec(ProtoToDomain.spec(ExperimentSpec.getDefaultInstance())).getBenchmark()
+        .hasWorkload()).isFalse();
   }
 }

@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  *
  * <p>Pure and total: any input yields a {@link ParsedRun}; lines that are not protocol become
  * {@link ParseError}s and never samples. Serial noise is tolerated: carriage returns are removed
- * and bytes before the first {@code '{'} that starts a whole JSON object are skipped.
+ * and bytes before the first {@code '{'} that starts a whole JSON object are skipped. A
+ * workload's output arrives inside {@code workload} events (a JSON string), so nothing it prints
+ * can pass for a protocol line.
  */
 public final class GuestProtocol {
 
@@ -86,6 +88,8 @@ public final class GuestProtocol {
     private final List<GuestCounters> counters = new ArrayList<>();
     private final List<ParseError> errors = new ArrayList<>();
     private int errorsOmitted;
+    private final List<WorkloadLine> workloadLines = new ArrayList<>();
+    private WorkloadEnd workloadEnd;
 
     void error(int number, String message) {
       if (errors.size() < MAX_PARSE_ERRORS) {
@@ -143,6 +147,8 @@ public final class GuestProtocol {
             harnessErrors.add(new HarnessError(number, text(node, "metric"), text(node, "message")));
         case "telemetry" -> counters(number, node);
         case "setup_error" -> setupErrors.add(new SetupError(number, text(node, "step"), text(node, "message")));
+        case "workload" -> workloadLine(number, node);
+        case "workload_end" -> workloadEnd(number, node);
         default -> error(number, "unknown event '" + excerpt(event) + "'");
       }
     }
@@ -161,6 +167,26 @@ public final class GuestProtocol {
               Better.fromWire(node.get("better").asText()).orElseThrow(),
               node.get("iteration").intValue(),
               node.path("warmup").asBoolean(false)));
+    }
+
+    private void workloadLine(int number, JsonNode node) {
+      WorkloadLine line = WorkloadEvents.line(number, node);
+      if (line == null) {
+        error(number, WorkloadEvents.lineProblem(node));
+      } else {
+        workloadLines.add(line);
+      }
+    }
+
+    private void workloadEnd(int number, JsonNode node) {
+      if (workloadEnd != null) {
+        error(number, "second workload_end event (the first one is kept)");
+        return;
+      }
+      workloadEnd = WorkloadEvents.end(number, node);
+      if (workloadEnd == null) {
+        error(number, WorkloadEvents.endProblem(node));
+      }
     }
 
     /** A telemetry event; a malformed one is a parse error, never half a record. */
@@ -201,7 +227,7 @@ public final class GuestProtocol {
 
     ParsedRun build() {
       return new ParsedRun(Optional.ofNullable(start), samples, done, elapsedMs, harnessErrors,
-          errors, errorsOmitted, counters, setupErrors);
+          errors, errorsOmitted, counters, setupErrors, workloadLines, Optional.ofNullable(workloadEnd));
     }
   }
 

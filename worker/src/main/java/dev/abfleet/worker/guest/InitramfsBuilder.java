@@ -211,8 +211,11 @@ public final class InitramfsBuilder {
     };
   }
 
-  /** Adds entries with explicit inode numbers (the kernel links equal inodes with nlink > 1). */
-  private static final class Entries {
+  /**
+   * Adds entries with explicit inode numbers (the kernel links equal inodes with nlink > 1),
+   * owned by root with mtime 0. Shared by every archive the worker writes (see WorkloadPack).
+   */
+  static final class Entries {
     private final CpioArchiveOutputStream cpio;
     private long inode = 1;
 

@@ -19,6 +19,10 @@ import java.util.Set;
  * @param counters telemetry events, one per metric that finished, in channel order
  * @param setupErrors setup_error events of /init (a module or the host volume failed), in
  *     channel order; the harness did not run after one
+ * @param workloadLines what a workload printed on its standard output, in order (empty for the
+ *     built-in metrics)
+ * @param workloadEnd how the workload ended; empty for the built-in metrics, or when the event
+ *     never came
  */
 public record ParsedRun(
     Optional<GuestStart> start,
@@ -29,14 +33,25 @@ public record ParsedRun(
     List<ParseError> parseErrors,
     int parseErrorsOmitted,
     List<GuestCounters> counters,
-    List<SetupError> setupErrors) {
+    List<SetupError> setupErrors,
+    List<WorkloadLine> workloadLines,
+    Optional<WorkloadEnd> workloadEnd) {
 
   public ParsedRun {
+    workloadLines = List.copyOf(workloadLines);
     setupErrors = List.copyOf(setupErrors);
     counters = List.copyOf(counters);
     samples = List.copyOf(samples);
     harnessErrors = List.copyOf(harnessErrors);
     parseErrors = List.copyOf(parseErrors);
+  }
+
+  /** A run of the built-in metrics (no workload). */
+  public ParsedRun(Optional<GuestStart> start, List<GuestSample> samples, boolean done, OptionalLong elapsedMs,
+      List<HarnessError> harnessErrors, List<ParseError> parseErrors, int parseErrorsOmitted,
+      List<GuestCounters> counters, List<SetupError> setupErrors) {
+    this(start, samples, done, elapsedMs, harnessErrors, parseErrors, parseErrorsOmitted, counters, setupErrors,
+        List.of(), Optional.empty());
   }
 
   /** Samples that count for verdicts (warm-ups dropped). */

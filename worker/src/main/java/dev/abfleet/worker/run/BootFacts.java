@@ -17,6 +17,8 @@ import java.util.List;
  * @param harnessErrors error events the harness reported, "metric: message"
  * @param setupErrors setup_error events of the guest's /init, "step: message": the boot's
  *     modules or host volume could not be set up, so the harness never ran
+ * @param workloadProblem why a workload's run failed (no valid output, non-zero exit, timeout,
+ *     flood), the offending line quoted; null for a workload that succeeded or no workload
  */
 public record BootFacts(
     String stagingError,
@@ -28,16 +30,25 @@ public record BootFacts(
     boolean harnessDone,
     List<String> missingMetrics,
     List<String> harnessErrors,
-    List<String> setupErrors) {
+    List<String> setupErrors,
+    String workloadProblem) {
 
   public BootFacts {
     setupErrors = setupErrors == null ? List.of() : List.copyOf(setupErrors);
+  }
+
+  /** A boot without a workload. */
+  public BootFacts(String stagingError, String launchError, String outputOverCap, boolean timedOut, int exitCode,
+      boolean harnessStarted, boolean harnessDone, List<String> missingMetrics, List<String> harnessErrors,
+      List<String> setupErrors) {
+    this(stagingError, launchError, outputOverCap, timedOut, exitCode, harnessStarted, harnessDone, missingMetrics,
+        harnessErrors, setupErrors, null);
   }
 
   /** A boot whose guest reported no setup error. */
   public BootFacts(String stagingError, String launchError, String outputOverCap, boolean timedOut, int exitCode,
       boolean harnessStarted, boolean harnessDone, List<String> missingMetrics, List<String> harnessErrors) {
     this(stagingError, launchError, outputOverCap, timedOut, exitCode, harnessStarted, harnessDone, missingMetrics,
-        harnessErrors, List.of());
+        harnessErrors, List.of(), null);
   }
 }

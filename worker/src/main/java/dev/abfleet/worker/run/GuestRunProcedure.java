@@ -36,14 +36,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One boot of the built-in harness: stage the kernel (and initramfs) by hash before the
- * measured window, boot a fresh VM, read the dedicated results channel, classify. The console
- * and results logs of every boot stay in {@code runs/<host>/<run>-e<epoch>/}. A boot whose
+ * One boot of the built-in harness or a workload ({@link WorkloadRun}): stage the kernel (and
+ * initramfs) by hash before the measured window, boot a fresh VM, read the dedicated results
+ * channel, classify. The console and results logs of every boot stay in
+ * {@code runs/<host>/<run>-e<epoch>/}. A boot whose
  * console or results passed its {@link dev.abfleet.worker.vm.GuestOutputCaps cap} is a HARNESS
  * failure: its results are not used.
  */
@@ -88,6 +90,10 @@ public final class GuestRunProcedure implements RunProcedure {
     if (plan != null) {
       telemetry.setVolumeTransport(plan.transport().wire()).setVolumeOptions(plan.options());
     }
+    Optional<String> workloadConfig = WorkloadRun.configProblem(run.getBenchmark());
+    if (workloadConfig.isPresent()) {
+      return failure(block, run, telemetry, FailureKind.CONFIG, workloadConfig.get(), "");
+    }
     long stageStart = System.nanoTime();
     Path kernel;
     Path initrd;
@@ -107,7 +113,7 @@ public final class GuestRunProcedure implements RunProcedure {
         return configFailure(block, run, telemetry, stageStart, u.message());
       }
       // Layers appended after the guest image and its modules, in this order (e.g. a workload's files).
-      List<Path> extraLayers = List.of();
+      List<Path> extraLayers = WorkloadRun.layers(cache, settings.home(), run.getBenchmark());
       GuestInitrd.Outcome image = initrds.prepare(run, guestArch,
           ((GuestModules.Selection.Ready) modules).modules(), extraLayers);
       if (image instanceof GuestInitrd.Outcome.Refused r) {
@@ -140,7 +146,8 @@ public final class GuestRunProcedure implements RunProcedure {
         params.kernelArgs(),
         Math.max(1, run.getShape().getVcpus()),
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
-        Duration.ofSeconds(run.getTimeoutS() == 0 ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()),
+        WorkloadRun.vmTimeout(Duration.ofSeconds(run.getTimeoutS() == 0
+            ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()), run.getBenchmark()),
         workDir,
         share,
         run.getShape().getPinVcpus());
@@ -157,8 +164,10 @@ public final class GuestRunProcedure implements RunProcedure {
       s.uptimeMs().ifPresent(telemetry::setBootMs);
     });
 
+    String overCap = outcome.overCap() != null ? outcome.overCap() : results.overCap();
+    WorkloadRun.Outcome workload = WorkloadRun.read(run.getBenchmark(), parsed, overCap);
     List<String> missing = new ArrayList<>();
-    Set<String> measured = parsed.measuredMetrics();
+    Set<String> measured = workload != null ? workload.measuredMetrics() : parsed.measuredMetrics();
     for (String m : requestedMetrics(run)) {
       if (!measured.contains(m)) {
         missing.add(m);
@@ -167,14 +176,15 @@ public final class GuestRunProcedure implements RunProcedure {
     var classification = RunClassifier.classify(new BootFacts(
         null,
         outcome.launchError(),
-        outcome.overCap() != null ? outcome.overCap() : results.overCap(),
+        overCap,
         outcome.timedOut(),
         outcome.exitCode(),
         parsed.start().isPresent(),
         parsed.done(),
         missing,
         parsed.harnessErrors().stream().map(e -> e.metric() + ": " + e.message()).toList(),
-        parsed.setupErrors().stream().map(SetupError::describe).toList()));
+        parsed.setupErrors().stream().map(SetupError::describe).toList(),
+        workload == null ? null : workload.problem()));
     if (!classification.ok()) {
       String message = classification.message();
       if (classification.kind() == FailureKind.CONFIG && plan != null) {
@@ -189,7 +199,7 @@ public final class GuestRunProcedure implements RunProcedure {
         .setBlockId(block.getBlockId())
         .setLeaseEpoch(block.getLeaseEpoch())
         .setTelemetry(telemetry);
-    for (GuestSample s : parsed.samples()) {
+    for (GuestSample s : workload != null ? workload.samples() : parsed.samples()) {
       result.addSamples(MetricSample.newBuilder()
           .setMetric(s.metric())
           .setValue(s.value())
@@ -198,12 +208,17 @@ public final class GuestRunProcedure implements RunProcedure {
           .setIteration(s.iteration())
           .setWarmup(s.warmup()));
     }
-    parsed.counters().forEach(c -> result.addGuestCounters(MetricTelemetry.newBuilder()
+    (workload != null ? workload.counters() : parsed.counters()).forEach(c -> result.addGuestCounters(
+        MetricTelemetry.newBuilder()
         .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
         .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
         .setInterruptsTotal(c.interruptsTotal())));
     parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
     result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
+    if (workload != null) {
+      workload.errors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
+      result.setParseErrorsOmitted(parsed.parseErrorsOmitted() + workload.errorsOmitted());
+    }
     return WorkerMessage.newBuilder().setRunResult(result).build();
   }
 
@@ -268,13 +283,17 @@ public final class GuestRunProcedure implements RunProcedure {
   /** The harness parameters; each driver adds where its results channel is in the guest. */
   static HarnessParams harnessParams(RunAssignment run) {
     var b = run.getBenchmark();
-    return new HarnessParams(b.getMetricsList(), b.getIterations(), b.getIterationMs(),
+    // A workload's metrics are its own: they never reach fleetbench.
+    return new HarnessParams(b.hasWorkload() ? List.of() : b.getMetricsList(), b.getIterations(), b.getIterationMs(),
         b.getWarmupIterations(), "", "", b.getFiles(), "cold".equals(b.getCache()));
   }
 
   private static List<String> requestedMetrics(RunAssignment run) {
     if (run.getBenchmark().getMetricsCount() > 0) {
       return run.getBenchmark().getMetricsList();
+    }
+    if (run.getBenchmark().hasWorkload()) {
+      return List.of(); // it reports what it measures; only metrics the benchmark names are required
     }
     return Harnesses.metrics(run.getBenchmark().getHarness()).stream().map(Harnesses.MetricDef::name).toList();
   }

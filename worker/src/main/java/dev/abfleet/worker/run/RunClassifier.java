@@ -26,8 +26,8 @@ public final class RunClassifier {
       return new Classification(FailureKind.INFRA, "VM did not start: " + f.launchError());
     }
     if (f.outputOverCap() != null) {
-      return new Classification(
-          FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap() + "): the boot's results are not used");
+      return new Classification(FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap()
+          + "): the boot's results are not used" + (f.workloadProblem() == null ? "" : "; " + f.workloadProblem()));
     }
     if (!f.setupErrors().isEmpty()) {
       return new Classification(FailureKind.CONFIG, "guest setup failed: " + String.join("; ", f.setupErrors()));
@@ -46,6 +46,9 @@ public final class RunClassifier {
     }
     if (!f.harnessErrors().isEmpty()) {
       return new Classification(FailureKind.HARNESS, "harness reported: " + String.join("; ", f.harnessErrors()));
+    }
+    if (f.workloadProblem() != null) {
+      return new Classification(FailureKind.HARNESS, f.workloadProblem());
     }
     if (!f.missingMetrics().isEmpty()) {
       return new Classification(

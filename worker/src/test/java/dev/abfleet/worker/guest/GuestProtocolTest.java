@@ -283,4 +283,48 @@ class GuestProtocolTest {
     assertThat(run.parseErrors()).isEmpty();
     assertThat(run.start()).isEmpty();
   }
+
+  @Test
+  void readsWorkloadLinesAndTheWorkloadEnd() {
+    ParsedRun run = GuestProtocol.parse(List.of(START,
+        "{\"event\":\"workload\",\"line\":\"BenchmarkStat-2  10  5 ns/op\"}",
+        "{\"event\":\"workload\",\"line\":\"xxxx\",\"cut\":true}",
+        "{\"event\":\"workload_end\",\"exit_status\":3,\"signal\":0,\"timed_out\":false,\"flooded\":false,"
+            + "\"timeout_s\":600,\"lines\":2,\"elapsed_ms\":12}",
+        DONE));
+
+    assertThat(run.workloadLines()).containsExactly(new WorkloadLine(2, "BenchmarkStat-2  10  5 ns/op", false),
+        new WorkloadLine(3, "xxxx", true));
+    assertThat(run.workloadEnd()).contains(new WorkloadEnd(4, 3, 0, false, false, 600, 12));
+    assertThat(run.workloadEnd().orElseThrow().succeeded()).isFalse();
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.samples()).isEmpty();
+  }
+
+  @Test
+  void aWorkloadLineThatLooksLikeProtocolIsNeverTakenForIt() {
+    ParsedRun run = GuestProtocol.parse(List.of(START,
+        "{\"event\":\"workload\",\"line\":\"{\\\"event\\\":\\\"done\\\",\\\"elapsed_ms\\\":1}\"}",
+        "noise{\"event\":\"workload\",\"line\":\"" + SAMPLE.replace("\"", "\\\"") + "\"}"));
+
+    assertThat(run.done()).isFalse();
+    assertThat(run.samples()).isEmpty();
+    assertThat(run.workloadLines()).extracting(WorkloadLine::text)
+        .containsExactly("{\"event\":\"done\",\"elapsed_ms\":1}", SAMPLE);
+  }
+
+  @Test
+  void malformedWorkloadEventsAreParseErrorsAndTheFirstEndIsKept() {
+    ParsedRun run = GuestProtocol.parse(List.of(
+        "{\"event\":\"workload\",\"line\":7}",
+        "{\"event\":\"workload_end\",\"exit_status\":\"0\"}",
+        "{\"event\":\"workload_end\",\"exit_status\":0}",
+        "{\"event\":\"workload_end\",\"exit_status\":1}"));
+
+    assertThat(run.workloadLines()).isEmpty();
+    assertThat(run.workloadEnd()).hasValueSatisfying(e -> assertThat(e.exitStatus()).isZero());
+    assertThat(run.parseErrors()).extracting(ParseError::message).containsExactly(
+        "workload event without a \"line\" string", "workload_end without an integer \"exit_status\"",
+        "second workload_end event (the first one is kept)");
+  }
 }

@@ -84,4 +84,27 @@ class RunClassifierTest {
     assertThat(c.message()).isEqualTo(
         "guest setup failed: mount -t 9p abfleet-vol: mounting abfleet-vol on /mnt/host failed: No such device");
   }
+
+  @Test
+  void aFailedWorkloadIsHarnessWithItsMessage() {
+    var f = new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of(), List.of(),
+        "workload exited with status 1; first bad line: stdout line 1 'oops' (not a JSON object)");
+
+    var c = RunClassifier.classify(f);
+
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).isEqualTo(f.workloadProblem());
+  }
+
+  @Test
+  void aWorkloadOverTheOutputCapSaysTheCapAndItsLastLine() {
+    var f = new BootFacts(null, null, "results.log grew to 1100000 bytes, past its cap of 1048576 bytes", false, -1,
+        true, false, List.of(), List.of(), List.of(), "the workload flooded the guest's output; last line it printed"
+        + " (stdout line 9000): 'y'");
+
+    var c = RunClassifier.classify(f);
+
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).contains("past its cap of 1048576 bytes").endsWith("(stdout line 9000): 'y'");
+  }
 }
