@@ -13,10 +13,11 @@ import java.util.List;
  * @param volume "guest" (tmpfs in the guest) or "host" (a fresh host directory shared in)
  * @param files files in the find_recursive / rm_rf tree; 0 = harness default
  * @param cache "warm" or "cold" (caches dropped before each iteration)
+ * @param workload a user workload run instead of the harness; null = the harness
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
-    String volume, int files, String cache) {
+    String volume, int files, String cache, WorkloadSpec workload) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
@@ -25,6 +26,12 @@ public record BenchmarkSpec(
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
     volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
+  }
+
+  /** The built-in harness (no workload). */
+  public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
+      int warmupIterations, String volume, int files, String cache) {
+    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, null);
   }
 
   /** A benchmark on the guest's tmpfs with the harness's file count and warm caches. */
