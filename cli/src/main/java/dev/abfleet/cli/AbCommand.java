@@ -127,6 +127,11 @@ final class AbCommand implements Callable<Integer> {
           + " alone; several or sim need --controller.")
   List<String> hypervisor;
 
+  @Option(names = "--arch", paramLabel = "ARCH",
+      description = "Run on hosts of this CPU architecture: x86_64 or aarch64 (default: any host whose hypervisor"
+          + " boots the kernels' architecture, emulated if need be). The kernels must be of it.")
+  String arch;
+
   @Option(names = "--label", paramLabel = "KEY=VALUE",
       description = "Run only on hosts with this label (repeatable, every one must match); needs --controller.")
   List<String> label;
@@ -158,7 +163,7 @@ final class AbCommand implements Callable<Integer> {
 
   /** The validated request the options describe (nothing is started). */
   AbRequest request() {
-    AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers);
+    AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers).withArch(arch);
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     if (vcpus != null && (vcpus < 1 || vcpus > 512)) {
       throw new Problem("--vcpus " + vcpus + ": expected 1 to 512");

@@ -10,11 +10,13 @@ import java.util.Map;
 /**
  * Where an {@code abfleet ab} experiment runs and how its hosts are grouped: the embedded fleet
  * ({@code controller} null) or a running controller, the hypervisors a host may offer, the
- * selector labels, the class_by dimensions and the priority. Validated on construction by
- * {@link #of}; every message names the option and the fix.
+ * selector labels, the class_by dimensions, the priority and the hosts' architecture (empty = any
+ * host that boots the kernels' architecture). Validated on construction by {@link #of} and
+ * {@link #withArch}; every message names the option and the fix.
  */
 record AbHosts(String controller, List<String> hypervisors, Map<String, String> labels, List<String> classBy,
-    String priority) {
+    String priority, String arch) {
+  static final List<String> ARCHES = List.of("x86_64", "aarch64");
   static final List<String> PRIORITIES = List.of("pr", "adhoc", "nightly");
   private static final String ADD_CONTROLLER = "add --controller HOST:PORT to submit to a fleet";
 
@@ -46,7 +48,18 @@ record AbHosts(String controller, List<String> hypervisors, Map<String, String> 
     if (target == null) {
       embeddedOnly(hv, labels, dims);
     }
-    return new AbHosts(target, hv, Map.copyOf(labels), dims, prio);
+    return new AbHosts(target, hv, Map.copyOf(labels), dims, prio, "");
+  }
+
+  /** These hosts restricted to CPU architecture {@code arch} ({@code --arch}); null = any. */
+  AbHosts withArch(String arch) {
+    if (arch == null) {
+      return this;
+    }
+    if (!ARCHES.contains(arch)) {
+      throw new Problem("--arch " + arch + ": expected x86_64 or aarch64");
+    }
+    return new AbHosts(controller, hypervisors, labels, classBy, priority, arch);
   }
 
   /** The embedded fleet is this machine's local workers: one host class, one hypervisor, no labels. */
@@ -98,7 +111,7 @@ record AbHosts(String controller, List<String> hypervisors, Map<String, String> 
 
   /** The selector: one hypervisor as {@code hypervisor}, several as {@code hypervisors}. */
   HostSelector.Builder selector(List<String> hostIds) {
-    HostSelector.Builder b = HostSelector.newBuilder().putAllLabels(labels).addAllHosts(hostIds);
+    HostSelector.Builder b = HostSelector.newBuilder().putAllLabels(labels).addAllHosts(hostIds).setArch(arch);
     return hypervisors.size() == 1 ? b.setHypervisor(hypervisors.get(0)) : b.addAllHypervisors(hypervisors);
   }
 
@@ -110,6 +123,9 @@ record AbHosts(String controller, List<String> hypervisors, Map<String, String> 
   /** "hypervisor qemu,vz, class by label:cpu, priority pr" for the progress line. */
   String describe() {
     StringBuilder sb = new StringBuilder("hypervisor " + String.join(",", hypervisors));
+    if (!arch.isEmpty()) {
+      sb.append(", arch ").append(arch);
+    }
     labels.forEach((k, v) -> sb.append(", label ").append(k).append('=').append(v));
     if (!classBy.isEmpty()) {
       sb.append(", class by ").append(String.join(",", classBy));

@@ -22,7 +22,7 @@ final class AbSession {
   static int run(AbRequest request, ReportFormat format, boolean gate, int workers, PrintStream out, PrintStream err) {
     try (LocalFleet fleet = LocalFleet.start(request.config(), WorkerSettings.defaultHome(), workers, err);
         ExperimentClient client = new ExperimentClient(fleet.target())) {
-      String id = client.submit("", WorkloadFiles.attach(request.toSpec(fleet.hostIds()), WorkerSettings.defaultHome()));
+      String id = client.submit("", GuestArtifacts.prepare(request.toSpec(fleet.hostIds()), WorkerSettings.defaultHome()));
       err.println("abfleet: experiment " + id + " submitted: " + request.baseline().name() + " vs "
           + request.candidateNames() + " on " + String.join(", ", fleet.hostIds()));
       return follow(client, id, format, gate, out, err);
@@ -35,7 +35,7 @@ final class AbSession {
     try (ExperimentClient client = new ExperimentClient(target)) {
       String id;
       try {
-        id = client.submit("", WorkloadFiles.attach(request.toSpec(List.of()), WorkerSettings.defaultHome()));
+        id = client.submit("", GuestArtifacts.prepare(request.toSpec(List.of()), WorkerSettings.defaultHome()));
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() != Status.Code.UNAVAILABLE && e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
           throw e;

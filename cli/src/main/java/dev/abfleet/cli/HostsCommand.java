@@ -188,8 +188,11 @@ final class HostsCommand implements Callable<Integer> {
     return out.toString();
   }
 
+  /** e.g. "qemu(tcg)", or "qemu(tcg; guests x86_64,aarch64)" when it boots several architectures. */
   private static String hypervisor(HypervisorCapability c) {
-    return c.getName() + "(" + (c.getAcceleratorsCount() == 0 ? "unusable" : String.join(",", c.getAcceleratorsList())) + ")";
+    String accels = c.getAcceleratorsCount() == 0 ? "unusable" : String.join(",", c.getAcceleratorsList());
+    String guests = c.getGuestArchesCount() > 1 ? "; guests " + String.join(",", c.getGuestArchesList()) : "";
+    return c.getName() + "(" + accels + guests + ")";
   }
 
   private static String orDash(String s) {

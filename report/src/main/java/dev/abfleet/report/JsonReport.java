@@ -182,6 +182,12 @@ public final class JsonReport {
     n.put("accelerator", b.accelerator());
     n.put("host_class", b.hostClass() == null ? "" : b.hostClass());
     n.put("kernel_release", f.kernelRelease());
+    if (!f.guestArch().isEmpty()) {
+      n.put("arch", f.guestArch());
+    }
+    if (!f.guestImageSha256().isEmpty()) {
+      n.put("guest_image_sha256", f.guestImageSha256());
+    }
     n.put("boot_ms", f.bootMs());
     n.put("run_ms", f.runMs());
     n.put("stage_ms", f.stageMs());

@@ -14,6 +14,9 @@ package dev.abfleet.report;
  * @param volumeOptions mount options the guest used for it; empty = volume guest
  * @param vcpuHostCpus host CPU each vCPU thread was pinned to (index = vCPU); empty = not pinned
  * @param counters guest counters per metric; empty = none reported
+ * @param guestArch guest architecture ("x86_64", "aarch64"); empty = unknown
+ * @param guestImageSha256 SHA-256 of the guest image the boot used; empty = unknown or the arm's
+ *     own initrd
  */
 public record RunFacts(
     String hypervisor,
@@ -28,7 +31,9 @@ public record RunFacts(
     String volumeTransport,
     String volumeOptions,
     java.util.List<Integer> vcpuHostCpus,
-    java.util.List<MetricCounters> counters) {
+    java.util.List<MetricCounters> counters,
+    String guestArch,
+    String guestImageSha256) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
@@ -39,13 +44,24 @@ public record RunFacts(
     volumeOptions = volumeOptions == null ? "" : volumeOptions;
     vcpuHostCpus = vcpuHostCpus == null ? java.util.List.of() : java.util.List.copyOf(vcpuHostCpus);
     counters = counters == null ? java.util.List.of() : java.util.List.copyOf(counters);
+    guestArch = guestArch == null ? "" : guestArch;
+    guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
+  }
+
+  /** Facts of a boot whose guest architecture and image are unknown. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, "", "");
   }
 
   /** Facts of a boot with no volume, pinning or counters. */
   public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
       long bootMs, long runMs, long stageMs, String message, String consoleTail) {
     this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
-        consoleTail, "", "", null, null);
+        consoleTail, "", "", null, null, "", "");
   }
 
   /** This boot's counters of {@code metric}, or null. */

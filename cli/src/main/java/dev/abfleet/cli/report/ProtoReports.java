@@ -104,7 +104,8 @@ public final class ProtoReports {
             b.getMessage(), b.getConsoleTail(), t.getVolumeTransport(), t.getVolumeOptions(),
             t.getVcpuHostCpusList(), b.getGuestCountersList().stream().map(c -> new MetricCounters(
                 c.getMetric(), c.getWork(), c.getWorkUnit(), c.getInterruptsMap(),
-                c.getContextSwitches(), c.getInterruptsTotal())).toList()));
+                c.getContextSwitches(), c.getInterruptsTotal())).toList(),
+            t.getGuestArch(), t.getGuestImageSha256()));
   }
 
   private static BootSample sample(MetricSample s) {

@@ -13,7 +13,7 @@ import java.util.List;
  * @param volume "guest" (tmpfs in the guest) or "host" (a fresh host directory shared in)
  * @param files files in the find_recursive / rm_rf tree; 0 = harness default
  * @param cache "warm" or "cold" (caches dropped before each iteration)
- * @param workload a user workload run instead of the metrics; null = the harness
+ * @param workload a user workload run instead of the harness; null = the harness
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
@@ -28,7 +28,7 @@ public record BenchmarkSpec(
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
   }
 
-  /** The harness's metrics, no workload. */
+  /** The built-in harness (no workload). */
   public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
       int warmupIterations, String volume, int files, String cache) {
     this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, null);

@@ -21,7 +21,7 @@ public record ExperimentSpec(
     arms = arms == null ? List.of() : List.copyOf(arms);
     benchmark = benchmark == null ? new BenchmarkSpec("", List.of(), 0, 0, 0) : benchmark;
     selector = (selector == null ? HostSelector.any() : selector).needingVolume(benchmark.hostVolume())
-        .pinning(pinNeed(arms));
+        .pinning(pinNeed(arms)).forGuestArch(guestArch(arms));
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
   }
@@ -32,6 +32,30 @@ public record ExperimentSpec(
         .map(a -> new PinNeed(a.name(), Math.max(1, a.vcpus())))
         .max(java.util.Comparator.comparingInt(PinNeed::vcpus))
         .orElse(PinNeed.NONE);
+  }
+
+  /**
+   * The guest architecture of the arms' kernels, when every arm that names one names the same;
+   * empty otherwise (unknown, or mixed: the validator rejects mixed arms).
+   */
+  static String guestArch(List<ArmSpec> arms) {
+    java.util.Set<String> named = new java.util.LinkedHashSet<>();
+    arms.forEach(a -> {
+      if (!a.guest().arch().isEmpty()) {
+        named.add(a.guest().arch());
+      }
+    });
+    return named.size() == 1 ? named.iterator().next() : "";
+  }
+
+  /**
+   * The wall-clock limit of one boot in seconds: the policy's, raised for a workload to its own
+   * time limit plus {@link WorkloadSpec#BOOT_MARGIN_S}, so the guest's limit always fires first.
+   */
+  public int bootTimeoutS() {
+    WorkloadSpec w = benchmark.workload();
+    int policyLimit = policy.bootTimeoutS();
+    return w == null ? policyLimit : Math.max(policyLimit, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
   }
 
   /** The baseline arm; validated specs have exactly one. */

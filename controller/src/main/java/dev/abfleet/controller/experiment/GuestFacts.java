@@ -9,9 +9,12 @@ import java.util.List;
  * @param volumeOptions mount options the guest used for the host volume; empty = volume guest
  * @param vcpuHostCpus host CPU of each pinned vCPU thread (index = vCPU); empty = not pinned
  * @param counters guest counters per metric, in the harness's order
+ * @param guestArch guest architecture of the boot ("x86_64", "aarch64"); empty = unknown
+ * @param guestImageSha256 SHA-256 of the guest image the boot used; empty = the arm's own initrd
+ *     or unknown
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
-    List<GuestCounters> counters) {
+    List<GuestCounters> counters, String guestArch, String guestImageSha256) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
   public GuestFacts {
@@ -19,5 +22,13 @@ public record GuestFacts(String volumeTransport, String volumeOptions, List<Inte
     volumeOptions = volumeOptions == null ? "" : volumeOptions;
     vcpuHostCpus = vcpuHostCpus == null ? List.of() : List.copyOf(vcpuHostCpus);
     counters = counters == null ? List.of() : List.copyOf(counters);
+    guestArch = guestArch == null ? "" : guestArch;
+    guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
+  }
+
+  /** Facts of a boot whose guest architecture and image are unknown. */
+  public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
+      List<GuestCounters> counters) {
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, "", "");
   }
 }

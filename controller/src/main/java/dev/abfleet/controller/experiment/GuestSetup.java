@@ -11,14 +11,24 @@ import java.util.List;
  * @param modulesDir the kernel's module tree on the worker host; empty = beside the kernel
  * @param volumeOptions mount options appended to the volume transport's defaults, e.g.
  *     "cache=loose"; empty = the defaults
+ * @param arch guest architecture of the kernel, "x86_64" or "aarch64"; empty = unknown (the
+ *     worker reads the kernel)
+ * @param guestImage the guest image (init, busybox, harness for {@code arch}) staged like the
+ *     kernel; null = the worker builds its own
  */
 public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir,
-    String volumeOptions) {
+    String volumeOptions, String arch, ArtifactRef guestImage) {
   public static final GuestSetup NONE = new GuestSetup(false, List.of(), "", "");
 
   public GuestSetup {
     modules = modules == null ? List.of() : List.copyOf(modules);
     modulesDir = modulesDir == null ? "" : modulesDir;
     volumeOptions = volumeOptions == null ? "" : volumeOptions;
+    arch = arch == null ? "" : arch;
+  }
+
+  /** A guest of unknown architecture whose image the worker builds. */
+  public GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir, String volumeOptions) {
+    this(pinVcpus, modules, modulesDir, volumeOptions, "", null);
   }
 }

@@ -12,7 +12,9 @@ import java.util.Set;
  * The host class of a boot: which boots may be pooled in one comparison.
  *
  * <p>The key is {@code hypervisor/accelerator} as the boot's telemetry reports them (results of
- * different hypervisors or accelerators are never pooled silently), then, for a benchmark on a
+ * different hypervisors or accelerators are never pooled silently), then, for a guest of
+ * another architecture than x86_64, {@code guest=ARCH} (an aarch64 guest under TCG on an x86 host
+ * and an x86 guest are never pooled; x86_64 is left unnamed), then, for a benchmark on a
  * host volume, the volume's transport ({@code volume=9p}: 9p and virtio-fs differ by orders of
  * magnitude on metadata, so they are never pooled either), followed by the policy's
  * {@code class_by} dimensions of the host, each {@code name=value}, e.g. {@code qemu/kvm},
@@ -29,6 +31,8 @@ public final class HostClassKey {
   public static final String LABEL = "label:";
   /** Dimensions other than labels. */
   public static final Set<String> FACTS = Set.of("cpu_model", "arch");
+  /** The guest architecture a class key leaves unnamed. */
+  static final String DEFAULT_GUEST_ARCH = "x86_64";
 
   private HostClassKey() {}
 
@@ -61,7 +65,16 @@ public final class HostClassKey {
    * volume, then the facts, separated by spaces.
    */
   public static String key(String hypervisor, String accelerator, String volumeTransport, String facts) {
+    return key(hypervisor, accelerator, "", volumeTransport, facts);
+  }
+
+  /** As above, with {@code guest=ARCH} after the accelerator for a guest architecture other than x86_64. */
+  public static String key(String hypervisor, String accelerator, String guestArch, String volumeTransport,
+      String facts) {
     String base = hypervisor + "/" + accelerator;
+    if (guestArch != null && !guestArch.isEmpty() && !guestArch.equals(DEFAULT_GUEST_ARCH)) {
+      base += " guest=" + guestArch;
+    }
     if (volumeTransport != null && !volumeTransport.isEmpty()) {
       base += " volume=" + volumeTransport;
     }
@@ -70,7 +83,8 @@ public final class HostClassKey {
 
   /** The class a boot ran in; the accelerator part is empty when the boot reported none. */
   public static String of(RunOutcome boot) {
-    return key(boot.hypervisor(), boot.accelerator(), boot.guest().volumeTransport(), boot.hostFacts());
+    return key(boot.hypervisor(), boot.accelerator(), boot.guest().guestArch(), boot.guest().volumeTransport(),
+        boot.hostFacts());
   }
 
   /**
@@ -82,7 +96,10 @@ public final class HostClassKey {
     String hypervisor = spec.selector().hypervisorFor(host);
     List<String> accels = host == null ? List.of()
         : host.hypervisors().getOrDefault(hypervisor, List.of());
-    return key(hypervisor, accels.isEmpty() ? "" : accels.get(0), spec.selector().volumeTransportFor(host),
+    String guestArch = spec.selector().guestArch();
+    boolean nativeGuest = host == null || guestArch.isEmpty() || guestArch.equals(host.arch());
+    String accel = accels.isEmpty() ? "" : nativeGuest ? accels.get(0) : accels.contains("tcg") ? "tcg" : "";
+    return key(hypervisor, accel, guestArch, spec.selector().volumeTransportFor(host),
         facts(spec.policy().classBy(), host));
   }
 

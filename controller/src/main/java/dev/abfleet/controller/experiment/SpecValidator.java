@@ -53,6 +53,7 @@ public final class SpecValidator {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }
     checkSelector(spec.selector(), problems);
+    checkGuestArch(spec, problems);
     checkClassBy(policy.classBy(), problems);
     if (!PRIORITIES.contains(spec.priority())) {
       problems.add("priority: unknown priority '" + spec.priority()
@@ -62,7 +63,54 @@ public final class SpecValidator {
     if (bench.iterations() < 0 || bench.iterationMs() < 0 || bench.warmupIterations() < 0) {
       problems.add("benchmark: iterations, iteration_ms and warmup_iterations must not be negative");
     }
+    if (bench.workload() != null) {
+      checkWorkload(bench.workload(), problems);
+    }
     return problems;
+  }
+
+  /**
+   * Every arm's kernel of one guest architecture, and that architecture the selector's: an
+   * aarch64 kernel is never sent to hosts selected as x86_64 (nor the reverse).
+   */
+  private static void checkGuestArch(ExperimentSpec spec, List<String> problems) {
+    java.util.Map<String, List<String>> byArch = new java.util.TreeMap<>();
+    for (ArmSpec arm : spec.arms()) {
+      if (!arm.guest().arch().isEmpty()) {
+        byArch.computeIfAbsent(arm.guest().arch(), k -> new ArrayList<>()).add(arm.name());
+      }
+    }
+    if (byArch.size() > 1) {
+      problems.add("arms: kernels of different architectures " + byArch + " cannot be paired; build"
+          + " every arm's kernel for one architecture (compare architectures in separate experiments)");
+      return;
+    }
+    String selected = spec.selector().arch();
+    if (byArch.size() == 1 && !selected.isEmpty() && !byArch.containsKey(selected)) {
+      String arch = byArch.keySet().iterator().next();
+      problems.add("selector.arch: " + selected + " hosts were selected but the arms' kernels are " + arch
+          + "; select arch " + arch + " (or none), or pass " + selected + " kernels");
+    }
+  }
+
+  static final int MAX_WORKLOAD_TIMEOUT_S = 86_400;
+
+  private static void checkWorkload(WorkloadSpec w, List<String> problems) {
+    if (w.files() == null || !SHA256.matcher(w.files().sha256()).matches()) {
+      problems.add("benchmark.workload.files.sha256: '" + (w.files() == null ? "" : w.files().sha256())
+          + "' is not a lower-case hex SHA-256; pack the workload directory first (abfleet ab and"
+          + " nightly do it for workload.files in fleet.yaml or a spec file)");
+    }
+    if (w.run().isBlank()) {
+      problems.add("benchmark.workload.run: empty; give the command the guest runs, e.g. \"sh run.sh\"");
+    }
+    if (!w.output().equals("jsonl") && !w.output().equals("gobench")) {
+      problems.add("benchmark.workload.output: unknown format '" + w.output() + "'; expected jsonl or gobench");
+    }
+    if (w.timeoutS() < 0 || w.timeoutS() > MAX_WORKLOAD_TIMEOUT_S) {
+      problems.add("benchmark.workload.timeout_s: " + w.timeoutS() + " is out of range; use 1.."
+          + MAX_WORKLOAD_TIMEOUT_S + " (0 = " + WorkloadSpec.DEFAULT_TIMEOUT_S + ")");
+    }
   }
 
   private static void checkSelector(HostSelector selector, List<String> problems) {
@@ -182,6 +230,16 @@ public final class SpecValidator {
       if (arm.initrd() != null && !SHA256.matcher(arm.initrd().sha256()).matches()) {
         problems.add(at + ".initrd.sha256: '" + arm.initrd().sha256()
             + "' is not a lower-case hex SHA-256; leave it empty for the built-in initramfs");
+      }
+      String arch = arm.guest().arch();
+      if (!arch.isEmpty() && !ARCHES.contains(arch)) {
+        problems.add(at + ".arch: unknown architecture '" + arch + "'; expected x86_64 or aarch64"
+            + " (empty = read from the kernel)");
+      }
+      ArtifactRef image = arm.guest().guestImage();
+      if (image != null && !SHA256.matcher(image.sha256()).matches()) {
+        problems.add(at + ".guest_image.sha256: '" + image.sha256()
+            + "' is not a lower-case hex SHA-256; leave it empty and the worker builds the image");
       }
       if (arm.vcpus() < 0 || arm.memoryMib() < 0) {
         problems.add(at + ".shape: vcpus and memory_mib must not be negative (0 = default)");

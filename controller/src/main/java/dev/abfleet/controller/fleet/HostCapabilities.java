@@ -11,6 +11,8 @@ import java.util.Map;
  * @param hypervisorVersions hypervisor name -> version of its binary; absent = unknown
  * @param volumeTransports hypervisor name -> host-shared volume transports that work with it
  *     here, preferred first ("virtiofs", "9p"); absent = none
+ * @param guestArches hypervisor name -> guest architectures it boots here ("x86_64",
+ *     "aarch64"); absent = the host's own architecture only
  */
 public record HostCapabilities(
     String hostId,
@@ -23,7 +25,8 @@ public record HostCapabilities(
     String hostKernel,
     String agentVersion,
     Map<String, String> hypervisorVersions,
-    Map<String, List<String>> volumeTransports) {
+    Map<String, List<String>> volumeTransports,
+    Map<String, List<String>> guestArches) {
   public HostCapabilities {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
@@ -33,6 +36,30 @@ public record HostCapabilities(
     agentVersion = agentVersion == null ? "" : agentVersion;
     hypervisorVersions = hypervisorVersions == null ? Map.of() : Map.copyOf(hypervisorVersions);
     volumeTransports = volumeTransports == null ? Map.of() : Map.copyOf(volumeTransports);
+    guestArches = guestArches == null ? Map.of() : Map.copyOf(guestArches);
+  }
+
+  /** Capabilities whose hypervisors boot guests of the host's own architecture only. */
+  public HostCapabilities(String hostId, String arch, int cpus, long memoryMib,
+      Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
+      String hostKernel, String agentVersion, Map<String, String> hypervisorVersions,
+      Map<String, List<String>> volumeTransports) {
+    this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
+        hypervisorVersions, volumeTransports, Map.of());
+  }
+
+  /** Guest architectures {@code hypervisor} boots here: as advertised, else the host's own. */
+  public List<String> guestArchesOf(String hypervisor) {
+    List<String> listed = guestArches.get(hypervisor);
+    if (listed != null && !listed.isEmpty()) {
+      return listed;
+    }
+    return arch.isEmpty() ? List.of() : List.of(arch);
+  }
+
+  /** True when {@code hypervisor} boots guests of {@code guestArch} here. */
+  public boolean bootsGuestArch(String hypervisor, String guestArch) {
+    return guestArchesOf(hypervisor).contains(guestArch);
   }
 
   /** Capabilities without volume transports. */
@@ -40,7 +67,7 @@ public record HostCapabilities(
       Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
       String hostKernel, String agentVersion, Map<String, String> hypervisorVersions) {
     this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
-        hypervisorVersions, Map.of());
+        hypervisorVersions, Map.of(), Map.of());
   }
 
   /** Capabilities without hypervisor versions. */
@@ -48,6 +75,6 @@ public record HostCapabilities(
       Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
       String hostKernel, String agentVersion) {
     this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
-        Map.of(), Map.of());
+        Map.of(), Map.of(), Map.of());
   }
 }

@@ -18,10 +18,13 @@ import java.util.Map;
  *     benchmark (see ExperimentSpec)
  * @param pin CPUs the experiment's pinned arms need; {@link PinNeed#NONE} = none is pinned. Not
  *     chosen by the client: derived from the arms (see ExperimentSpec)
+ * @param guestArch the guest architecture of the arms' kernels: only hosts whose hypervisor for
+ *     the block boots it match; empty = unknown (any host). Not chosen by the client: derived from
+ *     the arms (see ExperimentSpec)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors, boolean hostVolume, PinNeed pin) {
+    List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -33,22 +36,28 @@ public record HostSelector(
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
     pin = pin == null ? PinNeed.NONE : pin;
+    guestArch = guestArch == null ? "" : guestArch;
   }
 
   /** A guest-volume benchmark with no pinned arm. */
   public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
       List<String> hypervisors) {
-    this(hypervisor, arch, labels, hosts, hypervisors, false, PinNeed.NONE);
+    this(hypervisor, arch, labels, hosts, hypervisors, false, PinNeed.NONE, "");
   }
 
   /** This selector for a benchmark that does ({@code true}) or does not run on a host volume. */
   public HostSelector needingVolume(boolean needed) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin, guestArch);
   }
 
   /** This selector for an experiment whose pinned arms need {@code need}. */
   public HostSelector pinning(PinNeed need) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need, guestArch);
+  }
+
+  /** This selector for arms whose kernels are of guest architecture {@code arch} (empty = unknown). */
+  public HostSelector forGuestArch(String arch) {
+    return new HostSelector(hypervisor, this.arch, labels, hosts, hypervisors, hostVolume, pin, arch);
   }
 
   /**
@@ -113,11 +122,14 @@ public record HostSelector(
     return !hostVolume || !volumeTransportFor(host).isEmpty();
   }
 
-  /** Hypervisor, arch, explicit hosts and labels. */
+  /** Hypervisor (booting the guest architecture), arch, explicit hosts and labels. */
   private boolean matchesPlace(HostCapabilities host) {
     boolean usable = allowedHypervisors().stream()
         .anyMatch(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty());
     if (!usable) {
+      return false;
+    }
+    if (!guestArch.isEmpty() && !host.bootsGuestArch(hypervisorFor(host), guestArch)) {
       return false;
     }
     if (!arch.isEmpty() && !arch.equals(host.arch())) {

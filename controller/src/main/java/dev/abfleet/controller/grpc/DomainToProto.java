@@ -3,6 +3,7 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.experiment.WorkloadSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
 import dev.abfleet.controller.experiment.RunOutcome;
@@ -27,8 +28,8 @@ import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
-import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.proto.fleet.v1.Workload;
+import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.Row;
 import java.util.List;
@@ -98,9 +99,13 @@ public final class DomainToProto {
             .setPinVcpus(a.guest().pinVcpus()))
         .addAllModules(a.guest().modules())
         .setModulesDir(a.guest().modulesDir())
-        .setVolumeOptions(a.guest().volumeOptions());
+        .setVolumeOptions(a.guest().volumeOptions())
+        .setArch(a.guest().arch());
     if (a.initrd() != null) {
       b.setInitrd(artifact(a.initrd()));
+    }
+    if (a.guest().guestImage() != null) {
+      b.setGuestImage(artifact(a.guest().guestImage()));
     }
     return b.build();
   }
@@ -111,15 +116,16 @@ public final class DomainToProto {
   }
 
   private static Benchmark benchmark(BenchmarkSpec b) {
-    Benchmark.Builder p = Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
+    Benchmark.Builder out = Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
         .setCache(b.cache());
-    if (b.workload() != null) {
-      p.setWorkload(Workload.newBuilder().setFiles(artifact(b.workload().files())).setRun(b.workload().run())
-          .setOutput(b.workload().output()).setTimeoutS(b.workload().timeoutS()));
+    WorkloadSpec w = b.workload();
+    if (w != null) {
+      out.setWorkload(Workload.newBuilder().setFiles(artifact(w.files())).setRun(w.run())
+          .setOutput(w.output()).setTimeoutS(w.timeoutS()));
     }
-    return p.build();
+    return out.build();
   }
 
   private static Comparison comparison(Row row) {
@@ -155,7 +161,9 @@ public final class DomainToProto {
             .setStartedAtMs(o.startedAtMs()).setEndedAtMs(o.endedAtMs())
             .setVolumeTransport(o.guest().volumeTransport())
             .setVolumeOptions(o.guest().volumeOptions())
-            .addAllVcpuHostCpus(o.guest().vcpuHostCpus()))
+            .addAllVcpuHostCpus(o.guest().vcpuHostCpus())
+            .setGuestArch(o.guest().guestArch())
+            .setGuestImageSha256(o.guest().guestImageSha256()))
         .setStatus(o.status().wire())
         .setMessage(o.message())
         .setConsoleTail(o.consoleTail())
@@ -186,9 +194,13 @@ public final class DomainToProto {
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllModules(r.guest().modules()).setModulesDir(r.guest().modulesDir())
-          .setVolumeOptions(r.guest().volumeOptions());
+          .setVolumeOptions(r.guest().volumeOptions())
+          .setArch(r.guest().arch());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
+      }
+      if (r.guest().guestImage() != null) {
+        run.setGuestImage(artifact(r.guest().guestImage()));
       }
       b.addRuns(run);
     }
@@ -208,7 +220,8 @@ public final class DomainToProto {
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))
-            .addAllVolumeTransports(c.volumeTransports().getOrDefault(name, List.of()))));
+            .addAllVolumeTransports(c.volumeTransports().getOrDefault(name, List.of()))
+            .addAllGuestArches(c.guestArches().getOrDefault(name, List.of()))));
     return b.build();
   }
 }

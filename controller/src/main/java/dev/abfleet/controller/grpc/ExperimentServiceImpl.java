@@ -84,7 +84,8 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     if (spec.selector().allowedHypervisors().size() > 1) {
       HostSelector s = spec.selector();
       s.allowedHypervisors().forEach(h -> selectors.add(
-          new HostSelector(h, s.arch(), s.labels(), s.hosts()).needingVolume(s.hostVolume()).pinning(s.pin())));
+          new HostSelector(h, s.arch(), s.labels(), s.hosts()).needingVolume(s.hostVolume()).pinning(s.pin())
+              .forGuestArch(s.guestArch())));
     }
     CompletionStage<String> problem = CompletableFuture.completedFuture("");
     for (HostSelector selector : selectors) {

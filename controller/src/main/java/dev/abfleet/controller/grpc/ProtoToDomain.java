@@ -24,6 +24,7 @@ import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
+import dev.abfleet.proto.fleet.v1.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,21 +42,14 @@ final class ProtoToDomain {
         p.getName(),
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
-            b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(), workload(b)),
+            b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(),
+            b.hasWorkload() ? workload(b.getWorkload()) : null),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
             pol.getClassByList(), pol.getWarmupBoot()),
         p.getPriority());
-  }
-
-  private static WorkloadSpec workload(Benchmark b) {
-    if (!b.hasWorkload()) {
-      return null;
-    }
-    var w = b.getWorkload();
-    return new WorkloadSpec(artifact(w.getFiles()), w.getRun(), w.getOutput(), w.getTimeoutS());
   }
 
   private static ArmSpec arm(Arm a) {
@@ -70,7 +64,12 @@ final class ProtoToDomain {
     return new ArmSpec(a.getName(), role, artifact(a.getKernel()), initrd, a.getCmdlineExtra(),
         a.getShape().getVcpus(), a.getShape().getMemoryMib(),
         new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
-            a.getVolumeOptions()));
+            a.getVolumeOptions(), a.getArch(),
+            a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage())));
+  }
+
+  private static WorkloadSpec workload(Workload w) {
+    return new WorkloadSpec(artifact(w.getFiles()), w.getRun(), w.getOutput(), w.getTimeoutS());
   }
 
   private static ArtifactRef artifact(Artifact a) {
@@ -81,8 +80,12 @@ final class ProtoToDomain {
     Map<String, List<String>> hypervisors = new LinkedHashMap<>();
     Map<String, String> versions = new LinkedHashMap<>();
     Map<String, List<String>> transports = new LinkedHashMap<>();
+    Map<String, List<String>> guestArches = new LinkedHashMap<>();
     for (HypervisorCapability c : h.getHypervisorsList()) {
       hypervisors.put(c.getName(), List.copyOf(c.getAcceleratorsList()));
+      if (c.getGuestArchesCount() > 0) {
+        guestArches.put(c.getName(), List.copyOf(c.getGuestArchesList()));
+      }
       if (c.getVolumeTransportsCount() > 0) {
         transports.put(c.getName(), List.copyOf(c.getVolumeTransportsList()));
       }
@@ -92,7 +95,7 @@ final class ProtoToDomain {
     }
     return new HostCapabilities(h.getHostId(), h.getArch(), h.getCpus(), h.getMemoryMib(),
         h.getLabelsMap(), hypervisors, h.getFingerprint().getCpuModel(),
-        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions, transports);
+        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions, transports, guestArches);
   }
 
   /** A boot that reported samples; no samples at all counts as a harness failure. */
@@ -131,7 +134,8 @@ final class ProtoToDomain {
   private static GuestFacts guest(RunTelemetry t, List<MetricTelemetry> counters) {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
-            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList());
+            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList(),
+        t.getGuestArch(), t.getGuestImageSha256());
   }
 
   private static Sample sample(MetricSample s) {

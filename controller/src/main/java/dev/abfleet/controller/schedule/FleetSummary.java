@@ -24,6 +24,14 @@ public final class FleetSummary {
     if (known.isEmpty() || known.stream().anyMatch(selector::matches)) {
       return Optional.empty();
     }
+    HostSelector anyArch = selector.forGuestArch("");
+    if (!selector.guestArch().isEmpty() && known.stream().anyMatch(anyArch::matches)) {
+      return Optional.of("no host boots " + selector.guestArch() + " guests: the hosts matching "
+          + describe(anyArch) + " boot " + guestArches(anyArch, known) + " (QEMU boots aarch64 guests"
+          + " with qemu-system-aarch64 from qemu-system-arm, x86_64 guests with qemu-system-x86_64 from"
+          + " qemu-system-x86). Use a kernel built for those, or connect a worker that boots "
+          + selector.guestArch() + ".");
+    }
     if (selector.hostVolume() && known.stream().anyMatch(selector::matchesAnyVolume)) {
       return Optional.of("no host can run volume host: no host matching " + describe(selector)
           + " advertises a volume transport for its hypervisor (QEMU offers 9p when built with virtfs,"
@@ -42,6 +50,13 @@ public final class FleetSummary {
     return Optional.of(why + ". Change the selector or connect a matching worker.");
   }
 
+  /** The guest architectures the hosts matching {@code selector} boot, e.g. "x86_64". */
+  private static String guestArches(HostSelector selector, Collection<HostCapabilities> known) {
+    return known.stream().filter(selector::matches)
+        .flatMap(h -> h.guestArchesOf(selector.hypervisorFor(h)).stream())
+        .distinct().sorted().collect(Collectors.joining(", "));
+  }
+
   /** When hosts match but none has the CPUs to pin the pinned arm: say so, with the largest. */
   private static Optional<String> tooFewCpus(HostSelector selector, Collection<HostCapabilities> known) {
     OptionalInt largest = known.stream().filter(selector::matchesUnpinned).mapToInt(HostCapabilities::cpus).max();
@@ -58,6 +73,9 @@ public final class FleetSummary {
     parts.add("hypervisor=" + String.join("|", selector.allowedHypervisors()));
     if (!selector.arch().isEmpty()) {
       parts.add("arch=" + selector.arch());
+    }
+    if (!selector.guestArch().isEmpty()) {
+      parts.add("guest=" + selector.guestArch());
     }
     if (!selector.labels().isEmpty()) {
       parts.add("labels=" + new TreeMap<>(selector.labels()));

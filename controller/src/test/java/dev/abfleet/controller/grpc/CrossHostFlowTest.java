@@ -114,6 +114,21 @@ class CrossHostFlowTest extends ControllerNodeTest {
   }
 
   @Test
+  void rejectsAnAarch64KernelWhenNoKnownHostBootsAarch64Guests() throws Exception {
+    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
+      Thread.sleep(50);
+    }
+    ExperimentSpec.Builder arm64 = spec(4).toBuilder();
+    arm64.getArmsBuilderList().forEach(a -> a.setArch("aarch64"));
+    var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(arm64).build()),
+        StatusRuntimeException.class);
+    assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(thrown.getStatus().getDescription()).startsWith("no host boots aarch64 guests");
+  }
+
+  @Test
   void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
     linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
     for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
