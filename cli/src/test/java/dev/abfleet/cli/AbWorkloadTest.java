@@ -78,20 +78,20 @@ class AbWorkloadTest {
 
   @Test
   void attachingPacksTheDirectoryIntoTheCacheAndNamesTheLayer() throws Exception {
-    ExperimentSpec s = WorkloadFiles.attach(submitted(), home);
+    ExperimentSpec s = GuestArtifacts.prepare(submitted(), home);
 
     var files = s.getBenchmark().getWorkload().getFiles();
     assertThat(files.getUri()).startsWith(home.resolve("guest/workloads").toString()).endsWith(".cpio.gz");
     assertThat(Sha256.ofFile(Path.of(files.getUri()))).isEqualTo(files.getSha256());
     assertThat(files.getSizeBytes()).isEqualTo(Files.size(Path.of(files.getUri())));
-    assertThat(WorkloadFiles.attach(s, home)).as("packed once").isSameAs(s);
+    assertThat(GuestArtifacts.prepare(s, home)).as("packed once").isEqualTo(s);
   }
 
   @Test
   void aDirectoryThatCannotBePackedIsBadInputNamingThePath() throws Exception {
     Files.createSymbolicLink(dir.resolve("bench/secret"), Path.of("/etc/hostname"));
 
-    assertThatThrownBy(() -> WorkloadFiles.attach(submitted(), home)).isInstanceOf(Problem.class)
+    assertThatThrownBy(() -> GuestArtifacts.prepare(submitted(), home)).isInstanceOf(Problem.class)
         .hasMessageContaining("bench/secret -> /etc/hostname");
   }
 
@@ -99,6 +99,6 @@ class AbWorkloadTest {
   void aSpecWithoutAWorkloadIsLeftAsItIs() {
     ExperimentSpec plain = ExperimentSpec.newBuilder().setName("x").build();
 
-    assertThat(WorkloadFiles.attach(plain, home)).isSameAs(plain);
+    assertThat(GuestArtifacts.prepare(plain, home)).isEqualTo(plain);
   }
 }

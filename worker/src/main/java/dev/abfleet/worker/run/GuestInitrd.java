@@ -88,13 +88,14 @@ final class GuestInitrd {
    * The initramfs for {@code run}.
    *
    * @param modules kernel modules /init loads, in order (ignored for an arm's own initrd)
-   * @param extraLayers gzip-compressed newc archives appended after the modules
+   * @param extraLayers gzip-compressed newc archives appended after the modules (also to an arm's own initrd)
    * @throws IOException or GuestImageException: staging or building failed (INFRA)
    */
   Outcome prepare(RunAssignment run, String guestArch, List<GuestModule> modules, List<Path> extraLayers)
       throws IOException, GuestImageException, InterruptedException {
     if (!run.getInitrd().getSha256().isEmpty()) {
-      return new Outcome.Ready(cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri()), "");
+      Path own = cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
+      return new Outcome.Ready(extraLayers.isEmpty() ? own : InitramfsLayers.compose(home, own, List.of(), extraLayers), "");
     }
     Path base;
     String sha256;

@@ -46,8 +46,8 @@ class WorkloadImageTest {
 
   @Test
   void appendsTheLayersToTheBaseImageByteForByte() throws Exception {
-    Path base = Files.write(cache.resolve("base.cpio.gz"), new byte[] {1, 2, 3});
-    Path files = Files.write(cache.resolve("files.cpio.gz"), new byte[] {4, 5});
+    Path base = Files.write(cache.resolve("base.cpio.gz"), new byte[] {0x1f, (byte) 0x8b, 3});
+    Path files = Files.write(cache.resolve("files.cpio.gz"), new byte[] {0x1f, (byte) 0x8b, 5});
     Path settings = WorkloadImage.runLayer(cache, "true", 5);
 
     Path image = InitramfsLayers.compose(cache, base, List.of(), List.of(files, settings));
@@ -57,7 +57,6 @@ class WorkloadImageTest {
       expected.write(Files.readAllBytes(p));
     }
     assertThat(Files.readAllBytes(image)).isEqualTo(expected.toByteArray());
-    assertThat(image.getParent()).isEqualTo(cache.resolve("guest/composed"));
     assertThat(InitramfsLayers.compose(cache, base, List.of(), List.of(files, settings))).isEqualTo(image);
     assertThat(InitramfsLayers.compose(cache, base, List.of(), List.of(settings, files))).isNotEqualTo(image);
   }

@@ -159,7 +159,9 @@ class GuestRunProcedureWorkloadTest {
   }
 
   private Artifact artifact(String name) throws IOException {
-    Path file = Files.writeString(home.resolve(name), "not really " + name);
+    // An initrd starts like the gzip archive the workload's layers are appended to.
+    String prefix = name.equals("initrd") ? "\u001f\u008b" : "";
+    Path file = Files.write(home.resolve(name), (prefix + "not really " + name).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     return Artifact.newBuilder().setSha256(ArtifactCache.sha256(file)).setUri(file.toString()).build();
   }
 

@@ -85,6 +85,16 @@ public final class VzDriver implements VmDriver {
     return unavailableReason().isPresent() ? List.of() : List.of("vz");
   }
 
+  /**
+   * What the guest needs before /init can report anything: VZ's devices are virtio-pci, the
+   * console is {@code hvc0} and the results go to a virtio-fs share. Debian's arm64 cloud kernel
+   * has all four as modules; a kernel with them built in needs none of them loaded.
+   */
+  @Override
+  public List<String> guestModules(String arch) {
+    return List.of("virtio_pci", "virtio_console", "fuse", "virtiofs");
+  }
+
   /** VZ shares directories with its built-in virtio-fs device; nothing to install. */
   @Override
   public List<String> volumeTransports() {
