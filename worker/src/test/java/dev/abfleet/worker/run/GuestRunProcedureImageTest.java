@@ -15,14 +15,9 @@ import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.InitramfsBuilder;
 import dev.abfleet.worker.guest.TestElf;
-import dev.abfleet.worker.vm.BootOutcome;
-import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +36,7 @@ class GuestRunProcedureImageTest {
 
   private boolean buildsImages = true;
   private final List<String> builtFor = new ArrayList<>();
-  private BootRequest booted;
+  private final ScriptedGuest guest = new ScriptedGuest(() -> RESULTS);
 
   @Test
   void bootsTheStagedGuestImageAndRecordsItsHashAndArch() throws Exception {
@@ -52,7 +47,7 @@ class GuestRunProcedureImageTest {
     assertThat(report.hasRunResult()).as(report.getRunFailure().getMessage()).isTrue();
     assertThat(report.getRunResult().getTelemetry().getGuestArch()).isEqualTo("x86_64");
     assertThat(report.getRunResult().getTelemetry().getGuestImageSha256()).isEqualTo(image.getSha256());
-    assertThat(Files.readAllBytes(booted.initrd())).isEqualTo(Files.readAllBytes(Path.of(image.getUri())));
+    assertThat(Files.readAllBytes(guest.booted.initrd())).isEqualTo(Files.readAllBytes(Path.of(image.getUri())));
     assertThat(builtFor).as("a staged image is never built here").isEmpty();
   }
 
@@ -67,7 +62,7 @@ class GuestRunProcedureImageTest {
         .startsWith("guest image " + image.getSha256().substring(0, 12) + " is for aarch64 but the kernel is x86_64;")
         .doesNotContain("\n");
     assertThat(report.getRunFailure().getTelemetry().getGuestArch()).isEqualTo("x86_64");
-    assertThat(booted).isNull();
+    assertThat(guest.booted).isNull();
   }
 
   @Test
@@ -86,7 +81,7 @@ class GuestRunProcedureImageTest {
     WorkerMessage report = execute(run(TestKernels.arm64Image(home.resolve("Image"))));
 
     assertThat(builtFor).containsExactly("aarch64");
-    assertThat(booted.arch()).isEqualTo("aarch64");
+    assertThat(guest.booted.arch()).isEqualTo("aarch64");
     assertThat(report.getRunResult().getTelemetry().getGuestArch()).isEqualTo("aarch64");
     assertThat(report.getRunResult().getTelemetry().getGuestImageSha256()).isEqualTo("b".repeat(64));
   }
@@ -137,7 +132,7 @@ class GuestRunProcedureImageTest {
 
   private WorkerMessage execute(RunAssignment.Builder run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home, buildsImages);
-    return new GuestRunProcedure(settings, Map.of("fake", new FakeDriver()), this::build).execute(
+    return new GuestRunProcedure(settings, Map.of("fake", guest), this::build).execute(
         BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(1).build(), run.build());
   }
 
@@ -169,31 +164,5 @@ class GuestRunProcedureImageTest {
     Path built = new InitramfsBuilder(home.resolve("elsewhere")).build("#!/bin/sh\n".getBytes(), busybox, harness);
     Path file = Files.copy(built, home.resolve(name));
     return Artifact.newBuilder().setSha256(ArtifactCache.sha256(file)).setUri(file.toString()).build();
-  }
-
-  /** Boots nothing: the guest "wrote" {@link #RESULTS}. */
-  private final class FakeDriver implements VmDriver {
-    @Override
-    public String name() {
-      return "fake";
-    }
-
-    @Override
-    public List<String> accelerators() {
-      return List.of("tcg");
-    }
-
-    @Override
-    public BootOutcome boot(BootRequest request) {
-      booted = request;
-      Path results = request.workDir().resolve("results.log");
-      try {
-        Files.writeString(results, RESULTS);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return new BootOutcome("tcg", 0, false, Duration.ofSeconds(1), request.workDir().resolve("console.log"), results,
-          "", null, null, List.of());
-    }
   }
 }

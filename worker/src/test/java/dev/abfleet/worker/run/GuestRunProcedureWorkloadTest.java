@@ -14,11 +14,7 @@ import dev.abfleet.proto.fleet.v1.Workload;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.guest.WorkloadPack;
-import dev.abfleet.worker.vm.BootOutcome;
-import dev.abfleet.worker.vm.BootRequest;
-import dev.abfleet.worker.vm.VmDriver;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +34,7 @@ class GuestRunProcedureWorkloadTest {
   @TempDir Path home;
 
   private String results;
-  private BootRequest booted;
+  private final ScriptedGuest guest = new ScriptedGuest(() -> results);
 
   private static String line(String text) {
     return "{\"event\":\"workload\",\"line\":\"" + text.replace("\"", "\\\"") + "\"}\n";
@@ -78,13 +74,13 @@ class GuestRunProcedureWorkloadTest {
 
     execute(run.toBuilder().setBenchmark(run.getBenchmark().toBuilder().addMetrics("m")).build());
 
-    byte[] image = Files.readAllBytes(booted.initrd());
+    byte[] image = Files.readAllBytes(guest.booted.initrd());
     byte[] base = Files.readAllBytes(home.resolve("initrd"));
     byte[] files = Files.readAllBytes(Path.of(run.getBenchmark().getWorkload().getFiles().getUri()));
     assertThat(image.length).isGreaterThan(base.length + files.length);
     assertThat(java.util.Arrays.copyOfRange(image, 0, base.length)).isEqualTo(base);
     assertThat(java.util.Arrays.copyOfRange(image, base.length, base.length + files.length)).isEqualTo(files);
-    assertThat(booted.guestParams()).noneMatch(p -> p.startsWith("abfleet.metrics="));
+    assertThat(guest.booted.guestParams()).noneMatch(p -> p.startsWith("abfleet.metrics="));
   }
 
   @Test
@@ -93,7 +89,7 @@ class GuestRunProcedureWorkloadTest {
 
     execute(workload("jsonl", 900));
 
-    assertThat(booted.timeout()).isEqualTo(Duration.ofSeconds(960));
+    assertThat(guest.booted.timeout()).isEqualTo(Duration.ofSeconds(960));
   }
 
   @Test
@@ -131,12 +127,12 @@ class GuestRunProcedureWorkloadTest {
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage()).contains("/srv/bench were not packed");
-    assertThat(booted).isNull();
+    assertThat(guest.booted).isNull();
   }
 
   private WorkerMessage execute(RunAssignment run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home);
-    return new GuestRunProcedure(settings, Map.of("fake", new FakeDriver())).execute(
+    return new GuestRunProcedure(settings, Map.of("fake", guest)).execute(
         BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(2).build(), run);
   }
 
@@ -163,31 +159,5 @@ class GuestRunProcedureWorkloadTest {
     String prefix = name.equals("initrd") ? "\u001f\u008b" : "";
     Path file = Files.write(home.resolve(name), (prefix + "not really " + name).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     return Artifact.newBuilder().setSha256(ArtifactCache.sha256(file)).setUri(file.toString()).build();
-  }
-
-  /** Writes {@link #results} as the guest's results file. */
-  private final class FakeDriver implements VmDriver {
-    @Override
-    public String name() {
-      return "fake";
-    }
-
-    @Override
-    public List<String> accelerators() {
-      return List.of("tcg");
-    }
-
-    @Override
-    public BootOutcome boot(BootRequest request) {
-      booted = request;
-      Path resultsLog = request.workDir().resolve("results.log");
-      try {
-        Files.writeString(resultsLog, results, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return new BootOutcome("tcg", 0, false, Duration.ofSeconds(1), request.workDir().resolve("console.log"),
-          resultsLog, "", null, null, List.of());
-    }
   }
 }
