@@ -56,7 +56,30 @@ class WorkerAgentTest {
   void advertisesTheVolumeTransportsOfAUsableHypervisor() {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), Path.of("/tmp"));
     HostFacts facts = new HostFacts("x86_64", 2, 4096, "cpu", "6.1", "Linux");
-    VmDriver qemu = new VmDriver() {
+    VmDriver qemu = probedQemu(List.of("9p"), List.of());
+
+    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
+
+    assertThat(hello.getHypervisors(0).getVolumeTransportsList()).containsExactly("9p");
+  }
+
+  @Test
+  void advertisesTheGuestArchesOfEachHypervisorAndWhetherItBuildsGuestImages() {
+    WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), Path.of("/tmp"), false);
+    HostFacts facts = new HostFacts("x86_64", 2, 4096, "cpu", "6.1", "Linux");
+    VmDriver qemu = probedQemu(List.of(), List.of("x86_64", "aarch64"));
+
+    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
+
+    assertThat(hello.getHypervisors(0).getGuestArchesList()).containsExactly("x86_64", "aarch64");
+    assertThat(hello.getBuildsGuestImages()).isFalse();
+    assertThat(WorkerAgent.hello(settings.withBuildsImages(true), Map.of("qemu", qemu), facts).getBuildsGuestImages())
+        .isTrue();
+  }
+
+  /** A usable QEMU (TCG) that offers these volume transports and guest arches and never boots. */
+  private static VmDriver probedQemu(List<String> transports, List<String> guestArches) {
+    return new VmDriver() {
       @Override
       public String name() {
         return "qemu";
@@ -69,38 +92,12 @@ class WorkerAgentTest {
 
       @Override
       public List<String> volumeTransports() {
-        return List.of("9p");
-      }
-
-      @Override
-      public BootOutcome boot(BootRequest request) {
-        throw new AssertionError("not booted");
-      }
-    };
-
-    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
-
-    assertThat(hello.getHypervisors(0).getVolumeTransportsList()).containsExactly("9p");
-  }
-
-  @Test
-  void advertisesTheGuestArchesOfEachHypervisorAndWhetherItBuildsGuestImages() {
-    WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), Path.of("/tmp"), false);
-    HostFacts facts = new HostFacts("x86_64", 2, 4096, "cpu", "6.1", "Linux");
-    VmDriver qemu = new VmDriver() {
-      @Override
-      public String name() {
-        return "qemu";
-      }
-
-      @Override
-      public List<String> accelerators() {
-        return List.of("tcg");
+        return transports;
       }
 
       @Override
       public List<String> guestArches() {
-        return List.of("x86_64", "aarch64");
+        return guestArches;
       }
 
       @Override
@@ -108,12 +105,5 @@ class WorkerAgentTest {
         throw new AssertionError("not booted");
       }
     };
-
-    Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
-
-    assertThat(hello.getHypervisors(0).getGuestArchesList()).containsExactly("x86_64", "aarch64");
-    assertThat(hello.getBuildsGuestImages()).isFalse();
-    assertThat(WorkerAgent.hello(settings.withBuildsImages(true), Map.of("qemu", qemu), facts).getBuildsGuestImages())
-        .isTrue();
   }
 }
