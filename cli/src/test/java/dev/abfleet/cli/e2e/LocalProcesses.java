@@ -46,9 +46,11 @@ final class LocalProcesses implements AutoCloseable {
     throw new AssertionError("controller did not listen on " + grpcPort + ": " + Cli.read(dir.resolve("controller.err")));
   }
 
-  Process startWorker(String hostId) throws Exception {
-    Process p = Cli.start(dir, hostId, "worker", "--controller", target(), "--host-id", hostId,
-        "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString());
+  Process startWorker(String hostId, String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--host-id", hostId,
+        "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString()));
+    args.addAll(List.of(options));
+    Process p = Cli.start(dir, hostId, args.toArray(String[]::new));
     processes.add(p);
     return p;
   }
