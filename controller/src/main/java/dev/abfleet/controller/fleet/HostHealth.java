@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * INFRA failures in a row per host (not persisted: a restart forgives them). Any boot that
+ * INFRA failures in a row per host (part of the scheduler's persisted state). Any boot that
  * reached a verdict about its arm (ok, boot failed, timeout, harness failed) ends a streak.
  *
  * @param streaks host id -> consecutive INFRA failures; absent = 0

@@ -16,8 +16,7 @@ import java.util.Optional;
  * what an A/A pair on that host would show. A host drifts when the median of its
  * {@link Rule#recent} newest residuals exceeds {@link Rule#factor} times the median of the
  * older ones (at least {@link Rule#minHistory} of them) and an absolute floor. Medians keep one
- * slow boot from deciding. Not persisted: after a controller restart the history builds up
- * again.
+ * slow boot from deciding. Part of the scheduler's persisted state: a controller restart keeps it.
  *
  * @param residuals host id -> absolute residuals, oldest first, at most {@link Rule#keep}
  */
@@ -54,6 +53,11 @@ public record NoiseHistory(Map<String, double[]> residuals) {
 
   /** The history with {@code observed} (absolute residuals, in the order seen) appended. */
   public NoiseHistory observed(String hostId, double[] observed, Rule rule) {
+    return observed(hostId, observed, rule.keep());
+  }
+
+  /** The history with {@code observed} appended, keeping the newest {@code keep} per host. */
+  public NoiseHistory observed(String hostId, double[] observed, int keep) {
     double[] finite = Arrays.stream(observed).filter(Double::isFinite).map(Math::abs).toArray();
     if (finite.length == 0) {
       return this;
@@ -63,7 +67,7 @@ public record NoiseHistory(Map<String, double[]> residuals) {
     System.arraycopy(old, 0, all, 0, old.length);
     System.arraycopy(finite, 0, all, old.length, finite.length);
     Map<String, double[]> next = new HashMap<>(residuals);
-    next.put(hostId, Arrays.copyOfRange(all, Math.max(0, all.length - rule.keep()), all.length));
+    next.put(hostId, Arrays.copyOfRange(all, Math.max(0, all.length - keep), all.length));
     return new NoiseHistory(next);
   }
 

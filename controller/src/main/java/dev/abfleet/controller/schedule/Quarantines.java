@@ -2,63 +2,59 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.fleet.HostHealth;
 import dev.abfleet.controller.fleet.NoiseHistory;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * When a host should leave service: after {@link FleetPolicy#quarantineAfter()} INFRA failures
  * in a row, or when its paired noise drifts well past its own history
- * ({@link FleetPolicy#noiseRule()}). Keeps both histories (in memory: a controller restart
- * forgives them); the caller applies the fleet's cap and persists the quarantine. Used by the
- * scheduler actor only.
+ * ({@link FleetPolicy#noiseRule()}). Both histories live in {@link SchedulerState} and change
+ * only through the events returned here, so a controller restart keeps them; the caller
+ * applies the fleet's cap and persists. Used by the scheduler actor only.
  */
 final class Quarantines {
   private final FleetPolicy policy;
-  private HostHealth health = HostHealth.healthy();
-  private NoiseHistory noise = NoiseHistory.empty();
 
   Quarantines(FleetPolicy policy) {
     this.policy = policy;
   }
 
-  HostHealth health() {
-    return health;
+  /**
+   * The events recording a boot's report on the host's INFRA streak: one more failure, the end
+   * of a streak (any outcome that says something about the arm), or none.
+   */
+  List<Scheduler.Event> afterRun(HostHealth health, String hostId, boolean infra) {
+    if (infra) {
+      return List.of(new Scheduler.InfraFailed(hostId));
+    }
+    return health.streak(hostId) > 0 ? List.of(new Scheduler.InfraStreakEnded(hostId)) : List.of();
   }
 
-  /**
-   * A boot's report was handled; the reason to quarantine the host now, if any. Any outcome
-   * that says something about the arm ends an INFRA streak.
-   */
-  Optional<String> afterRun(String hostId, boolean infra, String message) {
-    if (!infra) {
-      health = health.cleared(hostId);
-      return Optional.empty();
-    }
-    health = health.failed(hostId);
+  /** The reason to quarantine the host given its streak (after the run was applied), if any. */
+  Optional<String> streakReason(HostHealth health, String hostId, String message) {
     int streak = health.streak(hostId);
     return streak < policy.quarantineAfter() ? Optional.empty()
         : Optional.of(streak + " INFRA failures in a row; last: " + message);
   }
 
-  /** Records an experiment's residuals per host; host -> reason for each host that drifted. */
-  Map<String, String> afterNoise(String experimentId, Map<String, double[]> residualsByHost) {
+  /** The events recording an experiment's residuals, one per host that has any. */
+  List<Scheduler.Event> noiseRecorded(Map<String, double[]> residualsByHost) {
+    List<Scheduler.Event> events = new ArrayList<>();
+    residualsByHost.forEach((host, residuals) -> events.add(
+        new Scheduler.NoiseRecorded(host, residuals.clone(), policy.noiseRule().keep())));
+    return events;
+  }
+
+  /** Host -> reason for each of {@code hosts} whose noise (with the new residuals) drifted. */
+  Map<String, String> drifted(NoiseHistory noise, Iterable<String> hosts, String experimentId) {
     Map<String, String> drifted = new LinkedHashMap<>();
-    residualsByHost.forEach((host, residuals) -> {
-      noise = noise.observed(host, residuals, policy.noiseRule());
+    for (String host : hosts) {
       noise.drift(host, policy.noiseRule())
           .ifPresent(why -> drifted.put(host, why + " (after experiment " + experimentId + ")"));
-    });
+    }
     return drifted;
-  }
-
-  /** The host went into quarantine: its noise starts over after the repair. */
-  void quarantined(String hostId) {
-    noise = noise.forgotten(hostId);
-  }
-
-  /** An operator or the cool-down released the host: its INFRA streak starts over. */
-  void released(String hostId) {
-    health = health.cleared(hostId);
   }
 }

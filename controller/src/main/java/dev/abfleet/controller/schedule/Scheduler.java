@@ -24,6 +24,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
 import org.apache.pekko.persistence.typed.javadsl.Effect;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
@@ -48,7 +49,8 @@ public final class Scheduler
   // Persisted events: their class names (Scheduler$HostLeased...) are the manifests in existing
   // journals, so they stay nested here and are never renamed; new fields must be optional.
   public sealed interface Event extends CborSerializable
-      permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased {}
+      permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased,
+          InfraFailed, InfraStreakEnded, NoiseRecorded {}
 
   public record HostLeased(String hostId, long epoch, String experimentId) implements Event {}
 
@@ -64,6 +66,18 @@ public final class Scheduler
   /** @param why "operator" or "cool-down" */
   public record HostReleased(String hostId, String why) implements Event {}
 
+  /** A boot on the host failed for the host's sake (INFRA): its streak grows by one. */
+  public record InfraFailed(String hostId) implements Event {}
+
+  /** A boot on the host said something about its arm: the host's INFRA streak is over. */
+  public record InfraStreakEnded(String hostId) implements Event {}
+
+  /**
+   * An experiment's absolute paired residuals on the host (log units), appended to its noise
+   * history, which keeps the newest {@code keep}.
+   */
+  public record NoiseRecorded(String hostId, double[] residuals, int keep) implements Event {}
+
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -72,14 +86,21 @@ public final class Scheduler
     return create(FleetPolicy.defaults());
   }
 
+  /** A scheduler that never snapshots (recovery replays every event). */
   public static Behavior<Command> create(FleetPolicy policy) {
+    return create(policy, 0);
+  }
+
+  /** @param snapshotEvery save a snapshot of the state every this many events; 0 = never */
+  public static Behavior<Command> create(FleetPolicy policy, int snapshotEvery) {
     return Behaviors.setup(context -> Behaviors.withTimers(
-        timers -> new Scheduler(context, timers, policy)));
+        timers -> new Scheduler(context, timers, policy, snapshotEvery)));
   }
 
   private final ActorContext<Command> context;
   private final TimerScheduler<Command> timers;
   private final FleetPolicy policy;
+  private final int snapshotEvery;
   // Rebuilt from hellos and experiment requests after a restart; leases and marks are durable.
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
@@ -95,12 +116,20 @@ public final class Scheduler
   private LeaseBook standingsLeases;
   private Demands standingsDemands;
 
-  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, FleetPolicy policy) {
+  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers,
+      FleetPolicy policy, int snapshotEvery) {
     super(PERSISTENCE_ID);
     this.context = context;
     this.timers = timers;
     this.policy = policy;
+    this.snapshotEvery = snapshotEvery;
     this.quarantines = new Quarantines(policy);
+  }
+
+  /** Events stay in the journal; snapshots only bound the replay after a failover. */
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return snapshotEvery > 0 ? RetentionCriteria.snapshotEvery(snapshotEvery, 2) : RetentionCriteria.disabled();
   }
 
   /** Quarantines persisted before a restart end at their cool-down all the same. */
@@ -202,7 +231,7 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
-    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), quarantines.health())));
+    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), state.health())));
     return Effect().none();
   }
 
@@ -226,8 +255,12 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
-    quarantines.released(cmd.hostId());
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
+      if (state.health().streak(cmd.hostId()) > 0) {
+        // Not quarantined (yet): the operator's release still forgives the host's INFRA streak.
+        return Effect().persist(new InfraStreakEnded(cmd.hostId()))
+            .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+      }
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     demands = demands.withoutDeclines();
@@ -255,20 +288,28 @@ public final class Scheduler
     if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
       bootSince.put(cmd.hostId(), System.currentTimeMillis());
     }
-    return quarantine(state, quarantines.afterRun(cmd.hostId(), cmd.infra(), cmd.message())
+    List<Event> recorded = quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra());
+    SchedulerState after = state.applyAll(recorded);
+    return quarantine(state, recorded, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
-    return quarantine(state, quarantines.afterNoise(cmd.experimentId(), cmd.residualsByHost()));
+    List<Event> recorded = quarantines.noiseRecorded(cmd.residualsByHost());
+    SchedulerState after = state.applyAll(recorded);
+    return quarantine(state, recorded,
+        quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
   }
 
   /**
-   * Quarantines the hosts (host -> reason) not quarantined yet, as long as the fleet's cap
-   * allows; a quarantined host's lease ends with its block.
+   * Persists {@code recorded} (history events) and quarantines the hosts (host -> reason) not
+   * quarantined yet, as long as the fleet's cap allows; a quarantined host's lease ends with
+   * its block.
    */
-  private Effect<Event, SchedulerState> quarantine(SchedulerState state, Map<String, String> reasons) {
-    List<Event> events = new ArrayList<>();
+  private Effect<Event, SchedulerState> quarantine(
+      SchedulerState state, List<Event> recorded, Map<String, String> reasons) {
+    List<Event> events = new ArrayList<>(recorded);
+    List<String> quarantinedNow = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
     long now = System.currentTimeMillis();
     for (var entry : reasons.entrySet()) {
@@ -281,16 +322,17 @@ public final class Scheduler
         continue;
       }
       context.getLog().warn("quarantining host {}: {}", host, entry.getValue());
-      quarantines.quarantined(host);
       events.add(new HostQuarantined(host, entry.getValue(), now));
+      quarantinedNow.add(host);
       quarantined++;
     }
     if (events.isEmpty()) {
       return Effect().none();
     }
-    demands = demands.withoutDeclines();
-    return Effect().persist(events).thenRun(s -> events.forEach(
-        e -> armCoolDown(((HostQuarantined) e).hostId(), now)));
+    if (!quarantinedNow.isEmpty()) {
+      demands = demands.withoutDeclines();
+    }
+    return Effect().persist(events).thenRun(s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
   }
 
   private void capReached(String hostId, String reason, int quarantinedNow) {
@@ -303,7 +345,6 @@ public final class Scheduler
     if (quarantine.isEmpty() || quarantine.get().sinceEpochMs() != msg.sinceEpochMs()) {
       return Effect().none();
     }
-    quarantines.released(msg.hostId());
     demands = demands.withoutDeclines();
     context.getLog().info("host {} leaves quarantine after its cool-down", msg.hostId());
     return persistAndSchedule(state, List.of(new HostReleased(msg.hostId(), "cool-down")), s -> { });
@@ -366,7 +407,7 @@ public final class Scheduler
 
   private HostReply hostReply(SchedulerState state, String hostId) {
     return fleet.host(hostId)
-        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), quarantines.health())))
+        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), state.health())))
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 
