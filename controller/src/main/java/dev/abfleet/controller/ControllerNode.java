@@ -5,6 +5,7 @@ import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.store.StoreSchema;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -54,15 +57,17 @@ public final class ControllerNode implements AutoCloseable {
         ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
     try {
       if (settings.store() == ControllerSettings.Store.JDBC) {
-        createSchema(system);
+        createSchema(system, settings);
       }
       joinCluster(system, settings);
+      // The in-memory journal comes without a snapshot store.
+      int snapshotEvery = settings.store() == ControllerSettings.Store.JDBC ? settings.snapshotEvery() : 0;
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
-          SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy()))
+          SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy(), snapshotEvery))
               .onFailure(SupervisorStrategy.restartWithBackoff(
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
-          ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler)));
+          ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
       Server server = NettyServerBuilder
           .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
           // Workers size their reports against this number (it is gRPC's default, stated once).
@@ -124,16 +129,33 @@ public final class ControllerNode implements AutoCloseable {
     }
   }
 
-  private static void createSchema(ActorSystem<Void> system) {
+  /**
+   * Creates the event store's tables unless the store already has this build's schema version,
+   * and refuses a store written by a newer build.
+   */
+  private static void createSchema(ActorSystem<Void> system, ControllerSettings settings) {
+    String store = StoreSchema.describe(settings.storeUrl());
     try {
+      OptionalInt found = StoreSchema.found(settings.storeUrl(), settings.storeUser(), settings.storePassword());
+      if (StoreSchema.plan(found, store) == StoreSchema.Plan.NOTHING) {
+        return;
+      }
       SchemaUtils.createIfNotExists(system).toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
+          StoreSchema.CURRENT);
+      log.info("event store {}: schema version {} {}", store, StoreSchema.CURRENT,
+          found.isEmpty() ? "created" : "upgraded from " + found.getAsInt());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating the event store schema", e);
+    } catch (IllegalStateException e) {
+      throw e;
     } catch (Exception e) {
-      throw new IllegalStateException("cannot create the event store schema: " + e.getMessage()
-          + "; check the store URL and that no other controller holds the H2 file", e);
+      String cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause().toString() : e.toString();
+      throw new IllegalStateException("cannot set up the event store " + store + ": " + cause
+          + "; check controller.store (URL, user, password) and, for H2, that no other controller"
+          + " holds the file", e);
     }
   }
 

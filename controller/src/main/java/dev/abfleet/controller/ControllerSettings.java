@@ -20,6 +20,8 @@ import java.util.List;
  * @param heartbeatTimeout silence after which a worker's stream is closed and its lease released
  * @param askTimeout how long gRPC calls wait for an actor's answer before UNAVAILABLE
  * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
+ * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state every this
+ *     many events, so recovery replays at most that many; 0 = never (replay every event)
  */
 public record ControllerSettings(
     String grpcHost,
@@ -34,7 +36,8 @@ public record ControllerSettings(
     Duration heartbeatInterval,
     Duration heartbeatTimeout,
     Duration askTimeout,
-    FleetPolicy fleetPolicy) {
+    FleetPolicy fleetPolicy,
+    int snapshotEvery) {
 
   public enum Store {
     JDBC,
@@ -43,14 +46,21 @@ public record ControllerSettings(
 
   public ControllerSettings {
     seedNodes = List.copyOf(seedNodes);
+    if (snapshotEvery < 0) {
+      throw new IllegalArgumentException("snapshot every " + snapshotEvery
+          + " events: expected 0 (off) or a positive number");
+    }
   }
+
+  /** Snapshot interval of {@link #defaults()}, in events. */
+  public static final int DEFAULT_SNAPSHOT_EVERY = 100;
 
   /** Loopback, ephemeral ports, H2 file under $ABFLEET_HOME (or ~/.cache/abfleet)/store. */
   public static ControllerSettings defaults() {
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
-        FleetPolicy.defaults());
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY);
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -73,22 +83,22 @@ public record ControllerSettings(
 
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
-        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
+        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy);
+        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -98,17 +108,24 @@ public record ControllerSettings(
 
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, interval, timeout, askTimeout, fleetPolicy);
+        storeUrl, storeUser, storePassword, interval, timeout, askTimeout, fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy);
+        fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, policy);
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, policy, snapshotEvery);
+  }
+
+  /** Snapshot every {@code events} events; 0 = never. */
+  public ControllerSettings withSnapshotEvery(int events) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, events);
   }
 }

@@ -24,6 +24,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
@@ -99,13 +100,25 @@ public final class ExperimentEntity
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "experiment");
 
+  /** An experiment that never snapshots (recovery replays every event). */
   public static Behavior<Command> create(String experimentId, ActorRef<Scheduler.Command> scheduler) {
-    return Behaviors.setup(context -> new ExperimentEntity(context, experimentId, scheduler));
+    return create(experimentId, scheduler, 0);
+  }
+
+  /**
+   * @param snapshotEvery save a snapshot every this many events (recovery replays at most that
+   *     many after the newest snapshot); 0 = never
+   */
+  public static Behavior<Command> create(
+      String experimentId, ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
+    return Behaviors.setup(
+        context -> new ExperimentEntity(context, experimentId, scheduler, snapshotEvery));
   }
 
   private final ActorContext<Command> context;
   private final String experimentId;
   private final ActorRef<Scheduler.Command> scheduler;
+  private final int snapshotEvery;
   // The last view built and the state it shows (states are immutable: identity is enough).
   private ExperimentState viewOf;
   private ExperimentView view;
@@ -113,12 +126,19 @@ public final class ExperimentEntity
   private Map<Integer, List<RunOutcome>> assessmentOf;
   private Assessment assessment = Assessment.EMPTY;
 
-  private ExperimentEntity(
-      ActorContext<Command> context, String experimentId, ActorRef<Scheduler.Command> scheduler) {
+  private ExperimentEntity(ActorContext<Command> context, String experimentId,
+      ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
     super(PersistenceId.of(TYPE_KEY.name(), experimentId));
     this.context = context;
     this.experimentId = experimentId;
     this.scheduler = scheduler;
+    this.snapshotEvery = snapshotEvery;
+  }
+
+  /** Events stay in the journal (they are the experiment's record); snapshots only shorten recovery. */
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return snapshotEvery > 0 ? RetentionCriteria.snapshotEvery(snapshotEvery, 2) : RetentionCriteria.disabled();
   }
 
   @Override
