@@ -1,0 +1,73 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.RunPlan;
+import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit;
+import org.junit.jupiter.api.Test;
+
+/** Snapshots of an experiment: they serialize with CBOR and shorten recovery without changing it. */
+class ExperimentSnapshotTest extends EntityTestKit {
+  static final String PERSISTENCE_ID = "experiment|e1";
+
+  /** Submits and runs {@code pairs} blocks (one per epoch) to completion on host h1. */
+  void runPairs(int pairs) {
+    entity.<StatusReply<ExperimentEntity.Accepted>>runCommand(
+        r -> new ExperimentEntity.Submit(Specs.ab(pairs, 7), r));
+    for (int epoch = 1; epoch <= pairs; epoch++) {
+      long e = epoch;
+      var reply = entity.<ExperimentEntity.PlanReply>runCommand(
+          r -> new ExperimentEntity.PlanBlock("h1", e, HOST, r)).reply();
+      Block block = ((ExperimentEntity.BlockPlanned) reply).block();
+      for (RunPlan run : block.runs()) {
+        double stat = run.arm().equals("cand") ? 700 + epoch : 1000 + epoch;
+        entity.<RecordResult>runCommand(r -> new ExperimentEntity.RecordRun(
+            Specs.ok(run.runId(), "h1", e, stat), block.blockId(), r));
+      }
+    }
+  }
+
+  EventSourcedBehaviorTestKit<ExperimentEntity.Command, ExperimentEvent, ExperimentState> snapshotting(int every) {
+    return EventSourcedBehaviorTestKit.create(kit.system(),
+        ExperimentEntity.create("e1", scheduler.ref(), every));
+  }
+
+  @Test
+  void stateSurvivesACborRoundTripUnchanged() {
+    runPairs(3);
+    ExperimentState state = entity.getState();
+
+    Object back = new SerializationTestKit(kit.system()).verifySerialization(state, false);
+
+    assertThat(back).usingRecursiveComparison().isEqualTo(state);
+    assertThat(state.pairs()).hasSize(3);
+  }
+
+  @Test
+  void recoveryFromASnapshotAndLaterEventsEqualsRecoveryFromEventsAlone() {
+    entity = snapshotting(4);
+    runPairs(5);
+    ExperimentState before = entity.getState();
+    SnapshotTestKit snapshots = SnapshotTestKit.create(kit.system());
+    assertThat(snapshots.persistedInStorage(PERSISTENCE_ID)).as("snapshots taken").isNotEmpty();
+
+    ExperimentState fromSnapshot = entity.restart().state();
+    snapshots.clearByPersistenceId(PERSISTENCE_ID);
+    ExperimentState fromEvents = entity.restart().state();
+
+    assertThat(fromSnapshot).usingRecursiveComparison().isEqualTo(before);
+    assertThat(fromEvents).usingRecursiveComparison().isEqualTo(before);
+    assertThat(before.status()).isEqualTo(ExperimentState.Status.COMPLETED);
+  }
+
+  @Test
+  void noSnapshotIsTakenWhenSnapshotsAreOff() {
+    runPairs(5);
+
+    assertThat(SnapshotTestKit.create(kit.system()).persistedInStorage(PERSISTENCE_ID)).isEmpty();
+  }
+}
