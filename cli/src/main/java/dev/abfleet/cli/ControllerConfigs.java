@@ -20,7 +20,8 @@ final class ControllerConfigs {
     ControllerSettings s = ControllerSettings.defaults()
         .withGrpc(c.grpcHost(), c.grpcPort())
         .withCluster(c.grpcHost(), c.clusterPort(), c.seedNodes())
-        .withHeartbeatInterval(Duration.ofMillis(c.heartbeatIntervalMs()));
+        .withHeartbeatInterval(Duration.ofMillis(c.heartbeatIntervalMs()))
+        .withSnapshotEvery(c.store().snapshotEvery());
     FleetConfig.Store store = c.store();
     if (store.kind().equals("postgres")) {
       String password = "";

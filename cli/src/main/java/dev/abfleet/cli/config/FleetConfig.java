@@ -15,9 +15,12 @@ public record FleetConfig(
   /**
    * The event journal. kind "h2": an embedded file database under {@code path}; kind
    * "postgres": a shared database at {@code url} (password read from the environment variable
-   * named by {@code passwordEnv}, never from the file).
+   * named by {@code passwordEnv}, never from the file). {@code snapshotEvery}: experiments and
+   * the scheduler save a snapshot every this many events, which bounds what a restart replays;
+   * 0 = never.
    */
-  public record Store(String kind, String path, String url, String user, String passwordEnv) {}
+  public record Store(String kind, String path, String url, String user, String passwordEnv,
+      int snapshotEvery) {}
 
   /**
    * Default decision policy of experiments that do not set their own. {@code looks}: ascending

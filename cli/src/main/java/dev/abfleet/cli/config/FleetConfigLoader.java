@@ -2,6 +2,7 @@ package dev.abfleet.cli.config;
 
 import dev.abfleet.cli.PolicyRanges;
 import dev.abfleet.cli.Problem;
+import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.worker.run.Harnesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -95,7 +96,8 @@ public final class FleetConfigLoader {
     int clusterPort = 2552;
     List<String> seeds = List.of();
     int heartbeat = 1000;
-    FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "");
+    FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "",
+        ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
     if (n != null) {
       Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store"));
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
@@ -109,19 +111,21 @@ public final class FleetConfigLoader {
   }
 
   private static FleetConfig.Store store(YamlNode n) {
-    Map<String, YamlNode> m = n.mapping(Set.of("kind", "path", "url", "user", "password_env"));
+    Map<String, YamlNode> m = n.mapping(Set.of("kind", "path", "url", "user", "password_env", "snapshot_every"));
     String kind = m.containsKey("kind") ? m.get("kind").oneOf(List.of("h2", "postgres")) : "h2";
     String path = m.containsKey("path") ? m.get("path").string() : "";
     String url = m.containsKey("url") ? m.get("url").string() : "";
     String user = m.containsKey("user") ? m.get("user").string() : "";
     String passwordEnv = m.containsKey("password_env") ? m.get("password_env").string() : "";
+    int snapshotEvery = m.containsKey("snapshot_every") ? m.get("snapshot_every").integer(0, 1_000_000)
+        : ControllerSettings.DEFAULT_SNAPSHOT_EVERY;
     if (kind.equals("postgres") && !url.startsWith("jdbc:postgresql:")) {
       throw n.problem("controller.store.url must be a jdbc:postgresql:// URL when kind is postgres, e.g. jdbc:postgresql://db:5432/abfleet");
     }
     if (kind.equals("h2") && !url.isEmpty()) {
       throw m.get("url").problem("controller.store.url is only for kind postgres; for h2 set path (a directory)");
     }
-    return new FleetConfig.Store(kind, path, url, user, passwordEnv);
+    return new FleetConfig.Store(kind, path, url, user, passwordEnv, snapshotEvery);
   }
 
   private static FleetConfig.Policy policy(YamlNode n) {

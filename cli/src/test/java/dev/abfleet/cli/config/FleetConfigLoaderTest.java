@@ -125,6 +125,15 @@ class FleetConfigLoaderTest {
   }
 
   @Test
+  void snapshotIntervalDefaultsToAHundredEventsAndZeroTurnsSnapshotsOff() {
+    assertThat(FleetConfigLoader.embeddedDefault().controller().store().snapshotEvery()).isEqualTo(100);
+    FleetConfig off = FleetConfigLoader.parse("f.yaml", "controller:\n  store:\n    snapshot_every: 0\n");
+    assertThat(off.controller().store().snapshotEvery()).isZero();
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  store:\n    snapshot_every: -5\n"))
+        .hasMessageContaining("f.yaml:3:");
+  }
+
+  @Test
   void syntaxErrorNamesTheLine() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  pairs: [8\n  alpha: 0.05\n"))
         .isInstanceOf(Problem.class)
