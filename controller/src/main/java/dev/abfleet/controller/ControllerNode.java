@@ -5,6 +5,7 @@ import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.store.EventStore;
 import dev.abfleet.controller.store.StoreSchema;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import io.grpc.Server;
@@ -12,12 +13,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.OptionalInt;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
@@ -29,7 +27,6 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.cluster.typed.SingletonActor;
-import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,12 +54,12 @@ public final class ControllerNode implements AutoCloseable {
   public static ControllerNode start(ControllerSettings settings) {
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = settings.store() == ControllerSettings.Store.JDBC
-        ? schemaVersion(settings) : OptionalInt.of(StoreSchema.CURRENT);
+        ? EventStore.schemaVersion(settings) : OptionalInt.of(StoreSchema.CURRENT);
     ActorSystem<Void> system =
         ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
     try {
-      if (StoreSchema.plan(schemaFound, storeName(settings)) == StoreSchema.Plan.CREATE) {
-        createSchema(system, settings, schemaFound);
+      if (StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
+        EventStore.createSchema(system, settings, schemaFound);
       }
       joinCluster(system, settings);
       // The in-memory journal comes without a snapshot store.
@@ -132,51 +129,6 @@ public final class ControllerNode implements AutoCloseable {
     } catch (Exception e) {
       log.warn("actor system did not terminate cleanly: {}", e.toString());
     }
-  }
-
-  /**
-   * The schema version recorded in the store (creating the version table if need be).
-   *
-   * @throws IllegalStateException when the store cannot be reached, or was written by a newer build
-   */
-  private static OptionalInt schemaVersion(ControllerSettings settings) {
-    OptionalInt found;
-    try {
-      found = StoreSchema.found(settings.storeUrl(), settings.storeUser(), settings.storePassword());
-    } catch (SQLException e) {
-      throw unreachable(settings, e.toString(), e);
-    }
-    StoreSchema.plan(found, storeName(settings));
-    return found;
-  }
-
-  /** Creates the event store's tables (idempotently) and records this build's schema version. */
-  private static void createSchema(ActorSystem<Void> system, ControllerSettings settings, OptionalInt found) {
-    try {
-      SchemaUtils.createIfNotExists(system).toCompletableFuture()
-          .get(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
-          StoreSchema.CURRENT);
-      log.info("event store {}: schema version {} {}", storeName(settings), StoreSchema.CURRENT,
-          found.isEmpty() ? "created" : "upgraded from " + found.getAsInt());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating the event store schema", e);
-    } catch (ExecutionException e) {
-      throw unreachable(settings, String.valueOf(e.getCause()), e);
-    } catch (SQLException | TimeoutException e) {
-      throw unreachable(settings, e.toString(), e);
-    }
-  }
-
-  private static IllegalStateException unreachable(ControllerSettings settings, String why, Exception e) {
-    return new IllegalStateException("cannot set up the event store " + storeName(settings) + ": "
-        + why + "; check controller.store (URL, user, password) and, for H2, that no other"
-        + " controller holds the file", e);
-  }
-
-  private static String storeName(ControllerSettings settings) {
-    return StoreSchema.describe(settings.storeUrl());
   }
 
   private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings) {

@@ -7,12 +7,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** The Pekko configuration of one node: its settings on top of application.conf. */
-final class PekkoConfig {
+public final class PekkoConfig {
   private PekkoConfig() {}
 
-  static final String SYSTEM_NAME = "abfleet";
+  public static final String SYSTEM_NAME = "abfleet";
 
-  static Config of(ControllerSettings s) {
+  public static Config of(ControllerSettings s) {
     Map<String, Object> values = new HashMap<>();
     values.put("pekko.remote.artery.canonical.hostname", s.clusterHost());
     values.put("pekko.remote.artery.canonical.port", s.clusterPort());

@@ -6,10 +6,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts. */
+/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts and of its event store. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks of abfleet itself on SIMULATED hosts (hypervisor sim).",
-    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class})
+    description = "Benchmarks of abfleet itself: on SIMULATED hosts (hypervisor sim), and of its event store (recovery).",
+    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

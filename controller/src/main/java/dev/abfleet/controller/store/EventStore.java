@@ -1,0 +1,66 @@
+package dev.abfleet.controller.store;
+
+import dev.abfleet.controller.ControllerSettings;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Setting up the JDBC event store of {@link ControllerSettings}: its versioned schema. */
+public final class EventStore {
+  private static final Logger log = LoggerFactory.getLogger(EventStore.class);
+  private static final Duration SCHEMA_TIMEOUT = Duration.ofSeconds(30);
+
+  private EventStore() {}
+
+  /**
+   * The schema version recorded in the store (creating the version table if need be).
+   *
+   * @throws IllegalStateException when the store cannot be reached, or was written by a newer build
+   */
+  public static OptionalInt schemaVersion(ControllerSettings settings) {
+    OptionalInt found;
+    try {
+      found = StoreSchema.found(settings.storeUrl(), settings.storeUser(), settings.storePassword());
+    } catch (SQLException e) {
+      throw unreachable(settings, e.toString(), e);
+    }
+    StoreSchema.plan(found, name(settings));
+    return found;
+  }
+
+  /** Creates the event store's tables (idempotently) and records this build's schema version. */
+  public static void createSchema(ActorSystem<?> system, ControllerSettings settings, OptionalInt found) {
+    try {
+      SchemaUtils.createIfNotExists(system).toCompletableFuture()
+          .get(SCHEMA_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
+          StoreSchema.CURRENT);
+      log.info("event store {}: schema version {} {}", name(settings), StoreSchema.CURRENT,
+          found.isEmpty() ? "created" : "upgraded from " + found.getAsInt());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating the event store schema", e);
+    } catch (ExecutionException e) {
+      throw unreachable(settings, String.valueOf(e.getCause()), e);
+    } catch (SQLException | TimeoutException e) {
+      throw unreachable(settings, e.toString(), e);
+    }
+  }
+
+  private static IllegalStateException unreachable(ControllerSettings settings, String why, Exception e) {
+    return new IllegalStateException("cannot set up the event store " + name(settings) + ": "
+        + why + "; check controller.store (URL, user, password) and, for H2, that no other"
+        + " controller holds the file", e);
+  }
+
+  public static String name(ControllerSettings settings) {
+    return StoreSchema.describe(settings.storeUrl());
+  }
+}
