@@ -83,22 +83,26 @@ public record ControllerSettings(
 
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
+        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
-        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
+        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery);
+        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -108,7 +112,8 @@ public record ControllerSettings(
 
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, interval, timeout, askTimeout, fleetPolicy, snapshotEvery);
+        storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
+        fleetPolicy, snapshotEvery);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
@@ -119,7 +124,8 @@ public record ControllerSettings(
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, policy, snapshotEvery);
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        policy, snapshotEvery);
   }
 
   /** Snapshot every {@code events} events; 0 = never. */

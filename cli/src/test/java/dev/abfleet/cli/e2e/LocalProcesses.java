@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A controller and workers as separate abfleet processes on loopback; killed on close. */
@@ -44,6 +45,36 @@ final class LocalProcesses implements AutoCloseable {
       }
     }
     throw new AssertionError("controller did not listen on " + grpcPort + ": " + Cli.read(dir.resolve("controller.err")));
+  }
+
+  /**
+   * The controller with {@code --config config} (its store, e.g. PostgreSQL) and {@code env}
+   * (e.g. the variable its password_env names), logging to {@code name}.out/.err; returns once
+   * it serves gRPC.
+   */
+  Process startController(String name, Path config, Map<String, String> env) throws Exception {
+    Process p = Cli.startWithEnv(dir, name, env, "controller", "--config", config.toString(),
+        "--grpc-port", String.valueOf(grpcPort), "--cluster-port", "0",
+        "--home", Files.createDirectories(dir.resolve("controller-home")).toString());
+    processes.add(p);
+    awaitListening(p, name);
+    return p;
+  }
+
+  private void awaitListening(Process p, String name) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      if (!p.isAlive()) {
+        throw new AssertionError(name + " exited: " + log(name));
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", grpcPort), 500);
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(300);
+      }
+    }
+    throw new AssertionError(name + " did not listen on " + grpcPort + ": " + log(name));
   }
 
   Process startWorker(String hostId, String... options) throws Exception {

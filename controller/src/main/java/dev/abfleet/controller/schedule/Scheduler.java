@@ -30,8 +30,9 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 /**
  * The scheduling brain (a cluster singleton): knows the hosts, grants exclusive leases with
  * per-host epochs that only grow, asks experiments to plan a block for each lease and hands the
- * block to the host's session. Leases and the host states an operator or the health check set
- * (draining, quarantined) are persisted; who is connected is rebuilt from worker hellos.
+ * block to the host's session. Leases, the host states an operator or the health check set
+ * (draining, quarantined) and the histories quarantines are decided from (INFRA streaks, paired
+ * noise) are persisted; who is connected is rebuilt from worker hellos.
  */
 public final class Scheduler
     extends EventSourcedBehavior<Scheduler.Command, Scheduler.Event, SchedulerState>
@@ -101,7 +102,7 @@ public final class Scheduler
   private final TimerScheduler<Command> timers;
   private final FleetPolicy policy;
   private final int snapshotEvery;
-  // Rebuilt from hellos and experiment requests after a restart; leases and marks are durable.
+  // Rebuilt from hellos and experiment requests after a restart; SchedulerState is durable.
   private Fleet fleet = Fleet.empty();
   private Demands demands = Demands.empty();
   private final Quarantines quarantines;

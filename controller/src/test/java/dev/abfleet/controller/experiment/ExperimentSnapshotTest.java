@@ -16,9 +16,14 @@ class ExperimentSnapshotTest extends EntityTestKit {
 
   /** Submits and runs {@code pairs} blocks (one per epoch) to completion on host h1. */
   void runPairs(int pairs) {
+    runPairs(pairs, pairs);
+  }
+
+  /** Submits {@code wanted} pairs and runs {@code blocks} blocks (one per epoch) on host h1. */
+  void runPairs(int wanted, int blocks) {
     entity.<StatusReply<ExperimentEntity.Accepted>>runCommand(
-        r -> new ExperimentEntity.Submit(Specs.ab(pairs, 7), r));
-    for (int epoch = 1; epoch <= pairs; epoch++) {
+        r -> new ExperimentEntity.Submit(Specs.ab(wanted, 7), r));
+    for (int epoch = 1; epoch <= blocks; epoch++) {
       long e = epoch;
       var reply = entity.<ExperimentEntity.PlanReply>runCommand(
           r -> new ExperimentEntity.PlanBlock("h1", e, HOST, r)).reply();
@@ -37,14 +42,21 @@ class ExperimentSnapshotTest extends EntityTestKit {
   }
 
   @Test
-  void stateSurvivesACborRoundTripUnchanged() {
-    runPairs(3);
+  void stateWithPairsAndABlockInFlightSurvivesACborRoundTripUnchanged() {
+    runPairs(6, 3);
+    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanBlock("h1", 9, HOST, r)).reply();
+    Block block = ((ExperimentEntity.BlockPlanned) reply).block();
+    RunPlan first = block.runs().get(0);
+    entity.<RecordResult>runCommand(r -> new ExperimentEntity.RecordRun(
+        Specs.ok(first.runId(), "h1", 9, 1000), block.blockId(), r));
     ExperimentState state = entity.getState();
 
     Object back = new SerializationTestKit(kit.system()).verifySerialization(state, false);
 
     assertThat(back).usingRecursiveComparison().isEqualTo(state);
     assertThat(state.pairs()).hasSize(3);
+    assertThat(state.inFlight()).hasSize(1);
   }
 
   @Test
