@@ -52,18 +52,18 @@ public final class ControllerNode implements AutoCloseable {
    * @throws IllegalStateException if the store, the cluster or the gRPC port cannot be set up
    */
   public static ControllerNode start(ControllerSettings settings) {
+    boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     // A store this build cannot read is refused before anything starts.
-    OptionalInt schemaFound = settings.store() == ControllerSettings.Store.JDBC
-        ? EventStore.schemaVersion(settings) : OptionalInt.of(StoreSchema.CURRENT);
+    OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
     ActorSystem<Void> system =
         ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
     try {
-      if (StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
+      if (jdbc && StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
         EventStore.createSchema(system, settings, schemaFound);
       }
       joinCluster(system, settings);
       // The in-memory journal comes without a snapshot store.
-      int snapshotEvery = settings.store() == ControllerSettings.Store.JDBC ? settings.snapshotEvery() : 0;
+      int snapshotEvery = jdbc ? settings.snapshotEvery() : 0;
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
           SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy(), snapshotEvery))
               .onFailure(SupervisorStrategy.restartWithBackoff(

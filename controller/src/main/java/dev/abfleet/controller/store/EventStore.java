@@ -60,6 +60,7 @@ public final class EventStore {
         + " controller holds the file", e);
   }
 
+  /** The store's JDBC URL without its parameters, for messages and logs. */
   public static String name(ControllerSettings settings) {
     return StoreSchema.describe(settings.storeUrl());
   }
