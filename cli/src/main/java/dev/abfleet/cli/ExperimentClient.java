@@ -11,7 +11,6 @@ import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,7 @@ public final class ExperimentClient implements AutoCloseable {
   }
 
   public ExperimentClient(String target, Reconnect reconnect) {
-    this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    this.channel = ControllerAddress.channel(target);
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
   }

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class ControllerNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControllerNode.class);
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
+  private static final int SCHEMA_ATTEMPTS = 4;
 
   private final ActorSystem<Void> system;
   private final Server server;
@@ -124,17 +125,36 @@ public final class ControllerNode implements AutoCloseable {
     }
   }
 
+  /**
+   * Creates the journal tables unless they exist. Nodes of a cluster that start together race
+   * for it on a shared database: the loser's CREATE fails (duplicate table or type), and the
+   * next attempt sees the tables and does nothing. Only when every attempt fails is it an error.
+   */
   private static void createSchema(ActorSystem<Void> system) {
-    try {
-      SchemaUtils.createIfNotExists(system).toCompletableFuture()
-          .get(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating the event store schema", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot create the event store schema: " + e.getMessage()
-          + "; check the store URL and that no other controller holds the H2 file", e);
+    Exception last = null;
+    for (int attempt = 1; attempt <= SCHEMA_ATTEMPTS; attempt++) {
+      try {
+        SchemaUtils.createIfNotExists(system).toCompletableFuture()
+            .get(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while creating the event store schema", e);
+      } catch (Exception e) {
+        last = e;
+        log.info("creating the event store schema failed (attempt {} of {}): {}", attempt,
+            SCHEMA_ATTEMPTS, e.toString());
+        try {
+          Thread.sleep(500L * attempt);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while creating the event store schema", ie);
+        }
+      }
     }
+    throw new IllegalStateException("cannot create the event store schema: " + last.getMessage()
+        + "; check the store URL and credentials, and that no other controller holds the H2 file",
+        last);
   }
 
   private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings) {

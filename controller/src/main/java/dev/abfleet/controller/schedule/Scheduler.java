@@ -107,8 +107,12 @@ public final class Scheduler
   @Override
   public SignalHandler<SchedulerState> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), state -> state.marks().quarantined()
-            .forEach((host, q) -> armCoolDown(host, q.sinceEpochMs())))
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          // Operators (and the failover test) find the singleton's node by this line.
+          context.getLog().info("scheduler singleton running on {} (recovered {} leases)",
+              context.getSystem().address(), state.leases().active().size());
+          state.marks().quarantined().forEach((host, q) -> armCoolDown(host, q.sinceEpochMs()));
+        })
         .build();
   }
 
