@@ -7,6 +7,7 @@ import dev.abfleet.cli.Main;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.Heartbeat;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.RunResult;
@@ -146,42 +147,47 @@ class ControllerClusterFailoverE2ETest {
 
   /**
    * A worker that never held a lease reports a run of the experiment under an old epoch; the
-   * controller acknowledges it (so a worker stops re-sending) and counts it as stale.
+   * controller acknowledges it (so a worker stops re-sending) and counts it as stale. Until the
+   * experiment has moved off the killed node nobody answers: the report goes again on a new
+   * stream, as a worker's would, with heartbeats meanwhile (a silent stream is closed).
    */
   private static void sendStaleReport(String controllers, String experimentId) throws Exception {
     ManagedChannel channel = ControllerTargets.channel(controllers).build();
+    CountDownLatch acked = new CountDownLatch(1);
+    WorkerMessage hello = WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId("ghost")
+        .setArch("x86_64").setCpus(2).setMemoryMib(4096)
+        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("tcg")))
+        .build();
+    WorkerMessage stale = WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder()
+        .setRunId("stale-run").setExperimentId(experimentId).setBlockId("old-block")
+        .setLeaseEpoch(1)).build();
+    WorkerMessage heartbeat = WorkerMessage.newBuilder()
+        .setHeartbeat(Heartbeat.getDefaultInstance()).build();
     try {
-      CountDownLatch acked = new CountDownLatch(1);
-      StreamObserver<WorkerMessage> out = WorkerServiceGrpc.newStub(channel).connect(
-          new StreamObserver<>() {
-            @Override
-            public void onNext(ControllerMessage m) {
-              if (m.hasReportAck() && m.getReportAck().getRunId().equals("stale-run")) {
-                acked.countDown();
+      for (int attempt = 0; attempt < 12 && acked.getCount() > 0; attempt++) {
+        StreamObserver<WorkerMessage> out = WorkerServiceGrpc.newStub(channel).connect(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(ControllerMessage m) {
+                if (m.hasReportAck() && m.getReportAck().getRunId().equals("stale-run")) {
+                  acked.countDown();
+                }
               }
-            }
 
-            @Override
-            public void onError(Throwable t) {}
+              @Override
+              public void onError(Throwable t) {}
 
-            @Override
-            public void onCompleted() {}
-          });
-      out.onNext(WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId("ghost")
-          .setArch("x86_64").setCpus(2).setMemoryMib(4096)
-          .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("tcg")))
-          .build());
-      WorkerMessage stale = WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder()
-          .setRunId("stale-run").setExperimentId(experimentId).setBlockId("old-block")
-          .setLeaseEpoch(1)).build();
-      // Until the experiment has moved off the killed node nobody answers: sent again, as a
-      // worker would on its next stream.
-      for (int i = 0; i < 24 && acked.getCount() > 0; i++) {
+              @Override
+              public void onCompleted() {}
+            });
+        out.onNext(hello);
         out.onNext(stale);
-        acked.await(5, TimeUnit.SECONDS);
+        for (int i = 0; i < 20 && !acked.await(500, TimeUnit.MILLISECONDS); i++) {
+          out.onNext(heartbeat);
+        }
+        out.onCompleted();
       }
       assertThat(acked.getCount()).as("stale report acknowledged").isZero();
-      out.onCompleted();
     } finally {
       channel.shutdownNow();
     }
