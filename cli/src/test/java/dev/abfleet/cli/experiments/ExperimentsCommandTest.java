@@ -80,10 +80,19 @@ class ExperimentsCommandTest {
           .isZero();
       assertThat(stdout()).contains("\"experiment\" : \"e-old\"").contains("\"state\" : \"cancelled\"");
 
-      assertThat(run("experiments", "watch", "e-old", "--controller", target))
-          .isEqualTo(Main.EXIT_FAILED);
+      ByteArrayOutputStream progress = new ByteArrayOutputStream();
+      PrintStream stderr = System.err;
+      System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
+      int watched;
+      try {
+        watched = run("experiments", "watch", "e-old", "--controller", target);
+      } finally {
+        System.setErr(stderr);
+      }
+      assertThat(watched).isEqualTo(Main.EXIT_FAILED);
       assertThat(stdout()).contains("e-old");
-      assertThat(err.toString()).contains("abfleet: experiment e-old cancelled: cancelled from the command line");
+      assertThat(progress.toString(StandardCharsets.UTF_8))
+          .contains("abfleet: experiment e-old cancelled: cancelled from the command line");
     }
   }
 
