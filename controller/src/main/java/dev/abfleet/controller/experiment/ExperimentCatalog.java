@@ -11,6 +11,7 @@ import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
 import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
 
 /**
  * The experiments in the journal, for listing: a read side over the experiment entities' events
@@ -86,7 +87,7 @@ public final class ExperimentCatalog {
         .runWith(Sink.seq(), system)
         .thenCompose(all -> {
           List<Cursor> candidates = after(all, after);
-          return org.apache.pekko.stream.javadsl.Source.from(candidates)
+          return Source.from(candidates)
               .mapAsync(PARALLELISM, this::summary)
               .filter(s -> states.isEmpty() || states.contains(s.state()))
               .take(pageSize + 1L)

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -45,7 +46,7 @@ public final class Scheduler
   record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
 
   /** The sessions registered on any node when this scheduler started (receptionist listing). */
-  record SessionsFound(java.util.Set<ActorRef<SessionMessage>> sessions) implements Command {}
+  record SessionsFound(Set<ActorRef<SessionMessage>> sessions) implements Command {}
 
   /** Persists the lease changes queued since the last flush, as one write. */
   enum Flush implements Command { INSTANCE }
