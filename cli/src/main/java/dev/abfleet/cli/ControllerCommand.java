@@ -64,6 +64,12 @@ final class ControllerCommand implements Callable<Integer> {
           seedNodes != null ? seedNodes : s.seedNodes());
     }
     Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
+    if (storeDir != null && s.seedNodes().size() > 1) {
+      throw new Problem((seedNodes != null ? "--seed-nodes" : "controller.seed_nodes (fleet.yaml)")
+          + " lists " + s.seedNodes().size() + " nodes, but the journal is an H2 file, which one"
+          + " controller process alone can use; give the nodes a shared PostgreSQL journal"
+          + " (controller.store: {kind: postgres, ...} in --config)");
+    }
     String homeOrigin = home != null ? "--home " + home : "home " + dataHome + " (the default; see --home)";
     try (StoreLock lock = storeDir == null ? null : StoreLock.acquire(storeDir,
         ControllerConfigs.h2DirOrigin(cfg, homeOrigin),
