@@ -111,9 +111,10 @@ final class AbCommand implements Callable<Integer> {
           + " not with --controller.")
   Integer localWorkers;
 
-  @Option(names = "--controller", paramLabel = "HOST:PORT",
-      description = "Submit to this running controller (abfleet controller) instead of starting an embedded"
-          + " one; the kernels must be readable at the same absolute paths on its workers.")
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
+      description = "Submit to this running controller (abfleet controller; several addresses = the nodes"
+          + " of a controller cluster) instead of starting an embedded one; the kernels must be"
+          + " readable at the same absolute paths on its workers.")
   String controller;
 
   @Option(names = "--priority", paramLabel = "P",

@@ -1,20 +1,28 @@
 package dev.abfleet.cli;
 
-import java.util.regex.Pattern;
+import dev.abfleet.worker.link.ControllerTargets;
+import io.grpc.ManagedChannel;
 
-/** The --controller option's value: HOST:PORT, checked the same way by every command. */
+/**
+ * The --controller option's value: HOST:PORT, or several separated by commas (the nodes of a
+ * controller cluster; calls go to one and move to another when it is unavailable). Checked the
+ * same way by every command.
+ */
 public final class ControllerAddress {
-  private static final Pattern TARGET = Pattern.compile("(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.-]+):(\\d{1,5})");
-
   private ControllerAddress() {}
 
-  /** The address as given; a {@link Problem} names the value and the expected form. */
+  /** The address(es) as given; a {@link Problem} names the bad entry and the expected form. */
   public static String check(String value) {
-    var m = TARGET.matcher(value);
-    if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
-      throw new Problem("--controller '" + value + "': expected HOST:PORT with a port 1 to"
-          + " 65535, e.g. 127.0.0.1:7070");
+    try {
+      ControllerTargets.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new Problem("--controller " + e.getMessage());
     }
     return value;
+  }
+
+  /** A plaintext channel to the controller (any node of the list). */
+  public static ManagedChannel channel(String checked) {
+    return ControllerTargets.channel(checked).build();
   }
 }

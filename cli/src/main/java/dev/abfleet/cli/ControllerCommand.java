@@ -35,6 +35,12 @@ final class ControllerCommand implements Callable<Integer> {
       description = "Address other controller nodes reach this one at (default: the gRPC host), e.g. the pod's DNS name.")
   String clusterHost;
 
+  @Option(names = "--seed-nodes", paramLabel = "HOST:PORT,...", split = ",",
+      description = "Cluster addresses (host:cluster-port) of the controller nodes to join; overrides"
+          + " controller.seed_nodes. List the same nodes, in the same order, on every node: the first"
+          + " one forms the cluster when nobody else answers.")
+  java.util.List<String> seedNodes;
+
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
@@ -52,11 +58,18 @@ final class ControllerCommand implements Callable<Integer> {
     if (grpcPort != null || grpcHost != null) {
       s = s.withGrpc(grpcHost != null ? grpcHost : s.grpcHost(), grpcPort != null ? grpcPort : s.grpcPort());
     }
-    if (clusterPort != null || clusterHost != null) {
+    if (clusterPort != null || clusterHost != null || seedNodes != null) {
       s = s.withCluster(clusterHost != null ? clusterHost : s.clusterHost(),
-          clusterPort != null ? clusterPort : s.clusterPort(), s.seedNodes());
+          clusterPort != null ? clusterPort : s.clusterPort(),
+          seedNodes != null ? seedNodes : s.seedNodes());
     }
     Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
+    if (storeDir != null && s.seedNodes().size() > 1) {
+      throw new Problem((seedNodes != null ? "--seed-nodes" : "controller.seed_nodes (fleet.yaml)")
+          + " lists " + s.seedNodes().size() + " nodes, but the journal is an H2 file, which one"
+          + " controller process alone can use; give the nodes a shared PostgreSQL journal"
+          + " (controller.store: {kind: postgres, ...} in --config)");
+    }
     String homeOrigin = home != null ? "--home " + home : "home " + dataHome + " (the default; see --home)";
     try (StoreLock lock = storeDir == null ? null : StoreLock.acquire(storeDir,
         ControllerConfigs.h2DirOrigin(cfg, homeOrigin),
@@ -69,7 +82,7 @@ final class ControllerCommand implements Callable<Integer> {
       ControllerNode node;
       try {
         node = ControllerNode.start(s);
-      } catch (UncheckedIOException | IllegalStateException e) {
+      } catch (UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
         throw new Problem(e.getMessage());
       }
       CountDownLatch stop = new CountDownLatch(1);

@@ -4,6 +4,8 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
+import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
@@ -11,8 +13,8 @@ import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -34,16 +36,21 @@ public final class ExperimentClient implements AutoCloseable {
   }
 
   public ExperimentClient(String target, Reconnect reconnect) {
-    this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    this.channel = ControllerAddress.channel(target);
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
   }
 
-  /** Submits and returns the experiment id; INVALID_ARGUMENT becomes a {@link Problem}. */
+  /**
+   * Submits and returns the experiment id; INVALID_ARGUMENT becomes a {@link Problem}. An empty
+   * {@code id} is chosen here, not by the controller: a submission that timed out after the
+   * controller recorded it is then repeated under the same id instead of recorded twice.
+   */
   public String submit(String id, ExperimentSpec spec) {
+    String chosen = id.isEmpty() ? newId() : id;
     try {
       return reconnect.call(() -> stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-          .submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(id).setSpec(spec).build())
+          .submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(chosen).setSpec(spec).build())
           .getExperimentId());
     } catch (StatusRuntimeException e) {
       throw asProblem(e);
@@ -58,6 +65,19 @@ public final class ExperimentClient implements AutoCloseable {
   public void cancel(String id, String reason) {
     stub.withDeadlineAfter(10, TimeUnit.SECONDS)
         .cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId(id).setReason(reason).build());
+  }
+
+  /** Cancels, riding out a controller that is away ({@link Reconnect}); returns the experiment. */
+  public Experiment cancelAndGet(String id, String reason) {
+    return reconnect.call(() -> stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+        .cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId(id).setReason(reason).build()));
+  }
+
+  /** One page of the experiments in {@code states} (empty = all), newest first. */
+  public ListExperimentsResponse list(List<String> states, int pageSize, String pageToken) {
+    return reconnect.call(() -> stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+        .listExperiments(ListExperimentsRequest.newBuilder().addAllStates(states)
+            .setPageSize(pageSize).setPageToken(pageToken).build()));
   }
 
   /**
@@ -87,6 +107,15 @@ public final class ExperimentClient implements AutoCloseable {
     }
     return last;
   }
+
+  /** An id of the controller's form, e-XXXXXXXX (32 random bits, as the controller draws them). */
+  static String newId() {
+    byte[] bytes = new byte[4];
+    RANDOM.nextBytes(bytes);
+    return "e-" + java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private static Problem asProblem(StatusRuntimeException e) {
     Status.Code c = e.getStatus().getCode();

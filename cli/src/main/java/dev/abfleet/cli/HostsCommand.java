@@ -12,7 +12,6 @@ import dev.abfleet.proto.fleet.v1.UndrainHostRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -48,7 +47,7 @@ final class HostsCommand implements Callable<Integer> {
 
   /** The --controller option every subcommand takes. */
   static final class ControllerOption {
-    @Option(names = "--controller", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT",
+    @Option(names = "--controller", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT[,...]",
         description = "Controller gRPC address (default: ${DEFAULT-VALUE}).")
     String controller;
 
@@ -136,7 +135,7 @@ final class HostsCommand implements Callable<Integer> {
 
   /** Runs one call; NOT_FOUND and INVALID_ARGUMENT are the user's to fix (exit 2). */
   private static <T> T rpc(String target, Function<ManagedChannel, T> rpc) {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    ManagedChannel channel = ControllerAddress.channel(target);
     try {
       return rpc.apply(channel);
     } catch (StatusRuntimeException e) {

@@ -9,7 +9,6 @@ import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.nio.file.Path;
@@ -81,7 +80,7 @@ final class LocalFleet implements AutoCloseable {
    * known yet is queued, not rejected.
    */
   private void awaitWorkers(Duration limit) {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target()).usePlaintext().build();
+    ManagedChannel channel = ControllerAddress.channel(target());
     try {
       var stub = ExperimentServiceGrpc.newBlockingStub(channel);
       long deadline = System.nanoTime() + limit.toNanos();

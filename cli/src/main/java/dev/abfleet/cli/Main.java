@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       dev.abfleet.cli.sim.SimKernelsCommand.class,
       dev.abfleet.cli.sim.BenchCommand.class,
       HostsCommand.class,
+      dev.abfleet.cli.experiments.ExperimentsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

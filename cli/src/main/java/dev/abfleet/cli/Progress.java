@@ -14,16 +14,16 @@ import java.util.Map;
 import java.util.Set;
 
 /** Prints one line per finished boot to stderr while an experiment runs. */
-final class Progress {
+public final class Progress {
   private final PrintStream err;
   private final Set<String> seen = new HashSet<>();
   private int lastPairs = -1;
 
-  Progress(PrintStream err) {
+  public Progress(PrintStream err) {
     this.err = err;
   }
 
-  void onChange(Experiment e) {
+  public void onChange(Experiment e) {
     for (Boot b : e.getBootsList()) {
       if (seen.add(b.getRunId())) {
         err.println(line(e, b));

@@ -25,7 +25,7 @@ public enum ReportFormat {
   }
 
   /** One experiment the controller ran. */
-  String render(Experiment e) {
+  public String render(Experiment e) {
     Report r = ProtoReports.of(e);
     return switch (this) {
       case TEXT -> TextReport.render(r);

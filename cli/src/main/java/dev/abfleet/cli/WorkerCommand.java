@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(name = "worker", mixinStandardHelpOptions = true,
     description = "Run the worker agent: connect to a controller and boot the VMs it assigns, one at a time.")
 final class WorkerCommand implements Callable<Integer> {
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
+  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @Option(names = "--host-id", paramLabel = "ID", description = "Id of this host in the fleet (default: hostname).")

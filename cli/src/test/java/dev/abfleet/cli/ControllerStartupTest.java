@@ -47,6 +47,26 @@ class ControllerStartupTest {
 
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void severalSeedNodesOnAnH2JournalIsExitTwoAskingForPostgres() {
+    assertThat(controller("--seed-nodes", "127.0.0.1:25601,127.0.0.1:25602", "--home",
+        dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: --seed-nodes lists 2 nodes, but the journal is an H2"
+        + " file, which one controller process alone can use; give the nodes a shared PostgreSQL"
+        + " journal (controller.store: {kind: postgres, ...} in --config)");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void badSeedNodeIsExitTwoNamingIt() {
+    assertThat(controller("--seed-nodes", "127.0.0.1", "--grpc-port", "0", "--cluster-port", "0",
+        "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: seed node '127.0.0.1': expected HOST:CLUSTER_PORT"
+        + " (e.g. 127.0.0.1:2552) or pekko://abfleet@HOST:PORT");
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void grpcPortInUseIsExitTwoWithOneLineNamingThePort() throws IOException {
     try (ServerSocket busy = new ServerSocket()) {
       busy.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

@@ -54,7 +54,7 @@ class HostsCommandTest {
   void malformedControllerAddressIsExitTwo() {
     assertThat(run("hosts", "list", "--controller", "localhost")).isEqualTo(2);
     assertThat(err.toString().strip()).isEqualTo(
-        "abfleet: --controller 'localhost': expected HOST:PORT with a port 1 to 65535, e.g. 127.0.0.1:7070");
+        "abfleet: --controller 'localhost': expected HOST:PORT with a port 1 to 65535, several separated by commas, e.g. 127.0.0.1:7070,127.0.0.1:7071");
   }
 
   @Test

@@ -12,8 +12,8 @@ import java.util.List;
  * @param grpcPort gRPC port; 0 = ephemeral (see {@link ControllerNode#grpcPort()})
  * @param clusterHost address of this node in the Pekko cluster
  * @param clusterPort Pekko remoting port; 0 = ephemeral
- * @param seedNodes Pekko addresses to join ("pekko://abfleet@host:port"); empty = form a
- *     one-node cluster with itself
+ * @param seedNodes cluster addresses to join, "host:port" (a node's cluster port) or
+ *     "pekko://abfleet@host:port"; empty = form a one-node cluster with itself
  * @param store where events go: JDBC (H2 file by default, PostgreSQL) or in memory (tests)
  * @param storeUrl JDBC URL; used when store is JDBC
  * @param heartbeatInterval how often workers must send heartbeats

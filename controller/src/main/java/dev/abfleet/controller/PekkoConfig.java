@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import java.util.HashMap;
+import java.util.regex.Pattern;
 import java.util.Map;
 
 /** The Pekko configuration of one node: its settings on top of application.conf. */
@@ -12,11 +13,31 @@ public final class PekkoConfig {
 
   public static final String SYSTEM_NAME = "abfleet";
 
+  private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9_.-]+):(\\d{1,5})");
+
+  /**
+   * A seed node as Pekko names it: {@code host:port} (the node's cluster port) becomes
+   * {@code pekko://abfleet@host:port}; a full {@code pekko://} address is kept.
+   *
+   * @throws IllegalArgumentException for anything else, naming the value and the forms expected
+   */
+  static String seedAddress(String seed) {
+    if (seed.startsWith("pekko://")) {
+      return seed;
+    }
+    if (!HOST_PORT.matcher(seed).matches()) {
+      throw new IllegalArgumentException("seed node '" + seed + "': expected HOST:CLUSTER_PORT"
+          + " (e.g. 127.0.0.1:2552) or pekko://" + SYSTEM_NAME + "@HOST:PORT");
+    }
+    return "pekko://" + SYSTEM_NAME + "@" + seed;
+  }
+
   public static Config of(ControllerSettings s) {
     Map<String, Object> values = new HashMap<>();
     values.put("pekko.remote.artery.canonical.hostname", s.clusterHost());
     values.put("pekko.remote.artery.canonical.port", s.clusterPort());
-    values.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(s.seedNodes()));
+    values.put("pekko.cluster.seed-nodes",
+        ConfigValueFactory.fromIterable(s.seedNodes().stream().map(PekkoConfig::seedAddress).toList()));
     if (s.store() == ControllerSettings.Store.IN_MEMORY) {
       values.put("pekko.persistence.journal.plugin", "pekko.persistence.journal.inmem");
       values.put("pekko.persistence.snapshot-store.plugin", "");

@@ -8,6 +8,7 @@ import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
+import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.link.LinkState;
 import dev.abfleet.worker.run.BlockExecutor;
 import dev.abfleet.worker.run.GuestRunProcedure;
@@ -18,7 +19,6 @@ import dev.abfleet.worker.vm.VmDriver;
 import dev.abfleet.worker.vm.qemu.QemuDriver;
 import dev.abfleet.worker.vm.vz.VzDriver;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -54,8 +54,7 @@ public final class WorkerAgent implements AutoCloseable {
   private WorkerAgent(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts,
       RunProcedure procedure) {
     this.settings = settings;
-    this.channel = NettyChannelBuilder.forTarget(settings.controller())
-        .usePlaintext()
+    this.channel = ControllerTargets.channel(settings.controller())
         .keepAliveTime(keepAlive(System.getProperty(KEEPALIVE_PROPERTY)).toSeconds(), TimeUnit.SECONDS)
         .build();
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {

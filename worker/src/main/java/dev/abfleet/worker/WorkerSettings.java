@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * How a worker agent runs.
  *
- * @param controller controller address, host:port
+ * @param controller controller address, host:port, or several separated by commas (any node
+ *     of a controller cluster)
  * @param hostId stable id of this host in the fleet
  * @param labels operator labels advertised in Hello
  * @param home abfleet's data directory: artifact cache, guest images, per-boot logs

@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
       "With --hypervisor sim the results are SIMULATION (sim placeholder kernels carry their effect).",
       "Exit codes: 0 found, 1 ambiguous (an inconclusive probe), 2 bad input, 3 an experiment failed."
     })public final class BisectCommand implements Callable<Integer> {
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
+  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @Option(names = "--metric", required = true, paramLabel = "M", description = "Metric that regressed, e.g. seq_read.")

@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
       "A schedule on hosts.hypervisor sim gives SIMULATION results, labelled so on every line."
     })
 public final class NightlyCommand implements Callable<Integer> {
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
+  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")

@@ -1,5 +1,6 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.worker.WorkerAgent;
@@ -8,7 +9,6 @@ import dev.abfleet.worker.sim.SimBootRecord;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ public final class SimFleet implements AutoCloseable {
 
   /** Waits until the controller lists {@code n} connected sim hosts. */
   public static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    ManagedChannel channel = ControllerAddress.channel(target);
     try {
       var stub = ExperimentServiceGrpc.newBlockingStub(channel);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);

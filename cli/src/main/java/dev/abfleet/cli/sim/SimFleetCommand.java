@@ -24,7 +24,7 @@ public final class SimFleetCommand implements Callable<Integer> {
   @Option(names = "--workers", required = true, paramLabel = "N", description = "Simulated hosts, 1 to 10000.")
   int workers;
 
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT", description = "Controller gRPC address.")
+  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the packaged abfleet jar as a separate process, as a user would. */
@@ -45,7 +46,14 @@ final class Cli {
 
   /** As above, with JVM options before {@code -jar}. */
   static Process start(Path dir, String name, List<String> jvmOptions, String... args) throws IOException {
+    return start(dir, name, jvmOptions, Map.of(), args);
+  }
+
+  /** As above, with variables added to the process's environment. */
+  static Process start(Path dir, String name, List<String> jvmOptions, Map<String, String> env,
+      String... args) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(command(jvmOptions, args));
+    pb.environment().putAll(env);
     pb.redirectOutput(dir.resolve(name + ".out").toFile());
     pb.redirectError(dir.resolve(name + ".err").toFile());
     return pb.start();

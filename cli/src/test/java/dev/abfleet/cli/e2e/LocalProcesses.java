@@ -32,19 +32,47 @@ final class LocalProcesses implements AutoCloseable {
     Process p = Cli.start(dir, "controller", "controller", "--grpc-port", String.valueOf(grpcPort),
         "--cluster-port", "0", "--home", Files.createDirectories(dir.resolve("controller-home")).toString());
     processes.add(p);
+    awaitListening(p, "controller", grpcPort);
+    return p;
+  }
+
+  /**
+   * A controller process logging to {@code name}.err with {@code args} after
+   * {@code controller --grpc-port PORT} and {@code env} added to its environment (e.g. the
+   * password a fleet.yaml names in {@code password_env}); not waited for: see
+   * {@link #awaitListening}.
+   */
+  Process startControllerNode(String name, int port, Map<String, String> env, String... args)
+      throws Exception {
+    List<String> all = new ArrayList<>(List.of("controller", "--grpc-port", String.valueOf(port)));
+    all.addAll(List.of(args));
+    Process p = Cli.start(dir, name, List.of(), env, all.toArray(String[]::new));
+    processes.add(p);
+    return p;
+  }
+
+  /** Returns once {@code p} (logging to {@code name}.err) accepts connections on {@code port}. */
+  void awaitListening(Process p, String name, int port) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
-        throw new AssertionError("controller exited: " + Cli.read(dir.resolve("controller.err")));
+        throw new AssertionError(name + " exited: " + Cli.read(dir.resolve(name + ".err")));
       }
       try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", grpcPort), 500);
-        return p;
+        s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+        return;
       } catch (IOException notYet) {
         Thread.sleep(300);
       }
     }
-    throw new AssertionError("controller did not listen on " + grpcPort + ": " + Cli.read(dir.resolve("controller.err")));
+    throw new AssertionError(name + " did not listen on " + port + ": " + Cli.read(dir.resolve(name + ".err")));
+  }
+
+  /** A free loopback port (free when asked; a test takes it soon after). */
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
   }
 
   /**
@@ -89,6 +117,15 @@ final class LocalProcesses implements AutoCloseable {
   /** {@code abfleet sim-fleet}: {@code workers} simulated hosts in one process (log "sim-fleet"). */
   Process startSimFleet(int workers, double timeScale) throws Exception {
     Process p = Cli.start(dir, "sim-fleet", "sim-fleet", "--controller", target(), "--workers",
+        String.valueOf(workers), "--time-scale", String.valueOf(timeScale), "--home",
+        Files.createDirectories(dir.resolve("sim-fleet-home")).toString());
+    processes.add(p);
+    return p;
+  }
+
+  /** As {@link #startSimFleet(int, double)}, connected to {@code controllers} (HOST:PORT[,...]). */
+  Process startSimFleet(String controllers, int workers, double timeScale) throws Exception {
+    Process p = Cli.start(dir, "sim-fleet", "sim-fleet", "--controller", controllers, "--workers",
         String.valueOf(workers), "--time-scale", String.valueOf(timeScale), "--home",
         Files.createDirectories(dir.resolve("sim-fleet-home")).toString());
     processes.add(p);

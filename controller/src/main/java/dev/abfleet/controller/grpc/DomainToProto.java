@@ -1,5 +1,8 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.experiment.ExperimentCatalog;
+import dev.abfleet.proto.fleet.v1.ExperimentSummary;
+import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;
@@ -222,6 +225,15 @@ public final class DomainToProto {
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))
             .addAllVolumeTransports(c.volumeTransports().getOrDefault(name, List.of()))
             .addAllGuestArches(c.guestArches().getOrDefault(name, List.of()))));
+    return b.build();
+  }
+
+  static ListExperimentsResponse experiments(ExperimentCatalog.Page page) {
+    var b = ListExperimentsResponse.newBuilder().setNextPageToken(page.nextToken());
+    page.experiments().forEach(e -> b.addExperiments(ExperimentSummary.newBuilder()
+        .setExperimentId(e.id()).setName(e.name()).setState(e.state())
+        .setPairsDone(e.pairsDone()).setPairsWanted(e.pairsWanted())
+        .setCreatedAtMs(e.createdAtMs()).setPriority(e.priority()).setMessage(e.message())));
     return b.build();
   }
 }

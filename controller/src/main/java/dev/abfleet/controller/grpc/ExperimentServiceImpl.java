@@ -1,5 +1,6 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.experiment.ExperimentCatalog;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
@@ -10,6 +11,8 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
+import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
+import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.ListHostsResponse;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
@@ -47,10 +50,17 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration askTimeout;
   private final SecureRandom random = new SecureRandom();
+  // Null when the journal is in memory (tests): nothing to list from.
+  private final ExperimentCatalog catalog;
+  static final int DEFAULT_PAGE = 100;
+  static final int MAX_PAGE = 1000;
 
   public ExperimentServiceImpl(
       ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, Duration askTimeout) {
     this.system = system;
+    this.catalog = "jdbc-journal".equals(
+        system.settings().config().getString("pekko.persistence.journal.plugin"))
+        ? new ExperimentCatalog(system) : null;
     this.sharding = ClusterSharding.get(system);
     this.scheduler = scheduler;
     this.askTimeout = askTimeout;
@@ -126,6 +136,28 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
       h.hosts().forEach(v -> b.addHosts(DomainToProto.host(v)));
       return b.build();
     }, responses);
+  }
+
+  @Override
+  public void listExperiments(
+      ListExperimentsRequest request, StreamObserver<ListExperimentsResponse> responses) {
+    CompletionStage<ExperimentCatalog.Page> page;
+    if (catalog == null) {
+      page = CompletableFuture.failedFuture(new GrpcErrors.Unsatisfiable("this controller keeps"
+          + " its journal in memory, which cannot be listed; run it with an H2 or PostgreSQL store"));
+    } else if (request.getPageSize() > MAX_PAGE) {
+      page = CompletableFuture.failedFuture(new IllegalArgumentException("page_size "
+          + request.getPageSize() + ": at most " + MAX_PAGE + "; follow next_page_token for more"));
+    } else {
+      int size = request.getPageSize() == 0 ? DEFAULT_PAGE : request.getPageSize();
+      try {
+        page = catalog.list(java.util.Set.copyOf(request.getStatesList()), size,
+            request.getPageToken());
+      } catch (IllegalArgumentException e) {
+        page = CompletableFuture.failedFuture(e);
+      }
+    }
+    reply(page, DomainToProto::experiments, responses);
   }
 
   /** Polls the experiment and sends it whenever it changed; completes after a terminal state. */

@@ -14,7 +14,7 @@ final class GrpcErrors {
   /** Raised by the services when an experiment id was never submitted. */
   static final class UnknownExperiment extends RuntimeException {
     UnknownExperiment(String id) {
-      super("unknown experiment '" + id + "'; list submitted ids with the CLI or submit it first");
+      super("unknown experiment '" + id + "'; list the known ones with `abfleet experiments list`");
     }
   }
 

@@ -7,6 +7,7 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.schedule.AssignBlock;
 import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.schedule.IntroduceHost;
 import dev.abfleet.controller.schedule.StopBlock;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.schedule.SessionReplaced;
@@ -21,6 +22,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
 /**
@@ -41,11 +43,12 @@ final class HostSession {
   record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
 
   /**
-   * The experiment answered a RecordRun (result null = no answer in time); the worker is told it
-   * may forget the report, and the scheduler learns whether the boot was an INFRA failure.
+   * The experiment answered a RecordRun (result null = no answer in time: asked again, up to
+   * {@link #REPORT_ATTEMPTS} times); the worker is told it may forget the report, and the
+   * scheduler learns whether the boot was an INFRA failure.
    */
-  private record ReportHandled(String blockId, RunOutcome outcome, RecordResult result)
-      implements SessionMessage {}
+  private record ReportHandled(String blockId, String experimentId, RunOutcome outcome,
+      RecordResult result, int attempt) implements SessionMessage {}
 
   /** The stream completed or failed. No reply. */
   record StreamEnded(String why) implements SessionMessage {}
@@ -53,6 +56,12 @@ final class HostSession {
   private enum HeartbeatMissed implements SessionMessage { INSTANCE }
 
   private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * A report sent while its experiment's node was dying is lost with that node; asked again
+   * (recording is idempotent per run id) it reaches the experiment on its new node. The worker
+   * itself re-sends only on a new stream, and this stream may be healthy.
+   */
+  static final int REPORT_ATTEMPTS = 5;
 
   static Behavior<SessionMessage> create(
       HostCapabilities capabilities,
@@ -66,6 +75,8 @@ final class HostSession {
       var session = new HostSession(context, timers, capabilities, stream, scheduler, sharding,
           heartbeatTimeout);
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
+      context.getSystem().receptionist().tell(
+          Receptionist.register(SessionMessage.SESSIONS, context.getSelf()));
       stream.welcome(heartbeatInterval.toMillis(), nodeName);
       session.armHeartbeatTimer();
       return session.active(Blocks.none());
@@ -125,6 +136,7 @@ final class HostSession {
         .onMessage(AssignBlock.class, m -> onAssign(state, m))
         .onMessage(StopBlock.class, m -> onStop(state, m))
         .onMessage(SessionReplaced.class, m -> onReplaced())
+        .onMessage(IntroduceHost.class, this::onIntroduce)
         .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
         .onMessageEquals(HeartbeatMissed.INSTANCE, () -> disconnect(
             "no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
@@ -141,20 +153,37 @@ final class HostSession {
   private Behavior<SessionMessage> onRunReported(RunReported m) {
     armHeartbeatTimer();
     reportsInFlight.merge(m.blockId(), 1, Integer::sum);
+    askToRecord(m.experimentId(), m.blockId(), m.outcome(), 1);
+    return Behaviors.same();
+  }
+
+  private void askToRecord(String experimentId, String blockId, RunOutcome outcome, int attempt) {
     context.ask(RecordResult.class,
-        sharding.entityRefFor(ExperimentEntity.TYPE_KEY, m.experimentId()),
+        sharding.entityRefFor(ExperimentEntity.TYPE_KEY, experimentId),
         REPORT_TIMEOUT,
-        replyTo -> new ExperimentEntity.RecordRun(m.outcome(), m.blockId(), replyTo),
-        (result, failure) -> new ReportHandled(m.blockId(), m.outcome(), failure == null ? result : null));
+        replyTo -> new ExperimentEntity.RecordRun(outcome, blockId, replyTo),
+        (result, failure) -> new ReportHandled(blockId, experimentId, outcome,
+            failure == null ? result : null, attempt));
+  }
+
+  private Behavior<SessionMessage> onIntroduce(IntroduceHost m) {
+    context.getLog().info("host {}: registering again ({})", capabilities.hostId(), m.why());
+    scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
     return Behaviors.same();
   }
 
   /** Without an answer the worker keeps the report and sends it again on its next stream. */
   private Behavior<SessionMessage> onReportHandled(ReportHandled m) {
     String runId = m.outcome().runId();
+    if (m.result() == null && m.attempt() < REPORT_ATTEMPTS) {
+      context.getLog().warn("host {}: run {} not acknowledged by its experiment in time;"
+          + " asking again", capabilities.hostId(), runId);
+      askToRecord(m.experimentId(), m.blockId(), m.outcome(), m.attempt() + 1);
+      return Behaviors.same();
+    }
     if (m.result() == null) {
-      context.getLog().warn("host {}: run {} not acknowledged by its experiment in time",
-          capabilities.hostId(), runId);
+      context.getLog().warn("host {}: run {} not acknowledged by its experiment after {} tries",
+          capabilities.hostId(), runId, REPORT_ATTEMPTS);
     } else {
       stream.ack(runId);
       // Only reports counted now say something about the host; duplicates and stale ones do not.

@@ -7,17 +7,20 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
+import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
@@ -43,6 +46,9 @@ public final class Scheduler
   record CoolDownOver(String hostId, long sinceEpochMs) implements Command {}
 
   record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
+
+  /** The sessions registered on any node when this scheduler started (receptionist listing). */
+  record SessionsFound(Set<ActorRef<SessionMessage>> sessions) implements Command {}
 
   /** Persists the lease changes queued since the last flush, as one write. */
   enum Flush implements Command { INSTANCE }
@@ -137,8 +143,16 @@ public final class Scheduler
   @Override
   public SignalHandler<SchedulerState> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), state -> state.marks().quarantined()
-            .forEach((host, q) -> armCoolDown(host, q.sinceEpochMs())))
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          // Operators (and the failover test) find the singleton's node by this line.
+          context.getLog().info("scheduler singleton running on {} (recovered {} leases)",
+              context.getSystem().address(), state.leases().active().size());
+          state.marks().quarantined().forEach((host, q) -> armCoolDown(host, q.sinceEpochMs()));
+          // After a failover the hosts connected to surviving nodes are still there: ask them in.
+          context.getSystem().receptionist().tell(Receptionist.find(SessionMessage.SESSIONS,
+              context.messageAdapter(Receptionist.Listing.class,
+                  listing -> new SessionsFound(listing.getServiceInstances(SessionMessage.SESSIONS)))));
+        })
         .build();
   }
 
@@ -168,6 +182,7 @@ public final class Scheduler
         .onCommand(CoolDownOver.class, (state, cmd) -> onCoolDownOver(current(state), cmd))
         .onCommand(NoiseObserved.class, (state, cmd) -> onNoiseObserved(current(state), cmd))
         .onCommand(Flush.class, (state, cmd) -> onFlush(state))
+        .onCommand(SessionsFound.class, (state, cmd) -> onSessionsFound(cmd))
         .build();
   }
 
@@ -190,6 +205,14 @@ public final class Scheduler
     demands = demands.withoutDeclines();
     // A lease still in force belongs to an older stream of this host (or an older controller).
     return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
+  }
+
+  private Effect<Event, SchedulerState> onSessionsFound(SessionsFound cmd) {
+    cmd.sessions().stream()
+        .filter(session -> fleet.hosts().values().stream().noneMatch(h -> session.equals(h.session())))
+        .forEach(session -> session.tell(new IntroduceHost("scheduler started on "
+            + context.getSystem().address())));
+    return Effect().none();
   }
 
   private Effect<Event, SchedulerState> onHostDisconnected(SchedulerState state, HostDisconnected cmd) {

@@ -21,7 +21,7 @@ public interface SchedulerProtocol {
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
           DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
           Scheduler.PlanAnswered, Scheduler.LeaseExpired, Scheduler.CoolDownOver, Scheduler.Flush,
-          NoiseObserved {}
+          NoiseObserved, Scheduler.SessionsFound {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)

@@ -35,22 +35,44 @@ public final class EventStore {
     return found;
   }
 
-  /** Creates the event store's tables (idempotently) and records this build's schema version. */
+  private static final int SCHEMA_ATTEMPTS = 4;
+
+  /**
+   * Creates the event store's tables (idempotently) and records this build's schema version.
+   * Nodes of a cluster that start together race for it on a shared database: the loser's CREATE
+   * fails (duplicate table or type), and the next attempt sees the tables and does nothing. Only
+   * when every attempt fails is it an error.
+   */
   public static void createSchema(ActorSystem<?> system, ControllerSettings settings, OptionalInt found) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        SchemaUtils.createIfNotExists(system).toCompletableFuture()
+            .get(SCHEMA_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
+            StoreSchema.CURRENT);
+        log.info("event store {}: schema version {} {}", name(settings), StoreSchema.CURRENT,
+            found.isEmpty() ? "created" : "upgraded from " + found.getAsInt());
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while creating the event store schema", e);
+      } catch (ExecutionException | SQLException | TimeoutException e) {
+        String why = e instanceof ExecutionException ? String.valueOf(e.getCause()) : e.toString();
+        if (attempt == SCHEMA_ATTEMPTS) {
+          throw unreachable(settings, why, e);
+        }
+        log.info("creating the event store schema failed (attempt {} of {}): {}", attempt, SCHEMA_ATTEMPTS, why);
+        pause(500L * attempt);
+      }
+    }
+  }
+
+  private static void pause(long millis) {
     try {
-      SchemaUtils.createIfNotExists(system).toCompletableFuture()
-          .get(SCHEMA_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
-          StoreSchema.CURRENT);
-      log.info("event store {}: schema version {} {}", name(settings), StoreSchema.CURRENT,
-          found.isEmpty() ? "created" : "upgraded from " + found.getAsInt());
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating the event store schema", e);
-    } catch (ExecutionException e) {
-      throw unreachable(settings, String.valueOf(e.getCause()), e);
-    } catch (SQLException | TimeoutException e) {
-      throw unreachable(settings, e.toString(), e);
     }
   }
 

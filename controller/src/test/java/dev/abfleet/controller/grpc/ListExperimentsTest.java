@@ -1,0 +1,99 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
+import dev.abfleet.proto.fleet.v1.ExperimentSummary;
+import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
+import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ListExperimentsTest extends ControllerNodeTest {
+
+  @Test
+  void listsNewestFirstByStatePagedAndAfterARestart(@TempDir Path dir) throws Exception {
+    ControllerSettings settings = fastSettings()
+        .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
+    try (ControllerNode node = ControllerNode.start(settings)) {
+      ManagedChannel channel = channel(node);
+      var client = client(channel);
+      for (String id : List.of("e-1", "e-2", "e-3")) {
+        submit(client, id, 4);
+        Thread.sleep(5); // distinct submission times
+      }
+      client.cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId("e-2")
+          .setReason("not needed").build());
+
+      assertThat(ids(client.listExperiments(ListExperimentsRequest.getDefaultInstance())))
+          .containsExactly("e-3", "e-2", "e-1");
+      ListExperimentsResponse cancelled = client.listExperiments(
+          ListExperimentsRequest.newBuilder().addStates("cancelled").build());
+      assertThat(cancelled.getExperimentsList()).singleElement().satisfies(e -> {
+        assertThat(e.getExperimentId()).isEqualTo("e-2");
+        assertThat(e.getName()).isEqualTo("ab");
+        assertThat(e.getPriority()).isEqualTo("pr");
+        assertThat(e.getPairsWanted()).isEqualTo(4);
+        assertThat(e.getMessage()).isEqualTo("not needed");
+        assertThat(e.getCreatedAtMs()).isPositive();
+      });
+      assertThat(ids(client.listExperiments(
+          ListExperimentsRequest.newBuilder().addStates("running").build())))
+          .containsExactly("e-3", "e-1");
+      channel.shutdownNow();
+    }
+
+    try (ControllerNode restarted = ControllerNode.start(settings)) {
+      ManagedChannel channel = channel(restarted);
+      var client = client(channel);
+      List<String> paged = new ArrayList<>();
+      String token = "";
+      int pages = 0;
+      do {
+        ListExperimentsResponse page = client.listExperiments(ListExperimentsRequest.newBuilder()
+            .setPageSize(2).setPageToken(token).build());
+        paged.addAll(ids(page));
+        token = page.getNextPageToken();
+        pages++;
+      } while (!token.isEmpty());
+      assertThat(paged).containsExactly("e-3", "e-2", "e-1");
+      assertThat(pages).isEqualTo(2);
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void rejectsAnUnknownStateNamingTheKnownOnes(@TempDir Path dir) throws Exception {
+    ControllerSettings settings = fastSettings()
+        .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
+    try (ControllerNode node = ControllerNode.start(settings)) {
+      ManagedChannel channel = channel(node);
+      assertStatus(Status.Code.INVALID_ARGUMENT, () -> client(channel).listExperiments(
+          ListExperimentsRequest.newBuilder().addStates("done").build()));
+      assertStatus(Status.Code.INVALID_ARGUMENT, () -> client(channel).listExperiments(
+          ListExperimentsRequest.newBuilder().setPageToken("garbage").build()));
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void anInMemoryJournalCannotBeListed() throws Exception {
+    try (ControllerNode node = ControllerNode.start(fastSettings())) {
+      ManagedChannel channel = channel(node);
+      assertStatus(Status.Code.FAILED_PRECONDITION, () -> client(channel).listExperiments(
+          ListExperimentsRequest.getDefaultInstance()));
+      channel.shutdownNow();
+    }
+  }
+
+  private static List<String> ids(ListExperimentsResponse r) {
+    return r.getExperimentsList().stream().map(ExperimentSummary::getExperimentId).toList();
+  }
+}
