@@ -306,7 +306,8 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
 
   private static boolean retryable(Status s) {
     return switch (s.getCode()) {
-      case UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, CANCELLED -> true;
+      // ALREADY_EXISTS and FAILED_PRECONDITION: another upload finished or moved on; the status says where.
+      case UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, CANCELLED, ALREADY_EXISTS, FAILED_PRECONDITION -> true;
       default -> false;
     };
   }
