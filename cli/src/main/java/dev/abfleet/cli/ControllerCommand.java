@@ -68,7 +68,7 @@ final class ControllerCommand implements Callable<Integer> {
           s.clusterHost(), s.clusterPort());
       ControllerNode node;
       try {
-        node = ControllerNode.start(s);
+        node = ControllerNode.start(s, ControllerConfigs.artifacts(cfg, dataHome));
       } catch (UncheckedIOException | IllegalStateException e) {
         throw new Problem(e.getMessage());
       }

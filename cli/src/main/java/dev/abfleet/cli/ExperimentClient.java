@@ -8,6 +8,8 @@ import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
+import dev.abfleet.cli.upload.SpecUploads;
+import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -28,6 +30,7 @@ public final class ExperimentClient implements AutoCloseable {
   private final ManagedChannel channel;
   private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
   private final Reconnect reconnect;
+  private final String target;
 
   public ExperimentClient(String target) {
     this(target, Reconnect.standard(target));
@@ -37,6 +40,26 @@ public final class ExperimentClient implements AutoCloseable {
     this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
+    this.target = target;
+  }
+
+  /**
+   * Makes the guest artifacts of {@code spec} ({@link GuestArtifacts#prepare}), uploads every
+   * artifact that is a file on this machine to the controller's store ({@link SpecUploads}), and
+   * submits the spec that names them {@code abfleet:sha256:<hex>}: workers need no shared path.
+   * The one way grpc submitters (ab --controller, nightly, bisect) send a spec.
+   *
+   * @param err where progress lines of the uploads go
+   */
+  public String submitUploading(String id, ExperimentSpec spec, java.io.PrintStream err) {
+    ExperimentSpec prepared = GuestArtifacts.prepare(spec, dev.abfleet.worker.WorkerSettings.defaultHome());
+    ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, err).upload(prepared);
+    return submit(id, uploaded);
+  }
+
+  /** The controller's artifact store, over this client's connection. */
+  public ControllerArtifacts artifacts() {
+    return new ControllerArtifacts(channel, target);
   }
 
   /** Submits and returns the experiment id; INVALID_ARGUMENT becomes a {@link Problem}. */

@@ -22,8 +22,17 @@ public record ArtifactStoreSettings(Path root, long maxBytes) {
     }
   }
 
-  /** $ABFLEET_HOME/artifacts (or ~/.cache/abfleet/artifacts), 20 GiB. */
+  /** {@link #under(Path)} $ABFLEET_HOME (or ~/.cache/abfleet), 20 GiB. */
   public static ArtifactStoreSettings defaults() {
-    return new ArtifactStoreSettings(ControllerSettings.abfleetHome().resolve("artifacts"), DEFAULT_MAX_BYTES);
+    return new ArtifactStoreSettings(under(ControllerSettings.abfleetHome()), DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * The store's directory in an abfleet home: {@code <home>/artifacts/controller}, beside (not
+   * inside) the worker cache {@code <home>/artifacts/sha256}, so that a controller and a worker
+   * sharing a home never evict each other's files.
+   */
+  public static Path under(Path home) {
+    return home.resolve("artifacts").resolve("controller");
   }
 }
