@@ -6,11 +6,12 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,9 +26,9 @@ import java.util.Set;
  * the next stage resumes it.
  *
  * <p>Size: the cache holds at most {@code maxBytes}; staging evicts the least recently used
- * artifacts (by last stage, kept as the file's mtime) to make room, but never one staged since
- * the last {@link #beginRun()}: the worker boots one VM at a time, so those are the ones the
- * current boot reads.
+ * artifacts to make room (those staged by this process by their last stage, more recent than any
+ * other; the others by file time), but never one staged since the last {@link #beginRun()}: the
+ * worker boots one VM at a time, so those are the ones the current boot reads.
  */
 public final class ArtifactCache {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ArtifactCache.class);
@@ -43,6 +44,9 @@ public final class ArtifactCache {
   private final long maxBytes;
   private final RemoteSource remote;
   private final Set<String> pinned = new HashSet<>();
+  /** Logical time of each artifact's last stage by this process. */
+  private final Map<String, Long> lastUse = new HashMap<>();
+  private long clock;
 
   /** A cache without a cap that stages local paths only. */
   public ArtifactCache(Path root) {
@@ -128,9 +132,9 @@ public final class ArtifactCache {
     return used(hex, target);
   }
 
-  private Path used(String hex, Path target) throws IOException {
+  private Path used(String hex, Path target) {
     pinned.add(hex);
-    Files.setLastModifiedTime(target, FileTime.from(Instant.now()));
+    lastUse.put(hex, ++clock);
     return target;
   }
 
@@ -146,13 +150,15 @@ public final class ArtifactCache {
     }
     List<Entry> entries = entries();
     long used = entries.stream().mapToLong(Entry::bytes).sum();
-    entries.sort(Comparator.comparing(Entry::lastUse));
+    entries.sort(Comparator.comparing((Entry e) -> lastUse.containsKey(e.hex()))
+        .thenComparingLong(e -> lastUse.getOrDefault(e.hex(), e.fileTime().toMillis())));
     for (Entry e : entries) {
       if (used + bytes <= maxBytes) {
         return;
       }
       if (!pinned.contains(e.hex()) && !e.hex().equals(hex)) {
         Files.deleteIfExists(e.path());
+        lastUse.remove(e.hex());
         used -= e.bytes();
       }
     }
@@ -163,7 +169,7 @@ public final class ArtifactCache {
     }
   }
 
-  private record Entry(String hex, Path path, long bytes, FileTime lastUse) {}
+  private record Entry(String hex, Path path, long bytes, FileTime fileTime) {}
 
   private List<Entry> entries() throws IOException {
     List<Entry> out = new ArrayList<>();

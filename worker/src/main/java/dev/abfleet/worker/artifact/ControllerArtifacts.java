@@ -44,13 +44,13 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
   static final int MAX_ATTEMPTS = 6;
 
   /**
-   * TEST ONLY: system property naming a chunk index k; the first upload of this JVM that sends
-   * chunk k flips one byte of it after its checksum was computed (once per JVM), so that tests
-   * can watch the store reject it and the client re-send it.
+   * TEST ONLY: system property naming a chunk index k (0 = the first MiB); an instance created
+   * while it is set flips one byte of chunk k of its first upload that sends that chunk, after
+   * the checksum was computed (once per instance), so that tests watch the store reject the
+   * chunk and the client re-send it. Never set it in production.
    */
   public static final String CORRUPT_CHUNK_PROPERTY = "abfleet.test.corrupt-upload-chunk";
 
-  private static final AtomicBoolean corruptedOnce = new AtomicBoolean();
   private static final long STATUS_DEADLINE_S = 30;
 
   /**
@@ -68,12 +68,37 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
   private final ArtifactServiceGrpc.ArtifactServiceBlockingStub blocking;
   private final ArtifactServiceGrpc.ArtifactServiceStub async;
   private final String target;
+  /** TEST ONLY: chunk index to corrupt once; -1 = none. */
+  private final long corruptChunk;
+  private final AtomicBoolean corrupted = new AtomicBoolean();
 
   /** @param target the controller's address, for messages */
   public ControllerArtifacts(Channel channel, String target) {
+    this(channel, target, corruptChunkProperty());
+  }
+
+  private ControllerArtifacts(Channel channel, String target, long corruptChunk) {
     this.blocking = ArtifactServiceGrpc.newBlockingStub(channel);
     this.async = ArtifactServiceGrpc.newStub(channel);
     this.target = target;
+    this.corruptChunk = corruptChunk;
+  }
+
+  /** TEST ONLY: a client that corrupts chunk {@code index} of its first upload that sends it (see {@link #CORRUPT_CHUNK_PROPERTY}). */
+  public static ControllerArtifacts corruptingOnce(Channel channel, String target, long index) {
+    return new ControllerArtifacts(channel, target, index);
+  }
+
+  private static long corruptChunkProperty() {
+    String k = System.getProperty(CORRUPT_CHUNK_PROPERTY);
+    if (k == null || k.isBlank()) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(k.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("-D" + CORRUPT_CHUNK_PROPERTY + "=" + k + ": expected a chunk index (0, 1, ...)");
+    }
   }
 
   /** The store's status of {@code sha256}. */
@@ -200,7 +225,7 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
       throws IOException, InterruptedException {
     CompletableFuture<UploadArtifactResponse> done = new CompletableFuture<>();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      async.uploadArtifact(new Sender(ch, hex, size, from, done));
+      async.uploadArtifact(new Sender(ch, hex, size, from, done, this::maybeCorrupt));
       return done.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof StatusRuntimeException sre) {
@@ -212,6 +237,7 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
 
   /** Streams chunks while the transport is ready (flow control), then half-closes. */
   private static final class Sender implements ClientResponseObserver<ArtifactChunk, UploadArtifactResponse> {
+    private final java.util.function.BiConsumer<ArtifactChunk.Builder, Long> tamper;
     private final FileChannel ch;
     private final String hex;
     private final long size;
@@ -221,7 +247,9 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
     private boolean first = true;
     private boolean closed;
 
-    Sender(FileChannel ch, String hex, long size, long from, CompletableFuture<UploadArtifactResponse> done) {
+    Sender(FileChannel ch, String hex, long size, long from, CompletableFuture<UploadArtifactResponse> done,
+        java.util.function.BiConsumer<ArtifactChunk.Builder, Long> tamper) {
+      this.tamper = tamper;
       this.ch = ch;
       this.hex = hex;
       this.size = size;
@@ -267,7 +295,7 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
         c.setSha256(hex).setSizeBytes(size);
         first = false;
       }
-      maybeCorrupt(c, pos);
+      tamper.accept(c, pos);
       pos += len;
       return c.build();
     }
@@ -288,12 +316,11 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
     }
   }
 
-  private static void maybeCorrupt(ArtifactChunk.Builder c, long pos) {
-    String k = System.getProperty(CORRUPT_CHUNK_PROPERTY);
-    if (k == null || c.getData().isEmpty() || pos != Long.parseLong(k.strip()) * Chunks.CHUNK_BYTES) {
+  private void maybeCorrupt(ArtifactChunk.Builder c, long pos) {
+    if (corruptChunk < 0 || c.getData().isEmpty() || pos != corruptChunk * Chunks.CHUNK_BYTES) {
       return;
     }
-    if (corruptedOnce.compareAndSet(false, true)) {
+    if (corrupted.compareAndSet(false, true)) {
       byte[] bytes = c.getData().toByteArray();
       bytes[0] ^= 0x5a;
       c.setData(ByteString.copyFrom(bytes));
