@@ -57,6 +57,8 @@ public final class Main {
   /** Runs the command line with picocli's error output going to {@code err} (tests call this). */
   public static int run(PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
+    // TEMPORARY top-level name until the `experiments` parent command exists; then it becomes `experiments logs`.
+    cl.addSubcommand("experiments-logs", new dev.abfleet.cli.experiments.ExperimentLogsCommand());
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
       if (ex instanceof Problem) {
