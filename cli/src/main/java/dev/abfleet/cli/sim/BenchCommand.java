@@ -6,10 +6,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts. */
+/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts or loopback. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks of abfleet itself on SIMULATED hosts (hypervisor sim).",
-    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class})
+    description = "Benchmarks of abfleet itself: scheduler and sequential on SIMULATED hosts (hypervisor sim),"
+        + " upload on loopback.",
+    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class,
+        dev.abfleet.cli.upload.UploadBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
