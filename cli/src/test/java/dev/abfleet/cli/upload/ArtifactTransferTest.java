@@ -13,8 +13,14 @@ import dev.abfleet.proto.fleet.v1.UploadArtifactResponse;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.Chunks;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
+import io.grpc.ForwardingServerCall;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -27,6 +33,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,8 +56,59 @@ class ArtifactTransferTest {
   private void startWithCap(long cap) throws IOException {
     String name = InProcessServerBuilder.generateName();
     server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(ArtifactServiceImpl.open(new ArtifactStoreSettings(dir.resolve("store"), cap))).build().start();
+        .addService(ServerInterceptors.intercept(
+            ArtifactServiceImpl.open(new ArtifactStoreSettings(dir.resolve("store"), cap)), dropFetchOnce))
+        .build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+  }
+
+  /** When armed, ends the next FetchArtifact call with UNAVAILABLE after two chunks, as a dropped connection would. */
+  private final DropFetchOnce dropFetchOnce = new DropFetchOnce();
+
+  private static final class DropFetchOnce implements ServerInterceptor {
+    final AtomicBoolean armed = new AtomicBoolean();
+    final AtomicInteger fetchCalls = new AtomicInteger();
+
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+        ServerCallHandler<Q, R> next) {
+      if (!call.getMethodDescriptor().getBareMethodName().equals("FetchArtifact")) {
+        return next.startCall(call, headers);
+      }
+      fetchCalls.incrementAndGet();
+      if (!armed.compareAndSet(true, false)) {
+        return next.startCall(call, headers);
+      }
+      return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+        private int sent;
+        private boolean closed;
+
+        @Override
+        public void sendMessage(R message) {
+          if (closed) {
+            return;
+          }
+          super.sendMessage(message);
+          if (++sent == 2) {
+            closed = true;
+            super.close(Status.UNAVAILABLE.withDescription("connection dropped (test)"), new Metadata());
+          }
+        }
+
+        @Override
+        public void close(Status status, Metadata trailers) {
+          if (!closed) {
+            closed = true;
+            super.close(status, trailers);
+          }
+        }
+
+        @Override
+        public boolean isReady() {
+          return !closed && super.isReady();
+        }
+      }, headers);
+    }
   }
 
   @AfterEach
@@ -144,6 +203,19 @@ class ArtifactTransferTest {
     client().fetchInto(sha, partial);
 
     assertThat(Files.readAllBytes(partial)).isEqualTo(bytes);
+  }
+
+  @Test
+  void fetchResumesAfterTheStreamDropped() throws Exception {
+    byte[] bytes = random(5 * MIB + 1);
+    Path file = write("kernel", bytes);
+    String sha = ArtifactCache.sha256(file);
+    client().upload(file, sha);
+    dropFetchOnce.armed.set(true);
+    dropFetchOnce.fetchCalls.set(0);
+
+    assertThat(fetched(sha)).isEqualTo(bytes);
+    assertThat(dropFetchOnce.fetchCalls.get()).as("the dropped call and the resumed one").isEqualTo(2);
   }
 
   @Test
