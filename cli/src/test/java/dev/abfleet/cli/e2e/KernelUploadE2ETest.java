@@ -69,6 +69,9 @@ class KernelUploadE2ETest {
       Cli.Result logs = Cli.run(dir, 2, "experiments-logs", id, "--boot", "1", "--controller", fleet.target());
       assertThat(logs.exit()).as(logs.err()).isZero();
       assertThat(logs.out()).isNotBlank();
+      Cli.Result noBoot = Cli.run(dir, 2, "experiments-logs", id, "--boot", "3", "--controller", fleet.target());
+      assertThat(noBoot.exit()).isEqualTo(2);
+      assertThat(noBoot.err()).contains("--boot 3: experiment " + id + " has 2 boot(s); pass 1 to 2");
       Cli.Result unknown = Cli.run(dir, 2, "experiments-logs", "no-such-id", "--controller", fleet.target());
       assertThat(unknown.exit()).isEqualTo(2);
       assertThat(unknown.err()).contains("unknown experiment 'no-such-id'");

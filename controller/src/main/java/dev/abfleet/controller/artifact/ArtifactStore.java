@@ -1,6 +1,7 @@
 package dev.abfleet.controller.artifact;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.abfleet.controller.artifact.StoreException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
@@ -323,7 +324,8 @@ public final class ArtifactStore {
         }
       }
       buf.flip();
-      return ByteString.copyFrom(buf);
+      // A fresh buffer per read, never written again: wrapping it saves a copy of every MiB.
+      return UnsafeByteOperations.unsafeWrap(buf);
     }
 
     @Override
