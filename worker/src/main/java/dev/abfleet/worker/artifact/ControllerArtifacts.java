@@ -1,7 +1,6 @@
 package dev.abfleet.worker.artifact;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.UnsafeByteOperations;
 import dev.abfleet.proto.fleet.v1.ArtifactChunk;
 import dev.abfleet.proto.fleet.v1.ArtifactServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ArtifactStatus;
@@ -12,12 +11,9 @@ import io.grpc.Channel;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -226,95 +222,13 @@ public final class ControllerArtifacts implements ArtifactCache.RemoteSource {
       throws IOException, InterruptedException {
     CompletableFuture<UploadArtifactResponse> done = new CompletableFuture<>();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      async.uploadArtifact(new Sender(ch, hex, size, from, done, this::maybeCorrupt));
+      async.uploadArtifact(new ChunkSender(ch, hex, size, from, done, this::maybeCorrupt));
       return done.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof StatusRuntimeException sre) {
         throw sre;
       }
       throw Status.fromThrowable(e.getCause()).asRuntimeException();
-    }
-  }
-
-  /** Streams chunks while the transport is ready (flow control), then half-closes. */
-  private static final class Sender implements ClientResponseObserver<ArtifactChunk, UploadArtifactResponse> {
-    private final java.util.function.BiConsumer<ArtifactChunk.Builder, Long> tamper;
-    private final FileChannel ch;
-    private final String hex;
-    private final long size;
-    private final CompletableFuture<UploadArtifactResponse> done;
-    private ClientCallStreamObserver<ArtifactChunk> out;
-    private long pos;
-    private boolean first = true;
-    private boolean closed;
-
-    Sender(FileChannel ch, String hex, long size, long from, CompletableFuture<UploadArtifactResponse> done,
-        java.util.function.BiConsumer<ArtifactChunk.Builder, Long> tamper) {
-      this.tamper = tamper;
-      this.ch = ch;
-      this.hex = hex;
-      this.size = size;
-      this.pos = from;
-      this.done = done;
-    }
-
-    @Override
-    public void beforeStart(ClientCallStreamObserver<ArtifactChunk> requestStream) {
-      out = requestStream;
-      out.setOnReadyHandler(this::pump);
-    }
-
-    private void pump() {
-      try {
-        while (!closed && !done.isDone() && out.isReady()) {
-          if (pos >= size && !first) {
-            closed = true;
-            out.onCompleted();
-            return;
-          }
-          out.onNext(next());
-        }
-      } catch (IOException | RuntimeException e) {
-        closed = true;
-        out.onError(Status.INTERNAL.withDescription("cannot read the artifact: " + e.getMessage()).asRuntimeException());
-        done.completeExceptionally(e);
-      }
-    }
-
-    private ArtifactChunk next() throws IOException {
-      int len = (int) Math.min(Chunks.CHUNK_BYTES, size - pos);
-      ByteBuffer buf = ByteBuffer.allocate(len);
-      while (buf.hasRemaining()) {
-        if (ch.read(buf, pos + buf.position()) < 0) {
-          throw new IOException("the file shrank while it was uploaded");
-        }
-      }
-      buf.flip();
-      // A fresh buffer per chunk, never written again: wrapping it saves a copy of every MiB.
-      ByteString data = UnsafeByteOperations.unsafeWrap(buf);
-      ArtifactChunk.Builder c = ArtifactChunk.newBuilder().setOffset(pos).setData(data).setCrc32C(Chunks.crc32c(data));
-      if (first) {
-        c.setSha256(hex).setSizeBytes(size);
-        first = false;
-      }
-      tamper.accept(c, pos);
-      pos += len;
-      return c.build();
-    }
-
-    @Override
-    public void onNext(UploadArtifactResponse value) {
-      done.complete(value);
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      done.completeExceptionally(t);
-    }
-
-    @Override
-    public void onCompleted() {
-      done.completeExceptionally(Status.INTERNAL.withDescription("the store answered nothing").asRuntimeException());
     }
   }
 
