@@ -9,11 +9,13 @@ import dev.abfleet.proto.fleet.v1.ExperimentProgress;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
 import dev.abfleet.cli.upload.SpecUploads;
+import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.PrintStream;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -51,8 +53,8 @@ public final class ExperimentClient implements AutoCloseable {
    *
    * @param err where progress lines of the uploads go
    */
-  public String submitUploading(String id, ExperimentSpec spec, java.io.PrintStream err) {
-    ExperimentSpec prepared = GuestArtifacts.prepare(spec, dev.abfleet.worker.WorkerSettings.defaultHome());
+  public String submitUploading(String id, ExperimentSpec spec, PrintStream err) {
+    ExperimentSpec prepared = GuestArtifacts.prepare(spec, WorkerSettings.defaultHome());
     ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, err).upload(prepared);
     return submit(id, uploaded);
   }
