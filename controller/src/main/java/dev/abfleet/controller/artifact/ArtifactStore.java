@@ -115,7 +115,7 @@ public final class ArtifactStore {
   }
 
   public synchronized Status status(String sha256) throws StoreException {
-    Entry e = entries.get(checked(sha256));
+    Entry e = known(checked(sha256));
     if (e == null) {
       return new Status(false, 0, maxBytes);
     }
@@ -140,7 +140,7 @@ public final class ArtifactStore {
           + " controller's artifact store cap of " + maxBytes + " bytes; raise controller.artifacts.max_bytes in"
           + " fleet.yaml");
     }
-    Entry e = entries.get(hex);
+    Entry e = known(hex);
     if (e != null && e.complete) {
       throw new StoreException(Kind.EXISTS, "artifact " + hex + " is already stored");
     }
@@ -168,7 +168,7 @@ public final class ArtifactStore {
    */
   public synchronized Read open(String sha256) throws StoreException {
     String hex = checked(sha256);
-    Entry e = entries.get(hex);
+    Entry e = known(hex);
     if (e == null || !e.complete) {
       throw new StoreException(Kind.NOT_FOUND, "artifact " + hex + " is not in the controller's store (never"
           + " uploaded, or evicted to stay under controller.artifacts.max_bytes); upload it again");
@@ -343,6 +343,28 @@ public final class ArtifactStore {
         // read-only: nothing to lose
       }
     }
+  }
+
+  /**
+   * The entry of {@code hex}; a complete file this store did not index (another controller node
+   * sharing the directory stored it) is adopted, so that nodes sharing
+   * {@code controller.artifacts.path} serve each other's uploads.
+   */
+  private Entry known(String hex) {
+    Entry e = entries.get(hex);
+    Path file = complete.resolve(hex);
+    if (e == null && Files.isRegularFile(file)) {
+      try {
+        e = new Entry(hex);
+        e.complete = true;
+        e.bytes = Files.size(file);
+        e.lastUse = ++clock;
+        entries.put(hex, e);
+      } catch (IOException ex) {
+        return null;
+      }
+    }
+    return e;
   }
 
   /** Evicts idle entries, least recently used first, until {@code bytes} more fit. */

@@ -85,6 +85,19 @@ class ArtifactStoreTest {
   }
 
   @Test
+  void servesWhatAnotherNodeSharingTheDirectoryStored() throws Exception {
+    ArtifactStore nodeA = new ArtifactStore(new ArtifactStoreSettings(dir, 100));
+    ArtifactStore nodeB = new ArtifactStore(new ArtifactStoreSettings(dir, 100));
+
+    String a = put(nodeA, "a", 10);
+
+    assertThat(nodeB.status(a)).isEqualTo(new ArtifactStore.Status(true, 10, 100));
+    try (ArtifactStore.Read read = nodeB.open(a)) {
+      assertThat(read.read(0, 100).toString(StandardCharsets.UTF_8)).isEqualTo(content("a", 10));
+    }
+  }
+
+  @Test
   void rejectsAChunkThatDoesNotContinueThePrefix() throws Exception {
     ArtifactStore store = new ArtifactStore(new ArtifactStoreSettings(dir, 100));
     try (ArtifactStore.Upload u = store.beginUpload(sha(content("a", 10)), 10)) {
