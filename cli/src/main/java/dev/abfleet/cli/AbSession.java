@@ -35,7 +35,7 @@ final class AbSession {
     try (ExperimentClient client = new ExperimentClient(target)) {
       String id;
       try {
-        id = client.submit("", GuestArtifacts.prepare(request.toSpec(List.of()), WorkerSettings.defaultHome()));
+        id = client.submitUploading("", request.toSpec(List.of()), err);
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() != Status.Code.UNAVAILABLE && e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
           throw e;

@@ -81,7 +81,7 @@ final class ControllerCommand implements Callable<Integer> {
           s.clusterHost(), s.clusterPort());
       ControllerNode node;
       try {
-        node = ControllerNode.start(s);
+        node = ControllerNode.start(s, ControllerConfigs.artifacts(cfg, dataHome));
       } catch (UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
         throw new Problem(e.getMessage());
       }

@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -36,6 +37,13 @@ final class ControllerConfigs {
     }
     return s.withStore(ControllerSettings.Store.JDBC,
         ControllerSettings.h2FileUrl(h2Dir(config, home).resolve("controller")));
+  }
+
+  /** The artifact store of fleet.yaml's controller.artifacts; path empty = under {@code home}. */
+  static ArtifactStoreSettings artifacts(FleetConfig config, Path home) {
+    FleetConfig.Artifacts a = config.controller().artifacts();
+    return new ArtifactStoreSettings(a.path().isEmpty() ? ArtifactStoreSettings.under(home)
+        : Path.of(expandHome(a.path())), a.maxBytes());
   }
 
   /** The directory of the H2 store, or null when the store is PostgreSQL. */

@@ -10,9 +10,14 @@ import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
+import dev.abfleet.cli.upload.SpecUploads;
+import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.PrintStream;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -30,6 +35,7 @@ public final class ExperimentClient implements AutoCloseable {
   private final ManagedChannel channel;
   private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
   private final Reconnect reconnect;
+  private final String target;
 
   public ExperimentClient(String target) {
     this(target, Reconnect.standard(target));
@@ -39,6 +45,26 @@ public final class ExperimentClient implements AutoCloseable {
     this.channel = ControllerAddress.channel(target);
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
+    this.target = target;
+  }
+
+  /**
+   * Makes the guest artifacts of {@code spec} ({@link GuestArtifacts#prepare}), uploads every
+   * artifact that is a file on this machine to the controller's store ({@link SpecUploads}), and
+   * submits the spec that names them {@code abfleet:sha256:<hex>}: workers need no shared path.
+   * The one way grpc submitters (ab --controller, nightly, bisect) send a spec.
+   *
+   * @param err where progress lines of the uploads go
+   */
+  public String submitUploading(String id, ExperimentSpec spec, PrintStream err) {
+    ExperimentSpec prepared = GuestArtifacts.prepare(spec, WorkerSettings.defaultHome());
+    ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, err).upload(prepared);
+    return submit(id, uploaded);
+  }
+
+  /** The controller's artifact store, over this client's connection. */
+  public ControllerArtifacts artifacts() {
+    return new ControllerArtifacts(channel, target);
   }
 
   /**

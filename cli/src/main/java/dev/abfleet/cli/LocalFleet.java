@@ -46,7 +46,7 @@ final class LocalFleet implements AutoCloseable {
         "point ab at it with --controller HOST:PORT, or set ABFLEET_HOME to another directory");
     ControllerNode controller;
     try {
-      controller = ControllerNode.start(ControllerConfigs.embedded(config, home));
+      controller = ControllerNode.start(ControllerConfigs.embedded(config, home), ControllerConfigs.artifacts(config, home));
     } catch (RuntimeException e) {
       if (lock != null) {
         lock.close();

@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.cli.sim.SimModels;
 import dev.abfleet.worker.WorkerAgent;
+import dev.abfleet.cli.upload.ByteSize;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
@@ -33,6 +34,11 @@ final class WorkerCommand implements Callable<Integer> {
       description = "Boot only staged guest images, as a macOS worker does; never compile (runs that carry no"
           + " guest image are refused). Default on macOS.")
   boolean noImageBuild;
+
+  @Option(names = "--artifact-cache-max-bytes", paramLabel = "SIZE",
+      description = "Cap of the artifact cache under the home (kernels, images fetched from the controller or"
+          + " staged from paths), e.g. 20GiB (the default); least recently used artifacts are evicted beyond it.")
+  String artifactCacheMaxBytes;
 
   @Option(names = "--hypervisor", defaultValue = "auto", paramLabel = "NAME",
       description = "auto (probe qemu and vz) or sim (SIMULATED boots for scale tests; default: ${DEFAULT-VALUE}).")
@@ -79,7 +85,10 @@ final class WorkerCommand implements Callable<Integer> {
 
   /** The agent's settings from the options; {@code --no-image-build} or macOS = boots staged images only. */
   WorkerSettings settings(String id) {
+    long cap = artifactCacheMaxBytes == null ? WorkerSettings.DEFAULT_ARTIFACT_CACHE_MAX_BYTES
+        : ByteSize.parse(artifactCacheMaxBytes).orElseThrow(() -> new Problem("--artifact-cache-max-bytes '"
+            + artifactCacheMaxBytes + "': expected " + ByteSize.EXPECTED));
     return new WorkerSettings(controller, id, labels, home != null ? home : WorkerSettings.defaultHome(),
-        !noImageBuild && WorkerSettings.defaultBuildsImages());
+        !noImageBuild && WorkerSettings.defaultBuildsImages(), cap);
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.controller;
 
+import dev.abfleet.controller.artifact.ArtifactServiceImpl;
+import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
@@ -52,6 +54,11 @@ public final class ControllerNode implements AutoCloseable {
    * @throws IllegalStateException if the store, the cluster or the gRPC port cannot be set up
    */
   public static ControllerNode start(ControllerSettings settings) {
+    return start(settings, ArtifactStoreSettings.defaults());
+  }
+
+  /** As {@link #start(ControllerSettings)}, with the artifact store at {@code artifacts}. */
+  public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
@@ -83,6 +90,7 @@ public final class ControllerNode implements AutoCloseable {
               settings.heartbeatTimeout()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
+          .addService(ArtifactServiceImpl.open(artifacts))
           .build()
           .start();
       log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),

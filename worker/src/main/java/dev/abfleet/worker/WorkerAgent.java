@@ -6,6 +6,7 @@ import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
+import dev.abfleet.worker.artifact.ControllerArtifacts;
 import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.ControllerTargets;
@@ -51,12 +52,10 @@ public final class WorkerAgent implements AutoCloseable {
   private final BlockExecutor executor;
   private final ControllerLink link;
 
-  private WorkerAgent(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts,
-      RunProcedure procedure) {
+  private WorkerAgent(WorkerSettings settings, ManagedChannel channel, Map<String, VmDriver> drivers,
+      HostFacts facts, RunProcedure procedure) {
     this.settings = settings;
-    this.channel = ControllerTargets.channel(settings.controller())
-        .keepAliveTime(keepAlive(System.getProperty(KEEPALIVE_PROPERTY)).toSeconds(), TimeUnit.SECONDS)
-        .build();
+    this.channel = channel;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
       t.setDaemon(true);
@@ -85,7 +84,10 @@ public final class WorkerAgent implements AutoCloseable {
     Map<String, VmDriver> drivers = new LinkedHashMap<>();
     drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
     drivers.put("vz", VzDriver.forThisHost());
-    WorkerAgent agent = new WorkerAgent(settings, drivers, facts, new GuestRunProcedure(settings, drivers));
+    ManagedChannel channel = channel(settings);
+    // Artifacts named abfleet:sha256:<hex> and boot console logs travel over the same connection.
+    WorkerAgent agent = new WorkerAgent(settings, channel, drivers, facts, new GuestRunProcedure(settings, drivers,
+        new ControllerArtifacts(channel, settings.controller())));
     drivers.forEach((name, d) -> log.info("{}: accelerators {}, volume transports {}, guest arches {}", name,
         d.accelerators(), d.volumeTransports(), d.guestArches()));
     log.info("guest images: {}", settings.buildsImages() ? "built here when a run carries none"
@@ -113,10 +115,16 @@ public final class WorkerAgent implements AutoCloseable {
           + settings.home() + ": " + e.getMessage(), e);
     }
     // A sim boot needs no guest image: like a builder, it takes runs that carry none.
-    WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), drivers, facts, procedure);
+    WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), channel(settings), drivers, facts, procedure);
     log.info("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
+  }
+
+  private static ManagedChannel channel(WorkerSettings settings) {
+    return ControllerTargets.channel(settings.controller())
+        .keepAliveTime(keepAlive(System.getProperty(KEEPALIVE_PROPERTY)).toSeconds(), TimeUnit.SECONDS)
+        .build();
   }
 
   /**

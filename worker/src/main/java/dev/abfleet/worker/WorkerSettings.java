@@ -13,9 +13,27 @@ import java.util.Map;
  * @param home abfleet's data directory: artifact cache, guest images, per-boot logs
  * @param buildsImages true = builds a guest image itself for a run that carries none; false =
  *     boots only staged guest images and refuses such runs (macOS, {@code --no-image-build})
+ * @param artifactCacheMaxBytes cap of the artifact cache ({@code <home>/artifacts}) in bytes;
+ *     least recently used artifacts are evicted to stay under it
  */
 public record WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home,
-    boolean buildsImages) {
+    boolean buildsImages, long artifactCacheMaxBytes) {
+
+  /** Default {@link #artifactCacheMaxBytes}: 20 GiB. */
+  public static final long DEFAULT_ARTIFACT_CACHE_MAX_BYTES = 20L << 30;
+
+  public WorkerSettings {
+    if (artifactCacheMaxBytes <= 0) {
+      throw new IllegalArgumentException("artifact cache cap " + artifactCacheMaxBytes
+          + " bytes: expected a positive number of bytes, e.g. 21474836480 (20 GiB)");
+    }
+  }
+
+  /** A worker with the default artifact cache cap. */
+  public WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home,
+      boolean buildsImages) {
+    this(controller, hostId, labels, home, buildsImages, DEFAULT_ARTIFACT_CACHE_MAX_BYTES);
+  }
 
   /** A worker that builds guest images unless this host is a Mac ({@link #defaultBuildsImages()}). */
   public WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home) {
@@ -54,7 +72,12 @@ public record WorkerSettings(String controller, String hostId, Map<String, Strin
 
   /** These settings with {@code buildsImages} set as given. */
   public WorkerSettings withBuildsImages(boolean builds) {
-    return new WorkerSettings(controller, hostId, labels, home, builds);
+    return new WorkerSettings(controller, hostId, labels, home, builds, artifactCacheMaxBytes);
+  }
+
+  /** These settings with the artifact cache capped at {@code maxBytes}. */
+  public WorkerSettings withArtifactCacheMaxBytes(long maxBytes) {
+    return new WorkerSettings(controller, hostId, labels, home, buildsImages, maxBytes);
   }
 
   /** Where boots of this host keep their console and result logs. */

@@ -1,8 +1,6 @@
 package dev.abfleet.cli.bisect;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.GuestArtifacts;
-import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -48,7 +46,7 @@ final class GrpcProbeRunner implements ProbeRunner {
   public Finished run(int good, int candidate, dev.abfleet.stats.Policy policy) {
     String probeArm = "probe-" + candidate;
     ExperimentSpec spec = spec(good, candidate, policy);
-    String id = client.submit("", GuestArtifacts.prepare(spec, WorkerSettings.defaultHome()));
+    String id = client.submitUploading("", spec, err);
     err.println("abfleet: bisect: experiment " + id + ": #" + good + " vs #" + candidate + ", looks at "
         + policy.looks() + " pairs" + (hypervisor.equals("sim") ? " (SIMULATION)" : ""));
     Experiment done = client.watch(id, e -> { });

@@ -8,9 +8,26 @@ public record FleetConfig(
     Controller controller, Policy policy, Vm vm, Map<String, Benchmark> benchmarks, String defaultBenchmark,
     List<Schedule> schedules) {
 
-  /** Where the controller listens and keeps its journal. */
+  /** Where the controller listens and keeps its journal and artifacts. */
   public record Controller(
-      String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store) {}
+      String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
+      Artifacts artifacts) {
+
+    /** With the default artifact store. */
+    public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
+        Store store) {
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, Artifacts.DEFAULT);
+    }
+  }
+
+  /**
+   * The controller's artifact store (uploaded kernels, images, boot console logs):
+   * {@code path} empty = $ABFLEET_HOME/artifacts; at most {@code maxBytes}, least recently used
+   * artifacts evicted beyond.
+   */
+  public record Artifacts(String path, long maxBytes) {
+    public static final Artifacts DEFAULT = new Artifacts("", 20L << 30);
+  }
 
   /**
    * The event journal. kind "h2": an embedded file database under {@code path}; kind

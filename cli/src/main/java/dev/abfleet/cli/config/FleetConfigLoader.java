@@ -98,16 +98,25 @@ public final class FleetConfigLoader {
     int heartbeat = 1000;
     FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "",
         ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
+    FleetConfig.Artifacts artifacts = FleetConfig.Artifacts.DEFAULT;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store"));
+      Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store",
+          "artifacts"));
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
       if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
       if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
       if (m.containsKey("seed_nodes")) seeds = m.get("seed_nodes").strings();
       if (m.containsKey("heartbeat_interval_ms")) heartbeat = m.get("heartbeat_interval_ms").integer(100, 60_000);
       if (m.containsKey("store")) store = store(m.get("store"));
+      if (m.containsKey("artifacts")) artifacts = artifacts(m.get("artifacts"));
     }
-    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store);
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts);
+  }
+
+  private static FleetConfig.Artifacts artifacts(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("path", "max_bytes"));
+    return new FleetConfig.Artifacts(m.containsKey("path") ? m.get("path").string() : "",
+        m.containsKey("max_bytes") ? m.get("max_bytes").bytes() : FleetConfig.Artifacts.DEFAULT.maxBytes());
   }
 
   private static FleetConfig.Store store(YamlNode n) {

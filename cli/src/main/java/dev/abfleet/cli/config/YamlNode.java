@@ -104,6 +104,13 @@ final class YamlNode {
     }
   }
 
+  /** A size in bytes, see {@link dev.abfleet.cli.upload.ByteSize}. */
+  long bytes() {
+    String s = string();
+    return dev.abfleet.cli.upload.ByteSize.parse(s).orElseThrow(() ->
+        problem(path + " is '" + s + "'; expected " + dev.abfleet.cli.upload.ByteSize.EXPECTED));
+  }
+
   double number(double minExclusive, double maxExclusive) {
     String s = string();
     try {

@@ -1,8 +1,6 @@
 package dev.abfleet.cli.nightly;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.GuestArtifacts;
-import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.io.PrintStream;
@@ -19,7 +17,7 @@ public final class GrpcExperimentRunner implements ExperimentRunner {
 
   @Override
   public Experiment run(String id, ExperimentSpec spec) {
-    String submitted = client.submit(id, GuestArtifacts.prepare(spec, WorkerSettings.defaultHome()));
+    String submitted = client.submitUploading(id, spec, err);
     int[] lastPairs = {-1};
     Experiment done = client.watch(submitted, e -> {
       if (e.getPairsDone() != lastPairs[0]) {

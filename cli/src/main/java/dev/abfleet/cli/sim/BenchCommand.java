@@ -6,10 +6,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code abfleet bench}: benchmarks of abfleet itself, on simulated hosts and of its event store. */
+/** {@code abfleet bench}: benchmarks of abfleet itself: on simulated hosts, its event store, loopback upload. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Benchmarks of abfleet itself: on SIMULATED hosts (hypervisor sim), and of its event store (recovery).",
-    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class})
+    description = "Benchmarks of abfleet itself: scheduler and sequential on SIMULATED hosts (hypervisor sim),"
+        + " event store recovery, and artifact upload on loopback.",
+    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class,
+        dev.abfleet.cli.upload.UploadBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

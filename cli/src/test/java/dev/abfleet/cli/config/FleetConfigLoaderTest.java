@@ -82,7 +82,7 @@ class FleetConfigLoaderTest {
   void unknownKeyNamesLineAndChoices() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 1\n  grcp_host: x\n"))
         .isInstanceOf(Problem.class)
-        .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of cluster_port, "
+        .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of artifacts, cluster_port, "
             + "grpc_host, grpc_port, heartbeat_interval_ms, seed_nodes, store");
   }
 
@@ -131,6 +131,16 @@ class FleetConfigLoaderTest {
     assertThat(off.controller().store().snapshotEvery()).isZero();
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  store:\n    snapshot_every: -5\n"))
         .hasMessageContaining("f.yaml:3:");
+  }
+
+  @Test
+  void controllerArtifactsTakeAPathAndASizeCap() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml",
+        "controller:\n  artifacts:\n    path: /srv/abfleet/artifacts\n    max_bytes: 512MiB\n");
+    assertThat(c.controller().artifacts()).isEqualTo(new FleetConfig.Artifacts("/srv/abfleet/artifacts", 512L << 20));
+    assertThat(FleetConfigLoader.parse("f.yaml", "").controller().artifacts()).isEqualTo(FleetConfig.Artifacts.DEFAULT);
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  artifacts:\n    max_bytes: 20GB\n"))
+        .hasMessageContaining("f.yaml:3: controller.artifacts.max_bytes is '20GB'; expected a positive size in bytes");
   }
 
   @Test

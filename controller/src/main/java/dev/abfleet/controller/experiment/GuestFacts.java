@@ -12,9 +12,11 @@ import java.util.List;
  * @param guestArch guest architecture of the boot ("x86_64", "aarch64"); empty = unknown
  * @param guestImageSha256 SHA-256 of the guest image the boot used; empty = the arm's own initrd
  *     or unknown
+ * @param consoleLogSha256 SHA-256 of the boot's console log in the controller's artifact store;
+ *     empty = not uploaded (absent from events recorded before logs were uploaded)
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
-    List<GuestCounters> counters, String guestArch, String guestImageSha256) {
+    List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
   public GuestFacts {
@@ -24,6 +26,13 @@ public record GuestFacts(String volumeTransport, String volumeOptions, List<Inte
     counters = counters == null ? List.of() : List.copyOf(counters);
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
+    consoleLogSha256 = consoleLogSha256 == null ? "" : consoleLogSha256;
+  }
+
+  /** Facts of a boot whose console log was not uploaded. */
+  public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
+      List<GuestCounters> counters, String guestArch, String guestImageSha256) {
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, "");
   }
 
   /** Facts of a boot whose guest architecture and image are unknown. */

@@ -135,7 +135,7 @@ final class ProtoToDomain {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
             c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList(),
-        t.getGuestArch(), t.getGuestImageSha256());
+        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256());
   }
 
   private static Sample sample(MetricSample s) {

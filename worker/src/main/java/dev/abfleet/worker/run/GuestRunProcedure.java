@@ -14,6 +14,8 @@ import dev.abfleet.worker.HostFacts;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.artifact.ConsoleLogs;
+import dev.abfleet.worker.artifact.ControllerArtifacts;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
@@ -57,16 +59,32 @@ public final class GuestRunProcedure implements RunProcedure {
   private final ArtifactCache cache;
   private final GuestModules guestModules;
   private final GuestInitrd initrds;
+  private final ConsoleLogs consoleLogs;
 
   public GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers) {
-    this(settings, drivers, arch -> GuestImage.base(settings.home(), arch));
+    this(settings, drivers, (ControllerArtifacts) null);
+  }
+
+  /**
+   * @param controllerStore fetches {@code abfleet:sha256:} artifacts and takes each boot's console
+   *     log; null = neither (local paths only, logs stay on this host)
+   */
+  public GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers, ControllerArtifacts controllerStore) {
+    this(settings, drivers, arch -> GuestImage.base(settings.home(), arch), controllerStore);
   }
 
   /** @param images builds the guest image for an architecture when a run carries none */
   GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers, GuestInitrd.Builder images) {
+    this(settings, drivers, images, null);
+  }
+
+  private GuestRunProcedure(WorkerSettings settings, Map<String, VmDriver> drivers, GuestInitrd.Builder images,
+      ControllerArtifacts controllerStore) {
     this.settings = settings;
     this.drivers = drivers;
-    this.cache = new ArtifactCache(settings.home().resolve("artifacts"));
+    this.cache = new ArtifactCache(settings.home().resolve("artifacts"), settings.artifactCacheMaxBytes(),
+        controllerStore);
+    this.consoleLogs = controllerStore == null ? null : new ConsoleLogs(controllerStore);
     this.guestModules = new GuestModules(settings.home(), new ProcessRunner());
     this.initrds = new GuestInitrd(cache, settings.home(), settings.buildsImages(), images);
   }
@@ -95,6 +113,7 @@ public final class GuestRunProcedure implements RunProcedure {
       return failure(block, run, telemetry, FailureKind.CONFIG, workloadConfig.get(), "");
     }
     long stageStart = System.nanoTime();
+    cache.beginRun();
     Path kernel;
     Path initrd;
     Path workDir;
@@ -153,6 +172,9 @@ public final class GuestRunProcedure implements RunProcedure {
         run.getShape().getPinVcpus());
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
     BootOutcome outcome = boot(driver, request);
+    if (consoleLogs != null) {
+      telemetry.setConsoleLogSha256(consoleLogs.upload(outcome.consoleLog()));
+    }
     ResultsHead results = ResultsHead.read(outcome.resultsLog());
     ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
