@@ -50,13 +50,25 @@ public final class ControllerNode implements AutoCloseable {
    * @throws IllegalStateException if the store, the cluster or the gRPC port cannot be set up
    */
   public static ControllerNode start(ControllerSettings settings) {
-    ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
+    return start(settings, ClusterFormation.seedNodes());
+  }
+
+  /**
+   * Starts the node, finding the other nodes as {@code formation} says, and returns once it is an
+   * Up cluster member serving gRPC.
+   *
+   * @throws IllegalStateException if the store, the cluster, the management port or the gRPC port
+   *     cannot be set up
+   */
+  public static ControllerNode start(ControllerSettings settings, ClusterFormation formation) {
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
+        formation.config(settings).withFallback(PekkoConfig.of(settings)));
     try {
       if (settings.store() == ControllerSettings.Store.JDBC) {
         createSchema(system);
       }
-      joinCluster(system, settings);
+      formation.start(system);
+      joinCluster(system, settings, formation);
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
           SingletonActor.of(Behaviors.supervise(Scheduler.create(settings.fleetPolicy()))
               .onFailure(SupervisorStrategy.restartWithBackoff(
@@ -78,6 +90,7 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .build()
           .start();
+      GrpcServing.get(system).set(true);
       log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
           server.getPort());
       return new ControllerNode(system, server);
@@ -101,9 +114,14 @@ public final class ControllerNode implements AutoCloseable {
     return system.address().toString();
   }
 
+  ActorSystem<Void> system() {
+    return system;
+  }
+
   /** Stops the gRPC server (ending worker streams) and the actor system, and waits for both. */
   @Override
   public void close() {
+    GrpcServing.get(system).set(false);
     server.shutdownNow();
     try {
       server.awaitTermination(10, TimeUnit.SECONDS);
@@ -137,16 +155,20 @@ public final class ControllerNode implements AutoCloseable {
     }
   }
 
-  private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings) {
+  private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings,
+      ClusterFormation formation) {
     Cluster cluster = Cluster.get(system);
-    if (settings.seedNodes().isEmpty()) {
+    if (settings.seedNodes().isEmpty() && !formation.bootstraps()) {
       cluster.manager().tell(Join.create(cluster.selfMember().address()));
     }
-    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + formation.joinTimeout().toNanos();
     while (cluster.selfMember().status() != MemberStatus.up()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("node " + system.address() + " did not join the cluster in "
-            + STARTUP_TIMEOUT.toSeconds() + " s; check seed nodes " + settings.seedNodes());
+            + formation.joinTimeout().toSeconds() + " s; check " + (formation.bootstraps()
+                ? "that pods labelled " + formation.podLabelSelector() + " run and may be listed"
+                    + " (Role with pods get/watch/list)"
+                : "seed nodes " + settings.seedNodes()));
       }
       try {
         Thread.sleep(50);
