@@ -96,8 +96,13 @@ public final class FleetConfigLoader {
     List<String> seeds = List.of();
     int heartbeat = 1000;
     FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "");
+    FleetConfig.Formation formation = FleetConfig.Formation.SEED_NODES;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store"));
+      Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
+          "heartbeat_interval_ms", "store"));
+      keys.addAll(FormationConfig.KEYS);
+      Map<String, YamlNode> m = n.mapping(keys);
+      formation = FormationConfig.parse(m);
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
       if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
       if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
@@ -105,7 +110,7 @@ public final class FleetConfigLoader {
       if (m.containsKey("heartbeat_interval_ms")) heartbeat = m.get("heartbeat_interval_ms").integer(100, 60_000);
       if (m.containsKey("store")) store = store(m.get("store"));
     }
-    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store);
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, formation);
   }
 
   private static FleetConfig.Store store(YamlNode n) {
