@@ -43,6 +43,9 @@ public record ClusterFormation(
   /** Path of the liveness endpoint on the management port. */
   public static final String LIVENESS_PATH = "/alive";
 
+  /** Where Kubernetes mounts a pod's service account token, CA and namespace. */
+  public static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+
   /** Pods find each other by contact-point probing; a slow scheduler may start them minutes apart. */
   private static final Duration BOOTSTRAP_JOIN_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration SEED_JOIN_TIMEOUT = Duration.ofSeconds(30);
@@ -125,7 +128,8 @@ public record ClusterFormation(
   /**
    * Starts the management server and, for Kubernetes API discovery, cluster bootstrap.
    *
-   * @throws IllegalStateException if the management port cannot be bound
+   * @throws IllegalStateException if the management port cannot be bound, or bootstrap cannot
+   *     read the pod's service account
    */
   void start(ActorSystem<?> system) {
     if (managementPort.isEmpty()) {
@@ -143,7 +147,13 @@ public record ClusterFormation(
           + "; choose another controller.management_port", e);
     }
     if (bootstraps()) {
-      ClusterBootstrap.get(system).start();
+      try {
+        ClusterBootstrap.get(system).start();
+      } catch (Exception e) { // Scala code: checked exceptions (NoSuchFileException) arrive undeclared
+        throw new IllegalStateException("cannot start cluster bootstrap through the Kubernetes API: "
+            + e + "; run the controller in a pod with a service account (its token and CA are read from "
+            + SERVICE_ACCOUNT_DIR + "), or set controller.discovery: seed-nodes", e);
+      }
     }
   }
 }

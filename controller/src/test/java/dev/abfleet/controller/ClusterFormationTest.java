@@ -9,8 +9,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +88,16 @@ class ClusterFormationTest {
     assertThat(config.getString("pekko.management.http.hostname")).isEqualTo("10.1.2.3");
     assertThat(config.getString("pekko.discovery.kubernetes-api.pod-label-selector"))
         .isEqualTo("app=abfleet-controller");
+  }
+
+  @Test
+  void kubernetesDiscoveryOutsideAPodFailsNamingTheServiceAccount() throws IOException {
+    Assumptions.assumeFalse(Files.exists(Path.of(ClusterFormation.SERVICE_ACCOUNT_DIR)), "running inside a pod");
+    ClusterFormation k8s = ClusterFormation.kubernetesApi(freePort(), "app=abfleet-controller", 3);
+    assertThatThrownBy(() -> ControllerNode.start(ControllerSettings.inMemory(), k8s))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("cannot start cluster bootstrap through the Kubernetes API")
+        .hasMessageContaining(ClusterFormation.SERVICE_ACCOUNT_DIR);
   }
 
   private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
