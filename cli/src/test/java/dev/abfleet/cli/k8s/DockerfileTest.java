@@ -3,6 +3,7 @@ package dev.abfleet.cli.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,8 @@ class DockerfileTest {
   void controllerRunsAsTheNonRootUserTheStatefulSetNames() throws Exception {
     DockerfileStages.Stage controller = DockerfileStages.stage(DockerfileStages.parse(DockerfileStages.FILE),
         "controller");
-    var pod = ManifestsTestAccess.controllerPodSecurity();
+    var pod = Manifests.one(Manifests.all(), StatefulSet.class, "abfleet-controller").getSpec().getTemplate()
+        .getSpec().getSecurityContext();
     assertThat(controller.user()).isEqualTo(pod.getRunAsUser() + ":" + pod.getRunAsGroup());
   }
 
