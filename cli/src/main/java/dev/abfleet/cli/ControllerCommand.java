@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.worker.WorkerSettings;
@@ -79,9 +80,14 @@ final class ControllerCommand implements Callable<Integer> {
       checkFree(clusterPort != null ? "--cluster-port" : "controller.cluster_port (fleet.yaml)",
           clusterHost != null ? "--cluster-host" : "the cluster host (--cluster-host, default the gRPC host)",
           s.clusterHost(), s.clusterPort());
+      ClusterFormation formation = ControllerConfigs.formation(cfg);
+      if (formation.managementPort().isPresent()) {
+        checkFree("controller.management_port (fleet.yaml)", grpcHost != null ? "--grpc-host"
+            : "controller.grpc_host (fleet.yaml)", s.grpcHost(), formation.managementPort().getAsInt());
+      }
       ControllerNode node;
       try {
-        node = ControllerNode.start(s, ControllerConfigs.artifacts(cfg, dataHome));
+        node = ControllerNode.start(s, ControllerConfigs.artifacts(cfg, dataHome), formation);
       } catch (UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
         throw new Problem(e.getMessage());
       }

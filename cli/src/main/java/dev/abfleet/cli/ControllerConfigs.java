@@ -1,6 +1,7 @@
 package dev.abfleet.cli;
 
 import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import java.nio.file.Path;
@@ -44,6 +45,16 @@ final class ControllerConfigs {
     FleetConfig.Artifacts a = config.controller().artifacts();
     return new ArtifactStoreSettings(a.path().isEmpty() ? ArtifactStoreSettings.under(home)
         : Path.of(expandHome(a.path())), a.maxBytes());
+  }
+
+  /** How the controller nodes of fleet.yaml find each other, and whether they serve Pekko Management. */
+  static ClusterFormation formation(FleetConfig config) {
+    FleetConfig.Formation f = config.controller().formation();
+    if (f.kubernetesApi()) {
+      return ClusterFormation.kubernetesApi(f.managementPort(), f.podLabelSelector(), f.requiredContactPoints());
+    }
+    return f.managementPort() == 0 ? ClusterFormation.seedNodes()
+        : ClusterFormation.seedNodesWithManagement(f.managementPort());
   }
 
   /** The directory of the H2 store, or null when the store is PostgreSQL. */

@@ -54,21 +54,39 @@ public final class ControllerNode implements AutoCloseable {
    * @throws IllegalStateException if the store, the cluster or the gRPC port cannot be set up
    */
   public static ControllerNode start(ControllerSettings settings) {
-    return start(settings, ArtifactStoreSettings.defaults());
+    return start(settings, ArtifactStoreSettings.defaults(), ClusterFormation.seedNodes());
   }
 
   /** As {@link #start(ControllerSettings)}, with the artifact store at {@code artifacts}. */
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts) {
+    return start(settings, artifacts, ClusterFormation.seedNodes());
+  }
+
+  /** As {@link #start(ControllerSettings)}, finding the other nodes as {@code formation} says. */
+  public static ControllerNode start(ControllerSettings settings, ClusterFormation formation) {
+    return start(settings, ArtifactStoreSettings.defaults(), formation);
+  }
+
+  /**
+   * Starts the node with the artifact store at {@code artifacts}, finding the other nodes as
+   * {@code formation} says, and returns once it is an Up cluster member serving gRPC.
+   *
+   * @throws IllegalStateException if the store, the cluster, the management port or the gRPC port
+   *     cannot be set up
+   */
+  public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
+      ClusterFormation formation) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
-    ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
+        formation.config(settings).withFallback(PekkoConfig.of(settings)));
     try {
       if (jdbc && StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
         EventStore.createSchema(system, settings, schemaFound);
       }
-      joinCluster(system, settings);
+      formation.start(system);
+      joinCluster(system, settings, formation);
       // The in-memory journal comes without a snapshot store.
       int snapshotEvery = jdbc ? settings.snapshotEvery() : 0;
       ActorRef<Scheduler.Command> scheduler = ClusterSingleton.get(system).init(
@@ -93,6 +111,7 @@ public final class ControllerNode implements AutoCloseable {
           .addService(ArtifactServiceImpl.open(artifacts))
           .build()
           .start();
+      GrpcServing.get(system).set(true);
       log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
           server.getPort());
       return new ControllerNode(system, server);
@@ -116,9 +135,14 @@ public final class ControllerNode implements AutoCloseable {
     return system.address().toString();
   }
 
+  ActorSystem<Void> system() {
+    return system;
+  }
+
   /** Stops the gRPC server (ending worker streams) and the actor system, and waits for both. */
   @Override
   public void close() {
+    GrpcServing.get(system).set(false);
     server.shutdownNow();
     try {
       server.awaitTermination(10, TimeUnit.SECONDS);
@@ -139,16 +163,20 @@ public final class ControllerNode implements AutoCloseable {
     }
   }
 
-  private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings) {
+  private static void joinCluster(ActorSystem<Void> system, ControllerSettings settings,
+      ClusterFormation formation) {
     Cluster cluster = Cluster.get(system);
-    if (settings.seedNodes().isEmpty()) {
+    if (settings.seedNodes().isEmpty() && !formation.bootstraps()) {
       cluster.manager().tell(Join.create(cluster.selfMember().address()));
     }
-    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + formation.joinTimeout().toNanos();
     while (cluster.selfMember().status() != MemberStatus.up()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("node " + system.address() + " did not join the cluster in "
-            + STARTUP_TIMEOUT.toSeconds() + " s; check seed nodes " + settings.seedNodes());
+            + formation.joinTimeout().toSeconds() + " s; check " + (formation.bootstraps()
+                ? "that pods labelled " + formation.podLabelSelector() + " run and may be listed"
+                    + " (Role with pods get/watch/list)"
+                : "seed nodes " + settings.seedNodes()));
       }
       try {
         Thread.sleep(50);

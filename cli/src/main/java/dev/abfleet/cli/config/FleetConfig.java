@@ -8,15 +8,16 @@ public record FleetConfig(
     Controller controller, Policy policy, Vm vm, Map<String, Benchmark> benchmarks, String defaultBenchmark,
     List<Schedule> schedules) {
 
-  /** Where the controller listens and keeps its journal and artifacts. */
+  /** Where the controller listens, keeps its journal and artifacts, and how its nodes find each other. */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
-      Artifacts artifacts) {
+      Artifacts artifacts, Formation formation) {
 
-    /** With the default artifact store. */
+    /** The default artifact store; seed nodes, no management server. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
         Store store) {
-      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, Artifacts.DEFAULT);
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, Artifacts.DEFAULT,
+          Formation.SEED_NODES);
     }
   }
 
@@ -27,6 +28,23 @@ public record FleetConfig(
    */
   public record Artifacts(String path, long maxBytes) {
     public static final Artifacts DEFAULT = new Artifacts("", 20L << 30);
+  }
+
+  /**
+   * How controller nodes form a cluster. discovery "seed-nodes": join {@code seed_nodes} (none:
+   * a one-node cluster); "kubernetes-api": Pekko Cluster Bootstrap finds the pods matching
+   * {@code podLabelSelector} through the Kubernetes API and forms the cluster once
+   * {@code requiredContactPoints} of them answer on their management port.
+   *
+   * @param managementPort Pekko Management's HTTP port (health checks /alive and /ready,
+   *     bootstrap); 0 = no management server
+   */
+  public record Formation(String discovery, int managementPort, String podLabelSelector, int requiredContactPoints) {
+    public static final Formation SEED_NODES = new Formation(FormationConfig.SEED_NODES, 0, "", 1);
+
+    public boolean kubernetesApi() {
+      return discovery.equals(FormationConfig.KUBERNETES_API);
+    }
   }
 
   /**

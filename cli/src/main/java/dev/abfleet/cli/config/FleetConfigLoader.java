@@ -99,9 +99,13 @@ public final class FleetConfigLoader {
     FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "",
         ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
     FleetConfig.Artifacts artifacts = FleetConfig.Artifacts.DEFAULT;
+    FleetConfig.Formation formation = FleetConfig.Formation.SEED_NODES;
     if (n != null) {
-      Map<String, YamlNode> m = n.mapping(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes", "heartbeat_interval_ms", "store",
-          "artifacts"));
+      Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
+          "heartbeat_interval_ms", "store", "artifacts"));
+      keys.addAll(FormationConfig.KEYS);
+      Map<String, YamlNode> m = n.mapping(keys);
+      formation = FormationConfig.parse(m);
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
       if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
       if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
@@ -110,7 +114,7 @@ public final class FleetConfigLoader {
       if (m.containsKey("store")) store = store(m.get("store"));
       if (m.containsKey("artifacts")) artifacts = artifacts(m.get("artifacts"));
     }
-    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts);
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation);
   }
 
   private static FleetConfig.Artifacts artifacts(YamlNode n) {

@@ -68,7 +68,9 @@ class FleetConfigLoaderTest {
     String fleetYaml = ((java.util.Map<String, String>) doc.get("data")).get("fleet.yaml");
     FleetConfig c = FleetConfigLoader.parse("k8s/config.yaml", fleetYaml);
     assertThat(c.controller().store().kind()).isEqualTo("postgres");
-    assertThat(c.controller().seedNodes()).hasSize(2);
+    assertThat(c.controller().store().passwordEnv()).isEqualTo("ABFLEET_DB_PASSWORD");
+    assertThat(c.controller().seedNodes()).isEmpty();
+    assertThat(c.controller().formation().kubernetesApi()).isTrue();
   }
 
   @Test
@@ -83,7 +85,62 @@ class FleetConfigLoaderTest {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 1\n  grcp_host: x\n"))
         .isInstanceOf(Problem.class)
         .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of artifacts, cluster_port, "
-            + "grpc_host, grpc_port, heartbeat_interval_ms, seed_nodes, store");
+            + "discovery, grpc_host, grpc_port, heartbeat_interval_ms, management_port, pod_label_selector, "
+            + "required_contact_points, seed_nodes, store");
+  }
+
+  @Test
+  void controllerFormsByKubernetesApiWithManagement() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "controller:\n  discovery: kubernetes-api\n"
+        + "  management_port: 7626\n  pod_label_selector: app=ctl,tier=x\n  required_contact_points: 3\n");
+    assertThat(c.controller().formation()).isEqualTo(new FleetConfig.Formation("kubernetes-api", 7626, "app=ctl,tier=x", 3));
+    assertThat(c.controller().formation().kubernetesApi()).isTrue();
+  }
+
+  @Test
+  void kubernetesApiDiscoveryDefaultsToTheManifestsLabelAndTwoContactPoints() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "controller:\n  discovery: kubernetes-api\n  management_port: 7626\n");
+    assertThat(c.controller().formation())
+        .isEqualTo(new FleetConfig.Formation("kubernetes-api", 7626, "app=abfleet-controller", 2));
+  }
+
+  @Test
+  void seedNodeDiscoveryIsTheDefaultAndMayServeManagement() {
+    assertThat(FleetConfigLoader.parse("f.yaml", "").controller().formation()).isEqualTo(FleetConfig.Formation.SEED_NODES);
+    assertThat(FleetConfigLoader.parse("f.yaml", "controller:\n  management_port: 7626\n").controller().formation())
+        .isEqualTo(new FleetConfig.Formation("seed-nodes", 7626, "", 1));
+  }
+
+  @Test
+  void kubernetesApiDiscoveryNeedsAManagementPort() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 7070\n  discovery: kubernetes-api\n"))
+        .hasMessageStartingWith("f.yaml:3: controller.discovery kubernetes-api needs controller.management_port");
+  }
+
+  @Test
+  void kubernetesApiDiscoveryRejectsSeedNodes() {
+    String y = "controller:\n  discovery: kubernetes-api\n  management_port: 7626\n  seed_nodes: [pekko://abfleet@a:2552]\n";
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
+        .hasMessageStartingWith("f.yaml:4: controller.seed_nodes and discovery: kubernetes-api exclude each other");
+  }
+
+  @Test
+  void podLabelSelectorOnlyWithKubernetesApiDiscovery() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  pod_label_selector: app=x\n"))
+        .hasMessage("f.yaml:2: controller.pod_label_selector is only for discovery: kubernetes-api; drop it or set "
+            + "controller.discovery: kubernetes-api");
+  }
+
+  @Test
+  void unknownDiscoveryNamesTheChoices() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  discovery: dns\n"))
+        .hasMessage("f.yaml:2: controller.discovery is 'dns'; expected one of seed-nodes, kubernetes-api");
+  }
+
+  @Test
+  void managementPortMustBeAPort() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  management_port: 0\n"))
+        .hasMessage("f.yaml:2: controller.management_port is 0; expected a whole number from 1 to 65535");
   }
 
   @Test
