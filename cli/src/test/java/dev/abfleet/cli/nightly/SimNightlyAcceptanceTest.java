@@ -83,9 +83,10 @@ class SimNightlyAcceptanceTest {
       MetricHistory h = history(entries, metric);
       assertThat(h.detection().points()).as(describe(h)).isEmpty();
     }
-    // The spike was there to be missed: night 3 stands out on metadata_stat by about its size.
+    // The spike was there to be missed: night 3 stands out on metadata_stat by about its size
+    // (x1.4; boots draw from run ids, which differ per run: 1.24 has been seen).
     MetricHistory stat = history(entries, "metadata_stat");
-    assertThat(stat.values()[SPIKE_NIGHT] / stat.values()[SPIKE_NIGHT - 1]).isBetween(1.25, 1.55);
+    assertThat(stat.values()[SPIKE_NIGHT] / stat.values()[SPIKE_NIGHT - 1]).isBetween(1.15, 1.65);
   }
 
   /** Night {@code i}'s build: a sim kernel whose file carries that night's effects. */
