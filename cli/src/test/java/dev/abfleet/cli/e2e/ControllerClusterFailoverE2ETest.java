@@ -20,6 +20,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -47,7 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("e2e")
 class ControllerClusterFailoverE2ETest {
-  private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to ");
   private static final Pattern SINGLETON =
       Pattern.compile("scheduler singleton running on pekko://abfleet@127\\.0\\.0\\.1:(\\d+)");
   private static final String PASSWORD_ENV = "ABFLEET_E2E_PG_PASSWORD";
@@ -93,7 +93,7 @@ class ControllerClusterFailoverE2ETest {
           "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
           String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--gate",
           "--format", "json");
-      String id = awaitSubmitted(fleet, ab);
+      String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(90));
       int before = awaitPairs(controllers, id, 4);
 
       nodes.get(doomed).destroyForcibly(); // kill -9: no leave, no goodbye on any stream
@@ -211,18 +211,6 @@ class ControllerClusterFailoverE2ETest {
             .isGreaterThanOrEqualTo(prev.getLeaseEpoch());
       }
     });
-  }
-
-  private static String awaitSubmitted(LocalProcesses fleet, Process ab) throws Exception {
-    for (int i = 0; i < 900; i++) {
-      Matcher m = SUBMITTED.matcher(fleet.log("ab"));
-      if (m.find()) {
-        return m.group(1);
-      }
-      assertThat(ab.isAlive()).as("ab is running: %s", fleet.log("ab")).isTrue();
-      Thread.sleep(100);
-    }
-    throw new AssertionError("ab did not submit: " + fleet.log("ab"));
   }
 
   /** Waits for {@code pairs} completed pairs and returns how many there are then. */

@@ -10,6 +10,7 @@ import dev.abfleet.testkit.TestPostgres;
 import dev.abfleet.worker.sim.SimArtifacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +35,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Tag("e2e")
 class ControllerCrashE2ETest {
-  private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to ");
   private static final int PAIRS = 30;
   private static final int[] KILL_AT_PAIRS = {4, 10, 16};
   private static final String PASSWORD_ENV = "ABFLEET_E2E_PG_PASSWORD";
@@ -79,7 +79,7 @@ class ControllerCrashE2ETest {
           "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
           String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3",
           "--format", "json");
-      String id = awaitSubmitted(fleet, ab);
+      String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(60));
 
       for (int kill = 0; kill < KILL_AT_PAIRS.length; kill++) {
         awaitPairs(fleet, id, KILL_AT_PAIRS[kill]);
@@ -92,40 +92,9 @@ class ControllerCrashE2ETest {
       assertThat(ab.exitValue()).as(fleet.log("ab")).isEqualTo(Main.EXIT_OK);
       assertThat(fleet.log("ab")).contains("is back after").doesNotContain("\tat ");
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-        assertExactlyTheRequestedPairs(client.get(id));
+        AbSubmissions.assertEveryPairOnce(client.get(id), PAIRS);
       }
     }
-  }
-
-  /** Every run id once; every (pair index, arm) once; pair indices exactly 0..PAIRS-1. */
-  private static void assertExactlyTheRequestedPairs(Experiment done) {
-    assertThat(done.getState()).as(done.getMessage()).isEqualTo("completed");
-    assertThat(done.getPairsDone()).isEqualTo(PAIRS);
-    Set<String> runIds = new HashSet<>();
-    Set<String> pairArm = new HashSet<>();
-    for (Boot b : done.getBootsList()) {
-      assertThat(runIds.add(b.getRunId())).as("run recorded once: " + b.getRunId()).isTrue();
-      if (!b.getWarmup()) {
-        assertThat(pairArm.add(b.getPairIndex() + "/" + b.getArm()))
-            .as("one boot per pair and arm: " + b.getRunId()).isTrue();
-      }
-    }
-    assertThat(pairArm).hasSize(2 * PAIRS);
-    Set<Integer> pairs = done.getBootsList().stream().filter(b -> !b.getWarmup())
-        .map(Boot::getPairIndex).collect(Collectors.toCollection(TreeSet::new));
-    assertThat(pairs).containsExactlyElementsOf(IntStream.range(0, PAIRS).boxed().toList());
-  }
-
-  private static String awaitSubmitted(LocalProcesses fleet, Process ab) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      Matcher m = SUBMITTED.matcher(fleet.log("ab"));
-      if (m.find()) {
-        return m.group(1);
-      }
-      assertThat(ab.isAlive()).as("ab is running: %s", fleet.log("ab")).isTrue();
-      Thread.sleep(100);
-    }
-    throw new AssertionError("ab did not submit: " + fleet.log("ab"));
   }
 
   /** Waits until the experiment, still running, has {@code pairs} pairs: it resumed. */

@@ -9,6 +9,7 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.sim.SimArtifacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("e2e")
 class ControllerRestartE2ETest {
-  private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to ");
   private static final int PAIRS = 24;
 
   @Test
@@ -43,7 +43,7 @@ class ControllerRestartE2ETest {
           "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
           String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--gate",
           "--format", "json");
-      String id = awaitSubmitted(fleet, ab);
+      String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(60));
       awaitPairs(fleet, id, 4);
 
       controller.destroyForcibly(); // kill -9: no shutdown, no goodbye on any stream
@@ -60,33 +60,9 @@ class ControllerRestartE2ETest {
       assertThat(Cli.read(dir.resolve("ab.out"))).contains("\"experiment\" : \"" + id + "\"")
           .contains("\"state\" : \"completed\"");
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-        Experiment done = client.get(id);
-        assertThat(done.getState()).isEqualTo("completed");
-        assertThat(done.getPairsDone()).isEqualTo(PAIRS);
-        Set<String> runIds = new HashSet<>();
-        Set<String> pairArm = new HashSet<>();
-        for (Boot b : done.getBootsList()) {
-          assertThat(runIds.add(b.getRunId())).as("run recorded once: " + b.getRunId()).isTrue();
-          if (!b.getWarmup()) {
-            assertThat(pairArm.add(b.getPairIndex() + "/" + b.getArm()))
-                .as("one boot per pair and arm: " + b.getRunId()).isTrue();
-          }
-        }
-        assertThat(pairArm).hasSize(2 * PAIRS);
+        AbSubmissions.assertEveryPairOnce(client.get(id), PAIRS);
       }
     }
-  }
-
-  private static String awaitSubmitted(LocalProcesses fleet, Process ab) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      Matcher m = SUBMITTED.matcher(fleet.log("ab"));
-      if (m.find()) {
-        return m.group(1);
-      }
-      assertThat(ab.isAlive()).as("ab is running: %s", fleet.log("ab")).isTrue();
-      Thread.sleep(100);
-    }
-    throw new AssertionError("ab did not submit: " + fleet.log("ab"));
   }
 
   private static void awaitPairs(LocalProcesses fleet, String id, int pairs) throws Exception {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -46,7 +47,8 @@ final class Manifests {
       "StatefulSet", StatefulSet.class,
       "DaemonSet", DaemonSet.class,
       "Role", Role.class,
-      "RoleBinding", RoleBinding.class);
+      "RoleBinding", RoleBinding.class,
+      "PersistentVolumeClaim", PersistentVolumeClaim.class);
 
   private static final ObjectMapper STRICT = JsonMapper.builder()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -196,6 +197,20 @@ class ManifestsTest {
     Volume volume = volume(controllers.getSpec().getTemplate(), mount.getName());
     ConfigMap map = Manifests.one(all, ConfigMap.class, volume.getConfigMap().getName());
     assertThat(map.getData()).containsKey(config.getFileName().toString());
+  }
+
+  @Test
+  void everyControllerNodeMountsOneSharedArtifactStoreAtTheConfiguredPath() {
+    FleetConfig cfg = FleetConfigLoader.parse("k8s/config.yaml",
+        Manifests.one(all, ConfigMap.class, "abfleet-config").getData().get("fleet.yaml"));
+    Path store = Path.of(cfg.controller().artifacts().path());
+    Container c = container(controllers.getSpec().getTemplate());
+    VolumeMount mount = c.getVolumeMounts().stream().filter(m -> Path.of(m.getMountPath()).equals(store))
+        .findFirst().orElseThrow(() -> new AssertionError("nothing mounted at controller.artifacts.path " + store));
+    Volume volume = volume(controllers.getSpec().getTemplate(), mount.getName());
+    PersistentVolumeClaim claim = Manifests.one(all, PersistentVolumeClaim.class,
+        volume.getPersistentVolumeClaim().getClaimName());
+    assertThat(claim.getSpec().getAccessModes()).as("uploads reach one node, fetches another").contains("ReadWriteMany");
   }
 
   @Test
