@@ -60,7 +60,7 @@ class ManifestsTest {
   void everyFileHoldsOnlyKnownKindsWithoutUnknownFields() {
     assertThat(all.stream().map(m -> m.object().getKind()).collect(Collectors.toSet()))
         .containsExactlyInAnyOrder("Namespace", "ConfigMap", "Secret", "Service", "ServiceAccount", "StatefulSet",
-            "DaemonSet", "Role", "RoleBinding");
+            "DaemonSet", "Role", "RoleBinding", "PersistentVolumeClaim");
     assertThat(all.stream().map(Manifests.Manifest::file).collect(Collectors.toSet()))
         .containsExactlyInAnyOrder("namespace.yaml", "config.yaml", "secret.yaml", "rbac.yaml", "controller.yaml",
             "worker.yaml");
