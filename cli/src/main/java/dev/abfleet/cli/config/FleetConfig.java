@@ -118,6 +118,11 @@ public record FleetConfig(
       return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w);
     }
 
+    /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
+    public Benchmark withFiles(int n) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload);
+    }
+
     /**
      * The proto benchmark with {@code metrics} and {@code iterations} (a command may narrow both).
      * A workload's files go as the absolute directory, unpacked: the client packs them before it
@@ -225,9 +230,17 @@ public record FleetConfig(
 
   /** This fleet with benchmark {@code name} (null = the default one) running {@code w} instead. */
   public FleetConfig withWorkload(String name, Workload w) {
-    Benchmark b = benchmark(name);
+    return withBenchmark(benchmark(name).withWorkload(w));
+  }
+
+  /** This fleet with the benchmark {@code name} (null = the default one) using {@code n} files. */
+  public FleetConfig withFiles(String name, int n) {
+    return withBenchmark(benchmark(name).withFiles(n));
+  }
+
+  private FleetConfig withBenchmark(Benchmark b) {
     Map<String, Benchmark> changed = new java.util.LinkedHashMap<>(benchmarks);
-    changed.put(b.name(), b.withWorkload(w));
+    changed.put(b.name(), b);
     return new FleetConfig(controller, policy, vm, Map.copyOf(changed), defaultBenchmark, schedules);
   }
 

@@ -20,11 +20,12 @@ import java.util.List;
  * @param vm VM shape of every arm that does not set its own
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order
  * @param workload a user workload run on the benchmark's volume instead of its metrics
+ * @param files files in the find_recursive / rm_rf tree (fleetbench), instead of the benchmark's
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload) {
+    FleetConfig.Workload workload, Integer files) {
 
   public SpecFile {
     arms = List.copyOf(arms);
@@ -34,12 +35,16 @@ public record SpecFile(
   public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
       Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms) {
     this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
-        null);
+        null, null);
   }
 
-  /** The fleet with this file's workload, if any, on the benchmark {@code name} (null = the default one). */
+  /**
+   * The fleet with this file's workload or file count, if any, on the benchmark {@code name}
+   * (null = the default one).
+   */
   public FleetConfig applyTo(FleetConfig config, String name) {
-    return workload == null ? config : config.withWorkload(name, workload);
+    FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
+    return files == null ? c : c.withFiles(name, files);
   }
 
   /** A VM shape; each null field was not given. */

@@ -23,7 +23,7 @@ public final class SpecFileLoader {
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
-      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload");
+      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files");
   private static final Set<String> ARM = Set.of("name", "role", "kernel", "cmdline", "modules", "modules_dir",
       "volume_options", "vm");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
@@ -55,6 +55,11 @@ public final class SpecFileLoader {
           + " boot: drop iterations");
     }
     Integer iterations = top.containsKey("iterations") ? top.get("iterations").integer(1, 1000) : null;
+    if (runsWorkload && top.containsKey("files")) {
+      throw top.get("files").problem("files is a fleetbench setting (the find_recursive / rm_rf tree); the workload"
+          + " brings its own files: drop files");
+    }
+    Integer files = top.containsKey("files") ? top.get("files").integer(1, FleetConfigLoader.MAX_FILES) : null;
     Integer pairs = top.containsKey("pairs") ? top.get("pairs").integer(1, 10_000) : null;
     List<Integer> looks = top.containsKey("looks") ? looks(top.get("looks")) : null;
     if (pairs != null && looks != null) {
@@ -74,7 +79,7 @@ public final class SpecFileLoader {
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
-        vm, arms, workload);
+        vm, arms, workload, files);
   }
 
   private static List<SpecFile.Arm> arms(YamlNode list, Path dir) {

@@ -77,11 +77,28 @@ class SpecFileLoaderTest {
   }
 
   @Test
+  void filesOverridesTheBenchmarksTreeSizeAndOnlyThat() {
+    SpecFile s = parse("files: 300\n" + GOOD);
+    assertThat(s.files()).isEqualTo(300);
+    FleetConfig.Benchmark b = s.applyTo(FLEET, s.benchmark()).benchmark("host-volume");
+    assertThat(b.files()).isEqualTo(300);
+    assertThat(b).isEqualTo(FLEET.benchmark("host-volume").withFiles(300));
+    assertThat(FLEET.benchmark("host-volume").files()).isEqualTo(2000);
+    assertThat(parse(GOOD).applyTo(FLEET, "host-volume")).isEqualTo(FLEET);
+  }
+
+  @Test
+  void filesMustBeAPositiveCount() {
+    assertThatThrownBy(() -> parse("files: 0\n" + GOOD)).isInstanceOf(Problem.class)
+        .hasMessageStartingWith("spec.yaml:1:");
+  }
+
+  @Test
   void unknownTopLevelKeyNamesLineAndChoices() {
     assertThatThrownBy(() -> parse("pair: 8\n" + GOOD))
         .isInstanceOf(Problem.class)
         .hasMessage("spec.yaml:1: unknown key 'pair' at the top level; expected one of alpha, arms, benchmark, boot_timeout,"
-            + " iterations, looks, metrics, pairs, seed, threshold, vm, warmup_boot, workload");
+            + " files, iterations, looks, metrics, pairs, seed, threshold, vm, warmup_boot, workload");
   }
 
   @Test

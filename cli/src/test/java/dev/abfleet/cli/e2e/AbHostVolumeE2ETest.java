@@ -34,6 +34,7 @@ class AbHostVolumeE2ETest {
     Path k = Kernels.generic();
     Path spec = Files.writeString(dir.resolve("aa.yaml"), String.join("\n",
         "benchmark: host-volume",
+        "files: 300",
         "pairs: 6",
         "iterations: 3",
         "vm: {vcpus: 2}",
