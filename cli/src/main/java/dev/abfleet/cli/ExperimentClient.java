@@ -18,6 +18,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -57,8 +58,9 @@ public final class ExperimentClient implements AutoCloseable {
    * @param err where progress lines of the uploads go
    */
   public String submitUploading(String id, ExperimentSpec spec, PrintStream err) {
-    ExperimentSpec prepared = GuestArtifacts.prepare(spec, WorkerSettings.defaultHome());
-    ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, err).upload(prepared);
+    Path home = WorkerSettings.defaultHome();
+    ExperimentSpec prepared = GuestArtifacts.prepare(spec, home);
+    ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, home, err).upload(prepared);
     return submit(id, uploaded);
   }
 

@@ -8,7 +8,7 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.ArtifactUri;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
-import dev.abfleet.worker.modules.ModuleTree;
+import dev.abfleet.worker.process.ProcessRunner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -27,27 +27,31 @@ import java.util.function.Supplier;
  * controller and need no shared path. Artifacts the store holds already are not sent again. A
  * path that is not readable here is left as it is: a path on the workers.
  *
- * <p>Module trees still travel as paths on the workers: an uploaded kernel whose tree lies beside
- * it here ({@code <root>/lib/modules/<release>}) gets that tree as its {@code modules_dir}, which
- * a worker sharing the path finds; other workers boot without it and fail only arms that need
- * modules, with a message naming the directory.
+ * <p>An arm's module tree (its {@code modules_dir}, or {@code <root>/lib/modules/<release>}
+ * beside a kernel at {@code <root>/boot/vmlinuz-<release>}) that is a directory here travels as
+ * {@code modules_tree}: only the modules its guest can need, with their dependencies, packed and
+ * uploaded like the kernel ({@link ModuleTreePacks}). A {@code modules_dir} that is not a
+ * directory here stays a path on the workers.
  */
 public final class SpecUploads {
 
   private final ControllerArtifacts store;
   private final Function<Supplier<ArtifactStatus>, ArtifactStatus> retrying;
   private final PrintStream err;
+  private final ModuleTreePacks trees;
   private final Map<String, Artifact> done = new HashMap<>();
 
   /**
    * @param retrying runs a status call, riding out an unreachable controller (the client's
    *     reconnect policy)
+   * @param cacheDir the client's abfleet cache, where module trees are packed
    * @param err where one line per artifact goes
    */
   public SpecUploads(ControllerArtifacts store, Function<Supplier<ArtifactStatus>, ArtifactStatus> retrying,
-      PrintStream err) {
+      Path cacheDir, PrintStream err) {
     this.store = store;
     this.retrying = retrying;
+    this.trees = new ModuleTreePacks(cacheDir, new ProcessRunner());
     this.err = err;
   }
 
@@ -65,10 +69,17 @@ public final class SpecUploads {
       return spec;
     }
     ExperimentSpec.Builder b = spec.toBuilder();
+    boolean hostVolume = spec.getBenchmark().getVolume().equals("host");
     for (Arm.Builder arm : b.getArmsBuilderList()) {
       Optional<Path> kernel = localFile(arm.getKernel());
-      if (kernel.isPresent() && arm.getModulesDir().isEmpty()) {
-        ModuleTree.beside(kernel.get()).ifPresent(t -> arm.setModulesDir(t.dir().toString()));
+      if (kernel.isPresent() && arm.getModulesTree().getSha256().isEmpty()) {
+        trees.pack(arm, kernel.get(), hostVolume).ifPresent(tree -> {
+          arm.setModulesTree(tree);
+          arm.clearModulesDir();
+        });
+      }
+      if (!arm.getModulesTree().getSha256().isEmpty()) {
+        arm.setModulesTree(uploaded(arm.getModulesTree()));
       }
       arm.setKernel(uploaded(arm.getKernel()));
       arm.setInitrd(uploaded(arm.getInitrd()));

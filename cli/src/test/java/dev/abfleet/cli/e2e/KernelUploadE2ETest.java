@@ -25,12 +25,57 @@ import org.junit.jupiter.api.io.TempDir;
  * uploads the kernel (one chunk corrupted on the way by the test-only switch, detected by the
  * controller and re-sent), the stored spec names it {@code abfleet:sha256:<hex>}, the worker
  * fetches it from the controller, and the boots' console logs come back through
- * {@code abfleet experiments logs}.
+ * {@code abfleet experiments logs}. Likewise a module tree that lies only beside the client's
+ * kernel reaches the worker packed ({@code modules_tree}), so the host-volume benchmark's 9p
+ * modules load there.
  */
 @Tag("e2e")
 class KernelUploadE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to");
+
+  @Test
+  void aModuleTreeOnlyTheClientHasReachesTheWorkerPacked(@TempDir Path dir) throws Exception {
+    Path generic = Kernels.generic();
+    String release = generic.getFileName().toString().substring("vmlinuz-".length());
+    Path tree = generic.getParent().getParent().resolve("lib/modules").resolve(release);
+    Path clientOnly = Files.createDirectories(dir.resolve("client-only"));
+    Path kernel = Files.copy(generic, Files.createDirectories(clientOnly.resolve("boot")).resolve(generic.getFileName()));
+    Path ownTree = Files.createDirectories(clientOnly.resolve("lib/modules").resolve(release));
+    Files.createSymbolicLink(ownTree.resolve("kernel"), tree.resolve("kernel"));
+    try (var files = Files.list(tree)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        Files.copy(f, ownTree.resolve(f.getFileName()));
+      }
+    }
+    try (LocalProcesses fleet = new LocalProcesses(dir)) {
+      fleet.startController();
+      fleet.startWorker("w1");
+      FleetProcessesE2ETest.awaitHosts(fleet, 1);
+
+      Process ab = Cli.start(dir, "ab", List.of(), "ab", "--controller", fleet.target(), "--benchmark", "host-volume",
+          "--baseline", "a=" + kernel, "--candidate", "b=" + kernel, "--pairs", "1", "--format", "json");
+      assertThat(ab.waitFor(10, TimeUnit.MINUTES)).as("ab finished").isTrue();
+      String err = Cli.read(dir.resolve("ab.err"));
+
+      assertThat(ab.exitValue()).as(err + "\n" + fleet.log("w1")).isZero();
+      JsonNode report = JSON.readTree(Cli.read(dir.resolve("ab.out")));
+      assertThat(report.get("boots")).hasSize(2)
+          .allSatisfy(b -> assertThat(b.get("status").asText()).as(b.toString()).isEqualTo("ok"));
+      Matcher m = SUBMITTED.matcher(err);
+      assertThat(m.find()).as(err).isTrue();
+      try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+        Experiment e = client.get(m.group(1));
+        assertThat(e.getSpec().getArmsList()).allSatisfy(a -> {
+          assertThat(a.getModulesDir()).isEmpty();
+          assertThat(a.getModulesTree().getUri()).isEqualTo("abfleet:sha256:" + a.getModulesTree().getSha256());
+        });
+        String treeSha = e.getSpec().getArms(0).getModulesTree().getSha256();
+        assertThat(dir.resolve("w1-home/modules").resolve(treeSha).resolve(release).resolve("modules.dep"))
+            .isRegularFile();
+      }
+    }
+  }
 
   @Test
   void aKernelOnlyTheClientHasRunsOnAWorkerThatFetchesItFromTheController(@TempDir Path dir) throws Exception {

@@ -15,9 +15,11 @@ import java.util.List;
  *     worker reads the kernel)
  * @param guestImage the guest image (init, busybox, harness for {@code arch}) staged like the
  *     kernel; null = the worker builds its own
+ * @param modulesTree the kernel's module tree packed by the client and staged like the kernel;
+ *     null = {@code modulesDir} (events written before trees were uploaded have none)
  */
 public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir,
-    String volumeOptions, String arch, ArtifactRef guestImage) {
+    String volumeOptions, String arch, ArtifactRef guestImage, ArtifactRef modulesTree) {
   public static final GuestSetup NONE = new GuestSetup(false, List.of(), "", "");
 
   public GuestSetup {
@@ -29,6 +31,12 @@ public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesD
 
   /** A guest of unknown architecture whose image the worker builds. */
   public GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir, String volumeOptions) {
-    this(pinVcpus, modules, modulesDir, volumeOptions, "", null);
+    this(pinVcpus, modules, modulesDir, volumeOptions, "", null, null);
+  }
+
+  /** A guest whose module tree, if any, is {@code modulesDir} on the worker. */
+  public GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir, String volumeOptions, String arch,
+      ArtifactRef guestImage) {
+    this(pinVcpus, modules, modulesDir, volumeOptions, arch, guestImage, null);
   }
 }

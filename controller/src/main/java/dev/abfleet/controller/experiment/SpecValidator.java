@@ -241,6 +241,11 @@ public final class SpecValidator {
         problems.add(at + ".guest_image.sha256: '" + image.sha256()
             + "' is not a lower-case hex SHA-256; leave it empty and the worker builds the image");
       }
+      ArtifactRef tree = arm.guest().modulesTree();
+      if (tree != null && !SHA256.matcher(tree.sha256()).matches()) {
+        problems.add(at + ".modules_tree.sha256: '" + tree.sha256()
+            + "' is not a lower-case hex SHA-256; leave it empty to use modules_dir");
+      }
       if (arm.vcpus() < 0 || arm.memoryMib() < 0) {
         problems.add(at + ".shape: vcpus and memory_mib must not be negative (0 = default)");
       }

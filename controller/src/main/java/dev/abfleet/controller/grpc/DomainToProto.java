@@ -110,6 +110,9 @@ public final class DomainToProto {
     if (a.guest().guestImage() != null) {
       b.setGuestImage(artifact(a.guest().guestImage()));
     }
+    if (a.guest().modulesTree() != null) {
+      b.setModulesTree(artifact(a.guest().modulesTree()));
+    }
     return b.build();
   }
 
@@ -206,6 +209,9 @@ public final class DomainToProto {
       }
       if (r.guest().guestImage() != null) {
         run.setGuestImage(artifact(r.guest().guestImage()));
+      }
+      if (r.guest().modulesTree() != null) {
+        run.setModulesTree(artifact(r.guest().modulesTree()));
       }
       b.addRuns(run);
     }

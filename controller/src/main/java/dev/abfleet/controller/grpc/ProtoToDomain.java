@@ -65,7 +65,8 @@ final class ProtoToDomain {
         a.getShape().getVcpus(), a.getShape().getMemoryMib(),
         new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
             a.getVolumeOptions(), a.getArch(),
-            a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage())));
+            a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage()),
+            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree())));
   }
 
   private static WorkloadSpec workload(Workload w) {

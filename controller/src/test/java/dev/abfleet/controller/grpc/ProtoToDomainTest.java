@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
@@ -41,5 +42,22 @@ class ProtoToDomainTest {
     assertThat(DomainToProto.spec(domain).getBenchmark().getWorkload()).isEqualTo(w);
     assertThat(DomainToProto.spec(ProtoToDomain.spec(ExperimentSpec.getDefaultInstance())).getBenchmark()
         .hasWorkload()).isFalse();
+  }
+
+  @Test
+  void anArmsPackedModuleTreeReachesTheDomainAndComesBackAndAnArmWithoutOneHasNone() {
+    Artifact tree = Artifact.newBuilder().setSha256("cd".repeat(32)).setUri("abfleet:sha256:" + "cd".repeat(32))
+        .setSizeBytes(1_610_752).build();
+    ExperimentSpec p = ExperimentSpec.newBuilder()
+        .addArms(Arm.newBuilder().setName("with").setModulesTree(tree))
+        .addArms(Arm.newBuilder().setName("without").setModulesDir("/srv/lib/modules/6.1.0-50-amd64")).build();
+
+    var domain = ProtoToDomain.spec(p);
+
+    assertThat(domain.arms().get(1).guest().modulesTree()).isNull();
+    ExperimentSpec back = DomainToProto.spec(domain);
+    assertThat(back.getArms(0).getModulesTree()).isEqualTo(tree);
+    assertThat(back.getArms(1).hasModulesTree()).isFalse();
+    assertThat(back.getArms(1).getModulesDir()).isEqualTo("/srv/lib/modules/6.1.0-50-amd64");
   }
 }

@@ -25,6 +25,7 @@ import dev.abfleet.worker.guest.HarnessParams;
 import dev.abfleet.worker.guest.ParsedRun;
 import dev.abfleet.worker.guest.SetupError;
 import dev.abfleet.worker.modules.GuestModules;
+import dev.abfleet.worker.modules.ModulePack;
 import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
@@ -246,8 +247,9 @@ public final class GuestRunProcedure implements RunProcedure {
 
   /**
    * The modules the guest needs: those of the driver's devices, the volume transport's and the
-   * arm's, from the tree the arm names or the one beside the kernel as the arm gave it (the
-   * staged copy has no tree beside it). None for an arm with its own initrd: only the built-in /init loads modules.
+   * arm's, from the tree the client uploaded (staged and unpacked once), else the tree the arm
+   * names or the one beside the kernel as the arm gave it (the staged copy has no tree beside it).
+   * None for an arm with its own initrd: only the built-in /init loads modules.
    */
   private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel,
       List<String> forDevices) throws IOException, InterruptedException {
@@ -255,7 +257,13 @@ public final class GuestRunProcedure implements RunProcedure {
       return new GuestModules.Selection.Ready(List.of(), null);
     }
     Path kernel = ArtifactCache.sourcePath(run.getKernel().getUri()).orElse(stagedKernel);
-    return guestModules.select(new GuestModules.Request(kernel, run.getModulesDir(),
+    String modulesDir = run.getModulesDir();
+    String treeSha = run.getModulesTree().getSha256();
+    if (!treeSha.isEmpty()) {
+      Path archive = cache.stage(treeSha, run.getModulesTree().getUri());
+      modulesDir = ModulePack.unpack(archive, treeSha, settings.home()).dir().toString();
+    }
+    return guestModules.select(new GuestModules.Request(kernel, modulesDir,
         plan == null ? List.of() : plan.transport().modules(),
         plan == null ? "" : plan.transport().wire(),
         run.getModulesList(), forDevices));

@@ -10,6 +10,9 @@ import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.modules.ModulePack;
+import dev.abfleet.worker.modules.ModuleTree;
 import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.VmDriver;
@@ -85,6 +88,33 @@ class GuestRunProcedureVolumeTest {
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage()).startsWith("kernel 6.1.0-50-cloud-amd64 has no modules 9pnet_virtio, 9p");
     assertThat(report.getRunFailure().getTelemetry().getVolumeOptions()).isEqualTo("trans=virtio,version=9p2000.L,msize=512000");
+  }
+
+  @Test
+  void stagesAndUnpacksTheUploadedModuleTreeAndResolvesFromIt() throws Exception {
+    Artifact cloud = kernelWithTree("6.1.0-50-cloud-amd64", "cloud-6.1.0-50-cloud-amd64");
+    ModuleTree tree = ModuleTree.at(home.resolve("pkg/lib/modules/6.1.0-50-cloud-amd64"));
+    for (String ko : List.of("virtio_pci", "virtio_pci_legacy_dev", "virtio_pci_modern_dev", "virtio_ring", "virtio")) {
+      Path f = tree.file("kernel/drivers/virtio/" + ko + ".ko");
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, "ELF of " + ko);
+    }
+    byte[] archive = ModulePack.archive(tree, tree.index(home, (argv, dir, log, timeout) -> {
+      throw new AssertionError("ran " + argv);
+    }), List.of("virtio_pci"));
+    Path packed = Files.write(Files.createDirectories(home.resolve("client")).resolve("tree.tar"), archive);
+    CacheFiles.deleteTree(home.resolve("pkg/lib"));
+    Path kernel = Files.writeString(home.resolve("bzImage"), "k");
+    String sha = ArtifactCache.sha256(packed);
+
+    WorkerMessage report = execute(run(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel))
+        .setUri(kernel.toString()).build()).clearInitrd()
+        .setModulesTree(Artifact.newBuilder().setSha256(sha).setUri(packed.toString())).build());
+
+    Path unpacked = home.resolve("modules").resolve(sha).resolve("6.1.0-50-cloud-amd64");
+    assertThat(unpacked.resolve("modules.dep")).isRegularFile();
+    assertThat(report.getRunFailure().getMessage()).startsWith("kernel 6.1.0-50-cloud-amd64 has no modules"
+        + " 9pnet_virtio, 9p (not in the modules.dep or modules.builtin of " + unpacked + ")");
   }
 
   @Test
