@@ -2,6 +2,7 @@ package dev.abfleet.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.time.Duration;
@@ -31,6 +32,22 @@ final class AbSubmissions {
       Thread.sleep(100);
     }
     throw new AssertionError("ab did not submit: " + fleet.log("ab"));
+  }
+
+  /** Waits until the experiment, still running, has {@code pairs} pairs (it resumed, after a kill). */
+  static void awaitRunningPairs(LocalProcesses fleet, String id, int pairs, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    try (ExperimentClient client = new ExperimentClient(fleet.target())) {
+      while (System.nanoTime() < deadline) {
+        Experiment e = client.get(id);
+        assertThat(e.getState()).as(e.getMessage()).isEqualTo("running");
+        if (e.getPairsDone() >= pairs) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+    }
+    throw new AssertionError("experiment " + id + " did not reach " + pairs + " pairs");
   }
 
   /**

@@ -82,7 +82,7 @@ class ControllerCrashE2ETest {
       String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(60));
 
       for (int kill = 0; kill < KILL_AT_PAIRS.length; kill++) {
-        awaitPairs(fleet, id, KILL_AT_PAIRS[kill]);
+        AbSubmissions.awaitRunningPairs(fleet, id, KILL_AT_PAIRS[kill], Duration.ofSeconds(120));
         controller.destroyForcibly(); // SIGKILL: no shutdown hook, no goodbye on any stream
         assertThat(controller.waitFor(10, TimeUnit.SECONDS)).as("controller killed").isTrue();
         controller = fleet.startController("controller-" + (kill + 1), config, env);
@@ -95,20 +95,5 @@ class ControllerCrashE2ETest {
         AbSubmissions.assertEveryPairOnce(client.get(id), PAIRS);
       }
     }
-  }
-
-  /** Waits until the experiment, still running, has {@code pairs} pairs: it resumed. */
-  private static void awaitPairs(LocalProcesses fleet, String id, int pairs) throws Exception {
-    try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-      for (int i = 0; i < 1200; i++) {
-        Experiment e = client.get(id);
-        assertThat(e.getState()).as(e.getMessage()).isEqualTo("running");
-        if (e.getPairsDone() >= pairs) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-    }
-    throw new AssertionError("experiment " + id + " did not reach " + pairs + " pairs");
   }
 }

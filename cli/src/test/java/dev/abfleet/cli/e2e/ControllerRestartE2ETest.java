@@ -44,7 +44,7 @@ class ControllerRestartE2ETest {
           String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--gate",
           "--format", "json");
       String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(60));
-      awaitPairs(fleet, id, 4);
+      AbSubmissions.awaitRunningPairs(fleet, id, 4, Duration.ofSeconds(60));
 
       controller.destroyForcibly(); // kill -9: no shutdown, no goodbye on any stream
       controller.waitFor(10, TimeUnit.SECONDS);
@@ -63,19 +63,5 @@ class ControllerRestartE2ETest {
         AbSubmissions.assertEveryPairOnce(client.get(id), PAIRS);
       }
     }
-  }
-
-  private static void awaitPairs(LocalProcesses fleet, String id, int pairs) throws Exception {
-    try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-      for (int i = 0; i < 600; i++) {
-        Experiment e = client.get(id);
-        assertThat(e.getState()).as(e.getMessage()).isEqualTo("running");
-        if (e.getPairsDone() >= pairs) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-    }
-    throw new AssertionError("experiment " + id + " did not reach " + pairs + " pairs");
   }
 }
