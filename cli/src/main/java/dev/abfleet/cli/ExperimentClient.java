@@ -16,7 +16,6 @@ import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Iterator;

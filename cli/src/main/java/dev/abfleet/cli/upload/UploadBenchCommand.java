@@ -10,7 +10,6 @@ import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -80,7 +79,7 @@ public final class UploadBenchCommand implements Callable<Integer> {
       }
       out.println("abfleet bench upload: " + sizeMib + " MiB random artifact, " + runs + " run(s), controller "
           + (controller == null ? "embedded on loopback (" + target + ")" : target) + ", chunks of 1 MiB");
-      ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+      ManagedChannel channel = ControllerAddress.channel(target);
       try {
         measure(channel, target, work);
       } finally {

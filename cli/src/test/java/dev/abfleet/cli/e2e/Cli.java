@@ -59,16 +59,6 @@ final class Cli {
     return pb.start();
   }
 
-  /** As {@link #start(Path, String, String...)}, with {@code env} added to this JVM's environment. */
-  static Process startWithEnv(Path dir, String name, java.util.Map<String, String> env, String... args)
-      throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(args));
-    pb.environment().putAll(env);
-    pb.redirectOutput(dir.resolve(name + ".out").toFile());
-    pb.redirectError(dir.resolve(name + ".err").toFile());
-    return pb.start();
-  }
-
   static Result run(Path dir, long timeoutMinutes, String... args) throws Exception {
     Process p = start(dir, "run", args);
     if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {

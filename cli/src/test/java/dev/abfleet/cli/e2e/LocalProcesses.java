@@ -81,28 +81,10 @@ final class LocalProcesses implements AutoCloseable {
    * it serves gRPC.
    */
   Process startController(String name, Path config, Map<String, String> env) throws Exception {
-    Process p = Cli.startWithEnv(dir, name, env, "controller", "--config", config.toString(),
-        "--grpc-port", String.valueOf(grpcPort), "--cluster-port", "0",
+    Process p = startControllerNode(name, grpcPort, env, "--config", config.toString(), "--cluster-port", "0",
         "--home", Files.createDirectories(dir.resolve("controller-home")).toString());
-    processes.add(p);
-    awaitListening(p, name);
+    awaitListening(p, name, grpcPort);
     return p;
-  }
-
-  private void awaitListening(Process p, String name) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
-      if (!p.isAlive()) {
-        throw new AssertionError(name + " exited: " + log(name));
-      }
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", grpcPort), 500);
-        return;
-      } catch (IOException notYet) {
-        Thread.sleep(300);
-      }
-    }
-    throw new AssertionError(name + " did not listen on " + grpcPort + ": " + log(name));
   }
 
   Process startWorker(String hostId, String... options) throws Exception {
