@@ -7,6 +7,14 @@ import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.AuthServiceImpl;
+import dev.abfleet.controller.security.CallerInterceptor;
+import dev.abfleet.controller.security.InMemoryTokenStore;
+import dev.abfleet.controller.security.JdbcTokenStore;
+import dev.abfleet.controller.security.Security;
+import dev.abfleet.controller.security.ServerTls;
+import dev.abfleet.controller.security.TokenBootstrap;
+import dev.abfleet.controller.security.TokenStore;
 import dev.abfleet.controller.store.EventStore;
 import dev.abfleet.controller.store.StoreSchema;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
@@ -42,10 +50,12 @@ public final class ControllerNode implements AutoCloseable {
 
   private final ActorSystem<Void> system;
   private final Server server;
+  private final TokenStore tokens;
 
-  private ControllerNode(ActorSystem<Void> system, Server server) {
+  private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens) {
     this.system = system;
     this.server = server;
+    this.tokens = tokens;
   }
 
   /**
@@ -77,6 +87,10 @@ public final class ControllerNode implements AutoCloseable {
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
       ClusterFormation formation) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
+    Security security = settings.security();
+    security.checkBind(settings.grpcHost());
+    // TLS files are checked before anything starts: a typo should not cost a cluster join.
+    var tls = security.transport() instanceof Security.Tls t ? ServerTls.context(t) : null;
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
@@ -95,8 +109,16 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
-      Server server = NettyServerBuilder
-          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+      TokenStore tokens = jdbc
+          ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
+          : new InMemoryTokenStore();
+      TokenBootstrap.ensure(security, tokens);
+      NettyServerBuilder builder = NettyServerBuilder
+          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()));
+      if (tls != null) {
+        builder.sslContext(tls);
+      }
+      Server server = builder
           // Workers size their reports against this number (it is gRPC's default, stated once).
           .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
           // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
@@ -109,12 +131,15 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(ArtifactServiceImpl.open(artifacts))
+          .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
+          .intercept(new CallerInterceptor(security, tokens))
           .build()
           .start();
       GrpcServing.get(system).set(true);
-      log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
-          server.getPort());
-      return new ControllerNode(system, server);
+      log.info("controller {} serving gRPC on {}:{} ({}, client auth {})", system.address(),
+          settings.grpcHost(), server.getPort(), tls != null ? "TLS" : "plaintext",
+          security.auth().name().toLowerCase(java.util.Locale.ROOT));
+      return new ControllerNode(system, server, tokens);
     } catch (IOException e) {
       terminate(system);
       throw new UncheckedIOException("cannot serve gRPC on " + settings.grpcHost() + ":"
@@ -135,6 +160,11 @@ public final class ControllerNode implements AutoCloseable {
     return system.address().toString();
   }
 
+  /** The API tokens this node checks calls against (the same rows on every node with JDBC). */
+  public TokenStore tokens() {
+    return tokens;
+  }
+
   ActorSystem<Void> system() {
     return system;
   }
@@ -150,6 +180,9 @@ public final class ControllerNode implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     terminate(system);
+    if (tokens instanceof JdbcTokenStore jdbcTokens) {
+      jdbcTokens.close();
+    }
   }
 
   private static void terminate(ActorSystem<Void> system) {

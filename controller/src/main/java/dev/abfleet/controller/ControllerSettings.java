@@ -1,6 +1,7 @@
 package dev.abfleet.controller;
 
 import dev.abfleet.controller.schedule.FleetPolicy;
+import dev.abfleet.controller.security.Security;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.List;
  * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
  * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state every this
  *     many events, so recovery replays at most that many; 0 = never (replay every event)
+ * @param security TLS or plaintext, and how clients authenticate
  */
 public record ControllerSettings(
     String grpcHost,
@@ -37,7 +39,8 @@ public record ControllerSettings(
     Duration heartbeatTimeout,
     Duration askTimeout,
     FleetPolicy fleetPolicy,
-    int snapshotEvery) {
+    int snapshotEvery,
+    Security security) {
 
   public enum Store {
     JDBC,
@@ -46,6 +49,7 @@ public record ControllerSettings(
 
   public ControllerSettings {
     seedNodes = List.copyOf(seedNodes);
+    java.util.Objects.requireNonNull(security, "security");
     if (snapshotEvery < 0) {
       throw new IllegalArgumentException("snapshot every " + snapshotEvery
           + " events: expected 0 (off) or a positive number");
@@ -55,12 +59,15 @@ public record ControllerSettings(
   /** Snapshot interval of {@link #defaults()}, in events. */
   public static final int DEFAULT_SNAPSHOT_EVERY = 100;
 
-  /** Loopback, ephemeral ports, H2 file under $ABFLEET_HOME (or ~/.cache/abfleet)/store. */
+  /**
+   * Loopback, ephemeral ports, plaintext without client auth, H2 file under $ABFLEET_HOME (or
+   * ~/.cache/abfleet)/store.
+   */
   public static ControllerSettings defaults() {
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
-        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY);
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback());
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -84,25 +91,25 @@ public record ControllerSettings(
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
         url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -113,25 +120,32 @@ public record ControllerSettings(
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security);
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        policy, snapshotEvery);
+        policy, snapshotEvery, security);
   }
 
   /** Snapshot every {@code events} events; 0 = never. */
   public ControllerSettings withSnapshotEvery(int events) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, events);
+        fleetPolicy, events, security);
+  }
+
+  /** TLS or plaintext and the client authentication mode. */
+  public ControllerSettings withSecurity(Security security) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security);
   }
 }

@@ -6,6 +6,8 @@ import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.Caller;
+import dev.abfleet.controller.security.Role;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
@@ -70,7 +72,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   public void submitExperiment(
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
-    var spec = ProtoToDomain.spec(request.getSpec());
+    var spec = ProtoToDomain.spec(request.getSpec()).withOwner(Caller.current().ownerId());
     reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
             replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
         accepted -> SubmitExperimentResponse.newBuilder().setExperimentId(accepted.experimentId()).build(),
@@ -119,12 +121,32 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   @Override
   public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
     String id = request.getExperimentId();
+    Caller caller = Caller.current();
     CompletionStage<ExperimentView> cancelled = id.isEmpty()
         ? CompletableFuture.failedFuture(missingId())
-        : entity(id)
-            .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
+        : mayCancel(caller, id).thenCompose(ok -> entity(id)
+            .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout))
             .thenApply(v -> known(id, v));
     reply(cancelled, v -> DomainToProto.experiment(v, 0, 0), responses);
+  }
+
+  /**
+   * A token below operator may cancel only experiments it submitted; other callers got here
+   * because the interceptor let them (operator, or authentication off).
+   */
+  private CompletionStage<Void> mayCancel(Caller caller, String id) {
+    if (!(caller instanceof Caller.Token t) || t.role().covers(Role.OPERATOR)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return view(id).thenAccept(v -> {
+      if (!v.spec().owner().equals(t.id())) {
+        throw new GrpcErrors.NotOwner("experiment " + id + " was submitted by "
+            + (v.spec().owner().isEmpty() ? "no token" : "another token")
+            + "; token " + dev.abfleet.controller.security.ApiToken.shown(t.id()) + " (" + t.name()
+            + ") has role " + t.role().wire() + ", and cancelling others' experiments needs role"
+            + " operator");
+      }
+    });
   }
 
   @Override

@@ -33,6 +33,13 @@ final class GrpcErrors {
     }
   }
 
+  /** Raised when a token may act only on its own experiments and this one is not its own. */
+  static final class NotOwner extends RuntimeException {
+    NotOwner(String message) {
+      super(message);
+    }
+  }
+
   static StatusRuntimeException toStatus(Throwable failure) {
     Throwable t = failure;
     while ((t instanceof CompletionException || t instanceof ExecutionException)
@@ -52,6 +59,9 @@ final class GrpcErrors {
     }
     if (t instanceof Unsatisfiable) {
       return Status.FAILED_PRECONDITION.withDescription(t.getMessage()).asRuntimeException();
+    }
+    if (t instanceof NotOwner) {
+      return Status.PERMISSION_DENIED.withDescription(t.getMessage()).asRuntimeException();
     }
     if (t instanceof UnknownExperiment || t instanceof UnknownHost) {
       return Status.NOT_FOUND.withDescription(t.getMessage()).asRuntimeException();

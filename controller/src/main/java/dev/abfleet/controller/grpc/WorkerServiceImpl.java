@@ -4,6 +4,8 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.Caller;
+import dev.abfleet.controller.security.SecurityEvents;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
@@ -15,9 +17,12 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
 public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+  private static final Logger log = LoggerFactory.getLogger(WorkerServiceImpl.class);
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration heartbeatInterval;
@@ -35,6 +40,8 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
   @Override
   public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> responses) {
     WorkerStream stream = new WorkerStream(responses);
+    // Under TLS the interceptor admits only workers with a certificate; it names their host.
+    Caller caller = Caller.current();
     return new StreamObserver<>() {
       private volatile ActorRef<SessionMessage> session;
       private volatile String hostId;
@@ -78,6 +85,18 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           rejected = true;
           stream.fail(Status.INVALID_ARGUMENT.withDescription(badId.get()
               + "; set the worker's --host-id"));
+          return;
+        }
+        if (caller instanceof Caller.Worker certified
+            && !certified.hostId().equals(message.getHello().getHostId())) {
+          rejected = true;
+          log.warn("rejected worker identity: certificate names host {} but Hello claims host {}",
+              certified.hostId(), message.getHello().getHostId());
+          SecurityEvents.rejectedWorkerIdentity(certified.hostId(), message.getHello().getHostId());
+          stream.fail(Status.PERMISSION_DENIED.withDescription("Hello claims host '"
+              + message.getHello().getHostId() + "' but the worker certificate names host '"
+              + certified.hostId() + "'; start the worker with --host-id " + certified.hostId()
+              + " or with a certificate issued for its host id"));
           return;
         }
         HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());
