@@ -48,18 +48,34 @@ public final class ControllerTargets {
     return nodes;
   }
 
-  /** A plaintext channel builder to the node, or to any of the nodes, of {@code addresses}. */
+  /**
+   * A channel builder to the node, or to any of the nodes, of {@code addresses}, with
+   * {@link ChannelSecurity#DEFAULT}: plaintext to loopback, TLS with default trust otherwise.
+   */
   public static NettyChannelBuilder channel(String addresses) {
+    return channel(addresses, ChannelSecurity.DEFAULT);
+  }
+
+  /**
+   * A channel builder to the node, or to any of the nodes, of {@code addresses}, secured as
+   * {@code security} says.
+   *
+   * @throws IllegalArgumentException for a bad address or unusable PEM files, naming them
+   */
+  public static NettyChannelBuilder channel(String addresses, ChannelSecurity security) {
     List<HostPort> nodes = parse(addresses);
+    NettyChannelBuilder builder;
     if (nodes.size() == 1) {
-      return NettyChannelBuilder.forTarget(nodes.get(0).toString()).usePlaintext();
+      builder = NettyChannelBuilder.forTarget(nodes.get(0).toString());
+    } else {
+      String list = String.join(",", nodes.stream().map(HostPort::toString).toList());
+      builder = NettyChannelBuilder
+          .forTarget(ControllerListResolverProvider.SCHEME + ":///"
+              + URLEncoder.encode(list, StandardCharsets.UTF_8))
+          .defaultServiceConfig(Map.of("loadBalancingConfig",
+              List.of(Map.of("pick_first", Map.of("shuffleAddressList", true)))));
     }
-    String list = String.join(",", nodes.stream().map(HostPort::toString).toList());
-    return NettyChannelBuilder
-        .forTarget(ControllerListResolverProvider.SCHEME + ":///"
-            + URLEncoder.encode(list, StandardCharsets.UTF_8))
-        .defaultServiceConfig(Map.of("loadBalancingConfig",
-            List.of(Map.of("pick_first", Map.of("shuffleAddressList", true)))))
-        .usePlaintext();
+    security.apply(builder, nodes);
+    return builder;
   }
 }
