@@ -42,6 +42,10 @@ final class ControllerCommand implements Callable<Integer> {
           + " one forms the cluster when nobody else answers.")
   java.util.List<String> seedNodes;
 
+  @Option(names = "--plaintext",
+      description = "No TLS (same as controller.plaintext: true); only with a loopback gRPC host.")
+  boolean plaintext;
+
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
@@ -64,6 +68,7 @@ final class ControllerCommand implements Callable<Integer> {
           clusterPort != null ? clusterPort : s.clusterPort(),
           seedNodes != null ? seedNodes : s.seedNodes());
     }
+    s = s.withSecurity(ControllerConfigs.security(cfg, plaintext, s.grpcHost(), dataHome));
     Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
     if (storeDir != null && s.seedNodes().size() > 1) {
       throw new Problem((seedNodes != null ? "--seed-nodes" : "controller.seed_nodes (fleet.yaml)")

@@ -42,7 +42,18 @@ public final class ExperimentClient implements AutoCloseable {
   }
 
   public ExperimentClient(String target, Reconnect reconnect) {
-    this.channel = ControllerAddress.channel(target);
+    this(target, reconnect, null);
+  }
+
+  /** A client of the embedded fleet's controller, secured as {@code security} says. */
+  public ExperimentClient(String target, dev.abfleet.worker.link.ChannelSecurity security) {
+    this(target, Reconnect.standard(target), security);
+  }
+
+  private ExperimentClient(String target, Reconnect reconnect,
+      dev.abfleet.worker.link.ChannelSecurity security) {
+    this.channel = security == null ? ControllerAddress.channel(target)
+        : ControllerAddress.channel(target, security);
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
     this.target = target;

@@ -51,9 +51,11 @@ final class HostsCommand implements Callable<Integer> {
         description = "Controller gRPC address (default: ${DEFAULT-VALUE}).")
     String controller;
 
+    @Mixin ClientAuthOptions auth;
+
     /** The checked address; a {@link Problem} names the value and the expected form. */
     String target() {
-      return ControllerAddress.check(controller);
+      return ControllerAddress.check(controller, auth);
     }
   }
 

@@ -65,6 +65,13 @@ public final class Main {
         return EXIT_BAD_INPUT;
       }
       // Whatever else goes wrong is not a verdict: never the gate's exit code.
+      if (ex instanceof StatusRuntimeException denied
+          && (denied.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED
+              || denied.getStatus().getCode() == io.grpc.Status.Code.PERMISSION_DENIED)) {
+        // The user's to fix (a token, a role, a certificate): one line, like bad input.
+        line.getErr().println("abfleet: " + denied.getStatus().getDescription());
+        return EXIT_BAD_INPUT;
+      }
       if (ex instanceof Reconnect.ControllerUnreachable) {
         line.getErr().println("abfleet: " + ex.getMessage());
       } else if (ex instanceof StatusRuntimeException sre) {

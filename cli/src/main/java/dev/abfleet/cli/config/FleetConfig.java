@@ -11,13 +11,35 @@ public record FleetConfig(
   /** Where the controller listens, keeps its journal and artifacts, and how its nodes find each other. */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
-      Artifacts artifacts, Formation formation) {
+      Artifacts artifacts, Formation formation, ControllerSecurity security) {
+
+    /** Without TLS, plaintext or auth settings. */
+    public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,
+        int heartbeatIntervalMs, Store store, Artifacts artifacts, Formation formation) {
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
+          ControllerSecurity.NONE);
+    }
 
     /** The default artifact store; seed nodes, no management server. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
         Store store) {
       this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, Artifacts.DEFAULT,
           Formation.SEED_NODES);
+    }
+  }
+
+  /**
+   * How the controller's gRPC port is protected. {@code ca}, {@code cert}, {@code key}: absolute
+   * paths of the TLS PEM files, all empty = no TLS. {@code plaintext}: no TLS, allowed on a
+   * loopback grpc_host only. {@code authMode}: "tokens", "none", or empty (tokens with TLS, none
+   * with plaintext). {@code bootstrapTokenFile}: empty = $ABFLEET_HOME/controller/operator.token.
+   */
+  public record ControllerSecurity(String ca, String cert, String key, boolean plaintext,
+      String authMode, String bootstrapTokenFile) {
+    public static final ControllerSecurity NONE = new ControllerSecurity("", "", "", false, "", "");
+
+    public boolean tls() {
+      return !ca.isEmpty();
     }
   }
 

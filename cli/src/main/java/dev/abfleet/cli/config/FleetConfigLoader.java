@@ -63,7 +63,7 @@ public final class FleetConfigLoader {
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label, Path dir) {
-    FleetConfig.Controller controller = controller(top.get("controller"));
+    FleetConfig.Controller controller = controller(top.get("controller"), dir);
     FleetConfig.Policy policy = policy(top.get("policy"));
     FleetConfig.Vm vm = vm(top.get("vm"));
     Map<String, FleetConfig.Benchmark> benchmarks = new LinkedHashMap<>();
@@ -90,7 +90,7 @@ public final class FleetConfigLoader {
     return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark, schedules);
   }
 
-  private static FleetConfig.Controller controller(YamlNode n) {
+  private static FleetConfig.Controller controller(YamlNode n, Path dir) {
     String host = "127.0.0.1";
     int grpcPort = 7070;
     int clusterPort = 2552;
@@ -100,12 +100,15 @@ public final class FleetConfigLoader {
         ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
     FleetConfig.Artifacts artifacts = FleetConfig.Artifacts.DEFAULT;
     FleetConfig.Formation formation = FleetConfig.Formation.SEED_NODES;
+    FleetConfig.ControllerSecurity security = FleetConfig.ControllerSecurity.NONE;
     if (n != null) {
       Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
           "heartbeat_interval_ms", "store", "artifacts"));
       keys.addAll(FormationConfig.KEYS);
+      keys.addAll(SecurityConfig.KEYS);
       Map<String, YamlNode> m = n.mapping(keys);
       formation = FormationConfig.parse(m);
+      security = SecurityConfig.parse(m, dir);
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
       if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
       if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
@@ -114,7 +117,8 @@ public final class FleetConfigLoader {
       if (m.containsKey("store")) store = store(m.get("store"));
       if (m.containsKey("artifacts")) artifacts = artifacts(m.get("artifacts"));
     }
-    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation);
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation,
+        security);
   }
 
   private static FleetConfig.Artifacts artifacts(YamlNode n) {
