@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
       dev.abfleet.cli.sim.SimKernelsCommand.class,
       dev.abfleet.cli.sim.BenchCommand.class,
       HostsCommand.class,
+      dev.abfleet.cli.certs.CertsCommand.class,
+      dev.abfleet.cli.tokens.TokensCommand.class,
       dev.abfleet.cli.experiments.ExperimentsCommand.class,
       CommandLine.HelpCommand.class
     })
