@@ -44,7 +44,15 @@ final class LocalProcesses implements AutoCloseable {
    */
   Process startControllerNode(String name, int port, Map<String, String> env, String... args)
       throws Exception {
-    List<String> all = new ArrayList<>(List.of("controller", "--plaintext", "--grpc-port", String.valueOf(port)));
+    List<String> all = new ArrayList<>(List.of("--plaintext"));
+    all.addAll(List.of(args));
+    return startSecuredControllerNode(name, port, env, all.toArray(String[]::new));
+  }
+
+  /** As {@link #startControllerNode} without --plaintext: {@code args} (its fleet.yaml) set up TLS. */
+  Process startSecuredControllerNode(String name, int port, Map<String, String> env, String... args)
+      throws Exception {
+    List<String> all = new ArrayList<>(List.of("controller", "--grpc-port", String.valueOf(port)));
     all.addAll(List.of(args));
     Process p = Cli.start(dir, name, List.of(), env, all.toArray(String[]::new));
     processes.add(p);
@@ -110,6 +118,16 @@ final class LocalProcesses implements AutoCloseable {
     Process p = Cli.start(dir, "sim-fleet", "sim-fleet", "--controller", controllers, "--workers",
         String.valueOf(workers), "--time-scale", String.valueOf(timeScale), "--home",
         Files.createDirectories(dir.resolve("sim-fleet-home")).toString());
+    processes.add(p);
+    return p;
+  }
+
+  /** A SIMULATED worker (hypervisor sim) with {@code security} (--ca/--cert/--key or --plaintext). */
+  Process startSimWorkerWith(String hostId, String... security) throws Exception {
+    List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--host-id", hostId,
+        "--hypervisor", "sim", "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString()));
+    args.addAll(List.of(security));
+    Process p = Cli.start(dir, hostId, args.toArray(String[]::new));
     processes.add(p);
     return p;
   }

@@ -68,14 +68,13 @@ public final class AuthServiceImpl extends AuthServiceGrpc.AuthServiceImplBase {
           + "': expected 12 hex digits as `abfleet tokens list` shows").asRuntimeException());
       return;
     }
-    var revoked = tokens.revoke(id, clock.instant());
-    if (revoked.isEmpty()) {
-      responses.onError(Status.NOT_FOUND.withDescription("no token with id " + id
-          + "; `abfleet tokens list` shows them").asRuntimeException());
-      return;
-    }
-    log.info("token {} revoked by {}", ApiToken.shown(id), Caller.current());
-    answer(responses, () -> info(revoked.get()));
+    answer(responses, () -> {
+      TokenStore.StoredToken revoked = tokens.revoke(id, clock.instant())
+          .orElseThrow(() -> Status.NOT_FOUND.withDescription("no token with id " + id
+              + "; `abfleet tokens list` shows them").asRuntimeException());
+      log.info("token {} revoked by {}", ApiToken.shown(id), Caller.current());
+      return info(revoked);
+    });
   }
 
   private static TokenInfo info(TokenStore.StoredToken t) {
@@ -88,6 +87,9 @@ public final class AuthServiceImpl extends AuthServiceGrpc.AuthServiceImplBase {
     T value;
     try {
       value = work.get();
+    } catch (io.grpc.StatusRuntimeException e) {
+      responses.onError(e);
+      return;
     } catch (IllegalStateException e) {
       responses.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
       return;

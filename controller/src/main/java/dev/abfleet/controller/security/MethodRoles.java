@@ -13,7 +13,7 @@ public final class MethodRoles {
    * A method's requirement.
    *
    * @param role the least token role that may call it; null = a worker certificate only
-   * @param workers whether a worker's certificate also grants it (the artifact reads workers make)
+   * @param workers whether a worker's certificate also grants it (the artifact calls workers make)
    */
   public record Need(Role role, boolean workers) {
     static final Need WORKER_CERTIFICATE = new Need(null, true);
@@ -41,7 +41,8 @@ public final class MethodRoles {
       Map.entry("fleet.v1.FleetService/ReleaseHost", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.ArtifactService/GetArtifactStatus", new Need(Role.READ, true)),
       Map.entry("fleet.v1.ArtifactService/FetchArtifact", new Need(Role.READ, true)),
-      Map.entry("fleet.v1.ArtifactService/UploadArtifact", Need.role(Role.SUBMIT)),
+      // Workers upload boot console logs; artifacts are content-addressed (sha256 checked).
+      Map.entry("fleet.v1.ArtifactService/UploadArtifact", new Need(Role.SUBMIT, true)),
       Map.entry("fleet.v1.WorkerService/Connect", Need.WORKER_CERTIFICATE),
       Map.entry("fleet.v1.AuthService/CreateToken", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.AuthService/ListTokens", Need.role(Role.OPERATOR)),
