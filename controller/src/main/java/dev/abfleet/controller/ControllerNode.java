@@ -95,6 +95,7 @@ public final class ControllerNode implements AutoCloseable {
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
         formation.config(settings).withFallback(PekkoConfig.of(settings)));
+    TokenStore tokens = null;
     try {
       if (jdbc && StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
         EventStore.createSchema(system, settings, schemaFound);
@@ -109,7 +110,7 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
-      TokenStore tokens = jdbc
+      tokens = jdbc
           ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
           : new InMemoryTokenStore();
       TokenBootstrap.ensure(security, tokens);
@@ -141,12 +142,20 @@ public final class ControllerNode implements AutoCloseable {
           security.auth().name().toLowerCase(java.util.Locale.ROOT));
       return new ControllerNode(system, server, tokens);
     } catch (IOException e) {
+      closeTokens(tokens);
       terminate(system);
       throw new UncheckedIOException("cannot serve gRPC on " + settings.grpcHost() + ":"
           + settings.grpcPort() + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
+      closeTokens(tokens);
       terminate(system);
       throw e;
+    }
+  }
+
+  private static void closeTokens(TokenStore tokens) {
+    if (tokens instanceof JdbcTokenStore jdbcTokens) {
+      jdbcTokens.close();
     }
   }
 
@@ -180,9 +189,7 @@ public final class ControllerNode implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     terminate(system);
-    if (tokens instanceof JdbcTokenStore jdbcTokens) {
-      jdbcTokens.close();
-    }
+    closeTokens(tokens);
   }
 
   private static void terminate(ActorSystem<Void> system) {
