@@ -17,7 +17,7 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
 /** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
-public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, io.grpc.BindableService {
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration heartbeatInterval;
@@ -30,6 +30,15 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     this.scheduler = scheduler;
     this.heartbeatInterval = heartbeatInterval;
     this.heartbeatTimeout = heartbeatTimeout;
+  }
+
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(WorkerServiceGrpc.bindService(this));
   }
 
   @Override
