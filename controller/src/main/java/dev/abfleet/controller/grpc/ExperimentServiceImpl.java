@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentCatalog;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.ExperimentIds;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.fleet.HostSelector;
@@ -35,7 +36,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /** The client API: each call converts proto -> command, asks with a timeout, converts back. */
-public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
+public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncService, io.grpc.BindableService {
   /**
    * How often WatchExperiment looks for changes. A look is cheap (the entity keeps its last view,
    * the scheduler its standings), and it bounds how late a watcher learns that its experiment
@@ -66,10 +67,25 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     this.askTimeout = askTimeout;
   }
 
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(ExperimentServiceGrpc.bindService(this));
+  }
+
   @Override
   public void submitExperiment(
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
+    var idProblem = ExperimentIds.check("experiment_id", id);
+    if (idProblem.isPresent()) {
+      responses.onError(GrpcErrors.toStatus(new IllegalArgumentException(idProblem.get()
+          + " (or leave it empty for a generated one)")));
+      return;
+    }
     var spec = ProtoToDomain.spec(request.getSpec());
     reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
             replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
@@ -86,7 +102,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
     var problems = SpecValidator.validate(spec);
     if (!problems.isEmpty()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
+      return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }
     // A cross-host selector must be satisfiable for each hypervisor it lists: every one of them
     // is a host class the experiment waits for.
@@ -119,8 +135,8 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   @Override
   public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
     String id = request.getExperimentId();
-    CompletionStage<ExperimentView> cancelled = id.isEmpty()
-        ? CompletableFuture.failedFuture(missingId())
+    CompletionStage<ExperimentView> cancelled = badId(id) != null
+        ? CompletableFuture.failedFuture(badId(id))
         : entity(id)
             .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
             .thenApply(v -> known(id, v));
@@ -228,8 +244,8 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   }
 
   private CompletionStage<ExperimentView> view(String id) {
-    if (id.isEmpty()) {
-      return CompletableFuture.failedFuture(missingId());
+    if (badId(id) != null) {
+      return CompletableFuture.failedFuture(badId(id));
     }
     return entity(id)
         .<ExperimentView>ask(ExperimentEntity.Get::new, askTimeout)
@@ -243,8 +259,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     return view;
   }
 
-  private static IllegalArgumentException missingId() {
-    return new IllegalArgumentException("experiment_id: required; pass the id SubmitExperiment returned");
+  /** Why {@code id} cannot name an experiment, or null when it can. */
+  private static IllegalArgumentException badId(String id) {
+    return ExperimentIds.check("experiment_id", id).map(IllegalArgumentException::new).orElse(null);
   }
 
   private EntityRef<ExperimentEntity.Command> entity(String id) {
