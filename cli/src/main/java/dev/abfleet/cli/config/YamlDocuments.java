@@ -99,10 +99,15 @@ final class YamlDocuments {
     } catch (MarkedYamlEngineException e) {
       int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
       String fix = e.getProblem().contains("TAB") ? "indent with spaces, not tabs" : "fix the syntax";
-      throw new Problem(label + ":" + line + ": not valid YAML: " + e.getProblem() + "; " + fix);
+      throw new Problem(label + ":" + line + ": not valid YAML: " + oneLine(e.getProblem()) + "; " + fix);
     } catch (YamlEngineException | IOException e) {
-      throw new Problem(label + ": not valid YAML: " + e.getMessage());
+      throw new Problem(label + ": not valid YAML: " + oneLine(e.getMessage()) + "; fix the syntax");
     }
+  }
+
+  /** The parser's words on one line: it quotes the offending character, which may be a line break. */
+  private static String oneLine(String message) {
+    return String.valueOf(message).replace("\n", "\\n").replace("\r", "\\r").replaceAll("\\p{Cntrl}", "?");
   }
 
   /**
