@@ -18,14 +18,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Hostile input to {@code abfleet analyze}: each ends with exit code 2, nothing on stdout, and
  * one line naming the file, the line, the problem and the fix.
  */
-class HostileAnalyzeInputTest {
+public class HostileAnalyzeInputTest {
   @TempDir Path dir;
 
   /**
    * @param input writes the input file into a directory
    * @param format the --input-format
    */
-  record Case(String name, HostileRun.Input input, String format, String problem, String fix) {
+  public record Case(String name, HostileRun.Input input, String format, String problem, String fix) {
     @Override
     public String toString() {
       return name;
@@ -58,7 +58,7 @@ class HostileAnalyzeInputTest {
       + "\"unit\":\"ms\",\"better\":\"lower\"}";
   private static final String JSONL_FIX = "one JSON object per line";
 
-  static List<Case> cases() {
+  public static List<Case> cases() {
     return List.of(
         new Case("truncated JSON line", jsonlWith(LINE.substring(0, 40)), "jsonl", "s.jsonl:3: not a JSON object",
             JSONL_FIX),

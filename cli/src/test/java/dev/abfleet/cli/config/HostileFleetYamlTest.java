@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Hostile fleet.yaml files given to {@code abfleet ab --config}: each ends with exit code 2 and
  * one line naming the problem and the fix, before anything is started or written.
  */
-class HostileFleetYamlTest {
+public class HostileFleetYamlTest {
   @TempDir Path dir;
   private Path home;
 
-  static List<FileCase> cases() {
+  public static List<FileCase> cases() {
     return List.of(
         new FileCase("unknown top-level key", text("polcy:\n  pairs: 8\n"), ":1: unknown key 'polcy' at the top level",
             "expected one of"),

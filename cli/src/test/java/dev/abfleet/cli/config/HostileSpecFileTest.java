@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * naming the problem and the fix, before anything is started or written. The spec's directory
  * holds a kernel named {@code vmlinuz}.
  */
-class HostileSpecFileTest {
+public class HostileSpecFileTest {
   @TempDir Path dir;
   private Path home;
 
@@ -37,7 +37,7 @@ class HostileSpecFileTest {
     return "  - {" + fields + "}\n";
   }
 
-  static List<FileCase> cases() {
+  public static List<FileCase> cases() {
     return List.of(
         new FileCase("empty file", text(""), ":1: the spec file is empty", "it needs at least arms:"),
         new FileCase("only a comment", text("# nothing\n"), "the spec file is empty", "it needs at least arms:"),
