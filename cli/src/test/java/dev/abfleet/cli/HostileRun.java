@@ -64,17 +64,4 @@ public final class HostileRun {
     assertThat(HostileInputs.leaksInternals(text)).as("no stack trace or exception name: " + text).isFalse();
     return text;
   }
-
-  /** Random-looking bytes, the same every run (no randomness in the suite). */
-  public static byte[] garbage(int n) {
-    byte[] b = new byte[n];
-    long x = 0x9E3779B97F4A7C15L;
-    for (int i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      b[i] = (byte) x;
-    }
-    return b;
-  }
 }

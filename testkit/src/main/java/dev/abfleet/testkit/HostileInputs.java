@@ -25,6 +25,19 @@ public final class HostileInputs {
     return LEAK.matcher(text).find();
   }
 
+  /** {@code n} random-looking bytes, the same on every run (the suite has no randomness). */
+  public static byte[] garbage(int n) {
+    byte[] b = new byte[n];
+    long x = 0x9E3779B97F4A7C15L;
+    for (int i = 0; i < n; i++) {
+      x ^= x << 13;
+      x ^= x >>> 7;
+      x ^= x << 17;
+      b[i] = (byte) x;
+    }
+    return b;
+  }
+
   /**
    * Writes one line per case ({@code category<TAB>case name}) to {@code target/hostile-inputs.txt}
    * of the module under test and prints one summary line per category.

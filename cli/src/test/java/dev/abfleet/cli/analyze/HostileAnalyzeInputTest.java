@@ -95,7 +95,7 @@ public class HostileAnalyzeInputTest {
             "check --input-format"),
         new Case("empty input", file("s.jsonl", ""), "jsonl", "no samples found", "one sample per line"),
         new Case("only blank lines", file("s.jsonl", "\n\n\n"), "jsonl", "no samples found", "one sample per line"),
-        new Case("binary garbage", d -> Files.write(d.resolve("s.jsonl"), HostileRun.garbage(64 << 10)), "jsonl",
+        new Case("binary garbage", d -> Files.write(d.resolve("s.jsonl"), HostileInputs.garbage(64 << 10)), "jsonl",
             "s.jsonl:1: ", "more bad lines"),
         new Case("a 10 MB single line", d -> Files.writeString(d.resolve("s.jsonl"), "{\"arm\":\"" + "a".repeat(10 << 20)
             + "\"}"), "jsonl", "s.jsonl:1: longer than 1 MiB without a line break", "analyze reads one sample per line"),

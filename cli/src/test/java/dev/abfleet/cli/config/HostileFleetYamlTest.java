@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.cli.FakeKernels;
 import dev.abfleet.cli.HostileRun;
 import dev.abfleet.cli.HostileRun.FileCase;
+import dev.abfleet.testkit.HostileInputs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +16,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hostile fleet.yaml files given to {@code abfleet ab --config}: each ends with exit code 2 and
@@ -132,7 +133,7 @@ public class HostileFleetYamlTest {
         new FileCase("tab indentation", text("policy:\n\tpairs: 8\n"), ":2: not valid YAML",
             "indent with spaces, not tabs"),
         new FileCase("unclosed flow mapping", text("policy: {pairs: 8\n"), "not valid YAML", "fix the syntax"),
-        new FileCase("binary garbage", bytes(HostileRun.garbage(4096)), "not UTF-8 text", "save the file as UTF-8"),
+        new FileCase("binary garbage", bytes(HostileInputs.garbage(4096)), "not UTF-8 text", "save the file as UTF-8"),
         new FileCase("invalid UTF-8 on line 3", bytes(latin1("policy:\n  pairs: 8\n# caf\u00e9\n")),
             ":3: not UTF-8 text", "save the file as UTF-8"),
         new FileCase("a 10 MB file", d -> Files.write(d.resolve("big.yaml"), new byte[10 << 20]),
@@ -143,7 +144,7 @@ public class HostileFleetYamlTest {
             "pass an existing fleet.yaml with --config"),
         new FileCase("a path under a regular file", d -> Files.writeString(d.resolve("f"), "x").resolve("fleet.yaml"),
             "cannot read", "check the path and its permissions"),
-        new FileCase("unreadable (or, as root, a FIFO-free special file)", HostileFleetYamlTest::unreadable,
+        new FileCase("unreadable file (as root: /proc/self/mem, which cannot be read)", HostileFleetYamlTest::unreadable,
             "cannot read", "check the path and its permissions"));
   }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.cli.FakeKernels;
 import dev.abfleet.cli.HostileRun;
 import dev.abfleet.cli.HostileRun.FileCase;
+import dev.abfleet.testkit.HostileInputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,7 +101,7 @@ public class HostileSpecFileTest {
             BASE, CAND), "iterations is a fleetbench setting", "drop iterations"),
         new FileCase("billion laughs", text(HostileFleetYamlTest.billionLaughs()), "anchors and aliases",
             "write the values out"),
-        new FileCase("binary garbage", bytes(HostileRun.garbage(2048)), "not UTF-8 text", "save the file as UTF-8"),
+        new FileCase("binary garbage", bytes(HostileInputs.garbage(2048)), "not UTF-8 text", "save the file as UTF-8"),
         new FileCase("a 10 MB file", d -> Files.write(d.resolve("big.yaml"), "#".repeat(10 << 20).getBytes()),
             "larger than 1 MiB, so not a spec file", "pass a spec file with --spec"),
         new FileCase("a directory", d -> Files.createDirectory(d.resolve("spec.d")), "is a directory",

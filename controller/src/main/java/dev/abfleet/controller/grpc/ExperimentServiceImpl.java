@@ -135,8 +135,9 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   @Override
   public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
     String id = request.getExperimentId();
-    CompletionStage<ExperimentView> cancelled = badId(id) != null
-        ? CompletableFuture.failedFuture(badId(id))
+    IllegalArgumentException bad = badId(id);
+    CompletionStage<ExperimentView> cancelled = bad != null
+        ? CompletableFuture.failedFuture(bad)
         : entity(id)
             .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
             .thenApply(v -> known(id, v));
@@ -244,8 +245,9 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   }
 
   private CompletionStage<ExperimentView> view(String id) {
-    if (badId(id) != null) {
-      return CompletableFuture.failedFuture(badId(id));
+    IllegalArgumentException bad = badId(id);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
     }
     return entity(id)
         .<ExperimentView>ask(ExperimentEntity.Get::new, askTimeout)

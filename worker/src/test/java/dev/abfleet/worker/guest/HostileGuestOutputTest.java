@@ -42,24 +42,12 @@ class HostileGuestOutputTest {
     return sampleCase(name, good -> line, problem, fix);
   }
 
-  static byte[] garbage(int n) {
-    byte[] b = new byte[n];
-    long x = 0x2545F4914F6CDD1DL;
-    for (int i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      b[i] = (byte) x;
-    }
-    return b;
-  }
-
   static List<Case> cases() {
     String finite = "report finite numbers";
     String needs = "a sample needs metric, value, unit, better and iteration";
     String oneObject = "write one protocol object per line";
     return List.of(
-        new Case("binary garbage", garbage(64 << 10), 0, "not a JSON object", oneObject),
+        new Case("binary garbage", HostileInputs.garbage(64 << 10), 0, "not a JSON object", oneObject),
         sampleCase("NaN value", g -> g.replace("1.5", "NaN"), "metadata_stat: non-finite value NaN", finite),
         sampleCase("Infinity value", g -> g.replace("1.5", "Infinity"), "non-finite value Infinity", finite),
         sampleCase("-Infinity value", g -> g.replace("1.5", "-Infinity"), "non-finite value -Infinity", finite),
