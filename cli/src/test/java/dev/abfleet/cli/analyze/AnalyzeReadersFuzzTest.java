@@ -39,7 +39,7 @@ class AnalyzeReadersFuzzTest {
     return token.list().ofMaxSize(60).map(t -> String.join("", t).getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
-  @Property(tries = 1500, seed = "20261211")
+  @Property(tries = 1000, seed = "20261211")
   void jsonLinesGiveSamplesAndOneLineErrors(@ForAll("jsonlish") byte[] input) throws IOException {
     long start = System.nanoTime();
     Parsed p = JsonlReader.read("in.jsonl", new TextLines(new ByteArrayInputStream(input)), 0);
@@ -48,7 +48,7 @@ class AnalyzeReadersFuzzTest {
     assertThat(System.nanoTime() - start).as("bounded time").isLessThan(MAX_NANOS);
   }
 
-  @Property(tries = 1500, seed = "20261212")
+  @Property(tries = 1000, seed = "20261212")
   void goBenchmarkTextGivesSamplesAndOneLineErrors(@ForAll("gobenchish") byte[] input) throws IOException {
     long start = System.nanoTime();
     Parsed p = GoBenchReader.read("old.txt", "old", new TextLines(new ByteArrayInputStream(input)), 0);

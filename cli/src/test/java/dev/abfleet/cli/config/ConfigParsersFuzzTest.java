@@ -112,12 +112,12 @@ class ConfigParsersFuzzTest {
     loadsOrOneProblem(() -> SpecFileLoader.parse("spec.yaml", text, DIR, DEFAULT));
   }
 
-  @Property(tries = 2000, seed = "20261207")
+  @Property(tries = 1000, seed = "20261207")
   void anyTextIsASizeOrEmpty(@ForAll String text) {
     ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive());
   }
 
-  @Property(tries = 2000, seed = "20261208")
+  @Property(tries = 1000, seed = "20261208")
   void sizeLikeTextIsASizeOrEmpty(@ForAll("sizes") String text) {
     ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive());
   }
@@ -130,7 +130,7 @@ class ConfigParsersFuzzTest {
         .as((sign, digits, space, unit) -> sign + digits + space + unit);
   }
 
-  @Property(tries = 2000, seed = "20261209")
+  @Property(tries = 1000, seed = "20261209")
   void anyScheduleIsACronOrAnError(@ForAll("cronish") String text) {
     Cron.Parsed p = Cron.parse(text);
     assertThat(p.cron() == null).isEqualTo(p.error() != null);
@@ -145,7 +145,7 @@ class ConfigParsersFuzzTest {
         "  ", "9999999999").list().ofMaxSize(14).map(t -> String.join("", t));
   }
 
-  @Property(tries = 2000, seed = "20261210")
+  @Property(tries = 1000, seed = "20261210")
   void anyControllerAddressIsCheckedOrOneProblem(@ForAll("addresses") String text) {
     loadsOrOneProblem(() -> ControllerAddress.check(text));
   }

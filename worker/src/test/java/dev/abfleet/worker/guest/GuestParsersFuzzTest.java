@@ -34,17 +34,17 @@ class GuestParsersFuzzTest {
     return token.list().ofMaxSize(80).map(t -> String.join("", t));
   }
 
-  @Property(tries = 2000, seed = "20261213")
+  @Property(tries = 1500, seed = "20261213")
   void resultsChannelGivesAParsedRun(@ForAll("protocolish") String text) {
     checked(GuestProtocol.parse(text.getBytes(StandardCharsets.UTF_8)));
   }
 
-  @Property(tries = 1000, seed = "20261214")
+  @Property(tries = 600, seed = "20261214")
   void anyBytesGiveAParsedRun(@ForAll byte[] bytes) {
     checked(GuestProtocol.parse(bytes));
   }
 
-  @Property(tries = 1500, seed = "20261215")
+  @Property(tries = 1000, seed = "20261215")
   void workloadOutputGivesSamplesOrBadLines(@ForAll("protocolish") String text, @ForAll boolean goBench) {
     long start = System.nanoTime();
     List<WorkloadLine> lines = new ArrayList<>();
@@ -60,7 +60,7 @@ class GuestParsersFuzzTest {
     assertThat(System.nanoTime() - start).isLessThan(MAX_NANOS);
   }
 
-  @Property(tries = 2000, seed = "20261216")
+  @Property(tries = 1000, seed = "20261216")
   void goBenchmarkLineIsALine(@ForAll("benchish") String text) {
     GoBenchLine.Line line = GoBenchLine.parse(text);
     line.measurements().forEach(m -> assertThat(m.value()).isFinite());
@@ -75,7 +75,7 @@ class GuestParsersFuzzTest {
         "ns/op", "MB/s", "\u0000", "\u00e9", "9223372036854775808").list().ofMaxSize(20).map(t -> String.join("", t));
   }
 
-  @Property(tries = 2000, seed = "20261217")
+  @Property(tries = 1000, seed = "20261217")
   void controllerAddressesAreParsedOrRefusedWithTheForm(@ForAll("addresses") String text) {
     try {
       assertThat(ControllerTargets.parse(text)).isNotEmpty()
