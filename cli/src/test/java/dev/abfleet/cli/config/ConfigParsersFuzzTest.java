@@ -6,15 +6,12 @@ import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.Problem;
 import dev.abfleet.cli.nightly.Cron;
 import dev.abfleet.cli.upload.ByteSize;
+import dev.abfleet.testkit.Fuzz;
+import dev.abfleet.testkit.Gen;
 import dev.abfleet.testkit.HostileInputs;
 import java.nio.file.Path;
 import java.util.function.Supplier;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
 
 /**
  * Seeded property-based fuzzing of the configuration parsers: for any text, fleet.yaml and spec
@@ -49,112 +46,111 @@ class ConfigParsersFuzzTest {
       """;
 
   /** Text made of YAML punctuation, the keys the loaders know, numbers and odd characters. */
-  @Provide
-  Arbitrary<String> yamlish() {
-    Arbitrary<String> token = Arbitraries.oneOf(
-        Arbitraries.of("controller", "policy", "vm", "benchmarks", "schedules", "arms", "name", "role", "kernel",
+  private static Gen<String> yamlish() {
+    Gen<String> token = Gen.oneOf(
+        Gen.of("controller", "policy", "vm", "benchmarks", "schedules", "arms", "name", "role", "kernel",
             "pairs", "looks", "alpha", "vcpus", "memory_mib", "max_bytes", "cron", "workload", "files", "run"),
-        Arbitraries.of(":", ": ", "\n", "\n  ", "\n    ", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "'",
+        Gen.of(":", ": ", "\n", "\n  ", "\n    ", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "'",
             "\"", "#", "\t", "---", "...", "|", ">", "? "),
-        Arbitraries.of("-1", "0", "1e99", "NaN", ".inf", "99999999999999999999", "20GiB", "0x1F", "true", "yes",
+        Gen.of("-1", "0", "1e99", "NaN", ".inf", "99999999999999999999", "20GiB", "0x1F", "true", "yes",
             "~", "null", "baseline", "candidate", "../../etc/passwd", "$(id)", "; rm -rf /", "\u0000", "\u00e9",
             "\uFFFD", "\u202E"));
-    return token.list().ofMaxSize(60).map(tokens -> String.join("", tokens));
+    return Gen.tokens(token, 60);
   }
 
-  /** A valid document with up to 8 characters replaced, inserted or deleted. */
-  @Provide
-  Arbitrary<String> mutatedFleet() {
-    return mutations(VALID_FLEET);
-  }
+  /** One edit of a document: at a position, insert (0), replace (1) or delete (2) a character. */
+  private record Edit(int at, int kind, char c) {}
 
-  @Provide
-  Arbitrary<String> mutatedSpec() {
-    return mutations(VALID_SPEC);
-  }
-
-  private static Arbitrary<String> mutations(String valid) {
-    Arbitrary<Tuple.Tuple3<Integer, Integer, Character>> edit = net.jqwik.api.Combinators.combine(
-        Arbitraries.integers().between(0, valid.length()), Arbitraries.integers().between(0, 2),
-        Arbitraries.chars().with(":-[]{},'\"#&*!|>\n\t 0129abz\u0000\u00e9".toCharArray()))
-        .as(Tuple::of);
-    return edit.list().ofMinSize(1).ofMaxSize(8).map(edits -> {
+  /** A valid document with 1 to 8 characters replaced, inserted or deleted. */
+  private static Gen<String> mutations(String valid) {
+    Gen<Integer> at = Gen.ints(0, valid.length());
+    Gen<Integer> kind = Gen.ints(0, 2);
+    Gen<Character> c = Gen.chars(":-[]{},'\"#&*!|>\n\t 0129abz\u0000\u00e9");
+    Gen<Edit> edit = r -> new Edit(at.next(r), kind.next(r), c.next(r));
+    return edit.list(1, 8).map(edits -> {
       StringBuilder s = new StringBuilder(valid);
-      for (var e : edits) {
-        int at = Math.min(e.get1(), s.length());
-        switch (e.get2()) {
-          case 0 -> s.insert(at, e.get3());
-          case 1 -> { if (at < s.length()) s.setCharAt(at, e.get3()); }
-          default -> { if (at < s.length()) s.deleteCharAt(at); }
+      for (Edit e : edits) {
+        int pos = Math.min(e.at(), s.length());
+        switch (e.kind()) {
+          case 0 -> s.insert(pos, e.c());
+          case 1 -> { if (pos < s.length()) s.setCharAt(pos, e.c()); }
+          default -> { if (pos < s.length()) s.deleteCharAt(pos); }
         }
       }
       return s.toString();
     });
   }
 
-  @Property(tries = 1000, seed = "20261203")
-  void fleetYamlIsAConfigOrOneProblem(@ForAll("yamlish") String text) {
-    loadsOrOneProblem(() -> FleetConfigLoader.parse("fleet.yaml", text, DIR));
+  @Test
+  void fleetYamlIsAConfigOrOneProblem() {
+    Fuzz.check("fleetYamlIsAConfigOrOneProblem", 20261203, 1000, yamlish(),
+        text -> loadsOrOneProblem(() -> FleetConfigLoader.parse("fleet.yaml", text, DIR)));
   }
 
-  @Property(tries = 1000, seed = "20261204")
-  void mutatedFleetYamlIsAConfigOrOneProblem(@ForAll("mutatedFleet") String text) {
-    loadsOrOneProblem(() -> FleetConfigLoader.parse("fleet.yaml", text, DIR));
+  @Test
+  void mutatedFleetYamlIsAConfigOrOneProblem() {
+    Fuzz.check("mutatedFleetYamlIsAConfigOrOneProblem", 20261204, 1000, mutations(VALID_FLEET),
+        text -> loadsOrOneProblem(() -> FleetConfigLoader.parse("fleet.yaml", text, DIR)));
   }
 
-  @Property(tries = 800, seed = "20261205")
-  void specFileIsASpecOrOneProblem(@ForAll("yamlish") String text) {
-    loadsOrOneProblem(() -> SpecFileLoader.parse("spec.yaml", text, DIR, DEFAULT));
+  @Test
+  void specFileIsASpecOrOneProblem() {
+    Fuzz.check("specFileIsASpecOrOneProblem", 20261205, 800, yamlish(),
+        text -> loadsOrOneProblem(() -> SpecFileLoader.parse("spec.yaml", text, DIR, DEFAULT)));
   }
 
-  @Property(tries = 1000, seed = "20261206")
-  void mutatedSpecFileIsASpecOrOneProblem(@ForAll("mutatedSpec") String text) {
-    loadsOrOneProblem(() -> SpecFileLoader.parse("spec.yaml", text, DIR, DEFAULT));
+  @Test
+  void mutatedSpecFileIsASpecOrOneProblem() {
+    Fuzz.check("mutatedSpecFileIsASpecOrOneProblem", 20261206, 1000, mutations(VALID_SPEC),
+        text -> loadsOrOneProblem(() -> SpecFileLoader.parse("spec.yaml", text, DIR, DEFAULT)));
   }
 
-  @Property(tries = 1000, seed = "20261207")
-  void anyTextIsASizeOrEmpty(@ForAll String text) {
-    ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive());
+  @Test
+  void anyTextIsASizeOrEmpty() {
+    Fuzz.check("anyTextIsASizeOrEmpty", 20261207, 1000, Gen.strings(),
+        text -> ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive()));
   }
 
-  @Property(tries = 1000, seed = "20261208")
-  void sizeLikeTextIsASizeOrEmpty(@ForAll("sizes") String text) {
-    ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive());
+  @Test
+  void sizeLikeTextIsASizeOrEmpty() {
+    Fuzz.check("sizeLikeTextIsASizeOrEmpty", 20261208, 1000, sizes(),
+        text -> ByteSize.parse(text).ifPresent(n -> assertThat(n).isPositive()));
   }
 
-  @Provide
-  Arbitrary<String> sizes() {
-    return net.jqwik.api.Combinators.combine(
-        Arbitraries.of("", "-", "+", " "), Arbitraries.strings().numeric().ofMaxLength(25),
-        Arbitraries.of("", " ", "\t"), Arbitraries.of("", "B", "KiB", "MiB", "GiB", "TiB", "GB", "kib", "e99", ".5"))
-        .as((sign, digits, space, unit) -> sign + digits + space + unit);
+  private static Gen<String> sizes() {
+    Gen<String> sign = Gen.of("", "-", "+", " ");
+    Gen<String> digits = Gen.digits(25);
+    Gen<String> space = Gen.of("", " ", "\t");
+    Gen<String> unit = Gen.of("", "B", "KiB", "MiB", "GiB", "TiB", "GB", "kib", "e99", ".5");
+    return r -> sign.next(r) + digits.next(r) + space.next(r) + unit.next(r);
   }
 
-  @Property(tries = 1000, seed = "20261209")
-  void anyScheduleIsACronOrAnError(@ForAll("cronish") String text) {
-    Cron.Parsed p = Cron.parse(text);
-    assertThat(p.cron() == null).isEqualTo(p.error() != null);
-    if (p.error() != null) {
-      oneLine(p.error());
-    }
+  @Test
+  void anyScheduleIsACronOrAnError() {
+    Fuzz.check("anyScheduleIsACronOrAnError", 20261209, 1000, cronish(), text -> {
+      Cron.Parsed p = Cron.parse(text);
+      assertThat(p.cron() == null).isEqualTo(p.error() != null);
+      if (p.error() != null) {
+        oneLine(p.error());
+      }
+    });
   }
 
-  @Provide
-  Arbitrary<String> cronish() {
-    return Arbitraries.of("*", "*/", "0", "59", "60", "99", "-1", "1-5", "5-1", ",", "/0", "L", "MON", "\n", " ",
-        "  ", "9999999999").list().ofMaxSize(14).map(t -> String.join("", t));
+  private static Gen<String> cronish() {
+    return Gen.tokens(Gen.of("*", "*/", "0", "59", "60", "99", "-1", "1-5", "5-1", ",", "/0", "L", "MON", "\n", " ",
+        "  ", "9999999999"), 14);
   }
 
-  @Property(tries = 1000, seed = "20261210")
-  void anyControllerAddressIsCheckedOrOneProblem(@ForAll("addresses") String text) {
-    loadsOrOneProblem(() -> ControllerAddress.check(text));
+  @Test
+  void anyControllerAddressIsCheckedOrOneProblem() {
+    Fuzz.check("anyControllerAddressIsCheckedOrOneProblem", 20261210, 1000, addresses(),
+        text -> loadsOrOneProblem(() -> ControllerAddress.check(text)));
   }
 
-  @Provide
-  Arbitrary<String> addresses() {
-    return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(40),
-        Arbitraries.of("127.0.0.1", "[::1]", "[", "]", "host", ":", "7070", "0", "65536", "99999999999", ",",
-            "\n", " ", "a-b.c", "$(id)", "`x`").list().ofMaxSize(10).map(t -> String.join("", t)));
+  private static Gen<String> addresses() {
+    return Gen.oneOf(Gen.strings(40),
+        Gen.tokens(Gen.of("127.0.0.1", "[::1]", "[", "]", "host", ":", "7070", "0", "65536", "99999999999", ",",
+            "\n", " ", "a-b.c", "$(id)", "`x`"), 10));
   }
 
   private static void loadsOrOneProblem(Supplier<?> parse) {

@@ -2,16 +2,14 @@ package dev.abfleet.worker.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.testkit.Fuzz;
+import dev.abfleet.testkit.Gen;
 import dev.abfleet.testkit.HostileInputs;
 import dev.abfleet.worker.link.ControllerTargets;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 /**
  * Seeded property-based fuzzing of what a guest writes and what a workload prints: the guest
@@ -22,30 +20,39 @@ import net.jqwik.api.Provide;
 class GuestParsersFuzzTest {
   private static final long MAX_NANOS = 2_000_000_000L;
 
-  @Provide
-  Arbitrary<String> protocolish() {
-    Arbitrary<String> token = Arbitraries.oneOf(
-        Arbitraries.of("{", "}", "[", "]", ":", ",", "\"", "\n", "\r", " ", "\\", "\\u001b", "\u0000", "\uFFFD"),
-        Arbitraries.of("\"event\"", "\"metric\"", "\"value\"", "\"unit\"", "\"better\"", "\"iteration\"",
+  private static Gen<String> protocolish() {
+    Gen<String> token = Gen.oneOf(
+        Gen.of("{", "}", "[", "]", ":", ",", "\"", "\n", "\r", " ", "\\", "\\u001b", "\u0000", "\uFFFD"),
+        Gen.of("\"event\"", "\"metric\"", "\"value\"", "\"unit\"", "\"better\"", "\"iteration\"",
             "\"warmup\"", "\"start\"", "\"done\"", "\"workload\"", "\"workload_end\"", "\"telemetry\"", "\"line\"",
             "\"exit_status\"", "\"elapsed_ms\"", "\"interrupts\"", "\"work\"", "\"higher\"", "\"lower\"", "\"cut\""),
-        Arbitraries.of("1.5", "-0", "NaN", "Infinity", "-Infinity", "1e999", "-1", "1e20", "true", "null",
+        Gen.of("1.5", "-0", "NaN", "Infinity", "-Infinity", "1e999", "-1", "1e20", "true", "null",
             "99999999999999999999", "2147483648"));
-    return token.list().ofMaxSize(80).map(t -> String.join("", t));
+    return Gen.tokens(token, 80);
   }
 
-  @Property(tries = 1500, seed = "20261213")
-  void resultsChannelGivesAParsedRun(@ForAll("protocolish") String text) {
-    checked(GuestProtocol.parse(text.getBytes(StandardCharsets.UTF_8)));
+  @Test
+  void resultsChannelGivesAParsedRun() {
+    Fuzz.check("resultsChannelGivesAParsedRun", 20261213, 1500, protocolish(),
+        text -> checked(GuestProtocol.parse(text.getBytes(StandardCharsets.UTF_8))));
   }
 
-  @Property(tries = 600, seed = "20261214")
-  void anyBytesGiveAParsedRun(@ForAll byte[] bytes) {
-    checked(GuestProtocol.parse(bytes));
+  @Test
+  void anyBytesGiveAParsedRun() {
+    Fuzz.check("anyBytesGiveAParsedRun", 20261214, 600, Gen.bytes(255), bytes -> checked(GuestProtocol.parse(bytes)));
   }
 
-  @Property(tries = 1000, seed = "20261215")
-  void workloadOutputGivesSamplesOrBadLines(@ForAll("protocolish") String text, @ForAll boolean goBench) {
+  /** Workload output, and whether it is read as Go benchmark output (else as JSON lines). */
+  private record Output(String text, boolean goBench) {}
+
+  @Test
+  void workloadOutputGivesSamplesOrBadLines() {
+    Gen<Output> outputs = r -> new Output(protocolish().next(r), r.nextBoolean());
+    Fuzz.check("workloadOutputGivesSamplesOrBadLines", 20261215, 1000, outputs,
+        o -> workloadOutputGivesSamplesOrBadLines(o.text(), o.goBench()));
+  }
+
+  private static void workloadOutputGivesSamplesOrBadLines(String text, boolean goBench) {
     long start = System.nanoTime();
     List<WorkloadLine> lines = new ArrayList<>();
     int n = 0;
@@ -60,37 +67,39 @@ class GuestParsersFuzzTest {
     assertThat(System.nanoTime() - start).isLessThan(MAX_NANOS);
   }
 
-  @Property(tries = 1000, seed = "20261216")
-  void goBenchmarkLineIsALine(@ForAll("benchish") String text) {
-    GoBenchLine.Line line = GoBenchLine.parse(text);
-    line.measurements().forEach(m -> assertThat(m.value()).isFinite());
-    if (line.error() != null) {
-      oneLine(line.error());
-    }
+  @Test
+  void goBenchmarkLineIsALine() {
+    Fuzz.check("goBenchmarkLineIsALine", 20261216, 1000, benchish(), text -> {
+      GoBenchLine.Line line = GoBenchLine.parse(text);
+      line.measurements().forEach(m -> assertThat(m.value()).isFinite());
+      if (line.error() != null) {
+        oneLine(line.error());
+      }
+    });
   }
 
-  @Provide
-  Arbitrary<String> benchish() {
-    return Arbitraries.of("Benchmark", "X-8", " ", "\t", "100", "-5", "1.5", "NaN", "+Inf", "Infinity", "1e999",
-        "ns/op", "MB/s", "\u0000", "\u00e9", "9223372036854775808").list().ofMaxSize(20).map(t -> String.join("", t));
+  private static Gen<String> benchish() {
+    return Gen.tokens(Gen.of("Benchmark", "X-8", " ", "\t", "100", "-5", "1.5", "NaN", "+Inf", "Infinity", "1e999",
+        "ns/op", "MB/s", "\u0000", "\u00e9", "9223372036854775808"), 20);
   }
 
-  @Property(tries = 1000, seed = "20261217")
-  void controllerAddressesAreParsedOrRefusedWithTheForm(@ForAll("addresses") String text) {
-    try {
-      assertThat(ControllerTargets.parse(text)).isNotEmpty()
-          .allSatisfy(hp -> assertThat(hp.port()).isBetween(1, 65_535));
-    } catch (IllegalArgumentException e) {
-      oneLine(e.getMessage());
-      assertThat(e.getMessage()).contains("expected HOST:PORT");
-    }
+  @Test
+  void controllerAddressesAreParsedOrRefusedWithTheForm() {
+    Fuzz.check("controllerAddressesAreParsedOrRefusedWithTheForm", 20261217, 1000, addresses(), text -> {
+      try {
+        assertThat(ControllerTargets.parse(text)).isNotEmpty()
+            .allSatisfy(hp -> assertThat(hp.port()).isBetween(1, 65_535));
+      } catch (IllegalArgumentException e) {
+        oneLine(e.getMessage());
+        assertThat(e.getMessage()).contains("expected HOST:PORT");
+      }
+    });
   }
 
-  @Provide
-  Arbitrary<String> addresses() {
-    return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(40),
-        Arbitraries.of("127.0.0.1", "[::1]", "[", "]", "host", ":", "7070", "0", "65536", "99999", ",", "\n", " ",
-            "\r", "a-b.c").list().ofMaxSize(10).map(t -> String.join("", t)));
+  private static Gen<String> addresses() {
+    return Gen.oneOf(Gen.strings(40),
+        Gen.tokens(Gen.of("127.0.0.1", "[::1]", "[", "]", "host", ":", "7070", "0", "65536", "99999", ",", "\n", " ",
+            "\r", "a-b.c"), 10));
   }
 
   private static void checked(ParsedRun run) {
