@@ -133,7 +133,8 @@ public final class ArtifactStore {
   public synchronized Upload beginUpload(String sha256, long sizeBytes) throws StoreException {
     String hex = checked(sha256);
     if (sizeBytes < 0) {
-      throw new StoreException(Kind.INVALID, "size_bytes " + sizeBytes + " is negative");
+      throw new StoreException(Kind.INVALID, "size_bytes " + Long.toUnsignedString(sizeBytes) + " is past any"
+          + " artifact (negative as a signed number); send the artifact's size in bytes");
     }
     if (sizeBytes > maxBytes) {
       throw new StoreException(Kind.NO_ROOM, "artifact " + hex + " is " + sizeBytes + " bytes, larger than the"
@@ -223,7 +224,7 @@ public final class ArtifactStore {
       }
       if (held + data.size() > size) {
         throw new StoreException(Kind.BAD_OFFSET, "chunk at offset " + offset + " of " + entry.hex + " ends past the"
-            + " declared size of " + size + " bytes");
+            + " declared size of " + size + " bytes; declare the artifact's whole size in size_bytes");
       }
       try {
         ByteBuffer buf = data.asReadOnlyByteBuffer();
@@ -293,6 +294,10 @@ public final class ArtifactStore {
         out.close();
       } catch (IOException e) {
         // nothing was lost: the bytes counted were written
+      }
+      if (!entry.complete && entry.bytes == 0) {
+        // A refused first chunk leaves nothing to resume: no empty file stays behind.
+        discardPartial(entry);
       }
     }
   }
@@ -410,7 +415,10 @@ public final class ArtifactStore {
   private static String checked(String sha256) throws StoreException {
     String hex = sha256 == null ? "" : sha256.toLowerCase(Locale.ROOT);
     if (!SHA256.matcher(hex).matches()) {
-      throw new StoreException(Kind.INVALID, "'" + sha256 + "' is not a sha256 (64 hex digits)");
+      // The name becomes a file name: only 64 hex digits pass, so no '/', '..' or NUL reaches the disk.
+      String shown = String.valueOf(sha256).replaceAll("\\p{Cntrl}", "?");
+      throw new StoreException(Kind.INVALID, "'" + (shown.length() <= 80 ? shown : shown.substring(0, 77) + "...")
+          + "' is not a sha256; send the artifact's SHA-256 as 64 hex digits (what sha256sum prints)");
     }
     return hex;
   }

@@ -2,6 +2,7 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentCatalog;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.ExperimentIds;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.fleet.HostSelector;
@@ -37,7 +38,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /** The client API: each call converts proto -> command, asks with a timeout, converts back. */
-public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
+public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncService, io.grpc.BindableService {
   /**
    * How often WatchExperiment looks for changes. A look is cheap (the entity keeps its last view,
    * the scheduler its standings), and it bounds how late a watcher learns that its experiment
@@ -68,10 +69,25 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     this.askTimeout = askTimeout;
   }
 
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(ExperimentServiceGrpc.bindService(this));
+  }
+
   @Override
   public void submitExperiment(
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
+    var idProblem = ExperimentIds.check("experiment_id", id);
+    if (idProblem.isPresent()) {
+      responses.onError(GrpcErrors.toStatus(new IllegalArgumentException(idProblem.get()
+          + " (or leave it empty for a generated one)")));
+      return;
+    }
     var spec = ProtoToDomain.spec(request.getSpec()).withOwner(Caller.current().ownerId());
     reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
             replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
@@ -88,7 +104,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
     var problems = SpecValidator.validate(spec);
     if (!problems.isEmpty()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
+      return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }
     // A cross-host selector must be satisfiable for each hypervisor it lists: every one of them
     // is a host class the experiment waits for.
@@ -122,8 +138,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
     String id = request.getExperimentId();
     Caller caller = Caller.current();
-    CompletionStage<ExperimentView> cancelled = id.isEmpty()
-        ? CompletableFuture.failedFuture(missingId())
+    IllegalArgumentException bad = badId(id);
+    CompletionStage<ExperimentView> cancelled = bad != null
+        ? CompletableFuture.failedFuture(bad)
         : mayCancel(caller, id).thenCompose(ok -> entity(id)
             .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout))
             .thenApply(v -> known(id, v));
@@ -250,8 +267,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   }
 
   private CompletionStage<ExperimentView> view(String id) {
-    if (id.isEmpty()) {
-      return CompletableFuture.failedFuture(missingId());
+    IllegalArgumentException bad = badId(id);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
     }
     return entity(id)
         .<ExperimentView>ask(ExperimentEntity.Get::new, askTimeout)
@@ -265,8 +283,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     return view;
   }
 
-  private static IllegalArgumentException missingId() {
-    return new IllegalArgumentException("experiment_id: required; pass the id SubmitExperiment returned");
+  /** Why {@code id} cannot name an experiment, or null when it can. */
+  private static IllegalArgumentException badId(String id) {
+    return ExperimentIds.check("experiment_id", id).map(IllegalArgumentException::new).orElse(null);
   }
 
   private EntityRef<ExperimentEntity.Command> entity(String id) {

@@ -2,13 +2,18 @@ package dev.abfleet.controller.grpc;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.pattern.StatusReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The one place where failures become gRPC status codes. */
 final class GrpcErrors {
+  private static final Logger log = LoggerFactory.getLogger(GrpcErrors.class);
+
   private GrpcErrors() {}
 
   /** Raised by the services when an experiment id was never submitted. */
@@ -66,6 +71,19 @@ final class GrpcErrors {
     if (t instanceof UnknownExperiment || t instanceof UnknownHost) {
       return Status.NOT_FOUND.withDescription(t.getMessage()).asRuntimeException();
     }
-    return Status.INTERNAL.withDescription(String.valueOf(t)).withCause(t).asRuntimeException();
+    // The cause stays on the server (logged by gRPC); a client sees no class names or traces.
+    log.error("internal error answering a call", t);
+    return Status.INTERNAL.withDescription("internal error in the controller (its log has the details);"
+        + " retry, and report it if it persists").withCause(t).asRuntimeException();
+  }
+
+  /** Most problems named in one INVALID_ARGUMENT: the status must stay one readable line. */
+  static final int MAX_PROBLEMS = 5;
+
+  /** A validation failure naming the first {@link #MAX_PROBLEMS} problems and how many more there are. */
+  static IllegalArgumentException invalid(List<String> problems) {
+    String shown = String.join("; ", problems.subList(0, Math.min(MAX_PROBLEMS, problems.size())));
+    return new IllegalArgumentException(problems.size() <= MAX_PROBLEMS ? shown
+        : shown + " (and " + (problems.size() - MAX_PROBLEMS) + " more problems)");
   }
 }

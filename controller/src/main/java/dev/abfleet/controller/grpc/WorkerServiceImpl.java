@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
-public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, io.grpc.BindableService {
   private static final Logger log = LoggerFactory.getLogger(WorkerServiceImpl.class);
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
@@ -35,6 +35,15 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     this.scheduler = scheduler;
     this.heartbeatInterval = heartbeatInterval;
     this.heartbeatTimeout = heartbeatTimeout;
+  }
+
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(WorkerServiceGrpc.bindService(this));
   }
 
   @Override

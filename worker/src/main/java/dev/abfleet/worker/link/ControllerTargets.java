@@ -35,11 +35,12 @@ public final class ControllerTargets {
    */
   public static List<HostPort> parse(String addresses) {
     List<HostPort> nodes = new ArrayList<>();
-    for (String entry : addresses.split(",", -1)) {
+    for (String entry : (addresses == null ? "" : addresses).split(",", -1)) {
       var m = HOST_PORT.matcher(entry.trim());
       int port = m.matches() ? Integer.parseInt(m.group(2)) : -1;
       if (port < 1 || port > 65_535) {
-        throw new IllegalArgumentException("'" + entry + "': expected HOST:PORT with a port 1 to"
+        // Control characters shown as '?': the message is one line whatever was typed.
+        throw new IllegalArgumentException("'" + entry.replaceAll("\\p{Cntrl}", "?") + "': expected HOST:PORT with a port 1 to"
             + " 65535, several separated by commas, e.g. 127.0.0.1:7070,127.0.0.1:7071");
       }
       String host = m.group(1);
