@@ -3,9 +3,12 @@ package dev.abfleet.controller;
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
+import dev.abfleet.controller.http.ControllerMetrics;
+import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.store.EventStore;
 import dev.abfleet.controller.store.StoreSchema;
@@ -16,8 +19,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
@@ -42,10 +47,15 @@ public final class ControllerNode implements AutoCloseable {
 
   private final ActorSystem<Void> system;
   private final Server server;
+  private final ControllerMetrics metrics;
+  private final MetricsEndpoint metricsEndpoint;
 
-  private ControllerNode(ActorSystem<Void> system, Server server) {
+  private ControllerNode(ActorSystem<Void> system, Server server, ControllerMetrics metrics,
+      MetricsEndpoint metricsEndpoint) {
     this.system = system;
     this.server = server;
+    this.metrics = metrics;
+    this.metricsEndpoint = metricsEndpoint;
   }
 
   /**
@@ -76,6 +86,16 @@ public final class ControllerNode implements AutoCloseable {
    */
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
       ClusterFormation formation) {
+    return start(settings, artifacts, formation, MetricsEndpoint.ALLOW_ALL);
+  }
+
+  /**
+   * As {@link #start(ControllerSettings, ArtifactStoreSettings, ClusterFormation)}, with
+   * {@code metricsAccess} deciding from a scrape's Authorization header (empty = none sent)
+   * whether it may read /metrics.
+   */
+  public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
+      ClusterFormation formation, Predicate<Optional<String>> metricsAccess) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
@@ -95,6 +115,8 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
+      ControllerMetrics metrics = new ControllerMetrics();
+      var limits = settings.limits();
       Server server = NettyServerBuilder
           .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
           // Workers size their reports against this number (it is gRPC's default, stated once).
@@ -104,17 +126,27 @@ public final class ControllerNode implements AutoCloseable {
           // reconnect every few minutes. Pings between two of a worker's streams count too.
           .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
           .permitKeepAliveWithoutCalls(true)
+          .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
+          .intercept(new CallLimiter(limits, metrics))
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
-              settings.heartbeatTimeout()))
+              settings.heartbeatTimeout(), metrics, limits.workerMessagesPerSecond()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(ArtifactServiceImpl.open(artifacts))
           .build()
           .start();
+      MetricsEndpoint endpoint;
+      try {
+        endpoint = settings.metricsPort() == 0 ? null : MetricsEndpoint.start(system,
+            settings.grpcHost(), settings.metricsPort(), metrics, metricsAccess);
+      } catch (RuntimeException e) {
+        server.shutdownNow();
+        throw e;
+      }
       GrpcServing.get(system).set(true);
-      log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
-          server.getPort());
-      return new ControllerNode(system, server);
+      log.info("controller {} serving gRPC on {}:{}{}", system.address(), settings.grpcHost(),
+          server.getPort(), endpoint == null ? "" : ", /metrics on port " + endpoint.port());
+      return new ControllerNode(system, server, metrics, endpoint);
     } catch (IOException e) {
       terminate(system);
       throw new UncheckedIOException("cannot serve gRPC on " + settings.grpcHost() + ":"
@@ -130,6 +162,16 @@ public final class ControllerNode implements AutoCloseable {
     return server.getPort();
   }
 
+  /** The port serving /metrics; 0 = not served (controller.metrics_port: 0). */
+  public int metricsPort() {
+    return metricsEndpoint == null ? 0 : metricsEndpoint.port();
+  }
+
+  /** This node's counters (rejected reports, rate-limited calls, calls by status). */
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
   /** This node's cluster address, e.g. pekko://abfleet@127.0.0.1:25520. */
   public String nodeAddress() {
     return system.address().toString();
@@ -143,6 +185,9 @@ public final class ControllerNode implements AutoCloseable {
   @Override
   public void close() {
     GrpcServing.get(system).set(false);
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
     server.shutdownNow();
     try {
       server.awaitTermination(10, TimeUnit.SECONDS);

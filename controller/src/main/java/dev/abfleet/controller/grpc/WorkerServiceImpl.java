@@ -1,8 +1,10 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
@@ -16,25 +18,50 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
-/** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
+/**
+ * WorkerService.Connect: one HostSession actor per worker stream, on this node. A worker that
+ * sends more than its message rate allows has its stream closed (RESOURCE_EXHAUSTED).
+ */
 public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration heartbeatInterval;
   private final Duration heartbeatTimeout;
+  private final ControllerMetrics metrics;
+  private final double messagesPerSecond;
   private final AtomicLong streams = new AtomicLong();
 
   public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
       Duration heartbeatInterval, Duration heartbeatTimeout) {
+    this(system, scheduler, heartbeatInterval, heartbeatTimeout, new ControllerMetrics(),
+        ControllerSettings.Limits.defaults().workerMessagesPerSecond());
+  }
+
+  /**
+   * @param metrics where refused reports and refused streams are counted
+   * @param messagesPerSecond messages a worker may send per second (twice as many at once)
+   */
+  public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
+      Duration heartbeatInterval, Duration heartbeatTimeout, ControllerMetrics metrics,
+      double messagesPerSecond) {
     this.system = system;
     this.scheduler = scheduler;
     this.heartbeatInterval = heartbeatInterval;
     this.heartbeatTimeout = heartbeatTimeout;
+    this.metrics = metrics;
+    this.messagesPerSecond = messagesPerSecond;
+  }
+
+  /** Counters this service adds to; the authentication interceptor counts refused identities here. */
+  public ControllerMetrics metrics() {
+    return metrics;
   }
 
   @Override
   public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> responses) {
     WorkerStream stream = new WorkerStream(responses);
+    int burst = (int) Math.max(1, Math.ceil(2 * messagesPerSecond));
+    TokenBucket messages = new TokenBucket(messagesPerSecond, burst, System::nanoTime);
     return new StreamObserver<>() {
       private volatile ActorRef<SessionMessage> session;
       private volatile String hostId;
@@ -43,6 +70,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       @Override
       public void onNext(WorkerMessage message) {
         if (rejected) {
+          return;
+        }
+        if (!messages.tryTake()) {
+          flooded();
           return;
         }
         if (session == null) {
@@ -56,14 +87,30 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
               message.getRunStarted().getRunId()));
           case RUN_RESULT -> session.tell(new HostSession.RunReported(
               message.getRunResult().getExperimentId(), message.getRunResult().getBlockId(),
-              ProtoToDomain.outcome(message.getRunResult(), hostId)));
+              ProtoToDomain.outcome(message.getRunResult(), hostId),
+              message.getRunResult().getTelemetry().getHostId()));
           case RUN_FAILURE -> session.tell(new HostSession.RunReported(
               message.getRunFailure().getExperimentId(), message.getRunFailure().getBlockId(),
-              ProtoToDomain.outcome(message.getRunFailure(), hostId)));
+              ProtoToDomain.outcome(message.getRunFailure(), hostId),
+              message.getRunFailure().getTelemetry().getHostId()));
           case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
               message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
           default -> session.tell(new HostSession.WorkerHeartbeat(""));
         }
+      }
+
+      /** The stream is closed and the session ends: the host goes offline, its lease ends. */
+      private void flooded() {
+        rejected = true;
+        metrics.rateLimited("worker_message");
+        Status status = Status.RESOURCE_EXHAUSTED.withDescription("worker stream"
+            + (hostId == null ? "" : " of host " + hostId) + " sent more than " + burst
+            + " messages at once (limit " + messagesPerSecond
+            + "/s, controller.limits.worker_messages_per_second); reconnect and send less");
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("flooded its stream"));
+        }
+        stream.fail(status);
       }
 
       private void start(WorkerMessage message) {
@@ -85,7 +132,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         String nodeName = system.address().toString();
         session = system.systemActorOf(
             HostSession.create(capabilities, stream, scheduler, ClusterSharding.get(system),
-                heartbeatInterval, heartbeatTimeout, nodeName),
+                heartbeatInterval, heartbeatTimeout, nodeName, metrics),
             "host-session-" + streams.incrementAndGet() + "-" + hostId.replaceAll("[^A-Za-z0-9_-]", "_"),
             Props.empty());
       }

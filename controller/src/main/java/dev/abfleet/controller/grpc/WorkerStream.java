@@ -41,6 +41,12 @@ final class WorkerStream {
     send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)).build());
   }
 
+  /** The run's report was refused ({@code reason}) and never recorded; the worker may forget it. */
+  synchronized void refused(String runId, String reason) {
+    send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)
+        .setRefused(reason)).build());
+  }
+
   synchronized void complete() {
     if (!ended) {
       ended = true;
