@@ -1,5 +1,7 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.controller.ControllerSettings;
+
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +11,19 @@ public record FleetConfig(
     List<Schedule> schedules) {
 
   /** Where the controller listens, keeps its journal and artifacts, and how its nodes find each other. */
+  /**
+   * @param limits controller.limits: rate limits per client and per worker stream
+   * @param metricsPort controller.metrics_port: HTTP port of /metrics; 0 = off
+   */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
-      Artifacts artifacts, Formation formation) {
+      Artifacts artifacts, Formation formation, ControllerSettings.Limits limits, int metricsPort) {
+
+    public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
+        Store store, Artifacts artifacts, Formation formation) {
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
+          ControllerSettings.Limits.defaults(), ControllerSettings.DEFAULT_METRICS_PORT);
+    }
 
     /** The default artifact store; seed nodes, no management server. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
@@ -24,10 +36,14 @@ public record FleetConfig(
   /**
    * The controller's artifact store (uploaded kernels, images, boot console logs):
    * {@code path} empty = $ABFLEET_HOME/artifacts; at most {@code maxBytes}, least recently used
-   * artifacts evicted beyond.
+   * artifacts evicted beyond; one upload at most {@code maxUploadBytes}.
    */
-  public record Artifacts(String path, long maxBytes) {
-    public static final Artifacts DEFAULT = new Artifacts("", 20L << 30);
+  public record Artifacts(String path, long maxBytes, long maxUploadBytes) {
+    public static final Artifacts DEFAULT = new Artifacts("", 20L << 30, 8L << 30);
+
+    public Artifacts(String path, long maxBytes) {
+      this(path, maxBytes, DEFAULT.maxUploadBytes());
+    }
   }
 
   /**
