@@ -1,0 +1,121 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.Heartbeat;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/** The gRPC server's limits, on a real node over loopback. */
+class LimitsTest extends ControllerNodeTest {
+
+  @Test
+  void aHundredMegabyteMessageIsRefusedAndTheConnectionKeepsWorking() throws Exception {
+    try (ControllerNode node = ControllerNode.start(fastSettings())) {
+      ManagedChannel channel = channel(node);
+      ManagedChannel other = channel(node);
+      var client = client(channel);
+      SubmitExperimentRequest huge = SubmitExperimentRequest.newBuilder().setExperimentId("huge")
+          .setSpec(ExperimentSpec.newBuilder().setName("x".repeat(100 << 20))).build();
+
+      assertThatThrownBy(() -> client.submitExperiment(huge))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+            assertThat(e.getStatus().getDescription()).contains("4194304");
+          });
+
+      assertThat(client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
+      assertThat(client(other).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
+      assertThat(submit(client, "after-huge", 2)).isEqualTo("after-huge");
+      channel.shutdownNow();
+      other.shutdownNow();
+    }
+  }
+
+  @Test
+  void aClientPastItsRateIsRefusedWhileAnotherClientIsServed() throws Exception {
+    var limits = new ControllerSettings.Limits(1, 5, 500, 100);
+    try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
+      ManagedChannel channel = channel(node);
+      var flooder = withToken(client(channel), "abf_0123456789ab_secret");
+      StatusRuntimeException refused = null;
+      for (int i = 0; i < 50 && refused == null; i++) {
+        try {
+          flooder.listHosts(ListHostsRequest.getDefaultInstance());
+        } catch (StatusRuntimeException e) {
+          refused = e;
+        }
+      }
+
+      assertThat(refused).isNotNull();
+      assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(refused.getStatus().getDescription())
+          .isEqualTo("rate limit: at most 1 calls/s per client (burst 5); retry later");
+      // Same connection, another token: another client with its own bucket.
+      var polite = withToken(client(channel), "abf_ba9876543210_other");
+      assertThat(polite.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
+      assertThat(node.metrics().rateLimitedCount("call")).isPositive();
+      assertThat(node.metrics().render())
+          .contains("abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\","
+              + "code=\"RESOURCE_EXHAUSTED\"}")
+          .contains("abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"}");
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWorkerFloodingItsStreamIsCutOffAndGoesOffline() throws Exception {
+    var limits = new ControllerSettings.Limits(50, 200, 5, 100);
+    try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
+      ManagedChannel channel = channel(node);
+      var client = client(channel);
+      FakeWorker worker = FakeWorker.connect(node.grpcPort(), "flooder", 1.0);
+      await(() -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() == 1);
+
+      for (int i = 0; i < 100; i++) {
+        worker.send(WorkerMessage.newBuilder().setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      }
+
+      await(() -> worker.streamError != null);
+      Status status = Status.fromThrowable(worker.streamError);
+      assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(status.getDescription()).contains("host flooder")
+          .contains("controller.limits.worker_messages_per_second");
+      await(() -> !client.listHosts(ListHostsRequest.getDefaultInstance()).getHosts(0).getConnected());
+      assertThat(node.metrics().rateLimitedCount("worker_message")).isEqualTo(1);
+      worker.close();
+      channel.shutdownNow();
+    }
+  }
+
+  private static ExperimentServiceGrpc.ExperimentServiceBlockingStub withToken(
+      ExperimentServiceGrpc.ExperimentServiceBlockingStub stub, String token) {
+    Metadata headers = new Metadata();
+    headers.put(CallLimiter.AUTHORIZATION, "Bearer " + token);
+    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+  }
+
+  static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met in 20 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+}
