@@ -79,7 +79,8 @@ class LimitsTest extends ControllerNodeTest {
 
   @Test
   void aWorkerFloodingItsStreamIsCutOffAndGoesOffline() throws Exception {
-    var limits = new ControllerSettings.Limits(50, 200, 5, 100);
+    // 20 messages/s (40 at once): the fake worker's 10 heartbeats/s pass, a burst of 100 does not.
+    var limits = new ControllerSettings.Limits(50, 200, 20, 100);
     try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
       ManagedChannel channel = channel(node);
       var client = client(channel);
