@@ -19,12 +19,13 @@ import picocli.CommandLine.Option;
 /** {@code abfleet bench flood}: does a flooding client hurt the others? */
 @Command(name = "flood", mixinStandardHelpOptions = true,
     description = {
-      "Start a controller on loopback (its store in a temporary directory, default limits) and",
-      "time a well-behaved client's calls (ListHosts, ListExperiments, GetExperiment, one",
-      "SubmitExperiment a second) for --seconds alone, then for --seconds while another client",
-      "floods (--threads threads calling as fast as they can) and a third sends one oversized",
-      "message. Prints the well-behaved client's p50/p99/max in both phases and the flooder's",
-      "accepted and rate-limited calls, and checks that every submitted experiment is still there.",
+      "Start a controller on loopback (its store in a temporary directory, default limits), warm it",
+      "up for a few unmeasured seconds, and time a well-behaved client's calls (ListHosts, ListExperiments, GetExperiment, one",
+      "SubmitExperiment a second) for --seconds alone, for --seconds while another client floods",
+      "(--threads threads calling as fast as they can) and a third sends one oversized message,",
+      "and for --seconds alone again. Prints the well-behaved client's p50/p99/max in each phase",
+      "and the flooder's accepted and rate-limited calls, and checks that every submitted",
+      "experiment is still there.",
       "Exit 0 when the well-behaved client saw no error and nothing was lost, 1 otherwise."
     })
 public final class FloodBenchCommand implements Callable<Integer> {
@@ -47,6 +48,13 @@ public final class FloodBenchCommand implements Callable<Integer> {
 
   PrintStream out = System.out;
 
+  /** Unmeasured seconds first, so the JIT does not count against the phase without flood. */
+  static final int WARMUP_SECONDS = 5;
+
+  // gRPC logs each refused oversized message with a stack trace; the bench reports it in one line.
+  private static final java.util.logging.Logger GRPC_NETTY =
+      java.util.logging.Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty");
+
   @Override
   public Integer call() throws Exception {
     check();
@@ -60,6 +68,8 @@ public final class FloodBenchCommand implements Callable<Integer> {
       Duration phase = Duration.ofSeconds(seconds);
       out.printf(Locale.ROOT, "abfleet bench flood: %d s per phase, controller on 127.0.0.1:%d, limits %s calls/s"
           + " (burst %d) per client%n", seconds, node.grpcPort(), number(limits.callsPerSecond()), limits.burst());
+      GRPC_NETTY.setLevel(java.util.logging.Level.SEVERE);
+      FloodBench.Polite warmup = bench.polite(Duration.ofSeconds(Math.min(WARMUP_SECONDS, seconds)), rate, "warmup");
       FloodBench.Polite quiet = bench.polite(phase, rate, "quiet");
       FloodBench.FloodHandle flooding = bench.flood(threads);
       CompletableFuture<FloodBench.Huge> huge = hugeMib == 0 ? CompletableFuture.completedFuture(null)
@@ -67,12 +77,17 @@ public final class FloodBenchCommand implements Callable<Integer> {
       FloodBench.Polite loud = bench.polite(phase, rate, "flood");
       FloodBench.Flood flood = flooding.stop();
       FloodBench.Huge hugeAnswer = huge.get();
-      List<String> ids = new ArrayList<>(quiet.ids());
+      // Quiet again: the machine's other load drifts, so the flood phase sits between two quiet ones.
+      FloodBench.Polite after = bench.polite(phase, rate, "after");
+      List<String> ids = new ArrayList<>(warmup.ids());
+      ids.addAll(quiet.ids());
       ids.addAll(loud.ids());
+      ids.addAll(after.ids());
       List<String> missing = bench.missing(ids);
       long limited = node.metrics().rateLimitedCount("call");
-      print(quiet, loud, flood, hugeAnswer, ids.size(), missing, limited);
-      boolean healthy = quiet.latencies().errors() == 0 && loud.latencies().errors() == 0 && missing.isEmpty()
+      print(List.of(quiet, loud, after), flood, hugeAnswer, ids.size(), missing, limited);
+      boolean healthy = quiet.latencies().errors() + loud.latencies().errors() + after.latencies().errors() == 0
+          && missing.isEmpty()
           && (hugeAnswer == null || hugeAnswer.status() == io.grpc.Status.Code.RESOURCE_EXHAUSTED);
       return healthy ? 0 : 1;
     } finally {
@@ -87,12 +102,13 @@ public final class FloodBenchCommand implements Callable<Integer> {
     range("--huge-mib", hugeMib, 0, 1024);
   }
 
-  private void print(FloodBench.Polite quiet, FloodBench.Polite loud, FloodBench.Flood flood,
+  private void print(List<FloodBench.Polite> phases, FloodBench.Flood flood,
       FloodBench.Huge huge, int submitted, List<String> missing, long limitedCounted) {
     out.printf(Locale.ROOT, "well-behaved client, %d calls/s (ListHosts, ListExperiments, GetExperiment,"
         + " 1 SubmitExperiment/s):%n", rate);
-    out.println("  " + line("without flood", quiet.latencies()));
-    out.println("  " + line("with flood", loud.latencies()));
+    out.println("  " + line("without flood", phases.get(0).latencies()));
+    out.println("  " + line("with flood", phases.get(1).latencies()));
+    out.println("  " + line("after flood", phases.get(2).latencies()));
     out.printf(Locale.ROOT, "flooder, %d threads on one connection, %d s: %d accepted, %d rate-limited"
         + " (RESOURCE_EXHAUSTED), %d other errors; %.0f calls/s attempted%n", threads, seconds, flood.accepted(),
         flood.limited(), flood.other(), (flood.accepted() + flood.limited() + flood.other()) / (double) seconds);
@@ -106,7 +122,7 @@ public final class FloodBenchCommand implements Callable<Integer> {
   }
 
   static String line(String what, Latencies l) {
-    return String.format(Locale.ROOT, "%-14s %5d calls  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms  errors %d",
+    return String.format(Locale.ROOT, "%-15s %5d calls  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms  errors %d",
         what + ":", l.calls(), l.percentile(0.50), l.percentile(0.99), l.max(), l.errors());
   }
 

@@ -49,9 +49,9 @@ class FloodBenchCommandTest {
 
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(out).isZero();
-    assertThat(out).contains("without flood:").contains("with flood:")
+    assertThat(out).contains("without flood:").contains("with flood:").contains("after flood:")
         .contains("5 MiB message: RESOURCE_EXHAUSTED")
-        .containsPattern("2 of 2 submitted experiments found")
+        .containsPattern("4 of 4 submitted experiments found")
         .containsPattern("\\d+ accepted, \\d+ rate-limited");
   }
 }
