@@ -11,12 +11,21 @@ import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.proto.fleet.v1.SubmitExperimentResponse;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.KnownLength;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,16 +146,28 @@ final class FloodBench {
     }
   }
 
-  /** Sends one SubmitExperiment of about {@code mib} MiB on its own connection. */
+  /**
+   * Sends one SubmitExperiment call whose message is {@code mib} MiB of zeros, on its own
+   * connection. The bytes are made as they are sent, so the oversized message costs this process
+   * no memory (the controller runs in it) and the controller sees what a remote client would send.
+   */
   Huge huge(int mib) {
     ManagedChannel channel = channel();
     try {
-      SubmitExperimentRequest request = SubmitExperimentRequest.newBuilder().setExperimentId("flood-huge")
-          .setSpec(spec().toBuilder().setName("x".repeat(mib << 20))).build();
+      Metadata headers = new Metadata();
+      headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer abf_0000000b16b1_huge");
+      Channel withToken = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+      MethodDescriptor<InputStream, SubmitExperimentResponse> raw = MethodDescriptor
+          .<InputStream, SubmitExperimentResponse>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName(ExperimentServiceGrpc.getSubmitExperimentMethod().getFullMethodName())
+          .setRequestMarshaller(new RawBytes())
+          .setResponseMarshaller(ProtoUtils.marshaller(SubmitExperimentResponse.getDefaultInstance()))
+          .build();
       long t0 = System.nanoTime();
       try {
-        withToken(channel, "abf_0000000b16b1_huge").withDeadlineAfter(60, TimeUnit.SECONDS)
-            .submitExperiment(request);
+        ClientCalls.blockingUnaryCall(withToken, raw, CallOptions.DEFAULT.withDeadlineAfter(60, TimeUnit.SECONDS),
+            new Zeros((long) mib << 20));
         return new Huge(Status.Code.OK, "", (System.nanoTime() - t0) / 1e6);
       } catch (StatusRuntimeException e) {
         return new Huge(e.getStatus().getCode(), String.valueOf(e.getStatus().getDescription()),
@@ -154,6 +175,53 @@ final class FloodBench {
       }
     } finally {
       channel.shutdownNow();
+    }
+  }
+
+  /** A message body passed through as it is. */
+  private static final class RawBytes implements MethodDescriptor.Marshaller<InputStream> {
+    @Override
+    public InputStream stream(InputStream value) {
+      return value;
+    }
+
+    @Override
+    public InputStream parse(InputStream stream) {
+      return stream;
+    }
+  }
+
+  /** {@code length} zero bytes, produced as read; its length is known, so gRPC frames it at once. */
+  private static final class Zeros extends InputStream implements KnownLength {
+    private long left;
+
+    Zeros(long length) {
+      this.left = length;
+    }
+
+    @Override
+    public int read() {
+      if (left == 0) {
+        return -1;
+      }
+      left--;
+      return 0;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (left == 0) {
+        return -1;
+      }
+      int n = (int) Math.min(len, left);
+      java.util.Arrays.fill(b, off, off + n, (byte) 0);
+      left -= n;
+      return n;
+    }
+
+    @Override
+    public int available() {
+      return (int) Math.min(Integer.MAX_VALUE, left);
     }
   }
 
