@@ -103,6 +103,7 @@ final class HostSession {
   // can be leased again.
   private final Map<String, Integer> reportsInFlight = new HashMap<>();
   private final Map<String, Scheduler.BlockDone> doneAfterReports = new HashMap<>();
+  private long refused;
 
   private HostSession(ActorContext<SessionMessage> context, TimerScheduler<SessionMessage> timers,
       HostCapabilities capabilities, WorkerStream stream, ActorRef<Scheduler.Command> scheduler,
@@ -176,8 +177,11 @@ final class HostSession {
 
   /** Counted and acknowledged as refused, so an honest worker stops sending it; never recorded. */
   private void reject(String runId, String blockId, String reason) {
-    context.getLog().warn("host {}: report of run {} for block {} refused: {}",
-        capabilities.hostId(), runId, blockId, reason);
+    // The first few in full; then one line in a thousand, so a forging worker cannot flood the log.
+    if (++refused <= 10 || refused % 1000 == 0) {
+      context.getLog().warn("host {}: report of run {} for block {} refused: {} ({} refused on this stream)",
+          capabilities.hostId(), runId, blockId, reason, refused);
+    }
     metrics.rejectReport(capabilities.hostId(), reason);
     scheduler.tell(new Scheduler.ReportRejected(capabilities.hostId(), reason));
     stream.refused(runId, reason);

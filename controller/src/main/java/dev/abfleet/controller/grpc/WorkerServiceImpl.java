@@ -62,7 +62,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
     WorkerStream stream = new WorkerStream(responses);
     int burst = (int) Math.max(1, Math.ceil(2 * messagesPerSecond));
     TokenBucket messages = new TokenBucket(messagesPerSecond, burst, System::nanoTime);
-    return new StreamObserver<>() {
+    var requests = new StreamObserver<WorkerMessage>() {
       private volatile ActorRef<SessionMessage> session;
       private volatile String hostId;
       private volatile boolean rejected;
@@ -96,6 +96,14 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
           case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
               message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
           default -> session.tell(new HostSession.WorkerHeartbeat(""));
+        }
+      }
+
+      /** The worker does not read what it is sent: what it sends is ignored from now on. */
+      void cutOff() {
+        rejected = true;
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("does not read its stream"));
         }
       }
 
@@ -153,5 +161,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         }
       }
     };
+    stream.whenCutOff(requests::cutOff);
+    return requests;
   }
 }

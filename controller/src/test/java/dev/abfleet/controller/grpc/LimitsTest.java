@@ -7,7 +7,11 @@ import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Heartbeat;
+import dev.abfleet.proto.fleet.v1.Hello;
+import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
@@ -15,7 +19,10 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -99,6 +106,51 @@ class LimitsTest extends ControllerNodeTest {
       await(() -> !client.listHosts(ListHostsRequest.getDefaultInstance()).getHosts(0).getConnected());
       assertThat(node.metrics().rateLimitedCount("worker_message")).isEqualTo(1);
       worker.close();
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWorkerThatStopsReadingItsStreamIsCutOffInsteadOfBufferedWithoutBound() throws Exception {
+    var limits = new ControllerSettings.Limits(50, 200, 1_000_000, 100);
+    try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
+      ManagedChannel channel = channel(node);
+      var client = client(channel);
+      ManagedChannel deafChannel = channel(node);
+      StreamObserver<WorkerMessage> deaf = WorkerServiceGrpc.newStub(deafChannel).connect(
+          new ClientResponseObserver<WorkerMessage, ControllerMessage>() {
+            @Override
+            public void beforeStart(ClientCallStreamObserver<WorkerMessage> requests) {
+              requests.disableAutoRequestWithInitial(0); // never reads a single message
+            }
+
+            @Override
+            public void onNext(ControllerMessage value) {}
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onCompleted() {}
+          });
+      deaf.onNext(WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId("deaf")).build());
+      await(() -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() == 1);
+
+      // Each forged report is answered by a refused ack of ~1 KiB that the worker never reads:
+      // 4,000 of them are past the connection's 1 MiB window plus MAX_UNREAD.
+      String padding = "r".repeat(1000);
+      for (int i = 0; i < 4000; i++) {
+        deaf.onNext(WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder()
+            .setRunId(padding + i).setExperimentId("e").setBlockId("b").setLeaseEpoch(1)).build());
+      }
+
+      // It keeps heartbeating: only the closed stream can make it go offline.
+      await(() -> {
+        deaf.onNext(WorkerMessage.newBuilder().setHeartbeat(Heartbeat.getDefaultInstance()).build());
+        return !client.listHosts(ListHostsRequest.getDefaultInstance()).getHosts(0).getConnected();
+      });
+      assertThat(node.metrics().rejectedReports("deaf", "unleased_block")).isGreaterThan(WorkerStream.MAX_UNREAD);
+      deafChannel.shutdownNow();
       channel.shutdownNow();
     }
   }
