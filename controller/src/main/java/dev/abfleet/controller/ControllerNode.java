@@ -135,13 +135,14 @@ public final class ControllerNode implements AutoCloseable {
           .addService(ArtifactServiceImpl.open(artifacts))
           .build()
           .start();
-      MetricsEndpoint endpoint;
+      MetricsEndpoint endpoint = null;
       try {
         endpoint = settings.metricsPort() == 0 ? null : MetricsEndpoint.start(system,
             settings.grpcHost(), settings.metricsPort(), metrics, metricsAccess);
-      } catch (RuntimeException e) {
-        server.shutdownNow();
-        throw e;
+      } catch (IllegalStateException e) {
+        // Metrics are for watching the node, not for running it: several nodes on one machine
+        // (or a port taken) must not keep a controller from serving.
+        log.warn("{}", e.getMessage());
       }
       GrpcServing.get(system).set(true);
       log.info("controller {} serving gRPC on {}:{}{}", system.address(), settings.grpcHost(),

@@ -115,10 +115,11 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
             + (hostId == null ? "" : " of host " + hostId) + " sent more than " + burst
             + " messages at once (limit " + messagesPerSecond
             + "/s, controller.limits.worker_messages_per_second); reconnect and send less");
+        // The status first: the session, once told, would complete the stream without it.
+        stream.fail(status);
         if (session != null) {
           session.tell(new HostSession.StreamEnded("flooded its stream"));
         }
-        stream.fail(status);
       }
 
       private void start(WorkerMessage message) {

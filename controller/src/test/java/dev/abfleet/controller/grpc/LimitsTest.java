@@ -113,7 +113,9 @@ class LimitsTest extends ControllerNodeTest {
   @Test
   void aWorkerThatStopsReadingItsStreamIsCutOffInsteadOfBufferedWithoutBound() throws Exception {
     var limits = new ControllerSettings.Limits(50, 200, 1_000_000, 100);
-    try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
+    // A heartbeat timeout far longer than the test: only the cut can take the host offline.
+    var settings = fastSettings().withLimits(limits).withHeartbeat(Duration.ofMillis(200), Duration.ofMinutes(5));
+    try (ControllerNode node = ControllerNode.start(settings)) {
       ManagedChannel channel = channel(node);
       var client = client(channel);
       ManagedChannel deafChannel = channel(node);
