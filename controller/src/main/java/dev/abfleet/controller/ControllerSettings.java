@@ -72,6 +72,14 @@ public record ControllerSettings(
     public static Limits defaults() {
       return new Limits(50, 200, 500, 100);
     }
+
+    /**
+     * No limit in practice: for benchmarks of the scheduler, whose hundreds of simulated workers
+     * and watchers share one loopback address and would otherwise be measured against the limit.
+     */
+    public static Limits unlimited() {
+      return new Limits(1e9, Integer.MAX_VALUE, 1e9, Integer.MAX_VALUE);
+    }
   }
 
   /** Settings with {@link Limits#defaults()} and no /metrics endpoint. */
