@@ -14,11 +14,12 @@ final class ControllerConfigs {
 
   /**
    * The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default
-   * store, plaintext without client auth (nothing to set up; only this machine reaches it).
+   * store, plaintext without client auth (nothing to set up; only this machine reaches it), no
+   * /metrics (several may run at once on one machine).
    */
   static ControllerSettings embedded(FleetConfig config, Path home) {
     return fromConfig(config, home).withGrpc("127.0.0.1", 0).withCluster("127.0.0.1", 0, java.util.List.of())
-        .withSecurity(Security.plaintextLoopback());
+        .withSecurity(Security.plaintextLoopback()).withMetricsPort(0);
   }
 
   /**
@@ -67,7 +68,9 @@ final class ControllerConfigs {
         .withGrpc(c.grpcHost(), c.grpcPort())
         .withCluster(c.grpcHost(), c.clusterPort(), c.seedNodes())
         .withHeartbeatInterval(Duration.ofMillis(c.heartbeatIntervalMs()))
-        .withSnapshotEvery(c.store().snapshotEvery());
+        .withSnapshotEvery(c.store().snapshotEvery())
+        .withLimits(c.limits())
+        .withMetricsPort(c.metricsPort());
     FleetConfig.Store store = c.store();
     if (store.kind().equals("postgres")) {
       String password = "";
@@ -88,7 +91,7 @@ final class ControllerConfigs {
   static ArtifactStoreSettings artifacts(FleetConfig config, Path home) {
     FleetConfig.Artifacts a = config.controller().artifacts();
     return new ArtifactStoreSettings(a.path().isEmpty() ? ArtifactStoreSettings.under(home)
-        : Path.of(expandHome(a.path())), a.maxBytes());
+        : Path.of(expandHome(a.path())), a.maxBytes(), a.maxUploadBytes());
   }
 
   /** How the controller nodes of fleet.yaml find each other, and whether they serve Pekko Management. */

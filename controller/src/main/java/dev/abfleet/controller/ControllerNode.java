@@ -3,9 +3,12 @@ package dev.abfleet.controller;
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
+import dev.abfleet.controller.http.ControllerMetrics;
+import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.AuthServiceImpl;
 import dev.abfleet.controller.security.CallerInterceptor;
@@ -24,8 +27,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
@@ -51,11 +56,16 @@ public final class ControllerNode implements AutoCloseable {
   private final ActorSystem<Void> system;
   private final Server server;
   private final TokenStore tokens;
+  private final ControllerMetrics metrics;
+  private final MetricsEndpoint metricsEndpoint;
 
-  private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens) {
+  private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens,
+      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint) {
     this.system = system;
     this.server = server;
     this.tokens = tokens;
+    this.metrics = metrics;
+    this.metricsEndpoint = metricsEndpoint;
   }
 
   /**
@@ -86,6 +96,16 @@ public final class ControllerNode implements AutoCloseable {
    */
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
       ClusterFormation formation) {
+    return start(settings, artifacts, formation, MetricsEndpoint.ALLOW_ALL);
+  }
+
+  /**
+   * As {@link #start(ControllerSettings, ArtifactStoreSettings, ClusterFormation)}, with
+   * {@code metricsAccess} deciding from a scrape's Authorization header (empty = none sent)
+   * whether it may read /metrics.
+   */
+  public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
+      ClusterFormation formation, Predicate<Optional<String>> metricsAccess) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     Security security = settings.security();
     security.checkBind(settings.grpcHost());
@@ -119,6 +139,9 @@ public final class ControllerNode implements AutoCloseable {
       if (tls != null) {
         builder.sslContext(tls);
       }
+      ControllerMetrics metrics = new ControllerMetrics();
+      var limits = settings.limits();
+      CallerInterceptor callers = new CallerInterceptor(security, tokens);
       Server server = builder
           // Workers size their reports against this number (it is gRPC's default, stated once).
           .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
@@ -127,20 +150,35 @@ public final class ControllerNode implements AutoCloseable {
           // reconnect every few minutes. Pings between two of a worker's streams count too.
           .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
           .permitKeepAliveWithoutCalls(true)
+          .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
-              settings.heartbeatTimeout()))
+              settings.heartbeatTimeout(), metrics, limits.workerMessagesPerSecond()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(ArtifactServiceImpl.open(artifacts))
           .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
-          .intercept(new CallerInterceptor(security, tokens))
+          // The last interceptor added runs first: calls are limited and counted before the
+          // token lookup, so a flood of bad tokens costs no database reads past its limit.
+          .intercept(callers)
+          .intercept(new CallLimiter(limits, metrics))
           .build()
           .start();
+      MetricsEndpoint endpoint = null;
+      try {
+        endpoint = settings.metricsPort() == 0 ? null : MetricsEndpoint.start(system,
+            settings.grpcHost(), settings.metricsPort(), metrics,
+            header -> metricsAccess.test(header) && callers.mayReadMetrics(header));
+      } catch (IllegalStateException e) {
+        // Metrics are for watching the node, not for running it: several nodes on one machine
+        // (or a port taken) must not keep a controller from serving.
+        log.warn("{}", e.getMessage());
+      }
       GrpcServing.get(system).set(true);
-      log.info("controller {} serving gRPC on {}:{} ({}, client auth {})", system.address(),
+      log.info("controller {} serving gRPC on {}:{} ({}, client auth {}){}", system.address(),
           settings.grpcHost(), server.getPort(), tls != null ? "TLS" : "plaintext",
-          security.auth().name().toLowerCase(java.util.Locale.ROOT));
-      return new ControllerNode(system, server, tokens);
+          security.auth().name().toLowerCase(java.util.Locale.ROOT),
+          endpoint == null ? "" : ", /metrics on port " + endpoint.port());
+      return new ControllerNode(system, server, tokens, metrics, endpoint);
     } catch (IOException e) {
       closeTokens(tokens);
       terminate(system);
@@ -164,6 +202,16 @@ public final class ControllerNode implements AutoCloseable {
     return server.getPort();
   }
 
+  /** The port serving /metrics; 0 = not served (controller.metrics_port: 0). */
+  public int metricsPort() {
+    return metricsEndpoint == null ? 0 : metricsEndpoint.port();
+  }
+
+  /** This node's counters (rejected reports, rate-limited calls, calls by status). */
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
   /** This node's cluster address, e.g. pekko://abfleet@127.0.0.1:25520. */
   public String nodeAddress() {
     return system.address().toString();
@@ -182,6 +230,9 @@ public final class ControllerNode implements AutoCloseable {
   @Override
   public void close() {
     GrpcServing.get(system).set(false);
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
     server.shutdownNow();
     try {
       server.awaitTermination(10, TimeUnit.SECONDS);

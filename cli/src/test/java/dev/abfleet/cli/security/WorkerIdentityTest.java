@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.controller.security.Role;
-import dev.abfleet.controller.security.SecurityEvents;
+import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.Hello;
@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,22 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerIdentityTest {
   @TempDir static Path dir;
   static TlsController controller;
-  static final List<String> rejected = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() {
     controller = TlsController.start(dir, "host-a");
-    SecurityEvents.setListener(new SecurityEvents.Listener() {
-      @Override
-      public void rejectedWorkerIdentity(String certified, String claimed) {
-        rejected.add(certified + "->" + claimed);
-      }
-    });
   }
 
   @AfterAll
   static void stop() {
-    SecurityEvents.setListener(new SecurityEvents.Listener() {});
     controller.close();
   }
 
@@ -105,7 +96,8 @@ class WorkerIdentityTest {
           + " names host 'host-a'; start the worker with --host-id host-a or with a certificate issued"
           + " for its host id");
     });
-    assertThat(rejected).contains("host-a->host-b");
+    assertThat(controller.node.metrics().rejectedReports("host-b", ControllerMetrics.WRONG_IDENTITY))
+        .isEqualTo(1);
     String token = controller.node.tokens().create("viewer", Role.READ, Instant.now()).token().value();
     var hosts = ExperimentServiceGrpc.newBlockingStub(controller.client(token))
         .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList();

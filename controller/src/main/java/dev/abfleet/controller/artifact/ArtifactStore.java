@@ -67,6 +67,7 @@ public final class ArtifactStore {
   private final Path complete;
   private final Path partial;
   private final long maxBytes;
+  private final long maxUploadBytes;
   private final Map<String, Entry> entries = new HashMap<>();
   private long clock;
 
@@ -78,6 +79,7 @@ public final class ArtifactStore {
    */
   public ArtifactStore(ArtifactStoreSettings settings) {
     this.maxBytes = settings.maxBytes();
+    this.maxUploadBytes = settings.maxUploadBytes();
     this.complete = settings.root().resolve("sha256");
     this.partial = settings.root().resolve("partial");
     try {
@@ -142,6 +144,14 @@ public final class ArtifactStore {
           + " fleet.yaml");
     }
     Entry e = known(hex);
+    if (sizeBytes > maxUploadBytes) {
+      if (e != null && !e.complete && !e.writing) {
+        discardPartial(e);
+      }
+      throw new StoreException(Kind.NO_ROOM, "artifact " + hex + " is " + sizeBytes + " bytes, larger than"
+          + " the cap of " + maxUploadBytes + " bytes on one upload; raise controller.artifacts.max_upload_bytes"
+          + " in fleet.yaml");
+    }
     if (e != null && e.complete) {
       throw new StoreException(Kind.EXISTS, "artifact " + hex + " is already stored");
     }

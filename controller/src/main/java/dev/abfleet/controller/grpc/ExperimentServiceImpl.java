@@ -131,7 +131,9 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
 
   @Override
   public void getExperiment(GetExperimentRequest request, StreamObserver<Experiment> responses) {
-    reply(experiment(request.getExperimentId()), e -> e, responses);
+    reply(experiment(request.getExperimentId()), e -> BootPages.page(e,
+        request.getBootsPageSize(), request.getBootsPageToken(), BootPages.BOOT_BYTES_PER_PAGE),
+        responses);
   }
 
   @Override
@@ -199,7 +201,10 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
     reply(page, DomainToProto::experiments, responses);
   }
 
-  /** Polls the experiment and sends it whenever it changed; completes after a terminal state. */
+  /**
+   * Polls the experiment and sends it whenever it changed and the watcher can take it (flow
+   * control: only the latest state waits, never a queue); completes after a terminal state.
+   */
   @Override
   public void watchExperiment(
       WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
@@ -236,8 +241,16 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
         return;
       }
       Experiment now = next.last();
+      if (!now.equals(w.last()) && !w.out().isReady()) {
+        // A slow watcher: nothing is queued for it; it gets the latest state once it can take
+        // it (conflated), so a stalled client costs one Experiment, not one per change.
+        Watch unsent = new Watch(next.id(), next.out(), w.last(), next.standing(), next.standingAtNanos());
+        system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(unsent), system.executionContext());
+        return;
+      }
       if (!now.equals(w.last())) {
-        w.out().onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
+        w.out().onNext(ExperimentProgress.newBuilder()
+            .setExperiment(BootPages.page(now, 0, "", BootPages.BOOT_BYTES_PER_PAGE)).build());
       }
       if (TERMINAL.contains(now.getState())) {
         w.out().onCompleted();
@@ -304,7 +317,14 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
       if (failure != null) {
         responses.onError(GrpcErrors.toStatus(failure));
       } else {
-        responses.onNext(toProto.apply(value));
+        R reply;
+        try {
+          reply = toProto.apply(value);
+        } catch (RuntimeException e) {
+          responses.onError(GrpcErrors.toStatus(e));
+          return;
+        }
+        responses.onNext(reply);
         responses.onCompleted();
       }
     });

@@ -62,9 +62,6 @@ public final class CallerInterceptor implements ServerInterceptor {
           "cannot check the API token now: " + e.getMessage()));
     }
     if (d.denial() != null) {
-      if (d.denial().getCode() != Status.Code.UNAVAILABLE) {
-        SecurityEvents.listener().deniedCall(method, d.denial().getCode());
-      }
       call.close(d.denial(), new Metadata());
       return new ServerCall.Listener<>() {};
     }
@@ -139,6 +136,22 @@ public final class CallerInterceptor implements ServerInterceptor {
           + needed.wire() + "; token " + token + " (" + t.name() + ") has role " + t.role().wire()));
     }
     return Decision.allow(new Caller.Token(t.id(), t.name(), t.role()));
+  }
+
+  /**
+   * Whether a scrape of /metrics with this Authorization header may read: any token with role
+   * read or more when tokens are on; anyone otherwise.
+   */
+  public boolean mayReadMetrics(Optional<String> authorization) {
+    if (security.auth() != Security.AuthMode.TOKENS) {
+      return true;
+    }
+    try {
+      return token("GET /metrics", Role.READ, authorization.orElse(null)).denial() == null;
+    } catch (IllegalStateException e) {
+      log.warn("cannot check a /metrics token now: {}", e.getMessage());
+      return false;
+    }
   }
 
   /** The host id of the peer's verified certificate, if it presented one. */
