@@ -111,6 +111,8 @@ public final class ControllerNode implements AutoCloseable {
     security.checkBind(settings.grpcHost());
     // TLS files are checked before anything starts: a typo should not cost a cluster join.
     var tls = security.transport() instanceof Security.Tls t ? ServerTls.context(t) : null;
+    Optional<javax.net.ssl.SSLContext> https = security.transport() instanceof Security.Tls t
+        ? Optional.of(ServerTls.jdkContext(t)) : Optional.empty();
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
@@ -167,7 +169,8 @@ public final class ControllerNode implements AutoCloseable {
       try {
         endpoint = settings.metricsPort() == 0 ? null : MetricsEndpoint.start(system,
             settings.grpcHost(), settings.metricsPort(), metrics,
-            header -> metricsAccess.test(header) && callers.mayReadMetrics(header));
+            header -> metricsAccess.test(header) && callers.mayReadMetrics(header),
+            https);
       } catch (IllegalStateException e) {
         // Metrics are for watching the node, not for running it: several nodes on one machine
         // (or a port taken) must not keep a controller from serving.

@@ -35,6 +35,11 @@ final class TlsController implements AutoCloseable {
 
   /** Makes the certificates in {@code dir}/certs and starts the controller with an H2 store there. */
   static TlsController start(Path dir, String... workerHostIds) {
+    return start(dir, 0, workerHostIds);
+  }
+
+  /** As {@link #start(Path, String...)}, serving /metrics on {@code metricsPort} (0 = off). */
+  static TlsController start(Path dir, int metricsPort, String... workerHostIds) {
     Path certs = dir.resolve("certs");
     abfleet("certs", "init", "--dir", certs.toString());
     abfleet("certs", "issue", "--controller", "controller", "--san", "127.0.0.1,localhost",
@@ -47,7 +52,8 @@ final class TlsController implements AutoCloseable {
         Security.AuthMode.TOKENS, dir.resolve("operator.token"));
     ControllerSettings settings = ControllerSettings.inMemory()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("store")))
-        .withSecurity(security);
+        .withSecurity(security)
+        .withMetricsPort(metricsPort);
     return new TlsController(certs, ControllerNode.start(settings));
   }
 

@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorSystem;
+import javax.net.ssl.SSLContext;
+import org.apache.pekko.http.javadsl.ConnectionContext;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.model.ContentType;
@@ -17,7 +19,8 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Serves {@link ControllerMetrics} as Prometheus text at {@code GET /metrics} over HTTP.
+ * Serves {@link ControllerMetrics} as Prometheus text at {@code GET /metrics} over HTTP (HTTPS
+ * when the controller serves TLS).
  * Who may scrape is decided by {@code allowed}, given the request's Authorization header
  * (empty = none sent); {@link #ALLOW_ALL} until API tokens are wired in (a {@code read} token).
  */
@@ -40,9 +43,23 @@ public final class MetricsEndpoint implements AutoCloseable {
    */
   public static MetricsEndpoint start(ActorSystem<?> system, String host, int port,
       ControllerMetrics metrics, Predicate<Optional<String>> allowed) {
+    return start(system, host, port, metrics, allowed, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(ActorSystem, String, int, ControllerMetrics, Predicate)}, over HTTPS with
+   * {@code tls} when present (a controller serving gRPC over TLS: a scrape's token must not
+   * cross the network in clear).
+   */
+  public static MetricsEndpoint start(ActorSystem<?> system, String host, int port,
+      ControllerMetrics metrics, Predicate<Optional<String>> allowed, Optional<SSLContext> tls) {
     Route route = new Routes(metrics, allowed).route();
     try {
-      ServerBinding binding = Http.get(system).newServerAt(host, port).bind(route)
+      var server = Http.get(system).newServerAt(host, port);
+      if (tls.isPresent()) {
+        server = server.enableHttps(ConnectionContext.httpsServer(tls.get()));
+      }
+      ServerBinding binding = server.bind(route)
           .toCompletableFuture().get(BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       return new MetricsEndpoint(binding);
     } catch (InterruptedException e) {
