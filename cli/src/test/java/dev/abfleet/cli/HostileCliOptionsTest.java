@@ -6,9 +6,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HostileCliOptionsTest {
   @TempDir Path dir;
-  private Path home;
+  @RegisterExtension final IsolatedHome home = new IsolatedHome();
 
   /** One command line and the words its message must contain. */
   record OptionCase(String name, List<String> args, String problem, String fix) {
@@ -105,17 +104,6 @@ class HostileCliOptionsTest {
             "analyze", "--max-pairs", "-1", "{K}"));
   }
 
-  @BeforeEach
-  void isolateHome() throws IOException {
-    home = Files.createDirectory(dir.resolve("home"));
-    System.setProperty("abfleet.home", home.toString());
-  }
-
-  @AfterEach
-  void restoreHome() {
-    System.clearProperty("abfleet.home");
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void badOptionIsOneLineAndExitTwo(OptionCase c) throws IOException {
@@ -126,6 +114,6 @@ class HostileCliOptionsTest {
     HostileRun.Outcome o = HostileRun.main(args);
 
     HostileRun.assertOneClearLine(o, c.problem().replace("{D}", dir.toString()), c.fix());
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 }

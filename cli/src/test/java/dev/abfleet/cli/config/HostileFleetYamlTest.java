@@ -5,6 +5,7 @@ import static dev.abfleet.cli.HostileRun.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.FakeKernels;
+import dev.abfleet.cli.IsolatedHome;
 import dev.abfleet.cli.HostileRun;
 import dev.abfleet.cli.HostileRun.FileCase;
 import dev.abfleet.testkit.HostileInputs;
@@ -14,9 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public class HostileFleetYamlTest {
   @TempDir Path dir;
-  private Path home;
+  @RegisterExtension final IsolatedHome home = new IsolatedHome();
 
   public static List<FileCase> cases() {
     return List.of(
@@ -171,17 +171,6 @@ public class HostileFleetYamlTest {
     return Files.isReadable(f) ? Path.of("/proc/self/mem") : f;
   }
 
-  @BeforeEach
-  void isolateHome() throws IOException {
-    home = Files.createDirectory(dir.resolve("home"));
-    System.setProperty("abfleet.home", home.toString());
-  }
-
-  @AfterEach
-  void restoreHome() {
-    System.clearProperty("abfleet.home");
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void badFleetYamlIsOneLineAndExitTwo(FileCase c) throws IOException {
@@ -193,6 +182,6 @@ public class HostileFleetYamlTest {
         "--config", config.toString());
 
     HostileRun.assertOneClearLine(o, c.problem(), c.fix());
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 }

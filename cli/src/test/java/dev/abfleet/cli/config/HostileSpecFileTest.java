@@ -5,6 +5,7 @@ import static dev.abfleet.cli.HostileRun.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.FakeKernels;
+import dev.abfleet.cli.IsolatedHome;
 import dev.abfleet.cli.HostileRun;
 import dev.abfleet.cli.HostileRun.FileCase;
 import dev.abfleet.testkit.HostileInputs;
@@ -12,9 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public class HostileSpecFileTest {
   @TempDir Path dir;
-  private Path home;
+  @RegisterExtension final IsolatedHome home = new IsolatedHome();
 
   private static final String BASE = "  - {name: base, role: baseline, kernel: vmlinuz}\n";
   private static final String CAND = "  - {name: cand, role: candidate, kernel: vmlinuz}\n";
@@ -110,17 +110,6 @@ public class HostileSpecFileTest {
             "pass an existing spec file with --spec"));
   }
 
-  @BeforeEach
-  void isolateHome() throws IOException {
-    home = Files.createDirectory(dir.resolve("home"));
-    System.setProperty("abfleet.home", home.toString());
-  }
-
-  @AfterEach
-  void restoreHome() {
-    System.clearProperty("abfleet.home");
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void badSpecFileIsOneLineAndExitTwo(FileCase c) throws IOException {
@@ -131,6 +120,6 @@ public class HostileSpecFileTest {
     HostileRun.Outcome o = HostileRun.main("ab", "--spec", spec.toString());
 
     HostileRun.assertOneClearLine(o, c.problem(), c.fix());
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 }
