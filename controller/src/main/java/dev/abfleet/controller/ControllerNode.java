@@ -162,7 +162,7 @@ public final class ControllerNode implements AutoCloseable {
           // The last interceptor added runs first: calls are limited and counted before the
           // token lookup, so a flood of bad tokens costs no database reads past its limit.
           .intercept(callers)
-          .intercept(new CallLimiter(limits, metrics))
+          .intercept(new CallLimiter(limits, metrics, callers::knownTokenId))
           .build()
           .start();
       MetricsEndpoint endpoint = null;

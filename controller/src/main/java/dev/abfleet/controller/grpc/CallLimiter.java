@@ -14,15 +14,16 @@ import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Limits how many calls each client may start (a token bucket per client; a stream counts as one
  * call) and counts every call by method and status for {@code /metrics}. The client is the API
- * token id of the {@code authorization} header when there is one (not verified here: that is the
- * authentication interceptor's job, which runs after this one), else the peer's IP address. A
- * call also takes from its IP address's bucket, {@value #ADDRESS_FACTOR} times as large: a client
- * sending made-up token ids gets a fresh client bucket each time but not a fresh address one,
- * while several honest clients behind one address keep room.
+ * token id of the {@code authorization} header when there is one, else the peer's IP address.
+ * This runs before the token check; a token id the check has not yet accepted on this node (a
+ * new client's first calls, or ids made up to get fresh buckets) also takes from its IP
+ * address's bucket, {@value #ADDRESS_FACTOR} times as large, so made-up ids gain nothing while
+ * known clients behind one address keep their own limits.
  */
 public final class CallLimiter implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION =
@@ -31,19 +32,28 @@ public final class CallLimiter implements ServerInterceptor {
   static final int MAX_CLIENTS = 10_000;
   /** How many clients' worth of calls one IP address may start. */
   static final int ADDRESS_FACTOR = 4;
+  private static final String TOKEN_KEY = "token:";
 
   private final ControllerSettings.Limits limits;
   private final ControllerMetrics metrics;
+  private final Predicate<String> knownTokenId;
   private final LongSupplier nanoTime;
   private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
-  public CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics) {
-    this(limits, metrics, System::nanoTime);
+  /**
+   * @param knownTokenId whether a token id (abf_ and 12 hex digits) passed the token check on
+   *     this node before; with client auth off every id counts as known (nothing is checked)
+   */
+  public CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics,
+      Predicate<String> knownTokenId) {
+    this(limits, metrics, knownTokenId, System::nanoTime);
   }
 
-  CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics, LongSupplier nanoTime) {
+  CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics,
+      Predicate<String> knownTokenId, LongSupplier nanoTime) {
     this.limits = limits;
     this.metrics = metrics;
+    this.knownTokenId = knownTokenId;
     this.nanoTime = nanoTime;
   }
 
@@ -71,10 +81,11 @@ public final class CallLimiter implements ServerInterceptor {
   /** Takes a call from the client's bucket (and its address's); false = over the limit. */
   boolean admit(String authorization, SocketAddress peer) {
     String client = clientKey(authorization, peer);
-    String address = clientKey(null, peer);
-    return client.equals(address)
-        ? bucket(client, 1).tryTake()
-        : bucket(address, ADDRESS_FACTOR).tryTake() && bucket(client, 1).tryTake();
+    if (!client.startsWith(TOKEN_KEY) || knownTokenId.test(client.substring(TOKEN_KEY.length()))) {
+      return bucket(client, 1).tryTake();
+    }
+    return bucket("address-of-unknown-tokens:" + clientKey(null, peer), ADDRESS_FACTOR).tryTake()
+        && bucket(client, 1).tryTake();
   }
 
   private TokenBucket bucket(String key, int clients) {
@@ -97,7 +108,7 @@ public final class CallLimiter implements ServerInterceptor {
       }
       int second = token.indexOf('_', token.indexOf('_') + 1);
       if (token.startsWith("abf_") && second > 0) {
-        return "token:" + token.substring(0, second);
+        return TOKEN_KEY + token.substring(0, second);
       }
     }
     if (peer instanceof InetSocketAddress inet && inet.getAddress() != null) {

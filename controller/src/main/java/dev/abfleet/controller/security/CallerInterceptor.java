@@ -23,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * {@link MethodRoles}.
  */
 public final class CallerInterceptor implements ServerInterceptor {
+  /** Token ids remembered as accepted; past this many, new ones are checked but not remembered. */
+  private static final int MAX_ACCEPTED_IDS = 100_000;
+  private final java.util.Set<String> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private static final Logger log = LoggerFactory.getLogger(CallerInterceptor.class);
   /** The header clients send their token in. */
   public static final Metadata.Key<String> AUTHORIZATION =
@@ -135,7 +139,19 @@ public final class CallerInterceptor implements ServerInterceptor {
       return Decision.deny(Status.PERMISSION_DENIED.withDescription(method + " needs role "
           + needed.wire() + "; token " + token + " (" + t.name() + ") has role " + t.role().wire()));
     }
+    if (accepted.size() < MAX_ACCEPTED_IDS) {
+      accepted.add(t.id());
+    }
     return Decision.allow(new Caller.Token(t.id(), t.name(), t.role()));
+  }
+
+  /**
+   * Whether {@code id} (abf_ and 12 hex digits) passed the token check on this node before, for
+   * the rate limiter's choice of bucket; every id does when client auth is off. A revoked id
+   * stays known here: the check itself still refuses it.
+   */
+  public boolean knownTokenId(String id) {
+    return security.auth() != Security.AuthMode.TOKENS || accepted.contains(id);
   }
 
   /**

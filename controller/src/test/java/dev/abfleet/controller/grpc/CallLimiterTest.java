@@ -44,7 +44,8 @@ class CallLimiterTest {
   void madeUpTokenIdsDoNotEscapeTheAddressLimit() {
     AtomicLong now = new AtomicLong();
     var limits = new dev.abfleet.controller.ControllerSettings.Limits(1, 2, 500, 100);
-    CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(), now::get);
+    CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(),
+        id -> false, now::get);
 
     int admitted = 0;
     for (int i = 0; i < 100; i++) {
@@ -58,11 +59,17 @@ class CallLimiterTest {
   }
 
   @Test
-  void oneTokenKeepsItsOwnLimitBelowItsAddresses() {
+  void knownTokensKeepTheirOwnLimitsWhateverTheirNeighboursDo() {
     AtomicLong now = new AtomicLong();
     var limits = new dev.abfleet.controller.ControllerSettings.Limits(1, 3, 500, 100);
-    CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(), now::get);
-
+    CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(),
+        id -> id.equals("abf_0123456789ab") || id.equals("abf_ba9876543210"), now::get);
+    // An unknown id drains the address's bucket (4 x 3)...
+    for (int i = 0; i < 20; i++) {
+      limiter.admit("Bearer abf_ffffffffffff_s", PEER);
+    }
+    assertThat(limiter.admit("Bearer abf_eeeeeeeeeeee_s", PEER)).as("the next unknown id").isFalse();
+    // ...but known tokens from the same address still get their own 3.
     assertThat(limiter.admit("Bearer abf_0123456789ab_s", PEER)).isTrue();
     assertThat(limiter.admit("Bearer abf_0123456789ab_s", PEER)).isTrue();
     assertThat(limiter.admit("Bearer abf_0123456789ab_s", PEER)).isTrue();
