@@ -43,8 +43,9 @@ class TlsFleetE2ETest {
       fleet.awaitListening(controller, "controller", fleet.grpcPort);
       await(() -> Files.exists(operatorToken), "the bootstrap token file");
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(operatorToken))).isEqualTo("rw-------");
-      assertThat(fleet.log("controller")).contains("TLS, client auth tokens")
-          .doesNotContain(Files.readString(operatorToken).strip());
+      // The line comes after /metrics is bound, a moment after the gRPC port answers.
+      await(() -> fleet.log("controller").contains("TLS, client auth tokens"), "the serving line");
+      assertThat(fleet.log("controller")).doesNotContain(Files.readString(operatorToken).strip());
 
       fleet.startSimWorkerWith("sim-1", "--ca", ca, "--cert", certs.resolve("sim-1.pem").toString(),
           "--key", certs.resolve("sim-1-key.pem").toString());
