@@ -26,7 +26,8 @@ import java.io.UncheckedIOException;
 public final class RequestParsing {
   private RequestParsing() {}
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
+  /** A message as its bytes, unparsed (also what tests use to send what no stub would). */
+  static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
       return new ByteArrayInputStream(value);

@@ -22,10 +22,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status.Code;
 import io.grpc.stub.ClientCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -93,21 +89,7 @@ final class HostileGrpcCases {
   }
 
   private static MethodDescriptor<byte[], byte[]> rawSubmit() {
-    MethodDescriptor.Marshaller<byte[]> raw = new MethodDescriptor.Marshaller<>() {
-      @Override
-      public InputStream stream(byte[] value) {
-        return new ByteArrayInputStream(value);
-      }
-
-      @Override
-      public byte[] parse(InputStream stream) {
-        try {
-          return stream.readAllBytes();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    };
+    MethodDescriptor.Marshaller<byte[]> raw = RequestParsing.BYTES;
     return ExperimentServiceGrpc.getSubmitExperimentMethod().toBuilder(raw, raw).build();
   }
 
