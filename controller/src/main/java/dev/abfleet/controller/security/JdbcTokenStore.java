@@ -28,6 +28,8 @@ public final class JdbcTokenStore implements TokenStore, AutoCloseable {
   private final String user;
   private final String password;
   private Connection connection;
+  private long lastUsedNanos;
+  private static final long VALIDATE_AFTER_IDLE_NANOS = 1_000_000_000L;
 
   private JdbcTokenStore(String url, String user, String password) {
     this.url = url;
@@ -148,11 +150,17 @@ public final class JdbcTokenStore implements TokenStore, AutoCloseable {
     }
   }
 
+  /**
+   * The open connection; one idle for more than a second is checked first (a round trip on
+   * PostgreSQL), so calls in a busy stretch do not pay for a check each.
+   */
   private Connection connection() throws SQLException {
-    if (connection == null || !connection.isValid(2)) {
+    long now = System.nanoTime();
+    if (connection == null || (now - lastUsedNanos > VALIDATE_AFTER_IDLE_NANOS && !connection.isValid(2))) {
       close();
       connection = DriverManager.getConnection(url, user, password);
     }
+    lastUsedNanos = now;
     return connection;
   }
 
