@@ -11,7 +11,9 @@ import io.grpc.ManagedChannel;
  * ({@link ClientAuthOptions}); {@link #channel} is the one place that builds them.
  */
 public final class ControllerAddress {
-  // One command runs per process; the command's options set this when it checks its address.
+  // The running command's options set this when it checks its address. Main.run puts it back to
+  // the default before and after every command, so neither a later command nor code that uses
+  // these classes outside a command (tests, an embedding tool) inherits a command's CA or token.
   private static volatile ChannelSecurity security = ChannelSecurity.DEFAULT;
 
   private ControllerAddress() {}
@@ -33,6 +35,16 @@ public final class ControllerAddress {
     String checked = check(value);
     security = auth.security();
     return checked;
+  }
+
+  /** Back to plaintext-on-loopback with no token: called around each command. */
+  static void resetSecurity() {
+    security = ChannelSecurity.DEFAULT;
+  }
+
+  /** The security channels of the running command get (for tests). */
+  static ChannelSecurity security() {
+    return security;
   }
 
   /** A channel to the controller (any node of the list), secured as the command's options say. */

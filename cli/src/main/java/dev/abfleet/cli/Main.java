@@ -59,6 +59,7 @@ public final class Main {
 
   /** Runs the command line with picocli's error output going to {@code err} (tests call this). */
   public static int run(PrintWriter err, String... args) {
+    ControllerAddress.resetSecurity();
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -91,7 +92,11 @@ public final class Main {
           + " (see: abfleet " + ex.getCommandLine().getCommandName() + " --help)");
       return EXIT_BAD_INPUT;
     });
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } finally {
+      ControllerAddress.resetSecurity();
+    }
   }
 
   static final class Version implements CommandLine.IVersionProvider {
