@@ -1,8 +1,8 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.testkit.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +19,7 @@ final class LocalProcesses implements AutoCloseable {
 
   LocalProcesses(Path dir) throws IOException {
     this.dir = dir;
-    try (ServerSocket s = new ServerSocket(0)) {
-      this.grpcPort = s.getLocalPort();
-    }
+    this.grpcPort = freePort();
   }
 
   String target() {
@@ -76,11 +74,9 @@ final class LocalProcesses implements AutoCloseable {
     throw new AssertionError(name + " did not listen on " + port + ": " + Cli.read(dir.resolve(name + ".err")));
   }
 
-  /** A free loopback port (free when asked; a test takes it soon after). */
+  /** A free loopback port outside the ephemeral range ({@link Ports#freeLoopbackPort}). */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return Ports.freeLoopbackPort();
   }
 
   /**
