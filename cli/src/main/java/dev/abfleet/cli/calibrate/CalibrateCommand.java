@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
       "A/A false-positive rate (any of the gating metrics), power at ±5%% and ±10%% on one",
       "metric, interval coverage and the mean pairs used. abfleet is measured next to a",
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
-      "gate on the same data. A benchmark, not a test: figures are printed, not asserted."
+      "gate on the same data. A benchmark, not a test: figures are printed, not asserted.",
+      "With --pairs 8,12,16,32: the fixed-size rules at each pair count (sequential rules at 32",
+      "only), each rate with its 95% Wilson interval over the simulated experiments."
     })
 public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--experiments", defaultValue = "400", paramLabel = "N",
@@ -38,6 +40,11 @@ public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--scenario", paramLabel = "NAME",
       description = "Only this scenario: lognormal, drift, outliers, hosts or bimodal.")
   String scenario;
+
+  @Option(names = "--pairs", split = ",", paramLabel = "N,N...",
+      description = "Measure at these pair counts, e.g. 8,12,16,32 (default: the 32-pair"
+          + " table with coverage and pairs used).")
+  List<Integer> pairs;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
       description = "text or markdown (default: ${DEFAULT-VALUE}).")
@@ -65,19 +72,43 @@ public final class CalibrateCommand implements Callable<Integer> {
               + "': expected lognormal, drift, outliers, hosts or bimodal")));
     }
     long start = System.nanoTime();
-    List<Calibration.Row> rows = new ArrayList<>();
-    for (Scenario s : scenarios) {
-      rows.addAll(Calibration.run(s, experiments, seed, metrics, Policy.DEFAULT));
+    String pairsNote;
+    if (pairs == null) {
+      List<Calibration.Row> rows = new ArrayList<>();
+      for (Scenario s : scenarios) {
+        rows.addAll(Calibration.run(s, experiments, seed, metrics, Policy.DEFAULT));
+      }
+      out.print(CalibrationTable.render(rows, markdown));
+      pairsNote = "32 pairs at most";
+    } else {
+      List<SmallSamples.Row> rows = new ArrayList<>();
+      for (Scenario s : scenarios) {
+        for (int n : pairCounts()) {
+          rows.addAll(SmallSamples.run(s, experiments, seed, metrics, Policy.DEFAULT, n));
+        }
+      }
+      out.print(CalibrationTable.renderSmall(rows, markdown));
+      pairsNote = "exactly " + pairCounts().stream().map(String::valueOf)
+          .collect(java.util.stream.Collectors.joining(", ")) + " pairs; [95% Wilson interval]";
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    out.print(CalibrationTable.render(rows, markdown));
     out.printf(Locale.ROOT, "%n%d experiments per scenario and effect (A/A, ±5%%, ±10%% on "
-        + "metric 0), %d gating metrics, 32 pairs at most, seed %d; alpha 0.05, noise "
-        + "threshold 2%%; %.0f s%n", experiments, metrics, seed, seconds);
+        + "metric 0), %d gating metrics, %s, seed %d; alpha 0.05, noise "
+        + "threshold 2%%; %.0f s%n", experiments, metrics, pairsNote, seed, seconds);
     for (Scenario s : scenarios) {
       out.println(s.label + ": " + s.description);
     }
     out.flush();
     return 0;
+  }
+
+  private List<Integer> pairCounts() {
+    for (Integer n : pairs) {
+      if (n == null || n < 4 || n > 200) {
+        throw new Problem("--pairs " + n + ": expected pair counts from 4 to 200, e.g."
+            + " --pairs 8,12,16,32");
+      }
+    }
+    return pairs.stream().distinct().sorted().toList();
   }
 }
