@@ -19,7 +19,9 @@ import java.util.function.DoubleUnaryOperator;
  * U (exact with ties up to 40 values) and the two-sample Hodges-Lehmann interval. Gating
  * metrics share the family-wise error rate alpha: Holm-adjusted p-values and
  * Bonferroni-level (1 - alpha/m) intervals. With looks in the policy, the alpha is spent over
- * the looks ({@link SequentialPlan}).
+ * the looks ({@link SequentialPlan}). A fixed design of 2 to 16 paired pairs decides its gating
+ * metrics together instead ({@link SmallFamily}: maxT over joint sign flips of winsorized
+ * log-ratios, intervals from the same critical value).
  */
 public final class VerdictEngine {
   /** Seed of the host bootstrap when the caller gives none. */
@@ -55,7 +57,9 @@ public final class VerdictEngine {
     Policy pol = usable(policy, policyWarnings);
     List<Comparison> out;
     if (pol.looks().isEmpty()) {
-      out = evaluate(metrics, pol, seed, a -> a, new boolean[metrics.size()]);
+      List<Comparison> small = SmallFamily.evaluate(metrics, pol, seed);
+      out = small != null ? small
+          : evaluate(metrics, pol, seed, a -> a, new boolean[metrics.size()]);
     } else {
       SequentialPlan plan = SequentialPlan.of(pol);
       int n = metrics.stream().mapToInt(VerdictEngine::length).max().orElse(0);
@@ -136,7 +140,7 @@ public final class VerdictEngine {
     return Double.isNaN(p) ? 1.0 : p;
   }
 
-  private static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
+  static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
     if (!in.paired()) {
       return UnpairedEvidence.of(in, pol);
     }

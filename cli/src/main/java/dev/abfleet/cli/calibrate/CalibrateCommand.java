@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
       "gate on the same data. A benchmark, not a test: figures are printed, not asserted.",
       "With --pairs 8,12,16,32: the fixed-size rules at each pair count (sequential rules at 32",
-      "only), each rate with its 95% Wilson interval over the simulated experiments."
+      "only), each rate with its 95%% Wilson interval over the simulated experiments."
     })
 public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--experiments", defaultValue = "400", paramLabel = "N",
