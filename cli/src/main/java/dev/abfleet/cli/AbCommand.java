@@ -117,6 +117,9 @@ final class AbCommand implements Callable<Integer> {
           + " readable at the same absolute paths on its workers.")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+
   @Option(names = "--priority", paramLabel = "P",
       description = "pr, adhoc or nightly, highest first: a free host takes the queued blocks of the"
           + " highest priority first (default: pr).")
@@ -164,6 +167,9 @@ final class AbCommand implements Callable<Integer> {
 
   /** The validated request the options describe (nothing is started). */
   AbRequest request() {
+    if (controller != null) {
+      ControllerAddress.check(controller, auth);
+    }
     AbHosts hosts = AbHosts.of(controller, priority, hypervisor, label, classBy, localWorkers).withArch(arch);
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     if (vcpus != null && (vcpus < 1 || vcpus > 512)) {

@@ -21,7 +21,8 @@ final class AbSession {
   /** On an embedded controller with {@code workers} local worker agents. */
   static int run(AbRequest request, ReportFormat format, boolean gate, int workers, PrintStream out, PrintStream err) {
     try (LocalFleet fleet = LocalFleet.start(request.config(), WorkerSettings.defaultHome(), workers, err);
-        ExperimentClient client = new ExperimentClient(fleet.target())) {
+        ExperimentClient client = new ExperimentClient(fleet.target(),
+            dev.abfleet.worker.link.ChannelSecurity.DEFAULT)) {
       String id = client.submit("", GuestArtifacts.prepare(request.toSpec(fleet.hostIds()), WorkerSettings.defaultHome()));
       err.println("abfleet: experiment " + id + " submitted: " + request.baseline().name() + " vs "
           + request.candidateNames() + " on " + String.join(", ", fleet.hostIds()));

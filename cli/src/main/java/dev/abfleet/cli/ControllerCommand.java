@@ -32,6 +32,10 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--cluster-port", paramLabel = "PORT", description = "Overrides controller.cluster_port.")
   Integer clusterPort;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Overrides controller.metrics_port: HTTP port of /metrics (Prometheus text); 0 = off.")
+  Integer metricsPort;
+
   @Option(names = "--cluster-host", paramLabel = "NAME",
       description = "Address other controller nodes reach this one at (default: the gRPC host), e.g. the pod's DNS name.")
   String clusterHost;
@@ -41,6 +45,10 @@ final class ControllerCommand implements Callable<Integer> {
           + " controller.seed_nodes. List the same nodes, in the same order, on every node: the first"
           + " one forms the cluster when nobody else answers.")
   java.util.List<String> seedNodes;
+
+  @Option(names = "--plaintext",
+      description = "No TLS (same as controller.plaintext: true); only with a loopback gRPC host.")
+  boolean plaintext;
 
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
@@ -53,6 +61,9 @@ final class ControllerCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     checkPortRange("--grpc-port", grpcPort);
     checkPortRange("--cluster-port", clusterPort);
+    if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535)) {
+      throw new Problem("--metrics-port " + metricsPort + ": expected a port from 1 to 65535, or 0 for no /metrics");
+    }
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     Path dataHome = home != null ? home : WorkerSettings.defaultHome();
     ControllerSettings s = ControllerConfigs.fromConfig(cfg, dataHome);
@@ -63,6 +74,10 @@ final class ControllerCommand implements Callable<Integer> {
       s = s.withCluster(clusterHost != null ? clusterHost : s.clusterHost(),
           clusterPort != null ? clusterPort : s.clusterPort(),
           seedNodes != null ? seedNodes : s.seedNodes());
+    }
+    s = s.withSecurity(ControllerConfigs.security(cfg, plaintext, s.grpcHost(), dataHome));
+    if (metricsPort != null) {
+      s = s.withMetricsPort(metricsPort);
     }
     Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
     if (storeDir != null && s.seedNodes().size() > 1) {

@@ -4,6 +4,7 @@ import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
+import dev.abfleet.controller.security.Security;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -11,9 +12,53 @@ import java.time.Duration;
 final class ControllerConfigs {
   private ControllerConfigs() {}
 
-  /** The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default store. */
+  /**
+   * The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default
+   * store, plaintext without client auth (nothing to set up; only this machine reaches it), no
+   * /metrics (several may run at once on one machine).
+   */
   static ControllerSettings embedded(FleetConfig config, Path home) {
-    return fromConfig(config, home).withGrpc("127.0.0.1", 0).withCluster("127.0.0.1", 0, java.util.List.of());
+    return fromConfig(config, home).withGrpc("127.0.0.1", 0).withCluster("127.0.0.1", 0, java.util.List.of())
+        .withSecurity(Security.plaintextLoopback()).withMetricsPort(0);
+  }
+
+  /**
+   * The security of {@code abfleet controller}: fleet.yaml's tls/plaintext/auth keys, with
+   * {@code plaintextFlag} for --plaintext; the bootstrap token goes under {@code home} unless
+   * fleet.yaml says where.
+   *
+   * @throws Problem when neither TLS nor plaintext is configured, or plaintext on a
+   *     non-loopback grpc_host, naming the keys and the fix
+   */
+  static Security security(FleetConfig config, boolean plaintextFlag, String grpcHost, Path home) {
+    FleetConfig.ControllerSecurity c = config.controller().security();
+    if (plaintextFlag && c.tls()) {
+      throw new Problem("--plaintext and controller.tls (fleet.yaml) are both set; drop one");
+    }
+    Security.Transport transport;
+    if (c.tls()) {
+      transport = new Security.Tls(Path.of(c.ca()), Path.of(c.cert()), Path.of(c.key()));
+    } else if (plaintextFlag || c.plaintext()) {
+      transport = new Security.Plaintext();
+    } else {
+      throw new Problem("no TLS configured: run `abfleet certs init` and `abfleet certs issue"
+          + " --controller NAME --san HOSTS`, set controller.tls.ca, .cert and .key in fleet.yaml"
+          + " (--config), or pass --plaintext (controller.plaintext: true) for a loopback-only controller");
+    }
+    Security.AuthMode mode;
+    try {
+      mode = Security.AuthMode.of(c.authMode(), transport);
+    } catch (IllegalArgumentException e) {
+      throw new Problem("controller.auth.mode: " + e.getMessage());
+    }
+    Security security = new Security(transport, mode, c.bootstrapTokenFile().isEmpty()
+        ? home.resolve("controller").resolve("operator.token") : Path.of(c.bootstrapTokenFile()));
+    try {
+      security.checkBind(grpcHost);
+    } catch (IllegalArgumentException e) {
+      throw new Problem((plaintextFlag ? "--plaintext: " : "controller.plaintext: ") + e.getMessage());
+    }
+    return security;
   }
 
   /** The controller as configured in fleet.yaml. */
@@ -23,7 +68,9 @@ final class ControllerConfigs {
         .withGrpc(c.grpcHost(), c.grpcPort())
         .withCluster(c.grpcHost(), c.clusterPort(), c.seedNodes())
         .withHeartbeatInterval(Duration.ofMillis(c.heartbeatIntervalMs()))
-        .withSnapshotEvery(c.store().snapshotEvery());
+        .withSnapshotEvery(c.store().snapshotEvery())
+        .withLimits(c.limits())
+        .withMetricsPort(c.metricsPort());
     FleetConfig.Store store = c.store();
     if (store.kind().equals("postgres")) {
       String password = "";
@@ -44,7 +91,7 @@ final class ControllerConfigs {
   static ArtifactStoreSettings artifacts(FleetConfig config, Path home) {
     FleetConfig.Artifacts a = config.controller().artifacts();
     return new ArtifactStoreSettings(a.path().isEmpty() ? ArtifactStoreSettings.under(home)
-        : Path.of(expandHome(a.path())), a.maxBytes());
+        : Path.of(expandHome(a.path())), a.maxBytes(), a.maxUploadBytes());
   }
 
   /** How the controller nodes of fleet.yaml find each other, and whether they serve Pekko Management. */

@@ -42,7 +42,18 @@ public final class ExperimentClient implements AutoCloseable {
   }
 
   public ExperimentClient(String target, Reconnect reconnect) {
-    this.channel = ControllerAddress.channel(target);
+    this(target, reconnect, null);
+  }
+
+  /** A client of the embedded fleet's controller, secured as {@code security} says. */
+  public ExperimentClient(String target, dev.abfleet.worker.link.ChannelSecurity security) {
+    this(target, Reconnect.standard(target), security);
+  }
+
+  private ExperimentClient(String target, Reconnect reconnect,
+      dev.abfleet.worker.link.ChannelSecurity security) {
+    this.channel = security == null ? ControllerAddress.channel(target)
+        : ControllerAddress.channel(target, security);
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
     this.target = target;
@@ -84,9 +95,30 @@ public final class ExperimentClient implements AutoCloseable {
     }
   }
 
+  /** The experiment with every boot: a long one comes in pages, fetched here one after another. */
   public Experiment get(String id) {
-    return reconnect.call(() -> stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-        .getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build()));
+    return allBoots(request -> reconnect.call(() -> stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+        .getExperiment(request)), id);
+  }
+
+  /**
+   * Asks {@code get} for the experiment's pages of boots until the last, and returns the first
+   * page's experiment with every boot (in the controller's order).
+   */
+  static Experiment allBoots(java.util.function.Function<GetExperimentRequest, Experiment> get, String id) {
+    Experiment first = get.apply(GetExperimentRequest.newBuilder().setExperimentId(id).build());
+    if (first.getNextBootsPageToken().isEmpty()) {
+      return first;
+    }
+    Experiment.Builder whole = first.toBuilder().setNextBootsPageToken("");
+    String token = first.getNextBootsPageToken();
+    while (!token.isEmpty()) {
+      Experiment page = get.apply(GetExperimentRequest.newBuilder().setExperimentId(id)
+          .setBootsPageToken(token).build());
+      whole.addAllBoots(page.getBootsList());
+      token = page.getNextBootsPageToken();
+    }
+    return whole.build();
   }
 
   public void cancel(String id, String reason) {
@@ -132,7 +164,8 @@ public final class ExperimentClient implements AutoCloseable {
         last = get(id);
       }
     }
-    return last;
+    // A long experiment's progress carries only the boots that fit in one message.
+    return last.getNextBootsPageToken().isEmpty() ? last : get(id);
   }
 
   /** An id of the controller's form, e-XXXXXXXX (32 random bits, as the controller draws them). */

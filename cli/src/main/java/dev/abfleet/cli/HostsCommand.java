@@ -51,9 +51,11 @@ final class HostsCommand implements Callable<Integer> {
         description = "Controller gRPC address (default: ${DEFAULT-VALUE}).")
     String controller;
 
+    @Mixin ClientAuthOptions auth;
+
     /** The checked address; a {@link Problem} names the value and the expected form. */
     String target() {
-      return ControllerAddress.check(controller);
+      return ControllerAddress.check(controller, auth);
     }
   }
 
@@ -62,7 +64,9 @@ final class HostsCommand implements Callable<Integer> {
   static final class ListHosts implements Callable<Integer> {
     @Mixin ControllerOption options;
 
-    @Option(names = "--wide", description = "Also print the fingerprint: CPU model, host kernel, hypervisor versions.")
+    @Option(names = "--wide", description = "Also print the fingerprint (CPU model, host kernel,"
+        + " hypervisor versions) and REJECTED: the host's worker reports the controller refused"
+        + " since it started (not leased to it, old lease epoch, another host's name).")
     boolean wide;
 
     @Override
@@ -159,7 +163,7 @@ final class HostsCommand implements Callable<Integer> {
     List<String> header = new ArrayList<>(List.of(
         "HOST", "STATE", "ARCH", "HYPERVISORS", "CPUS", "MEMORY", "LABELS", "LEASED_TO/EPOCH"));
     if (wide) {
-      header.addAll(List.of("CPU_MODEL", "HOST_KERNEL", "VERSIONS"));
+      header.addAll(List.of("CPU_MODEL", "HOST_KERNEL", "VERSIONS", "REJECTED"));
     }
     rows.add(header);
     for (Host h : hosts) {
@@ -175,7 +179,8 @@ final class HostsCommand implements Callable<Integer> {
         row.addAll(List.of(orDash(h.getFingerprint().getCpuModel()),
             orDash(h.getFingerprint().getHostKernel()),
             orDash(h.getHypervisorsList().stream().filter(c -> !c.getVersion().isEmpty())
-                .map(c -> c.getName() + "=" + c.getVersion()).collect(Collectors.joining(",")))));
+                .map(c -> c.getName() + "=" + c.getVersion()).collect(Collectors.joining(","))),
+            String.valueOf(h.getRejectedReports())));
       }
       rows.add(row);
     }

@@ -1,5 +1,6 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.worker.link.ChannelSecurity;
 import dev.abfleet.cli.config.FleetConfig;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.worker.WorkerAgent;
@@ -80,7 +81,7 @@ final class LocalFleet implements AutoCloseable {
    * known yet is queued, not rejected.
    */
   private void awaitWorkers(Duration limit) {
-    ManagedChannel channel = ControllerAddress.channel(target());
+    ManagedChannel channel = ControllerAddress.channel(target(), ChannelSecurity.DEFAULT);
     try {
       var stub = ExperimentServiceGrpc.newBlockingStub(channel);
       long deadline = System.nanoTime() + limit.toNanos();

@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
       dev.abfleet.cli.sim.SimKernelsCommand.class,
       dev.abfleet.cli.sim.BenchCommand.class,
       HostsCommand.class,
+      dev.abfleet.cli.certs.CertsCommand.class,
+      dev.abfleet.cli.tokens.TokensCommand.class,
       dev.abfleet.cli.experiments.ExperimentsCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -57,6 +59,7 @@ public final class Main {
 
   /** Runs the command line with picocli's error output going to {@code err} (tests call this). */
   public static int run(PrintWriter err, String... args) {
+    ControllerAddress.resetSecurity();
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -65,6 +68,13 @@ public final class Main {
         return EXIT_BAD_INPUT;
       }
       // Whatever else goes wrong is not a verdict: never the gate's exit code.
+      if (ex instanceof StatusRuntimeException denied
+          && (denied.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED
+              || denied.getStatus().getCode() == io.grpc.Status.Code.PERMISSION_DENIED)) {
+        // The user's to fix (a token, a role, a certificate): one line, like bad input.
+        line.getErr().println("abfleet: " + denied.getStatus().getDescription());
+        return EXIT_BAD_INPUT;
+      }
       if (ex instanceof Reconnect.ControllerUnreachable) {
         line.getErr().println("abfleet: " + ex.getMessage());
       } else if (ex instanceof StatusRuntimeException sre) {
@@ -82,7 +92,11 @@ public final class Main {
           + " (see: abfleet " + ex.getCommandLine().getCommandName() + " --help)");
       return EXIT_BAD_INPUT;
     });
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } finally {
+      ControllerAddress.resetSecurity();
+    }
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -4,6 +4,8 @@ import dev.abfleet.cli.sim.SimModels;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.cli.upload.ByteSize;
 import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.link.ChannelSecurity;
+import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;
@@ -20,6 +22,21 @@ import picocli.CommandLine.Option;
 final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
+
+  @Option(names = "--ca", paramLabel = "FILE",
+      description = "CA certificate (PEM) that signed the controller's certificate (env ABFLEET_CA).")
+  Path ca;
+
+  @Option(names = "--cert", paramLabel = "FILE",
+      description = "This worker's certificate (PEM), naming its host id (`abfleet certs issue --worker ID`).")
+  Path cert;
+
+  @Option(names = "--key", paramLabel = "FILE", description = "The private key (PEM, PKCS#8) of --cert.")
+  Path key;
+
+  @Option(names = "--plaintext",
+      description = "No TLS and no certificate: only to a loopback controller started with --plaintext.")
+  boolean plaintext;
 
   @Option(names = "--host-id", paramLabel = "ID", description = "Id of this host in the fleet (default: hostname).")
   String hostId;
@@ -68,7 +85,7 @@ final class WorkerCommand implements Callable<Integer> {
     if (sim && noImageBuild) {
       throw new Problem("--no-image-build is for real workers; a sim worker boots no guest image");
     }
-    WorkerSettings settings = settings(id);
+    WorkerSettings settings = settings(id).withChannelSecurity(channelSecurity());
     SimModel model = sim ? SimModels.load(simModel, timeScale) : null;
     CountDownLatch stop = new CountDownLatch(1);
     try (WorkerAgent agent = sim ? WorkerAgent.startSim(settings, new SimDriver(model, id)) : WorkerAgent.start(settings)) {
@@ -81,6 +98,45 @@ final class WorkerCommand implements Callable<Integer> {
       stop.await();
     }
     return Main.EXIT_OK;
+  }
+
+  /**
+   * mTLS with --ca, --cert and --key, or --plaintext to a loopback controller.
+   *
+   * @throws Problem naming the missing or conflicting flag
+   */
+  ChannelSecurity channelSecurity() {
+    Path caFile = ca;
+    String envCa = System.getenv("ABFLEET_CA");
+    if (caFile == null && envCa != null && !envCa.isBlank()) {
+      caFile = Path.of(envCa);
+    }
+    if (plaintext) {
+      if (ca != null || cert != null || key != null) {
+        throw new Problem("--plaintext and --ca/--cert/--key: choose one (the certificates mean TLS)");
+      }
+      var remote = ControllerTargets.parse(controller).stream()
+          .filter(n -> !dev.abfleet.controller.security.Loopback.is(n.host())).toList();
+      if (!remote.isEmpty()) {
+        throw new Problem("--plaintext to " + remote.get(0) + ": plaintext only to a loopback"
+            + " controller; to reach another host pass --ca, --cert and --key (`abfleet certs"
+            + " issue --worker HOST_ID`)");
+      }
+      return ChannelSecurity.DEFAULT;
+    }
+    String fix = "; a worker connects with --ca, --cert and --key (`abfleet certs issue --worker"
+        + " HOST_ID` makes the certificate), or with --plaintext to a loopback controller";
+    for (var flag : java.util.List.of(java.util.Map.entry("--ca", java.util.Optional.ofNullable(caFile)),
+        java.util.Map.entry("--cert", java.util.Optional.ofNullable(cert)),
+        java.util.Map.entry("--key", java.util.Optional.ofNullable(key)))) {
+      if (flag.getValue().isEmpty()) {
+        throw new Problem(flag.getKey() + " missing" + fix);
+      }
+      if (!java.nio.file.Files.isReadable(flag.getValue().get())) {
+        throw new Problem(flag.getKey() + " " + flag.getValue().get() + ": no such readable file" + fix);
+      }
+    }
+    return new ChannelSecurity(caFile, cert, key, null);
   }
 
   /** The agent's settings from the options; {@code --no-image-build} or macOS = boots staged images only. */

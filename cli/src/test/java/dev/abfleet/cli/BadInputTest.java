@@ -7,10 +7,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -19,19 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Bad input ends with one line naming the problem and the fix, exit code 2, nothing written. */
 class BadInputTest {
   @TempDir Path dir;
-  private Path home;
+  @RegisterExtension final IsolatedHome home = new IsolatedHome();
   private final StringWriter err = new StringWriter();
-
-  @BeforeEach
-  void isolateHome() throws IOException {
-    home = Files.createDirectory(dir.resolve("home"));
-    System.setProperty("abfleet.home", home.toString());
-  }
-
-  @AfterEach
-  void restoreHome() {
-    System.clearProperty("abfleet.home");
-  }
 
   private int run(String... args) {
     return Main.run(new PrintWriter(err, true), args);
@@ -56,7 +44,7 @@ class BadInputTest {
     int code = run("ab", "--baseline", "a=" + dir.resolve("nope"), "--candidate", "b=" + bzImage());
     assertThat(code).isEqualTo(2);
     assertThat(oneLine()).contains("--baseline a").contains(dir.resolve("nope").toString());
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
@@ -64,7 +52,7 @@ class BadInputTest {
     int code = run("ab", "--baseline", "a=" + bzImage(), "--candidate", "b=" + fakeKernel());
     assertThat(code).isEqualTo(2);
     assertThat(oneLine()).contains("--candidate b").contains("not a Linux kernel");
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
@@ -73,7 +61,7 @@ class BadInputTest {
     int code = run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--metrics", "metadata_stat,fsync_storm");
     assertThat(code).isEqualTo(2);
     assertThat(oneLine()).contains("fsync_storm").contains("metadata_stat, negative_lookup");
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
@@ -83,7 +71,7 @@ class BadInputTest {
     int code = run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--config", yaml.toString());
     assertThat(code).isEqualTo(2);
     assertThat(oneLine()).startsWith("abfleet: " + yaml + ":3: unknown key 'alhpa'").contains("alpha");
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
@@ -107,7 +95,7 @@ class BadInputTest {
     err.getBuffer().setLength(0);
     assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--looks", "8,16", "--pairs", "8")).isEqualTo(2);
     assertThat(oneLine()).contains("drop --pairs");
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
@@ -149,17 +137,17 @@ class BadInputTest {
     assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--config", yaml.toString()))
         .isEqualTo(2);
     assertThat(oneLine()).startsWith("abfleet: " + yaml + ":2: nested more than 32 levels deep");
-    assertThat(home).isEmptyDirectory();
+    assertThat(home.path()).isEmptyDirectory();
   }
 
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void abOnTheStoreOfARunningControllerIsExitTwoNamingIt() throws IOException {
     Path k = bzImage();
-    try (StoreLock running = StoreLock.acquire(home.resolve("store"), "test", "test")) {
+    try (StoreLock running = StoreLock.acquire(home.path().resolve("store"), "test", "test")) {
       assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k)).isEqualTo(2);
     }
-    assertThat(oneLine()).isEqualTo("abfleet: the store in " + home + " is in use by another controller (pid "
+    assertThat(oneLine()).isEqualTo("abfleet: the store in " + home.path() + " is in use by another controller (pid "
         + ProcessHandle.current().pid() + "); stop it or point ab at it with --controller HOST:PORT, or set"
         + " ABFLEET_HOME to another directory");
   }

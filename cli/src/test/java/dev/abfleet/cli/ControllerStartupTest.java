@@ -24,9 +24,10 @@ class ControllerStartupTest {
   private final StringWriter err = new StringWriter();
 
   private int controller(String... args) {
-    String[] argv = new String[args.length + 1];
+    String[] argv = new String[args.length + 2];
     argv[0] = "controller";
-    System.arraycopy(args, 0, argv, 1, args.length);
+    argv[1] = "--plaintext";
+    System.arraycopy(args, 0, argv, 2, args.length);
     return Main.run(new PrintWriter(err, true), argv);
   }
 
@@ -88,17 +89,35 @@ class ControllerStartupTest {
         + " directory; pass a directory (it is created if missing)");
   }
 
+  @Test
+  void withoutTlsOrPlaintextTheControllerRefusesToStart() {
+    assertThat(Main.run(new PrintWriter(err, true), "controller", "--grpc-port", "0", "--home",
+        dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: no TLS configured: run `abfleet certs init` and `abfleet"
+        + " certs issue --controller NAME --san HOSTS`, set controller.tls.ca, .cert and .key in"
+        + " fleet.yaml (--config), or pass --plaintext (controller.plaintext: true) for a"
+        + " loopback-only controller");
+  }
+
+  @Test
+  void plaintextOffLoopbackIsRefused() {
+    assertThat(controller("--grpc-host", "0.0.0.0", "--grpc-port", "0", "--home", dir.toString()))
+        .isEqualTo(2);
+    assertThat(oneLine()).startsWith("abfleet: --plaintext: plaintext gRPC on 0.0.0.0 would be open to"
+        + " the network; bind grpc_host to 127.0.0.1, or configure controller.tls");
+  }
+
   /** The first controller runs in its own JVM: H2 and the lock are per process. */
   @Test
   @Timeout(value = 240, unit = TimeUnit.SECONDS)
   void homeOfARunningControllerIsExitTwoNamingItsPid() throws Exception {
     Path home = Files.createDirectory(dir.resolve("home"));
-    Process first = TestJvm.start(dir, "first", Main.class, "controller", "--grpc-port", "0",
+    Process first = TestJvm.start(dir, "first", Main.class, "controller", "--plaintext", "--grpc-port", "0",
         "--cluster-port", "0", "--home", home.toString());
     try {
       awaitServing(first, 150);
       long started = System.nanoTime();
-      TestJvm.Result second = TestJvm.run(dir, "second", 60, Main.class, "controller", "--grpc-port",
+      TestJvm.Result second = TestJvm.run(dir, "second", 60, Main.class, "controller", "--plaintext", "--grpc-port",
           "0", "--cluster-port", "0", "--home", home.toString());
       assertThat(second.exit()).as(second.err()).isEqualTo(2);
       assertThat(second.err()).isEqualTo("abfleet: --home " + home + " is in use by another controller"

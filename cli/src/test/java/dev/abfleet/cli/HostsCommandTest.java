@@ -51,6 +51,17 @@ class HostsCommandTest {
   }
 
   @Test
+  void wideTableCountsRejectedReports() {
+    var forger = host("h1", "idle").toBuilder().setRejectedReports(7).build();
+
+    String[] lines = HostsCommand.table(List.of(forger), true).split("\n");
+
+    assertThat(lines[0]).endsWith("REJECTED");
+    assertThat(lines[1]).endsWith(" 7");
+    assertThat(HostsCommand.table(List.of(forger), false)).doesNotContain("REJECTED");
+  }
+
+  @Test
   void malformedControllerAddressIsExitTwo() {
     assertThat(run("hosts", "list", "--controller", "localhost")).isEqualTo(2);
     assertThat(err.toString().strip()).isEqualTo(

@@ -3,10 +3,21 @@ package dev.abfleet.controller;
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
+import dev.abfleet.controller.http.ControllerMetrics;
+import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.AuthServiceImpl;
+import dev.abfleet.controller.security.CallerInterceptor;
+import dev.abfleet.controller.security.InMemoryTokenStore;
+import dev.abfleet.controller.security.JdbcTokenStore;
+import dev.abfleet.controller.security.Security;
+import dev.abfleet.controller.security.ServerTls;
+import dev.abfleet.controller.security.TokenBootstrap;
+import dev.abfleet.controller.security.TokenStore;
 import dev.abfleet.controller.store.EventStore;
 import dev.abfleet.controller.store.StoreSchema;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
@@ -16,8 +27,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
@@ -42,10 +55,17 @@ public final class ControllerNode implements AutoCloseable {
 
   private final ActorSystem<Void> system;
   private final Server server;
+  private final TokenStore tokens;
+  private final ControllerMetrics metrics;
+  private final MetricsEndpoint metricsEndpoint;
 
-  private ControllerNode(ActorSystem<Void> system, Server server) {
+  private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens,
+      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint) {
     this.system = system;
     this.server = server;
+    this.tokens = tokens;
+    this.metrics = metrics;
+    this.metricsEndpoint = metricsEndpoint;
   }
 
   /**
@@ -76,11 +96,28 @@ public final class ControllerNode implements AutoCloseable {
    */
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
       ClusterFormation formation) {
+    return start(settings, artifacts, formation, MetricsEndpoint.ALLOW_ALL);
+  }
+
+  /**
+   * As {@link #start(ControllerSettings, ArtifactStoreSettings, ClusterFormation)}, with
+   * {@code metricsAccess} deciding from a scrape's Authorization header (empty = none sent)
+   * whether it may read /metrics.
+   */
+  public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
+      ClusterFormation formation, Predicate<Optional<String>> metricsAccess) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
+    Security security = settings.security();
+    security.checkBind(settings.grpcHost());
+    // TLS files are checked before anything starts: a typo should not cost a cluster join.
+    var tls = security.transport() instanceof Security.Tls t ? ServerTls.context(t) : null;
+    Optional<javax.net.ssl.SSLContext> https = security.transport() instanceof Security.Tls t
+        ? Optional.of(ServerTls.jdkContext(t)) : Optional.empty();
     // A store this build cannot read is refused before anything starts.
     OptionalInt schemaFound = jdbc ? EventStore.schemaVersion(settings) : OptionalInt.empty();
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
         formation.config(settings).withFallback(PekkoConfig.of(settings)));
+    TokenStore tokens = null;
     try {
       if (jdbc && StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
         EventStore.createSchema(system, settings, schemaFound);
@@ -95,8 +132,19 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
-      Server server = NettyServerBuilder
-          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+      tokens = jdbc
+          ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
+          : new InMemoryTokenStore();
+      TokenBootstrap.ensure(security, tokens);
+      NettyServerBuilder builder = NettyServerBuilder
+          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()));
+      if (tls != null) {
+        builder.sslContext(tls);
+      }
+      ControllerMetrics metrics = new ControllerMetrics();
+      var limits = settings.limits();
+      CallerInterceptor callers = new CallerInterceptor(security, tokens);
+      Server server = builder
           // Workers size their reports against this number (it is gRPC's default, stated once).
           .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
           // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
@@ -104,24 +152,51 @@ public final class ControllerNode implements AutoCloseable {
           // reconnect every few minutes. Pings between two of a worker's streams count too.
           .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
           .permitKeepAliveWithoutCalls(true)
+          .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
-              settings.heartbeatTimeout()))
+              settings.heartbeatTimeout(), metrics, limits.workerMessagesPerSecond()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(ArtifactServiceImpl.open(artifacts))
+          .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
+          // The last interceptor added runs first: calls are limited and counted before the
+          // token lookup, so a flood of bad tokens costs no database reads past its limit.
+          .intercept(callers)
+          .intercept(new CallLimiter(limits, metrics, callers::knownTokenId))
           .build()
           .start();
+      MetricsEndpoint endpoint = null;
+      try {
+        endpoint = settings.metricsPort() == 0 ? null : MetricsEndpoint.start(system,
+            settings.grpcHost(), settings.metricsPort(), metrics,
+            header -> metricsAccess.test(header) && callers.mayReadMetrics(header),
+            https);
+      } catch (IllegalStateException e) {
+        // Metrics are for watching the node, not for running it: several nodes on one machine
+        // (or a port taken) must not keep a controller from serving.
+        log.warn("{}", e.getMessage());
+      }
       GrpcServing.get(system).set(true);
-      log.info("controller {} serving gRPC on {}:{}", system.address(), settings.grpcHost(),
-          server.getPort());
-      return new ControllerNode(system, server);
+      log.info("controller {} serving gRPC on {}:{} ({}, client auth {}){}", system.address(),
+          settings.grpcHost(), server.getPort(), tls != null ? "TLS" : "plaintext",
+          security.auth().name().toLowerCase(java.util.Locale.ROOT),
+          endpoint == null ? "" : ", /metrics on port " + endpoint.port());
+      return new ControllerNode(system, server, tokens, metrics, endpoint);
     } catch (IOException e) {
+      closeTokens(tokens);
       terminate(system);
       throw new UncheckedIOException("cannot serve gRPC on " + settings.grpcHost() + ":"
           + settings.grpcPort() + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
+      closeTokens(tokens);
       terminate(system);
       throw e;
+    }
+  }
+
+  private static void closeTokens(TokenStore tokens) {
+    if (tokens instanceof JdbcTokenStore jdbcTokens) {
+      jdbcTokens.close();
     }
   }
 
@@ -130,9 +205,24 @@ public final class ControllerNode implements AutoCloseable {
     return server.getPort();
   }
 
+  /** The port serving /metrics; 0 = not served (controller.metrics_port: 0). */
+  public int metricsPort() {
+    return metricsEndpoint == null ? 0 : metricsEndpoint.port();
+  }
+
+  /** This node's counters (rejected reports, rate-limited calls, calls by status). */
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
   /** This node's cluster address, e.g. pekko://abfleet@127.0.0.1:25520. */
   public String nodeAddress() {
     return system.address().toString();
+  }
+
+  /** The API tokens this node checks calls against (the same rows on every node with JDBC). */
+  public TokenStore tokens() {
+    return tokens;
   }
 
   ActorSystem<Void> system() {
@@ -143,6 +233,9 @@ public final class ControllerNode implements AutoCloseable {
   @Override
   public void close() {
     GrpcServing.get(system).set(false);
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
     server.shutdownNow();
     try {
       server.awaitTermination(10, TimeUnit.SECONDS);
@@ -150,6 +243,7 @@ public final class ControllerNode implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     terminate(system);
+    closeTokens(tokens);
   }
 
   private static void terminate(ActorSystem<Void> system) {

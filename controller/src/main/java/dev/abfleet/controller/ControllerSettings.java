@@ -1,6 +1,7 @@
 package dev.abfleet.controller;
 
 import dev.abfleet.controller.schedule.FleetPolicy;
+import dev.abfleet.controller.security.Security;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,9 @@ import java.util.List;
  * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
  * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state every this
  *     many events, so recovery replays at most that many; 0 = never (replay every event)
+ * @param security TLS or plaintext, and how clients authenticate
+ * @param limits per-client and per-stream rate limits of the gRPC server
+ * @param metricsPort HTTP port serving Prometheus {@code /metrics} on {@code grpcHost}; 0 = off
  */
 public record ControllerSettings(
     String grpcHost,
@@ -37,15 +41,67 @@ public record ControllerSettings(
     Duration heartbeatTimeout,
     Duration askTimeout,
     FleetPolicy fleetPolicy,
-    int snapshotEvery) {
+    int snapshotEvery,
+    Security security,
+    Limits limits,
+    int metricsPort) {
 
   public enum Store {
     JDBC,
     IN_MEMORY
   }
 
+  /**
+   * What one client or one worker may ask of the gRPC server.
+   *
+   * @param callsPerSecond calls a client may start per second, sustained (a stream is one call)
+   * @param burst calls a client may start at once after a quiet spell
+   * @param workerMessagesPerSecond messages a worker may send per second on its stream (twice
+   *     as many at once); past that the stream is closed with RESOURCE_EXHAUSTED
+   * @param maxConcurrentCallsPerConnection calls open at once on one HTTP/2 connection
+   */
+  public record Limits(double callsPerSecond, int burst, double workerMessagesPerSecond,
+      int maxConcurrentCallsPerConnection) {
+    public Limits {
+      if (!(callsPerSecond > 0) || burst < 1 || !(workerMessagesPerSecond > 0)
+          || maxConcurrentCallsPerConnection < 1) {
+        throw new IllegalArgumentException("limits " + callsPerSecond + " calls/s, burst " + burst
+            + ", " + workerMessagesPerSecond + " worker messages/s, "
+            + maxConcurrentCallsPerConnection + " calls per connection: each must be positive");
+      }
+    }
+
+    /** 50 calls/s (burst 200) per client, 500 worker messages/s, 100 calls per connection. */
+    public static Limits defaults() {
+      return new Limits(50, 200, 500, 100);
+    }
+
+    /**
+     * No limit in practice: for benchmarks of the scheduler, whose hundreds of simulated workers
+     * and watchers share one loopback address and would otherwise be measured against the limit.
+     */
+    public static Limits unlimited() {
+      return new Limits(1e9, Integer.MAX_VALUE, 1e9, Integer.MAX_VALUE);
+    }
+  }
+
+  /** Settings with {@link Limits#defaults()} and no /metrics endpoint. */
+  public ControllerSettings(String grpcHost, int grpcPort, String clusterHost, int clusterPort,
+      List<String> seedNodes, Store store, String storeUrl, String storeUser, String storePassword,
+      Duration heartbeatInterval, Duration heartbeatTimeout, Duration askTimeout,
+      FleetPolicy fleetPolicy, int snapshotEvery) {
+    this(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl, storeUser,
+        storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
+        Security.plaintextLoopback(), Limits.defaults(), 0);
+  }
+
   public ControllerSettings {
     seedNodes = List.copyOf(seedNodes);
+    java.util.Objects.requireNonNull(security, "security");
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new IllegalArgumentException("metrics port " + metricsPort
+          + ": expected 0 (off) or a TCP port up to 65535");
+    }
     if (snapshotEvery < 0) {
       throw new IllegalArgumentException("snapshot every " + snapshotEvery
           + " events: expected 0 (off) or a positive number");
@@ -55,12 +111,18 @@ public record ControllerSettings(
   /** Snapshot interval of {@link #defaults()}, in events. */
   public static final int DEFAULT_SNAPSHOT_EVERY = 100;
 
-  /** Loopback, ephemeral ports, H2 file under $ABFLEET_HOME (or ~/.cache/abfleet)/store. */
+  /** Default HTTP port of /metrics in fleet.yaml ({@code controller.metrics_port}). */
+  public static final int DEFAULT_METRICS_PORT = 9464;
+
+  /**
+   * Loopback, ephemeral ports, plaintext without client auth, H2 file under $ABFLEET_HOME (or
+   * ~/.cache/abfleet)/store.
+   */
   public static ControllerSettings defaults() {
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
-        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY);
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0);
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -84,25 +146,25 @@ public record ControllerSettings(
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
         url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -113,25 +175,46 @@ public record ControllerSettings(
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy, snapshotEvery);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        policy, snapshotEvery);
+        policy, snapshotEvery, security, limits, metricsPort);
   }
 
   /** Snapshot every {@code events} events; 0 = never. */
   public ControllerSettings withSnapshotEvery(int events) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, events);
+        fleetPolicy, events, security, limits, metricsPort);
+  }
+
+  /** TLS or plaintext and the client authentication mode. */
+  public ControllerSettings withSecurity(Security security) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+  }
+
+  /** Per-client and per-stream limits of the gRPC server. */
+  public ControllerSettings withLimits(Limits newLimits) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security, newLimits, metricsPort);
+  }
+
+  /** Serves /metrics on {@code port} of the gRPC host; 0 = off. */
+  public ControllerSettings withMetricsPort(int port) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security, limits, port);
   }
 }

@@ -122,7 +122,7 @@ public final class WorkerAgent implements AutoCloseable {
   }
 
   private static ManagedChannel channel(WorkerSettings settings) {
-    return ControllerTargets.channel(settings.controller())
+    return ControllerTargets.channel(settings.controller(), settings.channelSecurity())
         .keepAliveTime(keepAlive(System.getProperty(KEEPALIVE_PROPERTY)).toSeconds(), TimeUnit.SECONDS)
         .build();
   }

@@ -1,5 +1,6 @@
 package dev.abfleet.worker;
 
+import dev.abfleet.worker.link.ChannelSecurity;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -15,18 +16,26 @@ import java.util.Map;
  *     boots only staged guest images and refuses such runs (macOS, {@code --no-image-build})
  * @param artifactCacheMaxBytes cap of the artifact cache ({@code <home>/artifacts}) in bytes;
  *     least recently used artifacts are evicted to stay under it
+ * @param channelSecurity TLS (CA, this worker's certificate and key) or plaintext to loopback
  */
 public record WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home,
-    boolean buildsImages, long artifactCacheMaxBytes) {
+    boolean buildsImages, long artifactCacheMaxBytes, ChannelSecurity channelSecurity) {
 
   /** Default {@link #artifactCacheMaxBytes}: 20 GiB. */
   public static final long DEFAULT_ARTIFACT_CACHE_MAX_BYTES = 20L << 30;
 
   public WorkerSettings {
+    channelSecurity = channelSecurity == null ? ChannelSecurity.DEFAULT : channelSecurity;
     if (artifactCacheMaxBytes <= 0) {
       throw new IllegalArgumentException("artifact cache cap " + artifactCacheMaxBytes
           + " bytes: expected a positive number of bytes, e.g. 21474836480 (20 GiB)");
     }
+  }
+
+  /** A worker whose channel is {@link ChannelSecurity#DEFAULT}. */
+  public WorkerSettings(String controller, String hostId, Map<String, String> labels, Path home,
+      boolean buildsImages, long artifactCacheMaxBytes) {
+    this(controller, hostId, labels, home, buildsImages, artifactCacheMaxBytes, ChannelSecurity.DEFAULT);
   }
 
   /** A worker with the default artifact cache cap. */
@@ -72,16 +81,24 @@ public record WorkerSettings(String controller, String hostId, Map<String, Strin
 
   /** These settings with {@code buildsImages} set as given. */
   public WorkerSettings withBuildsImages(boolean builds) {
-    return new WorkerSettings(controller, hostId, labels, home, builds, artifactCacheMaxBytes);
+    return new WorkerSettings(controller, hostId, labels, home, builds, artifactCacheMaxBytes,
+        channelSecurity);
   }
 
   /** These settings with the artifact cache capped at {@code maxBytes}. */
   public WorkerSettings withArtifactCacheMaxBytes(long maxBytes) {
-    return new WorkerSettings(controller, hostId, labels, home, buildsImages, maxBytes);
+    return new WorkerSettings(controller, hostId, labels, home, buildsImages, maxBytes,
+        channelSecurity);
   }
 
   /** Where boots of this host keep their console and result logs. */
   public Path runsDir() {
     return home.resolve("runs").resolve(hostId);
+  }
+
+  /** These settings with the channel to the controller secured as {@code security} says. */
+  public WorkerSettings withChannelSecurity(ChannelSecurity security) {
+    return new WorkerSettings(controller, hostId, labels, home, buildsImages, artifactCacheMaxBytes,
+        security);
   }
 }

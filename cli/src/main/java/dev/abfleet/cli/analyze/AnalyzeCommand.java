@@ -79,7 +79,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     List<Sample> samples = read();
     if (samples.isEmpty()) {
       throw new Problem(files.get(0) + ": no samples found (expected "
-          + (inputFormat.equals("gobench") ? "Benchmark lines" : "JSON Lines") + ")");
+          + (inputFormat.equals("gobench") ? "Benchmark lines" : "JSON Lines") + ", one sample per line);"
+          + " pass a file of samples, and check --input-format (jsonl or gobench)");
     }
     List<Report> reports;
     try {
@@ -139,9 +140,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         errors.addAll(p.errors());
         orderBase += 1L << 40;
       } catch (NoSuchFileException e) {
-        throw new Problem(file + ": no such file");
+        throw new Problem(file + ": no such file; pass an existing file of samples");
       } catch (IOException e) {
-        throw new Problem(file + ": cannot read: " + e.getMessage());
+        throw new Problem(file + (Files.isDirectory(file) ? ": is a directory; pass the sample files themselves"
+            : ": cannot read: " + e.getMessage() + "; check the path and its permissions"));
       }
     }
     if (inputFormat.equals("jsonl")) {

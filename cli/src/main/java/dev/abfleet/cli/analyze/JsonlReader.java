@@ -22,7 +22,12 @@ import java.util.Map;
  */
 final class JsonlReader {
   private static final JsonFactory JSON =
-      JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+      JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          // A field given twice would silently keep its last value: a sample must say one thing.
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  /** How a sample line looks, for messages. */
+  static final String EXAMPLE = "{\"arm\":\"base\",\"boot\":\"b1\",\"metric\":\"stat\",\"value\":1.5}";
+  private static final String NEEDS = "; every sample line needs arm, boot, metric and value";
   static final String DEFAULT_EXPERIMENT = "default";
   /** A file with this many bad lines is not read further (a binary file, the wrong file). */
   static final int MAX_BAD_LINES = 100;
@@ -53,11 +58,22 @@ final class JsonlReader {
         }
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
         // NaN and Infinity are only read to be rejected by name; do not offer them as numbers.
-        errors.add(new ParseError(file, line, "not a JSON object: "
-            + e.getOriginalMessage().replace("Number (or 'NaN'/'+INF'/'-INF')", "Number")));
+        errors.add(new ParseError(file, line, notJson(text, e.getOriginalMessage())));
       }
     }
     return new Parsed(samples, errors);
+  }
+
+  /** Why {@code text} is not a sample object, and what to write instead. */
+  private static String notJson(String text, String parserMessage) {
+    if (parserMessage.startsWith("Duplicate field ")) {
+      return "duplicate field " + parserMessage.substring("Duplicate field ".length())
+          + "; give each field once";
+    }
+    String fix = text.startsWith("Benchmark") ? "for Go benchmark text pass --input-format gobench"
+        : parserMessage.contains("end-of-input") ? "write one JSON object per line (is the file cut short?)"
+        : "write one JSON object per line, e.g. " + EXAMPLE;
+    return "not a JSON object: " + parserMessage.replace("Number (or 'NaN'/'+INF'/'-INF')", "Number") + "; " + fix;
   }
 
   /** A Sample, or the error message as a String. */
@@ -65,7 +81,7 @@ final class JsonlReader {
     Map<String, Object> f = new HashMap<>();
     try (JsonParser p = JSON.createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        return "expected one JSON object per line";
+        return "expected one JSON object per line, e.g. " + EXAMPLE;
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
@@ -82,10 +98,10 @@ final class JsonlReader {
     String arm = string(f, "arm");
     String boot = string(f, "boot");
     if (arm == null || arm.isEmpty()) {
-      return "missing field 'arm'";
+      return "missing field 'arm'" + NEEDS;
     }
     if (boot == null || boot.isEmpty()) {
-      return "missing field 'boot'";
+      return "missing field 'boot'" + NEEDS;
     }
     String experiment = string(f, "experiment");
     String status = string(f, "status");

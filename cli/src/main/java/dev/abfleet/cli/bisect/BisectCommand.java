@@ -38,6 +38,9 @@ import picocli.CommandLine.Parameters;
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+
   @Option(names = "--metric", required = true, paramLabel = "M", description = "Metric that regressed, e.g. seq_read.")
   String metric;
 
@@ -106,7 +109,7 @@ import picocli.CommandLine.Parameters;
     if (sim) {
       err.println("abfleet: bisect: " + SIMULATION);
     }
-    try (ExperimentClient client = new ExperimentClient(controller)) {
+    try (ExperimentClient client = new ExperimentClient(dev.abfleet.cli.ControllerAddress.check(controller, auth))) {
       ProbeRunner runner = new GrpcProbeRunner(client, paths, sha, cfg, bench, metric, hypervisor, err);
       Bisection.Result r = Bisection.search(paths.size(), new SequentialProbe(runner, policy));
       out.print(report(r, paths, sim));

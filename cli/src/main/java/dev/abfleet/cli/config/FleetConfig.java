@@ -1,5 +1,7 @@
 package dev.abfleet.cli.config;
 
+import dev.abfleet.controller.ControllerSettings;
+
 import java.util.List;
 import java.util.Map;
 
@@ -8,10 +10,24 @@ public record FleetConfig(
     Controller controller, Policy policy, Vm vm, Map<String, Benchmark> benchmarks, String defaultBenchmark,
     List<Schedule> schedules) {
 
-  /** Where the controller listens, keeps its journal and artifacts, and how its nodes find each other. */
+  /**
+   * Where the controller listens, keeps its journal and artifacts, and how its nodes find each other.
+   *
+   * @param security controller.tls, .plaintext and .auth
+   * @param limits controller.limits: rate limits per client and per worker stream
+   * @param metricsPort controller.metrics_port: HTTP port of /metrics; 0 = off
+   */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
-      Artifacts artifacts, Formation formation) {
+      Artifacts artifacts, Formation formation, ControllerSecurity security, ControllerSettings.Limits limits,
+      int metricsPort) {
+
+    /** Without TLS, plaintext or auth settings; default limits and metrics port. */
+    public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,
+        int heartbeatIntervalMs, Store store, Artifacts artifacts, Formation formation) {
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
+          ControllerSecurity.NONE, ControllerSettings.Limits.defaults(), ControllerSettings.DEFAULT_METRICS_PORT);
+    }
 
     /** The default artifact store; seed nodes, no management server. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs,
@@ -22,12 +38,31 @@ public record FleetConfig(
   }
 
   /**
+   * How the controller's gRPC port is protected. {@code ca}, {@code cert}, {@code key}: absolute
+   * paths of the TLS PEM files, all empty = no TLS. {@code plaintext}: no TLS, allowed on a
+   * loopback grpc_host only. {@code authMode}: "tokens", "none", or empty (tokens with TLS, none
+   * with plaintext). {@code bootstrapTokenFile}: empty = $ABFLEET_HOME/controller/operator.token.
+   */
+  public record ControllerSecurity(String ca, String cert, String key, boolean plaintext,
+      String authMode, String bootstrapTokenFile) {
+    public static final ControllerSecurity NONE = new ControllerSecurity("", "", "", false, "", "");
+
+    public boolean tls() {
+      return !ca.isEmpty();
+    }
+  }
+
+  /**
    * The controller's artifact store (uploaded kernels, images, boot console logs):
    * {@code path} empty = $ABFLEET_HOME/artifacts; at most {@code maxBytes}, least recently used
-   * artifacts evicted beyond.
+   * artifacts evicted beyond; one upload at most {@code maxUploadBytes}.
    */
-  public record Artifacts(String path, long maxBytes) {
-    public static final Artifacts DEFAULT = new Artifacts("", 20L << 30);
+  public record Artifacts(String path, long maxBytes, long maxUploadBytes) {
+    public static final Artifacts DEFAULT = new Artifacts("", 20L << 30, 8L << 30);
+
+    public Artifacts(String path, long maxBytes) {
+      this(path, maxBytes, DEFAULT.maxUploadBytes());
+    }
   }
 
   /**

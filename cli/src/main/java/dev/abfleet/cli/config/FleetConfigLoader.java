@@ -63,7 +63,7 @@ public final class FleetConfigLoader {
   }
 
   private static FleetConfig fromRoot(Map<String, YamlNode> top, String label, Path dir) {
-    FleetConfig.Controller controller = controller(top.get("controller"));
+    FleetConfig.Controller controller = controller(top.get("controller"), dir);
     FleetConfig.Policy policy = policy(top.get("policy"));
     FleetConfig.Vm vm = vm(top.get("vm"));
     Map<String, FleetConfig.Benchmark> benchmarks = new LinkedHashMap<>();
@@ -90,7 +90,7 @@ public final class FleetConfigLoader {
     return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark, schedules);
   }
 
-  private static FleetConfig.Controller controller(YamlNode n) {
+  private static FleetConfig.Controller controller(YamlNode n, Path dir) {
     String host = "127.0.0.1";
     int grpcPort = 7070;
     int clusterPort = 2552;
@@ -100,12 +100,17 @@ public final class FleetConfigLoader {
         ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
     FleetConfig.Artifacts artifacts = FleetConfig.Artifacts.DEFAULT;
     FleetConfig.Formation formation = FleetConfig.Formation.SEED_NODES;
+    FleetConfig.ControllerSecurity security = FleetConfig.ControllerSecurity.NONE;
+    ControllerSettings.Limits limits = ControllerSettings.Limits.defaults();
+    int metricsPort = ControllerSettings.DEFAULT_METRICS_PORT;
     if (n != null) {
       Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
-          "heartbeat_interval_ms", "store", "artifacts"));
+          "heartbeat_interval_ms", "store", "artifacts", "limits", "metrics_port"));
       keys.addAll(FormationConfig.KEYS);
+      keys.addAll(SecurityConfig.KEYS);
       Map<String, YamlNode> m = n.mapping(keys);
       formation = FormationConfig.parse(m);
+      security = SecurityConfig.parse(m, dir);
       if (m.containsKey("grpc_host")) host = m.get("grpc_host").string();
       if (m.containsKey("grpc_port")) grpcPort = m.get("grpc_port").integer(0, 65535);
       if (m.containsKey("cluster_port")) clusterPort = m.get("cluster_port").integer(0, 65535);
@@ -113,14 +118,32 @@ public final class FleetConfigLoader {
       if (m.containsKey("heartbeat_interval_ms")) heartbeat = m.get("heartbeat_interval_ms").integer(100, 60_000);
       if (m.containsKey("store")) store = store(m.get("store"));
       if (m.containsKey("artifacts")) artifacts = artifacts(m.get("artifacts"));
+      if (m.containsKey("limits")) limits = limits(m.get("limits"));
+      if (m.containsKey("metrics_port")) metricsPort = m.get("metrics_port").integer(0, 65535);
     }
-    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation);
+    return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation,
+        security, limits, metricsPort);
   }
 
   private static FleetConfig.Artifacts artifacts(YamlNode n) {
-    Map<String, YamlNode> m = n.mapping(Set.of("path", "max_bytes"));
+    Map<String, YamlNode> m = n.mapping(Set.of("path", "max_bytes", "max_upload_bytes"));
     return new FleetConfig.Artifacts(m.containsKey("path") ? m.get("path").string() : "",
-        m.containsKey("max_bytes") ? m.get("max_bytes").bytes() : FleetConfig.Artifacts.DEFAULT.maxBytes());
+        m.containsKey("max_bytes") ? m.get("max_bytes").bytes() : FleetConfig.Artifacts.DEFAULT.maxBytes(),
+        m.containsKey("max_upload_bytes") ? m.get("max_upload_bytes").bytes()
+            : FleetConfig.Artifacts.DEFAULT.maxUploadBytes());
+  }
+
+  private static ControllerSettings.Limits limits(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(Set.of("calls_per_second", "burst", "worker_messages_per_second",
+        "max_concurrent_calls_per_connection"));
+    ControllerSettings.Limits d = ControllerSettings.Limits.defaults();
+    return new ControllerSettings.Limits(
+        m.containsKey("calls_per_second") ? m.get("calls_per_second").integer(1, 1_000_000) : d.callsPerSecond(),
+        m.containsKey("burst") ? m.get("burst").integer(1, 1_000_000) : d.burst(),
+        m.containsKey("worker_messages_per_second") ? m.get("worker_messages_per_second").integer(1, 1_000_000)
+            : d.workerMessagesPerSecond(),
+        m.containsKey("max_concurrent_calls_per_connection")
+            ? m.get("max_concurrent_calls_per_connection").integer(1, 100_000) : d.maxConcurrentCallsPerConnection());
   }
 
   private static FleetConfig.Store store(YamlNode n) {

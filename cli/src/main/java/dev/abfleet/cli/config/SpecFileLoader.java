@@ -73,9 +73,10 @@ public final class SpecFileLoader {
     Boolean warmupBoot = top.containsKey("warmup_boot") ? top.get("warmup_boot").bool() : null;
     SpecFile.Vm vm = top.containsKey("vm") ? vm(top.get("vm")) : SpecFile.Vm.UNSET;
     if (!top.containsKey("arms")) {
-      throw root.get().problem("no arms; add arms: with a baseline and at least one candidate, e.g.\n"
-          + "arms:\n  - {name: stock, role: baseline, kernel: /boot/vmlinuz}\n"
-          + "  - {name: patched, role: candidate, kernel: /srv/vmlinuz-patched}");
+      // One line, as every message: the example in YAML's flow style.
+      throw root.get().problem("no arms; add arms: with a baseline and at least one candidate, e.g. arms:"
+          + " [{name: stock, role: baseline, kernel: /boot/vmlinuz},"
+          + " {name: patched, role: candidate, kernel: /srv/vmlinuz-patched}]");
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,

@@ -42,7 +42,11 @@ final class WorkloadConfig {
     }
     YamlNode runNode = m.get("run");
     String run = runNode.string();
-    if (run.isBlank() || run.indexOf('\0') >= 0) {
+    if (run.indexOf('\0') >= 0) {
+      throw runNode.problem(runNode.path() + " contains a NUL character, which no shell command can hold; write the"
+          + " command without it");
+    }
+    if (run.isBlank()) {
       throw runNode.problem(runNode.path() + " is empty; give the shell command the guest runs in the benchmark's"
           + " directory, e.g. sh /workload/run.sh");
     }

@@ -44,15 +44,21 @@ final class YamlNode {
     return path;
   }
 
+  /** This node's place for messages: its path, or "the top level" for the root. */
+  private String place() {
+    return path.isEmpty() ? "the top level" : path;
+  }
+
   /** Children of a mapping, in file order; rejects keys outside {@code allowed}. */
   Map<String, YamlNode> mapping(Set<String> allowed) {
     if (!(node instanceof MappingNode m)) {
-      throw problem(path + " must be a mapping (key: value lines)");
+      throw problem(place() + " must be a mapping (key: value lines)");
     }
     Map<String, YamlNode> out = new LinkedHashMap<>();
     for (NodeTuple t : m.getValue()) {
       if (!(t.getKeyNode() instanceof ScalarNode k)) {
-        throw new YamlNode(file, t.getKeyNode(), path).problem("keys under " + path + " must be plain words");
+        throw new YamlNode(file, t.getKeyNode(), path).problem("keys " + (path.isEmpty() ? "at the top level" : "under " + path)
+            + " must be plain words");
       }
       String key = k.getValue();
       YamlNode keyNode = new YamlNode(file, k, path);
@@ -62,7 +68,8 @@ final class YamlNode {
             + String.join(", ", allowed.stream().sorted().toList()));
       }
       if (out.containsKey(key)) {
-        throw keyNode.problem("duplicate key '" + key + "' under " + path + "; keep one");
+        throw keyNode.problem("duplicate key '" + key + "' " + (path.isEmpty() ? "at the top level" : "under " + path)
+            + "; keep one");
       }
       out.put(key, new YamlNode(file, t.getValueNode(), path.isEmpty() ? key : path + "." + key));
     }

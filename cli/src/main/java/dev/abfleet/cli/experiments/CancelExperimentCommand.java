@@ -25,6 +25,7 @@ final class CancelExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    ExperimentIdArg.checked(id);
     String before = options.call(ControllerOption.ONE_SHOT_LIMIT, client -> client.get(id)).getState();
     Experiment e = options.call(ControllerOption.ONE_SHOT_LIMIT, client -> client.cancelAndGet(id, reason));
     if (!before.equals("running")) {

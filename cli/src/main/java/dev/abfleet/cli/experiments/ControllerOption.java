@@ -21,12 +21,14 @@ final class ControllerOption {
           + " commas (default: ${DEFAULT-VALUE}).")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
   /**
    * Runs {@code call} on a client that waits up to {@code limit} for an absent controller.
    * NOT_FOUND, INVALID_ARGUMENT and FAILED_PRECONDITION are the user's to fix: one line, exit 2.
    */
   <T> T call(Duration limit, Function<ExperimentClient, T> call) {
-    String target = ControllerAddress.check(controller);
+    String target = ControllerAddress.check(controller, auth);
     Reconnect reconnect = new Reconnect(target, limit, System.err, System::nanoTime, Thread::sleep,
         new Random());
     try (ExperimentClient client = new ExperimentClient(target, reconnect)) {

@@ -49,6 +49,7 @@ public final class ExperimentLogsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    ExperimentIdArg.checked(id);
     return controller.call(ControllerOption.ONE_SHOT_LIMIT, this::printLogs);
   }
 

@@ -25,6 +25,7 @@ final class ShowExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    ExperimentIdArg.checked(id);
     ReportFormat fmt = ReportFormat.parse(format);
     Experiment e = options.call(ControllerOption.ONE_SHOT_LIMIT, client -> client.get(id));
     System.out.print(fmt.render(e));

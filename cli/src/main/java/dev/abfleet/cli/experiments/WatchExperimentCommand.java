@@ -32,6 +32,7 @@ final class WatchExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    ExperimentIdArg.checked(id);
     ReportFormat fmt = ReportFormat.parse(format);
     Progress progress = new Progress(System.err);
     Experiment done = options.call(Reconnect.DEFAULT_LIMIT, client -> client.watch(id, progress::onChange));

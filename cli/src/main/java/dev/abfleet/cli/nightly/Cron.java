@@ -55,9 +55,13 @@ public final class Cron {
     this.dowRestricted = dowRestricted;
   }
 
-  /** Parses {@code text}; never throws. */
+  /** Parses {@code text}; never throws. An error is one line: control characters are shown as '?'. */
   public static Parsed parse(String text) {
-    String t = text == null ? "" : text.trim();
+    Parsed p = parseTrimmed(text == null ? "" : text.trim());
+    return p.error() == null ? p : new Parsed(null, p.error().replaceAll("\\p{Cntrl}", "?"));
+  }
+
+  private static Parsed parseTrimmed(String t) {
     String expanded = switch (t.toLowerCase(Locale.ROOT)) {
       case "@hourly" -> "0 * * * *";
       case "@daily", "@midnight" -> "0 0 * * *";

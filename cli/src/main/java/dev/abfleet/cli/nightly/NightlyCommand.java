@@ -31,6 +31,9 @@ public final class NightlyCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
   Path config;
 
@@ -47,7 +50,7 @@ public final class NightlyCommand implements Callable<Integer> {
           + " has no schedules; add a schedules: list (see the example in fleet.yaml) and pass it with --config");
     }
     FleetConfig.Schedule only = once == null ? null : cfg.schedule(once);
-    try (ExperimentClient client = new ExperimentClient(controller)) {
+    try (ExperimentClient client = new ExperimentClient(dev.abfleet.cli.ControllerAddress.check(controller, auth))) {
       NightlyRun run = new NightlyRun(cfg, configDir, WorkerSettings.defaultHome(),
           new GrpcExperimentRunner(client, System.err), System.err);
       cfg.schedules().stream().filter(NightlyCommand::simulated).filter(s -> only == null || s.equals(only))

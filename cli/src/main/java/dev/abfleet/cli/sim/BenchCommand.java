@@ -9,9 +9,9 @@ import picocli.CommandLine.Spec;
 /** {@code abfleet bench}: benchmarks of abfleet itself: on simulated hosts, its event store, loopback upload. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of abfleet itself: scheduler and sequential on SIMULATED hosts (hypervisor sim),"
-        + " event store recovery, and artifact upload on loopback.",
+        + " event store recovery, artifact upload on loopback, and a client flooding the controller.",
     subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class,
-        dev.abfleet.cli.upload.UploadBenchCommand.class})
+        dev.abfleet.cli.upload.UploadBenchCommand.class, dev.abfleet.cli.flood.FloodBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -51,6 +51,7 @@ final class SchedulerBench {
         ? ControllerSettings.defaults().withStore(ControllerSettings.Store.JDBC,
             ControllerSettings.h2FileUrl(home.resolve("store").resolve("controller")))
         : ControllerSettings.inMemory();
+    settings = settings.withLimits(ControllerSettings.Limits.unlimited());
     ConcurrentLinkedQueue<SimBootRecord> boots = new ConcurrentLinkedQueue<>();
     try (ControllerNode controller = ControllerNode.start(settings)) {
       String target = "127.0.0.1:" + controller.grpcPort();

@@ -89,7 +89,8 @@ final class SequentialBench {
 
   static Result run(Options o, SimModel model, Path home, PrintStream err) throws IOException, InterruptedException {
     ConcurrentLinkedQueue<SimBootRecord> boots = new ConcurrentLinkedQueue<>();
-    try (ControllerNode controller = ControllerNode.start(ControllerSettings.inMemory())) {
+    try (ControllerNode controller = ControllerNode.start(
+        ControllerSettings.inMemory().withLimits(ControllerSettings.Limits.unlimited()))) {
       String target = "127.0.0.1:" + controller.grpcPort();
       try (SimFleet fleet = SimFleet.start(target, o.workers(), "sim-", model, Map.of(), home, boots::add);
           ExperimentClient client = new ExperimentClient(target)) {

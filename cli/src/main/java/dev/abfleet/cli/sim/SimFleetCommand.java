@@ -27,6 +27,9 @@ public final class SimFleetCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+
   @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
   Path simModel;
 
@@ -50,7 +53,7 @@ public final class SimFleetCommand implements Callable<Integer> {
     if (workers < 1 || workers > 10_000) {
       throw new Problem("--workers " + workers + ": expected 1 to 10000");
     }
-    ControllerAddress.check(controller);
+    ControllerAddress.check(controller, auth);
     if (!idPrefix.matches("[A-Za-z0-9_.-]{0,64}")) {
       throw new Problem("--id-prefix '" + idPrefix + "' may only use letters, digits, '_', '.', '-'");
     }

@@ -47,6 +47,9 @@ public final class UploadBenchCommand implements Callable<Integer> {
       + " embedded one on loopback with its store in a temporary directory.")
   String controller;
 
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+
   private final PrintStream out;
 
   public UploadBenchCommand() {
@@ -75,11 +78,13 @@ public final class UploadBenchCommand implements Callable<Integer> {
             new ArtifactStoreSettings(work.resolve("store"), cap));
         target = "127.0.0.1:" + node.grpcPort();
       } else {
-        target = ControllerAddress.check(controller);
+        target = ControllerAddress.check(controller, auth);
       }
       out.println("abfleet bench upload: " + sizeMib + " MiB random artifact, " + runs + " run(s), controller "
           + (controller == null ? "embedded on loopback (" + target + ")" : target) + ", chunks of 1 MiB");
-      ManagedChannel channel = ControllerAddress.channel(target);
+      ManagedChannel channel = controller == null
+          ? ControllerAddress.channel(target, dev.abfleet.worker.link.ChannelSecurity.DEFAULT)
+          : ControllerAddress.channel(target);
       try {
         measure(channel, target, work);
       } finally {

@@ -26,8 +26,9 @@ class ReadersTest {
     assertThat(p.samples()).hasSize(1);
     assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
         "in.jsonl:2: not a JSON object: Unrecognized token 'not': was expecting (JSON String,"
-            + " Number, Array, Object or token 'null', 'true' or 'false')",
-        "in.jsonl:4: missing field 'arm'",
+            + " Number, Array, Object or token 'null', 'true' or 'false'); write one JSON object per line, e.g. "
+            + JsonlReader.EXAMPLE,
+        "in.jsonl:4: missing field 'arm'; every sample line needs arm, boot, metric and value",
         "in.jsonl:5: better 'up': expected higher or lower");
   }
 
@@ -52,7 +53,7 @@ class ReadersTest {
   void goBenchmarkLineWithoutUnitsIsAnError() throws IOException {
     Parsed p = GoBenchReader.read("old.txt", "old", TextLines.of("BenchmarkRead-8  500\n"), 0);
     assertThat(p.errors()).extracting(ParseError::toString)
-        .containsExactly("old.txt:1: expected 'BenchmarkName N value unit [value unit ...]'");
+        .containsExactly("old.txt:1: 2 fields; expected 'BenchmarkName N value unit [value unit ...]'");
   }
 
   @Test

@@ -84,9 +84,43 @@ class FleetConfigLoaderTest {
   void unknownKeyNamesLineAndChoices() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 1\n  grcp_host: x\n"))
         .isInstanceOf(Problem.class)
-        .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of artifacts, cluster_port, "
-            + "discovery, grpc_host, grpc_port, heartbeat_interval_ms, management_port, pod_label_selector, "
-            + "required_contact_points, seed_nodes, store");
+        .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of artifacts, auth, "
+            + "cluster_port, discovery, grpc_host, grpc_port, heartbeat_interval_ms, limits, management_port, "
+            + "metrics_port, plaintext, pod_label_selector, required_contact_points, seed_nodes, store, tls");
+  }
+
+  @Test
+  void tlsPathsResolveAgainstTheFilesDirectory() {
+    FleetConfig c = FleetConfigLoader.parse("f.yaml", "controller:\n  tls:\n    ca: certs/ca.pem\n"
+        + "    cert: /etc/abfleet/c.pem\n    key: certs/c-key.pem\n  auth:\n    mode: tokens\n",
+        java.nio.file.Path.of("/srv/fleet"));
+    FleetConfig.ControllerSecurity s = c.controller().security();
+    assertThat(s.ca()).isEqualTo("/srv/fleet/certs/ca.pem");
+    assertThat(s.cert()).isEqualTo("/etc/abfleet/c.pem");
+    assertThat(s.key()).isEqualTo("/srv/fleet/certs/c-key.pem");
+    assertThat(s.authMode()).isEqualTo("tokens");
+    assertThat(s.plaintext()).isFalse();
+  }
+
+  @Test
+  void tlsNeedsAllThreeFilesAndExcludesPlaintext() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  tls:\n    ca: ca.pem\n"
+        + "    cert: c.pem\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessageStartingWith("f.yaml:3: controller.tls.key is missing; TLS needs ca, cert and key");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  tls:\n    ca: ca.pem\n"
+        + "    cert: c.pem\n    key: k.pem\n  plaintext: true\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessageContaining("controller.plaintext: true and controller.tls are both set");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  auth:\n    mode: ldap\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessageContaining("expected one of tokens, none");
+  }
+
+  @Test
+  void theBuiltInFleetYamlHasNoTlsAndNoPlaintext() {
+    FleetConfig.ControllerSecurity s = FleetConfigLoader.embeddedDefault().controller().security();
+    assertThat(s).isEqualTo(FleetConfig.ControllerSecurity.NONE);
   }
 
   @Test
@@ -198,6 +232,25 @@ class FleetConfigLoaderTest {
     assertThat(FleetConfigLoader.parse("f.yaml", "").controller().artifacts()).isEqualTo(FleetConfig.Artifacts.DEFAULT);
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  artifacts:\n    max_bytes: 20GB\n"))
         .hasMessageContaining("f.yaml:3: controller.artifacts.max_bytes is '20GB'; expected a positive size in bytes");
+  }
+
+  @Test
+  void controllerLimitsMetricsPortAndUploadCapHaveDefaultsAndMayBeSet() {
+    FleetConfig.Controller d = FleetConfigLoader.parse("f.yaml", "").controller();
+    assertThat(d.limits()).isEqualTo(new dev.abfleet.controller.ControllerSettings.Limits(50, 200, 500, 100));
+    assertThat(d.metricsPort()).isEqualTo(9464);
+    assertThat(d.artifacts().maxUploadBytes()).isEqualTo(8L << 30);
+
+    FleetConfig.Controller c = FleetConfigLoader.parse("f.yaml", "controller:\n  metrics_port: 0\n"
+        + "  limits:\n    calls_per_second: 10\n    burst: 30\n    worker_messages_per_second: 100\n"
+        + "    max_concurrent_calls_per_connection: 8\n  artifacts:\n    max_upload_bytes: 2GiB\n").controller();
+    assertThat(c.limits()).isEqualTo(new dev.abfleet.controller.ControllerSettings.Limits(10, 30, 100, 8));
+    assertThat(c.metricsPort()).isZero();
+    assertThat(c.artifacts().maxUploadBytes()).isEqualTo(2L << 30);
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  limits:\n    burst: 0\n"))
+        .hasMessageContaining("f.yaml:3:").hasMessageContaining("burst");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  limits:\n    rate: 5\n"))
+        .hasMessageContaining("unknown key 'rate' under controller.limits");
   }
 
   @Test

@@ -131,7 +131,8 @@ class AbWorkloadE2ETest {
     for (JsonNode b : report.get("boots")) {
       assertThat(b.get("status").asText()).as(b.toString()).isEqualTo("harness_failed");
       assertThat(b.get("message").asText()).isEqualTo("workload exited with status 3; first bad line:"
-          + " stdout line 2 'BenchmarkStat-1  1000  fast ns/op' (value 'fast' is not a number)");
+          + " stdout line 2 'BenchmarkStat-1  1000  fast ns/op' (value 'fast' is not a number;"
+          + " expected 'BenchmarkName N value unit [value unit ...]')");
     }
     assertThat(r.err()).contains("HARNESS_FAILED: workload exited with status 3").doesNotContain("\tat ");
   }

@@ -29,7 +29,7 @@ final class LocalProcesses implements AutoCloseable {
   }
 
   Process startController() throws Exception {
-    Process p = Cli.start(dir, "controller", "controller", "--grpc-port", String.valueOf(grpcPort),
+    Process p = Cli.start(dir, "controller", "controller", "--plaintext", "--grpc-port", String.valueOf(grpcPort),
         "--cluster-port", "0", "--home", Files.createDirectories(dir.resolve("controller-home")).toString());
     processes.add(p);
     awaitListening(p, "controller", grpcPort);
@@ -43,6 +43,14 @@ final class LocalProcesses implements AutoCloseable {
    * {@link #awaitListening}.
    */
   Process startControllerNode(String name, int port, Map<String, String> env, String... args)
+      throws Exception {
+    List<String> all = new ArrayList<>(List.of("--plaintext"));
+    all.addAll(List.of(args));
+    return startSecuredControllerNode(name, port, env, all.toArray(String[]::new));
+  }
+
+  /** As {@link #startControllerNode} without --plaintext: {@code args} (its fleet.yaml) set up TLS. */
+  Process startSecuredControllerNode(String name, int port, Map<String, String> env, String... args)
       throws Exception {
     List<String> all = new ArrayList<>(List.of("controller", "--grpc-port", String.valueOf(port)));
     all.addAll(List.of(args));
@@ -88,7 +96,7 @@ final class LocalProcesses implements AutoCloseable {
   }
 
   Process startWorker(String hostId, String... options) throws Exception {
-    List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--host-id", hostId,
+    List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--plaintext", "--host-id", hostId,
         "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString()));
     args.addAll(List.of(options));
     Process p = Cli.start(dir, hostId, args.toArray(String[]::new));
@@ -114,9 +122,19 @@ final class LocalProcesses implements AutoCloseable {
     return p;
   }
 
+  /** A SIMULATED worker (hypervisor sim) with {@code security} (--ca/--cert/--key or --plaintext). */
+  Process startSimWorkerWith(String hostId, String... security) throws Exception {
+    List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--host-id", hostId,
+        "--hypervisor", "sim", "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString()));
+    args.addAll(List.of(security));
+    Process p = Cli.start(dir, hostId, args.toArray(String[]::new));
+    processes.add(p);
+    return p;
+  }
+
   /** A SIMULATED worker (hypervisor sim), its JVM started with {@code jvmOptions}. */
   Process startSimWorker(String hostId, String... jvmOptions) throws Exception {
-    Process p = Cli.start(dir, hostId, List.of(jvmOptions), "worker", "--controller", target(), "--host-id", hostId,
+    Process p = Cli.start(dir, hostId, List.of(jvmOptions), "worker", "--controller", target(), "--plaintext", "--host-id", hostId,
         "--hypervisor", "sim", "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString());
     processes.add(p);
     return p;

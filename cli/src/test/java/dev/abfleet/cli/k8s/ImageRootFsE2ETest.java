@@ -72,7 +72,7 @@ class ImageRootFsE2ETest {
         + "\n  cluster_port: " + freePort() + "\n  management_port: " + management + "\n  store:\n    path: "
         + dir.resolve("store") + "\n");
     Path log = dir.resolve("controller.log");
-    Process p = start(root, "controller", dir, List.of("controller", "--config=" + fleet), log);
+    Process p = start(root, "controller", dir, List.of("controller", "--plaintext", "--config=" + fleet), log);
     try {
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
       long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();

@@ -214,6 +214,21 @@ class ManifestsTest {
   }
 
   @Test
+  void controllerTlsFilesComeFromAMountedSecret() {
+    FleetConfig.ControllerSecurity tls = fleet.controller().security();
+    assertThat(tls.tls()).as("config.yaml names controller.tls").isTrue();
+    Container c = container(controllers.getSpec().getTemplate());
+    for (String file : List.of(tls.ca(), tls.cert(), tls.key())) {
+      Path dir = Path.of(file).getParent();
+      VolumeMount mount = c.getVolumeMounts().stream().filter(m -> Path.of(m.getMountPath()).equals(dir))
+          .findFirst().orElseThrow(() -> new AssertionError("nothing mounted at " + dir + " for " + file));
+      assertThat(volume(controllers.getSpec().getTemplate(), mount.getName()).getSecret()).as(file).isNotNull();
+    }
+    assertThat(substituted(container(workers.getSpec().getTemplate()))).anyMatch(a -> a.startsWith("--cert="))
+        .anyMatch(a -> a.startsWith("--key=")).anyMatch(a -> a.startsWith("--ca="));
+  }
+
+  @Test
   void containerArgsAreAbfleetCommandsAndFlags() {
     for (PodTemplateSpec pod : List.of(controllers.getSpec().getTemplate(), workers.getSpec().getTemplate())) {
       Container c = container(pod);

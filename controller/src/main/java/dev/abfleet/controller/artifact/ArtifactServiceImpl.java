@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * refusals to status codes ({@link #toStatus}, the one place). See artifact.proto for the
  * protocol.
  */
-public final class ArtifactServiceImpl extends ArtifactServiceGrpc.ArtifactServiceImplBase {
+public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncService, io.grpc.BindableService {
   private static final Logger log = LoggerFactory.getLogger(ArtifactServiceImpl.class);
 
   /** Bytes per fetched chunk: 1 MiB, as clients upload. */
@@ -32,6 +32,15 @@ public final class ArtifactServiceImpl extends ArtifactServiceGrpc.ArtifactServi
 
   public ArtifactServiceImpl(ArtifactStore store) {
     this.store = store;
+  }
+
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link dev.abfleet.controller.grpc.RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return dev.abfleet.controller.grpc.RequestParsing.clear(ArtifactServiceGrpc.bindService(this));
   }
 
   /** A service over a store opened at {@code settings}. */

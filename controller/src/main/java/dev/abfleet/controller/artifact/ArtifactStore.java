@@ -67,6 +67,7 @@ public final class ArtifactStore {
   private final Path complete;
   private final Path partial;
   private final long maxBytes;
+  private final long maxUploadBytes;
   private final Map<String, Entry> entries = new HashMap<>();
   private long clock;
 
@@ -78,6 +79,7 @@ public final class ArtifactStore {
    */
   public ArtifactStore(ArtifactStoreSettings settings) {
     this.maxBytes = settings.maxBytes();
+    this.maxUploadBytes = settings.maxUploadBytes();
     this.complete = settings.root().resolve("sha256");
     this.partial = settings.root().resolve("partial");
     try {
@@ -133,7 +135,8 @@ public final class ArtifactStore {
   public synchronized Upload beginUpload(String sha256, long sizeBytes) throws StoreException {
     String hex = checked(sha256);
     if (sizeBytes < 0) {
-      throw new StoreException(Kind.INVALID, "size_bytes " + sizeBytes + " is negative");
+      throw new StoreException(Kind.INVALID, "size_bytes " + Long.toUnsignedString(sizeBytes) + " is past any"
+          + " artifact (negative as a signed number); send the artifact's size in bytes");
     }
     if (sizeBytes > maxBytes) {
       throw new StoreException(Kind.NO_ROOM, "artifact " + hex + " is " + sizeBytes + " bytes, larger than the"
@@ -141,6 +144,14 @@ public final class ArtifactStore {
           + " fleet.yaml");
     }
     Entry e = known(hex);
+    if (sizeBytes > maxUploadBytes) {
+      if (e != null && !e.complete && !e.writing) {
+        discardPartial(e);
+      }
+      throw new StoreException(Kind.NO_ROOM, "artifact " + hex + " is " + sizeBytes + " bytes, larger than"
+          + " the cap of " + maxUploadBytes + " bytes on one upload; raise controller.artifacts.max_upload_bytes"
+          + " in fleet.yaml");
+    }
     if (e != null && e.complete) {
       throw new StoreException(Kind.EXISTS, "artifact " + hex + " is already stored");
     }
@@ -223,7 +234,7 @@ public final class ArtifactStore {
       }
       if (held + data.size() > size) {
         throw new StoreException(Kind.BAD_OFFSET, "chunk at offset " + offset + " of " + entry.hex + " ends past the"
-            + " declared size of " + size + " bytes");
+            + " declared size of " + size + " bytes; declare the artifact's whole size in size_bytes");
       }
       try {
         ByteBuffer buf = data.asReadOnlyByteBuffer();
@@ -293,6 +304,10 @@ public final class ArtifactStore {
         out.close();
       } catch (IOException e) {
         // nothing was lost: the bytes counted were written
+      }
+      if (!entry.complete && entry.bytes == 0) {
+        // A refused first chunk leaves nothing to resume: no empty file stays behind.
+        discardPartial(entry);
       }
     }
   }
@@ -410,7 +425,10 @@ public final class ArtifactStore {
   private static String checked(String sha256) throws StoreException {
     String hex = sha256 == null ? "" : sha256.toLowerCase(Locale.ROOT);
     if (!SHA256.matcher(hex).matches()) {
-      throw new StoreException(Kind.INVALID, "'" + sha256 + "' is not a sha256 (64 hex digits)");
+      // The name becomes a file name: only 64 hex digits pass, so no '/', '..' or NUL reaches the disk.
+      String shown = String.valueOf(sha256).replaceAll("\\p{Cntrl}", "?");
+      throw new StoreException(Kind.INVALID, "'" + (shown.length() <= 80 ? shown : shown.substring(0, 77) + "...")
+          + "' is not a sha256; send the artifact's SHA-256 as 64 hex digits (what sha256sum prints)");
     }
     return hex;
   }

@@ -8,6 +8,8 @@ import java.util.List;
  * What a client submits: arms to compare, the benchmark, where to run and the policy.
  *
  * @param priority "pr", "nightly" or "adhoc" (empty = adhoc)
+ * @param owner id of the API token that submitted it; empty = submitted without a token (auth
+ *     off, or recorded before tokens existed: null in an old journal reads as empty)
  */
 public record ExperimentSpec(
     String name,
@@ -15,7 +17,15 @@ public record ExperimentSpec(
     BenchmarkSpec benchmark,
     HostSelector selector,
     PolicySpec policy,
-    String priority) {
+    String priority,
+    String owner) {
+
+  /** A spec without an owner. */
+  public ExperimentSpec(String name, List<ArmSpec> arms, BenchmarkSpec benchmark,
+      HostSelector selector, PolicySpec policy, String priority) {
+    this(name, arms, benchmark, selector, policy, priority, "");
+  }
+
   public ExperimentSpec {
     name = name == null ? "" : name;
     arms = arms == null ? List.of() : List.copyOf(arms);
@@ -24,6 +34,12 @@ public record ExperimentSpec(
         .pinning(pinNeed(arms)).forGuestArch(guestArch(arms));
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
+    owner = owner == null ? "" : owner;
+  }
+
+  /** This spec as submitted by the token {@code ownerId} (empty = no token). */
+  public ExperimentSpec withOwner(String ownerId) {
+    return new ExperimentSpec(name, arms, benchmark, selector, policy, priority, ownerId);
   }
 
   /** The pinned arm with the most vCPUs (a host needs a CPU for each), or none. */

@@ -25,6 +25,9 @@ public final class SpecValidator {
   /** Problems found, in field order; empty = valid. */
   public static List<String> validate(ExperimentSpec spec) {
     List<String> problems = new ArrayList<>();
+    if (SpecLimits.check(spec, problems)) {
+      return problems;
+    }
     checkArms(spec.arms(), problems);
     PolicySpec policy = spec.policy();
     if (policy.pairs() < 1 || policy.pairs() > MAX_PAIRS) {
@@ -101,6 +104,7 @@ public final class SpecValidator {
           + "' is not a lower-case hex SHA-256; pack the workload directory first (abfleet ab and"
           + " nightly do it for workload.files in fleet.yaml or a spec file)");
     }
+    ArtifactChecks.check("benchmark.workload.files", w.files(), problems);
     if (w.run().isBlank()) {
       problems.add("benchmark.workload.run: empty; give the command the guest runs, e.g. \"sh run.sh\"");
     }
@@ -227,6 +231,10 @@ public final class SpecValidator {
         problems.add(at + ".kernel.sha256: '" + (arm.kernel() == null ? "" : arm.kernel().sha256())
             + "' is not a lower-case hex SHA-256; pass the output of sha256sum");
       }
+      ArtifactChecks.check(at + ".kernel", arm.kernel(), problems);
+      ArtifactChecks.check(at + ".initrd", arm.initrd(), problems);
+      ArtifactChecks.check(at + ".guest_image", arm.guest().guestImage(), problems);
+      ArtifactChecks.check(at + ".modules_tree", arm.guest().modulesTree(), problems);
       if (arm.initrd() != null && !SHA256.matcher(arm.initrd().sha256()).matches()) {
         problems.add(at + ".initrd.sha256: '" + arm.initrd().sha256()
             + "' is not a lower-case hex SHA-256; leave it empty for the built-in initramfs");

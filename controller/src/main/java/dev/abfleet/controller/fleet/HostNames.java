@@ -19,7 +19,10 @@ public final class HostNames {
       return Optional.of(what + ": missing; pass a host id as `abfleet hosts list` shows it");
     }
     if (!HOST_ID.matcher(hostId).matches()) {
-      return Optional.of(what + ": '" + hostId + "' is not a valid host id; use 1 to 128 of"
+      // Control characters shown as '?': the message stays one line whatever was sent.
+      String shown = hostId.replaceAll("\\p{Cntrl}", "?");
+      return Optional.of(what + ": '" + (shown.length() <= 80 ? shown : shown.substring(0, 77) + "...")
+          + "' is not a valid host id; use 1 to 128 of"
           + " [A-Za-z0-9_.:-], starting with a letter or digit");
     }
     return Optional.empty();

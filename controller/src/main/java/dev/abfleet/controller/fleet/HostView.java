@@ -12,6 +12,7 @@ import java.util.TreeMap;
  * @param connected true while the worker's stream is open
  * @param stateReason why the host is quarantined; empty otherwise
  * @param infraFailures INFRA failures in a row; 0 = healthy
+ * @param rejectedReports reports of the host refused since the scheduler started (in memory)
  */
 public record HostView(
     HostCapabilities capabilities,
@@ -20,7 +21,13 @@ public record HostView(
     long leaseEpoch,
     boolean connected,
     String stateReason,
-    int infraFailures) {
+    int infraFailures,
+    long rejectedReports) {
+
+  public HostView(HostCapabilities capabilities, State state, String leasedTo, long leaseEpoch,
+      boolean connected, String stateReason, int infraFailures) {
+    this(capabilities, state, leasedTo, leaseEpoch, connected, stateReason, infraFailures, 0);
+  }
 
   /**
    * Operator and health states win over connection states: a quarantined or draining host
@@ -41,12 +48,24 @@ public record HostView(
   /** Every known host, sorted by id. */
   public static List<HostView> list(Fleet fleet, LeaseBook leases, HostMarks marks,
       HostHealth health) {
+    return list(fleet, leases, marks, health, Map.of());
+  }
+
+  /** @param rejectedReports host id -> reports refused; absent = 0 */
+  public static List<HostView> list(Fleet fleet, LeaseBook leases, HostMarks marks,
+      HostHealth health, Map<String, Long> rejectedReports) {
     Map<String, HostView> views = new TreeMap<>();
-    fleet.hosts().forEach((id, host) -> views.put(id, of(host, leases, marks, health)));
+    fleet.hosts().forEach((id, host) -> views.put(id,
+        of(host, leases, marks, health, rejectedReports.getOrDefault(id, 0L))));
     return List.copyOf(views.values());
   }
 
   public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health) {
+    return of(host, leases, marks, health, 0);
+  }
+
+  public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health,
+      long rejectedReports) {
     String id = host.capabilities().hostId();
     var lease = leases.leaseOf(id);
     var quarantine = marks.quarantine(id);
@@ -58,6 +77,6 @@ public record HostView(
     return new HostView(host.capabilities(), state,
         lease.map(Lease::experimentId).orElse(""), lease.map(Lease::epoch).orElse(0L),
         host.online(), quarantine.map(HostMarks.Quarantine::reason).orElse(""),
-        health.streak(id));
+        health.streak(id), rejectedReports);
   }
 }

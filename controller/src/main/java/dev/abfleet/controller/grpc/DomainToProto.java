@@ -227,7 +227,7 @@ public final class DomainToProto {
             .setHostKernel(c.hostKernel()))
         .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch())
         .setConnected(v.connected()).setStateReason(v.stateReason())
-        .setInfraFailures(v.infraFailures());
+        .setInfraFailures(v.infraFailures()).setRejectedReports(v.rejectedReports());
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))

@@ -2,10 +2,13 @@ package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ExperimentCatalog;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.experiment.ExperimentIds;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.Caller;
+import dev.abfleet.controller.security.Role;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
@@ -35,7 +38,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /** The client API: each call converts proto -> command, asks with a timeout, converts back. */
-public final class ExperimentServiceImpl extends ExperimentServiceGrpc.ExperimentServiceImplBase {
+public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncService, io.grpc.BindableService {
   /**
    * How often WatchExperiment looks for changes. A look is cheap (the entity keeps its last view,
    * the scheduler its standings), and it bounds how late a watcher learns that its experiment
@@ -66,11 +69,26 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     this.askTimeout = askTimeout;
   }
 
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(ExperimentServiceGrpc.bindService(this));
+  }
+
   @Override
   public void submitExperiment(
       SubmitExperimentRequest request, StreamObserver<SubmitExperimentResponse> responses) {
     String id = request.getExperimentId().isEmpty() ? newId() : request.getExperimentId();
-    var spec = ProtoToDomain.spec(request.getSpec());
+    var idProblem = ExperimentIds.check("experiment_id", id);
+    if (idProblem.isPresent()) {
+      responses.onError(GrpcErrors.toStatus(new IllegalArgumentException(idProblem.get()
+          + " (or leave it empty for a generated one)")));
+      return;
+    }
+    var spec = ProtoToDomain.spec(request.getSpec()).withOwner(Caller.current().ownerId());
     reply(fleetCanRun(spec).thenCompose(ok -> entity(id).<ExperimentEntity.Accepted>askWithStatus(
             replyTo -> new ExperimentEntity.Submit(spec, replyTo), askTimeout)),
         accepted -> SubmitExperimentResponse.newBuilder().setExperimentId(accepted.experimentId()).build(),
@@ -86,7 +104,7 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
     var problems = SpecValidator.validate(spec);
     if (!problems.isEmpty()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(String.join("; ", problems)));
+      return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }
     // A cross-host selector must be satisfiable for each hypervisor it lists: every one of them
     // is a host class the experiment waits for.
@@ -113,18 +131,41 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
 
   @Override
   public void getExperiment(GetExperimentRequest request, StreamObserver<Experiment> responses) {
-    reply(experiment(request.getExperimentId()), e -> e, responses);
+    reply(experiment(request.getExperimentId()), e -> BootPages.page(e,
+        request.getBootsPageSize(), request.getBootsPageToken(), BootPages.BOOT_BYTES_PER_PAGE),
+        responses);
   }
 
   @Override
   public void cancelExperiment(CancelExperimentRequest request, StreamObserver<Experiment> responses) {
     String id = request.getExperimentId();
-    CompletionStage<ExperimentView> cancelled = id.isEmpty()
-        ? CompletableFuture.failedFuture(missingId())
-        : entity(id)
-            .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout)
+    Caller caller = Caller.current();
+    IllegalArgumentException bad = badId(id);
+    CompletionStage<ExperimentView> cancelled = bad != null
+        ? CompletableFuture.failedFuture(bad)
+        : mayCancel(caller, id).thenCompose(ok -> entity(id)
+            .<ExperimentView>ask(replyTo -> new ExperimentEntity.Cancel(request.getReason(), replyTo), askTimeout))
             .thenApply(v -> known(id, v));
     reply(cancelled, v -> DomainToProto.experiment(v, 0, 0), responses);
+  }
+
+  /**
+   * A token below operator may cancel only experiments it submitted; other callers got here
+   * because the interceptor let them (operator, or authentication off).
+   */
+  private CompletionStage<Void> mayCancel(Caller caller, String id) {
+    if (!(caller instanceof Caller.Token t) || t.role().covers(Role.OPERATOR)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return view(id).thenAccept(v -> {
+      if (!v.spec().owner().equals(t.id())) {
+        throw new GrpcErrors.NotOwner("experiment " + id + " was submitted by "
+            + (v.spec().owner().isEmpty() ? "no token" : "another token")
+            + "; token " + dev.abfleet.controller.security.ApiToken.shown(t.id()) + " (" + t.name()
+            + ") has role " + t.role().wire() + ", and cancelling others' experiments needs role"
+            + " operator");
+      }
+    });
   }
 
   @Override
@@ -160,7 +201,10 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     reply(page, DomainToProto::experiments, responses);
   }
 
-  /** Polls the experiment and sends it whenever it changed; completes after a terminal state. */
+  /**
+   * Polls the experiment and sends it whenever it changed and the watcher can take it (flow
+   * control: only the latest state waits, never a queue); completes after a terminal state.
+   */
   @Override
   public void watchExperiment(
       WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
@@ -197,8 +241,16 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
         return;
       }
       Experiment now = next.last();
+      if (!now.equals(w.last()) && !w.out().isReady()) {
+        // A slow watcher: nothing is queued for it; it gets the latest state once it can take
+        // it (conflated), so a stalled client costs one Experiment, not one per change.
+        Watch unsent = new Watch(next.id(), next.out(), w.last(), next.standing(), next.standingAtNanos());
+        system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(unsent), system.executionContext());
+        return;
+      }
       if (!now.equals(w.last())) {
-        w.out().onNext(ExperimentProgress.newBuilder().setExperiment(now).build());
+        w.out().onNext(ExperimentProgress.newBuilder()
+            .setExperiment(BootPages.page(now, 0, "", BootPages.BOOT_BYTES_PER_PAGE)).build());
       }
       if (TERMINAL.contains(now.getState())) {
         w.out().onCompleted();
@@ -228,8 +280,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
   }
 
   private CompletionStage<ExperimentView> view(String id) {
-    if (id.isEmpty()) {
-      return CompletableFuture.failedFuture(missingId());
+    IllegalArgumentException bad = badId(id);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
     }
     return entity(id)
         .<ExperimentView>ask(ExperimentEntity.Get::new, askTimeout)
@@ -243,8 +296,9 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
     return view;
   }
 
-  private static IllegalArgumentException missingId() {
-    return new IllegalArgumentException("experiment_id: required; pass the id SubmitExperiment returned");
+  /** Why {@code id} cannot name an experiment, or null when it can. */
+  private static IllegalArgumentException badId(String id) {
+    return ExperimentIds.check("experiment_id", id).map(IllegalArgumentException::new).orElse(null);
   }
 
   private EntityRef<ExperimentEntity.Command> entity(String id) {
@@ -263,7 +317,14 @@ public final class ExperimentServiceImpl extends ExperimentServiceGrpc.Experimen
       if (failure != null) {
         responses.onError(GrpcErrors.toStatus(failure));
       } else {
-        responses.onNext(toProto.apply(value));
+        R reply;
+        try {
+          reply = toProto.apply(value);
+        } catch (RuntimeException e) {
+          responses.onError(GrpcErrors.toStatus(e));
+          return;
+        }
+        responses.onNext(reply);
         responses.onCompleted();
       }
     });

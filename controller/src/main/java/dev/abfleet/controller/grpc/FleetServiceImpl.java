@@ -17,7 +17,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 
 /** The operators' API: drain, undrain and release hosts (durable host states). */
-public final class FleetServiceImpl extends FleetServiceGrpc.FleetServiceImplBase {
+public final class FleetServiceImpl implements FleetServiceGrpc.AsyncService, io.grpc.BindableService {
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration askTimeout;
@@ -27,6 +27,15 @@ public final class FleetServiceImpl extends FleetServiceGrpc.FleetServiceImplBas
     this.system = system;
     this.scheduler = scheduler;
     this.askTimeout = askTimeout;
+  }
+
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(FleetServiceGrpc.bindService(this));
   }
 
   @Override

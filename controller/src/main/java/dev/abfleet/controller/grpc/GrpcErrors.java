@@ -2,13 +2,18 @@ package dev.abfleet.controller.grpc;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.pattern.StatusReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The one place where failures become gRPC status codes. */
 final class GrpcErrors {
+  private static final Logger log = LoggerFactory.getLogger(GrpcErrors.class);
+
   private GrpcErrors() {}
 
   /** Raised by the services when an experiment id was never submitted. */
@@ -33,6 +38,13 @@ final class GrpcErrors {
     }
   }
 
+  /** Raised when a token may act only on its own experiments and this one is not its own. */
+  static final class NotOwner extends RuntimeException {
+    NotOwner(String message) {
+      super(message);
+    }
+  }
+
   static StatusRuntimeException toStatus(Throwable failure) {
     Throwable t = failure;
     while ((t instanceof CompletionException || t instanceof ExecutionException)
@@ -53,9 +65,25 @@ final class GrpcErrors {
     if (t instanceof Unsatisfiable) {
       return Status.FAILED_PRECONDITION.withDescription(t.getMessage()).asRuntimeException();
     }
+    if (t instanceof NotOwner) {
+      return Status.PERMISSION_DENIED.withDescription(t.getMessage()).asRuntimeException();
+    }
     if (t instanceof UnknownExperiment || t instanceof UnknownHost) {
       return Status.NOT_FOUND.withDescription(t.getMessage()).asRuntimeException();
     }
-    return Status.INTERNAL.withDescription(String.valueOf(t)).withCause(t).asRuntimeException();
+    // The cause stays on the server (logged by gRPC); a client sees no class names or traces.
+    log.error("internal error answering a call", t);
+    return Status.INTERNAL.withDescription("internal error in the controller (its log has the details);"
+        + " retry, and report it if it persists").withCause(t).asRuntimeException();
+  }
+
+  /** Most problems named in one INVALID_ARGUMENT: the status must stay one readable line. */
+  static final int MAX_PROBLEMS = 5;
+
+  /** A validation failure naming the first {@link #MAX_PROBLEMS} problems and how many more there are. */
+  static IllegalArgumentException invalid(List<String> problems) {
+    String shown = String.join("; ", problems.subList(0, Math.min(MAX_PROBLEMS, problems.size())));
+    return new IllegalArgumentException(problems.size() <= MAX_PROBLEMS ? shown
+        : shown + " (and " + (problems.size() - MAX_PROBLEMS) + " more problems)");
   }
 }

@@ -5,6 +5,7 @@ import dev.abfleet.controller.experiment.RecordResult;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.AssignBlock;
 import dev.abfleet.controller.schedule.Block;
 import dev.abfleet.controller.schedule.IntroduceHost;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
@@ -35,9 +37,12 @@ final class HostSession {
   /** Any message from the worker; proves it is alive. No reply. */
   record WorkerHeartbeat(String runningRunId) implements SessionMessage {}
 
-  /** The worker reported a boot of a block of {@code experimentId}. No reply. */
-  record RunReported(String experimentId, String blockId, RunOutcome outcome)
-      implements SessionMessage {}
+  /**
+   * The worker reported a boot of a block of {@code experimentId}; {@code reportedHostId} is the
+   * host id inside the report (empty = not stated). No reply.
+   */
+  record RunReported(String experimentId, String blockId, RunOutcome outcome,
+      String reportedHostId) implements SessionMessage {}
 
   /** The worker finished a block; the host is free. No reply. */
   record WorkerFinishedBlock(String blockId, long epoch) implements SessionMessage {}
@@ -70,10 +75,12 @@ final class HostSession {
       ClusterSharding sharding,
       Duration heartbeatInterval,
       Duration heartbeatTimeout,
-      String nodeName) {
+      String nodeName,
+      ControllerMetrics metrics) {
     return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
       var session = new HostSession(context, timers, capabilities, stream, scheduler, sharding,
-          heartbeatTimeout);
+          heartbeatTimeout, metrics);
+      metrics.hostConnected();
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
       context.getSystem().receptionist().tell(
           Receptionist.register(SessionMessage.SESSIONS, context.getSelf()));
@@ -90,15 +97,17 @@ final class HostSession {
   private final ActorRef<Scheduler.Command> scheduler;
   private final ClusterSharding sharding;
   private final Duration heartbeatTimeout;
+  private final ControllerMetrics metrics;
   // Block id -> its reports still with their experiment. The scheduler hears that a block is
   // done only after them, so an INFRA failure counts toward the host's health before the host
   // can be leased again.
   private final Map<String, Integer> reportsInFlight = new HashMap<>();
   private final Map<String, Scheduler.BlockDone> doneAfterReports = new HashMap<>();
+  private long refused;
 
   private HostSession(ActorContext<SessionMessage> context, TimerScheduler<SessionMessage> timers,
       HostCapabilities capabilities, WorkerStream stream, ActorRef<Scheduler.Command> scheduler,
-      ClusterSharding sharding, Duration heartbeatTimeout) {
+      ClusterSharding sharding, Duration heartbeatTimeout, ControllerMetrics metrics) {
     this.context = context;
     this.timers = timers;
     this.capabilities = capabilities;
@@ -106,6 +115,7 @@ final class HostSession {
     this.scheduler = scheduler;
     this.sharding = sharding;
     this.heartbeatTimeout = heartbeatTimeout;
+    this.metrics = metrics;
   }
 
   /**
@@ -130,7 +140,7 @@ final class HostSession {
   private Behavior<SessionMessage> active(Blocks state) {
     return Behaviors.receive(SessionMessage.class)
         .onMessage(WorkerHeartbeat.class, m -> onHeartbeat())
-        .onMessage(RunReported.class, this::onRunReported)
+        .onMessage(RunReported.class, m -> onRunReported(state, m))
         .onMessage(ReportHandled.class, this::onReportHandled)
         .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(state, m))
         .onMessage(AssignBlock.class, m -> onAssign(state, m))
@@ -150,11 +160,31 @@ final class HostSession {
     return Behaviors.same();
   }
 
-  private Behavior<SessionMessage> onRunReported(RunReported m) {
+  /** Only a report for a block of this stream, under its lease, reaches the experiment. */
+  private Behavior<SessionMessage> onRunReported(Blocks state, RunReported m) {
     armHeartbeatTimer();
+    Block block = state.blocks().get(m.blockId());
+    var refusal = ReportCheck.refusal(block, capabilities.hostId(), m.experimentId(),
+        m.outcome().runId(), m.outcome().leaseEpoch(), m.reportedHostId());
+    if (refusal.isPresent()) {
+      reject(m.outcome().runId(), m.blockId(), refusal.get());
+      return Behaviors.same();
+    }
     reportsInFlight.merge(m.blockId(), 1, Integer::sum);
-    askToRecord(m.experimentId(), m.blockId(), m.outcome(), 1);
+    askToRecord(block.experimentId(), m.blockId(), m.outcome(), 1);
     return Behaviors.same();
+  }
+
+  /** Counted and acknowledged as refused, so an honest worker stops sending it; never recorded. */
+  private void reject(String runId, String blockId, String reason) {
+    // The first few in full; then one line in a thousand, so a forging worker cannot flood the log.
+    if (++refused <= 10 || refused % 1000 == 0) {
+      context.getLog().warn("host {}: report of run {} for block {} refused: {} ({} refused on this stream)",
+          capabilities.hostId(), runId, blockId, reason, refused);
+    }
+    metrics.rejectReport(capabilities.hostId(), reason);
+    scheduler.tell(new Scheduler.ReportRejected(capabilities.hostId(), reason));
+    stream.refused(runId, reason);
   }
 
   private void askToRecord(String experimentId, String blockId, RunOutcome outcome, int attempt) {
@@ -184,6 +214,8 @@ final class HostSession {
     if (m.result() == null) {
       context.getLog().warn("host {}: run {} not acknowledged by its experiment after {} tries",
           capabilities.hostId(), runId, REPORT_ATTEMPTS);
+    } else if (m.result() == RecordResult.REJECTED_STALE) {
+      reject(runId, m.blockId(), ReportCheck.REJECTED_BY_EXPERIMENT);
     } else {
       stream.ack(runId);
       // Only reports counted now say something about the host; duplicates and stale ones do not.

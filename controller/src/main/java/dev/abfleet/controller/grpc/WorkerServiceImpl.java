@@ -1,9 +1,12 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.security.Caller;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
@@ -15,27 +18,66 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** WorkerService.Connect: one HostSession actor per worker stream, on this node. */
-public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImplBase {
+/**
+ * WorkerService.Connect: one HostSession actor per worker stream, on this node. A worker that
+ * sends more than its message rate allows has its stream closed (RESOURCE_EXHAUSTED).
+ */
+public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, io.grpc.BindableService {
+  private static final Logger log = LoggerFactory.getLogger(WorkerServiceImpl.class);
   private final ActorSystem<?> system;
   private final ActorRef<Scheduler.Command> scheduler;
   private final Duration heartbeatInterval;
   private final Duration heartbeatTimeout;
+  private final ControllerMetrics metrics;
+  private final double messagesPerSecond;
   private final AtomicLong streams = new AtomicLong();
 
   public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
       Duration heartbeatInterval, Duration heartbeatTimeout) {
+    this(system, scheduler, heartbeatInterval, heartbeatTimeout, new ControllerMetrics(),
+        ControllerSettings.Limits.defaults().workerMessagesPerSecond());
+  }
+
+  /**
+   * @param metrics where refused reports and refused streams are counted
+   * @param messagesPerSecond messages a worker may send per second (twice as many at once)
+   */
+  public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
+      Duration heartbeatInterval, Duration heartbeatTimeout, ControllerMetrics metrics,
+      double messagesPerSecond) {
     this.system = system;
     this.scheduler = scheduler;
     this.heartbeatInterval = heartbeatInterval;
     this.heartbeatTimeout = heartbeatTimeout;
+    this.metrics = metrics;
+    this.messagesPerSecond = messagesPerSecond;
+  }
+
+  /** Counters this service adds to; the authentication interceptor counts refused identities here. */
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
+  /**
+   * Requests that do not parse are answered INVALID_ARGUMENT (see {@link RequestParsing}); the
+   * generated base class would make this method final, so the service interface is implemented.
+   */
+  @Override
+  public io.grpc.ServerServiceDefinition bindService() {
+    return RequestParsing.clear(WorkerServiceGrpc.bindService(this));
   }
 
   @Override
   public StreamObserver<WorkerMessage> connect(StreamObserver<ControllerMessage> responses) {
     WorkerStream stream = new WorkerStream(responses);
-    return new StreamObserver<>() {
+    // Under TLS the interceptor admits only workers with a certificate; it names their host.
+    Caller caller = Caller.current();
+    int burst = (int) Math.max(1, Math.ceil(2 * messagesPerSecond));
+    TokenBucket messages = new TokenBucket(messagesPerSecond, burst, System::nanoTime);
+    var requests = new StreamObserver<WorkerMessage>() {
       private volatile ActorRef<SessionMessage> session;
       private volatile String hostId;
       private volatile boolean rejected;
@@ -43,6 +85,10 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
       @Override
       public void onNext(WorkerMessage message) {
         if (rejected) {
+          return;
+        }
+        if (!messages.tryTake()) {
+          flooded();
           return;
         }
         if (session == null) {
@@ -56,13 +102,38 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
               message.getRunStarted().getRunId()));
           case RUN_RESULT -> session.tell(new HostSession.RunReported(
               message.getRunResult().getExperimentId(), message.getRunResult().getBlockId(),
-              ProtoToDomain.outcome(message.getRunResult(), hostId)));
+              ProtoToDomain.outcome(message.getRunResult(), hostId),
+              message.getRunResult().getTelemetry().getHostId()));
           case RUN_FAILURE -> session.tell(new HostSession.RunReported(
               message.getRunFailure().getExperimentId(), message.getRunFailure().getBlockId(),
-              ProtoToDomain.outcome(message.getRunFailure(), hostId)));
+              ProtoToDomain.outcome(message.getRunFailure(), hostId),
+              message.getRunFailure().getTelemetry().getHostId()));
           case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
               message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
           default -> session.tell(new HostSession.WorkerHeartbeat(""));
+        }
+      }
+
+      /** The worker does not read what it is sent: what it sends is ignored from now on. */
+      void cutOff() {
+        rejected = true;
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("does not read its stream"));
+        }
+      }
+
+      /** The stream is closed and the session ends: the host goes offline, its lease ends. */
+      private void flooded() {
+        rejected = true;
+        metrics.rateLimited("worker_message");
+        Status status = Status.RESOURCE_EXHAUSTED.withDescription("worker stream"
+            + (hostId == null ? "" : " of host " + hostId) + " sent more than " + burst
+            + " messages at once (limit " + messagesPerSecond
+            + "/s, controller.limits.worker_messages_per_second); reconnect and send less");
+        // The status first: the session, once told, would complete the stream without it.
+        stream.fail(status);
+        if (session != null) {
+          session.tell(new HostSession.StreamEnded("flooded its stream"));
         }
       }
 
@@ -80,12 +151,24 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
               + "; set the worker's --host-id"));
           return;
         }
+        if (caller instanceof Caller.Worker certified
+            && !certified.hostId().equals(message.getHello().getHostId())) {
+          rejected = true;
+          log.warn("rejected worker identity: certificate names host {} but Hello claims host {}",
+              certified.hostId(), message.getHello().getHostId());
+          metrics.rejectWorkerIdentity(message.getHello().getHostId());
+          stream.fail(Status.PERMISSION_DENIED.withDescription("Hello claims host '"
+              + message.getHello().getHostId() + "' but the worker certificate names host '"
+              + certified.hostId() + "'; start the worker with --host-id " + certified.hostId()
+              + " or with a certificate issued for its host id"));
+          return;
+        }
         HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());
         hostId = capabilities.hostId();
         String nodeName = system.address().toString();
         session = system.systemActorOf(
             HostSession.create(capabilities, stream, scheduler, ClusterSharding.get(system),
-                heartbeatInterval, heartbeatTimeout, nodeName),
+                heartbeatInterval, heartbeatTimeout, nodeName, metrics),
             "host-session-" + streams.incrementAndGet() + "-" + hostId.replaceAll("[^A-Za-z0-9_-]", "_"),
             Props.empty());
       }
@@ -106,5 +189,7 @@ public final class WorkerServiceImpl extends WorkerServiceGrpc.WorkerServiceImpl
         }
       }
     };
+    stream.whenCutOff(requests::cutOff);
+    return requests;
   }
 }

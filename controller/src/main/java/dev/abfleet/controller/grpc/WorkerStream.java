@@ -11,14 +11,30 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * The controller's side of one worker stream. StreamObserver is not thread-safe, so every
- * write goes through these synchronized methods; writes after the end are dropped.
+ * write goes through these synchronized methods; writes after the end are dropped. A worker
+ * that stops reading (its transport not ready) while more than {@link #MAX_UNREAD} messages
+ * pile up for it is cut off: gRPC would otherwise buffer them without bound.
  */
 final class WorkerStream {
+  /** Messages sent while the worker is not reading, before its stream is closed. */
+  static final int MAX_UNREAD = 1000;
+
   private final StreamObserver<ControllerMessage> out;
   private boolean ended;
+  private int unread;
+  private Runnable onCutOff = () -> { };
 
   WorkerStream(StreamObserver<ControllerMessage> out) {
     this.out = out;
+  }
+
+  /**
+   * Runs {@code then} once the worker is cut off for not reading: the closing status waits
+   * behind the unread messages, and gRPC keeps delivering the worker's messages until it is
+   * through, so the caller must stop listening and end the session itself.
+   */
+  synchronized void whenCutOff(Runnable then) {
+    onCutOff = then;
   }
 
   synchronized void welcome(long heartbeatIntervalMs, String controllerNode) {
@@ -39,6 +55,12 @@ final class WorkerStream {
   /** The run's report was handled; the worker may forget it. */
   synchronized void ack(String runId) {
     send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)).build());
+  }
+
+  /** The run's report was refused ({@code reason}) and never recorded; the worker may forget it. */
+  synchronized void refused(String runId, String reason) {
+    send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)
+        .setRefused(reason)).build());
   }
 
   synchronized void complete() {
@@ -67,6 +89,16 @@ final class WorkerStream {
   private void send(ControllerMessage message) {
     if (ended || (out instanceof ServerCallStreamObserver<?> s && s.isCancelled())) {
       return;
+    }
+    if (out instanceof ServerCallStreamObserver<?> s && !s.isReady()) {
+      if (++unread > MAX_UNREAD) {
+        fail(Status.RESOURCE_EXHAUSTED.withDescription("the worker does not read its stream: more than "
+            + MAX_UNREAD + " messages wait for it; reconnect"));
+        onCutOff.run();
+        return;
+      }
+    } else {
+      unread = 0;
     }
     try {
       out.onNext(message);

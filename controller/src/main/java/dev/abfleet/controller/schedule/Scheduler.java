@@ -118,6 +118,8 @@ public final class Scheduler
   // Host id -> when its boot in progress began (the lease, or its last finished boot): the
   // preemption victim is the host whose boot ends soonest. In memory; leases are too.
   private final Map<String, Long> bootSince = new HashMap<>();
+  // Host id -> reports its sessions refused since this scheduler started. In memory only.
+  private final Map<String, Long> rejectedReports = new HashMap<>();
   // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
   private Map<String, Standing> standings = Map.of();
   private LeaseBook standingsLeases;
@@ -183,6 +185,7 @@ public final class Scheduler
         .onCommand(NoiseObserved.class, (state, cmd) -> onNoiseObserved(current(state), cmd))
         .onCommand(Flush.class, (state, cmd) -> onFlush(state))
         .onCommand(SessionsFound.class, (state, cmd) -> onSessionsFound(cmd))
+        .onCommand(ReportRejected.class, (state, cmd) -> onReportRejected(cmd))
         .build();
   }
 
@@ -212,6 +215,11 @@ public final class Scheduler
         .filter(session -> fleet.hosts().values().stream().noneMatch(h -> session.equals(h.session())))
         .forEach(session -> session.tell(new IntroduceHost("scheduler started on "
             + context.getSystem().address())));
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onReportRejected(ReportRejected cmd) {
+    rejectedReports.merge(cmd.hostId(), 1L, Long::sum);
     return Effect().none();
   }
 
@@ -255,7 +263,8 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
-    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), state.health())));
+    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), state.health(),
+        rejectedReports)));
     return Effect().none();
   }
 
@@ -431,7 +440,8 @@ public final class Scheduler
 
   private HostReply hostReply(SchedulerState state, String hostId) {
     return fleet.host(hostId)
-        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), state.health())))
+        .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), state.health(),
+            rejectedReports.getOrDefault(hostId, 0L))))
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 

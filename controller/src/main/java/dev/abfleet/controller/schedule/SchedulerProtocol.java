@@ -21,7 +21,7 @@ public interface SchedulerProtocol {
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
           DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
           Scheduler.PlanAnswered, Scheduler.LeaseExpired, Scheduler.CoolDownOver, Scheduler.Flush,
-          NoiseObserved, Scheduler.SessionsFound {}
+          NoiseObserved, Scheduler.SessionsFound, ReportRejected {}
 
   /** A worker's session holds the host's stream now; replaces an older session. No reply. */
   public record RegisterHost(HostCapabilities capabilities, ActorRef<SessionMessage> session)
@@ -106,4 +106,10 @@ public interface SchedulerProtocol {
    */
   public record NoiseObserved(String experimentId, Map<String, double[]> residualsByHost)
       implements Command {}
+
+  /**
+   * A session refused a report of the host (reason as in {@code ReportAck.refused}): counted
+   * per host in memory for ListHosts, not persisted. No reply.
+   */
+  public record ReportRejected(String hostId, String reason) implements Command {}
 }

@@ -48,6 +48,8 @@ public final class EventStore {
       try {
         SchemaUtils.createIfNotExists(system).toCompletableFuture()
             .get(SCHEMA_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        dev.abfleet.controller.security.JdbcTokenStore.createTable(settings.storeUrl(),
+            settings.storeUser(), settings.storePassword());
         StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
             StoreSchema.CURRENT);
         log.info("event store {}: schema version {} {}", name(settings), StoreSchema.CURRENT,

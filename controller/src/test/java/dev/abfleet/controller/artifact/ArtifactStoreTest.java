@@ -34,6 +34,26 @@ class ArtifactStoreTest {
   }
 
   @Test
+  void refusesAnUploadPastThePerUploadCapAndRemovesItsPartialPrefix() throws Exception {
+    byte[] data = "0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+    String sha = sha("0123456789abcdef");
+    ArtifactStore roomy = new ArtifactStore(new ArtifactStoreSettings(dir, 100, 100));
+    ArtifactStore.Upload first = roomy.beginUpload(sha, data.length);
+    first.append(0, ByteString.copyFrom(data, 0, 8));
+    first.close();
+    assertThat(Files.exists(dir.resolve("partial").resolve(sha))).isTrue();
+
+    // Restarted with a smaller cap on one upload: the resumed upload is refused and its prefix gone.
+    ArtifactStore capped = new ArtifactStore(new ArtifactStoreSettings(dir, 100, 10));
+    assertThatThrownBy(() -> capped.beginUpload(sha, data.length))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.NO_ROOM))
+        .hasMessageContaining("16 bytes").hasMessageContaining("cap of 10 bytes")
+        .hasMessageContaining("controller.artifacts.max_upload_bytes");
+    assertThat(Files.exists(dir.resolve("partial").resolve(sha))).isFalse();
+    assertThat(capped.usedBytes()).isZero();
+  }
+
+  @Test
   void neverEvictsAnArtifactBeingRead() throws Exception {
     ArtifactStore store = new ArtifactStore(new ArtifactStoreSettings(dir, 20));
     String a = put(store, "a", 10);

@@ -16,6 +16,7 @@ import java.util.List;
 public final class GoBenchLine {
 
   private static final String PREFIX = "Benchmark";
+  private static final String FORM = "expected 'BenchmarkName N value unit [value unit ...]'";
 
   /** One measurement of a line. */
   public record Measurement(double value, String unit, Better better) {}
@@ -57,7 +58,7 @@ public final class GoBenchLine {
     }
     String[] f = text.trim().split("\\s+");
     if (f.length < 4 || f.length % 2 != 0) {
-      return Line.bad("", 0, List.of(), "expected 'BenchmarkName N value unit [value unit ...]'");
+      return Line.bad("", 0, List.of(), f.length + " fields; " + FORM);
     }
     String name = f[0].substring(PREFIX.length());
     if (name.isEmpty()) {
@@ -67,7 +68,7 @@ public final class GoBenchLine {
     try {
       iterations = Long.parseLong(f[1]);
     } catch (NumberFormatException e) {
-      return Line.bad(name, 0, List.of(), "iteration count '" + f[1] + "' is not a whole number");
+      return Line.bad(name, 0, List.of(), "iteration count '" + f[1] + "' is not a whole number; " + FORM);
     }
     List<Measurement> read = new ArrayList<>();
     for (int i = 2; i + 1 < f.length; i += 2) {
@@ -75,7 +76,7 @@ public final class GoBenchLine {
       try {
         value = Double.parseDouble(f[i]);
       } catch (NumberFormatException e) {
-        return Line.bad(name, iterations, read, "value '" + f[i] + "' is not a number");
+        return Line.bad(name, iterations, read, "value '" + f[i] + "' is not a number; " + FORM);
       }
       if (!Double.isFinite(value)) {
         return Line.bad(name, iterations, read, "value is " + f[i] + "; values must be finite"

@@ -38,6 +38,7 @@ public final class GuestProtocol {
   /** How many {@code '{'} positions of one noisy line are tried as the object start. */
   private static final int MAX_START_CANDIDATES = 16;
   private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+  private static final String EVENTS = "start, done, error, telemetry, setup_error, workload or workload_end";
 
   private static final ObjectMapper JSON =
       JsonMapper.builder(new JsonFactory())
@@ -105,12 +106,13 @@ public final class GuestProtocol {
         return;
       }
       if (line.length() > MAX_LINE_CHARS) {
-        error(number, "line too long: " + line.length() + " characters");
+        error(number, "line too long: " + line.length() + " characters, past " + MAX_LINE_CHARS
+            + "; write one protocol object per line (a workload's output goes in workload events)");
         return;
       }
       Optional<JsonNode> object = firstObject(line);
       if (object.isEmpty()) {
-        error(number, "not a JSON object: " + excerpt(line));
+        error(number, "not a JSON object: " + excerpt(line) + "; write one protocol object per line");
         return;
       }
       JsonNode node = object.get();
@@ -119,7 +121,8 @@ public final class GuestProtocol {
       } else if (node.has("metric")) {
         sample(number, node).ifPresent(samples::add);
       } else {
-        error(number, "neither \"event\" nor \"metric\": " + excerpt(line));
+        error(number, "neither \"event\" nor \"metric\": " + excerpt(line)
+            + "; a protocol line is an event or a sample");
       }
     }
 
@@ -142,6 +145,10 @@ public final class GuestProtocol {
         case "done" -> {
           done = true;
           elapsedMs = nonNegativeLong(node, "elapsed_ms");
+          if (elapsedMs.isEmpty() && node.hasNonNull("elapsed_ms")) {
+            error(number, "done: \"elapsed_ms\" must be a whole number of milliseconds >= 0, got "
+                + excerpt(node.get("elapsed_ms").toString()) + " (the run time is left unknown)");
+          }
         }
         case "error" ->
             harnessErrors.add(new HarnessError(number, text(node, "metric"), text(node, "message")));
@@ -149,7 +156,7 @@ public final class GuestProtocol {
         case "setup_error" -> setupErrors.add(new SetupError(number, text(node, "step"), text(node, "message")));
         case "workload" -> workloadLine(number, node);
         case "workload_end" -> workloadEnd(number, node);
-        default -> error(number, "unknown event '" + excerpt(event) + "'");
+        default -> error(number, "unknown event '" + excerpt(event) + "'; expected " + EVENTS);
       }
     }
 

@@ -6,6 +6,7 @@ import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Heartbeat;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
+import dev.abfleet.proto.fleet.v1.ReportAck;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
 import io.grpc.Channel;
@@ -107,9 +108,14 @@ public final class ControllerLink implements AutoCloseable {
     }
   }
 
-  private void onAck(String runId) {
+  /** The report is handled, or refused for good (sending it again cannot change that). */
+  private void onAck(ReportAck ack) {
+    if (!ack.getRefused().isEmpty()) {
+      log.warn("the controller refused the report of run {} ({}); it is not recorded", ack.getRunId(),
+          ack.getRefused());
+    }
     synchronized (lock) {
-      outbox.acknowledged(runId);
+      outbox.acknowledged(ack.getRunId());
       drainLocked();
     }
   }
@@ -238,7 +244,7 @@ public final class ControllerLink implements AutoCloseable {
         case WELCOME -> onWelcome(gen, message.getWelcome().getHeartbeatIntervalMs());
         case ASSIGNMENT -> handler.onAssignment(message.getAssignment());
         case CANCEL -> handler.onCancel(message.getCancel());
-        case REPORT_ACK -> onAck(message.getReportAck().getRunId());
+        case REPORT_ACK -> onAck(message.getReportAck());
         default -> log.warn("ignoring unknown controller message {}", message.getKindCase());
       }
     }

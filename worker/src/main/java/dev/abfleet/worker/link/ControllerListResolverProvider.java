@@ -83,7 +83,9 @@ public final class ControllerListResolverProvider extends NameResolverProvider {
       for (ControllerTargets.HostPort node : nodes) {
         InetSocketAddress address = new InetSocketAddress(node.host(), node.port());
         if (!address.isUnresolved()) {
-          groups.add(new EquivalentAddressGroup(address));
+          // Each node's own name, so TLS verifies every node's certificate against its name.
+          groups.add(new EquivalentAddressGroup(address, io.grpc.Attributes.newBuilder()
+              .set(EquivalentAddressGroup.ATTR_AUTHORITY_OVERRIDE, node.toString()).build()));
         }
       }
       if (groups.isEmpty()) {

@@ -35,11 +35,12 @@ public final class ControllerTargets {
    */
   public static List<HostPort> parse(String addresses) {
     List<HostPort> nodes = new ArrayList<>();
-    for (String entry : addresses.split(",", -1)) {
+    for (String entry : (addresses == null ? "" : addresses).split(",", -1)) {
       var m = HOST_PORT.matcher(entry.trim());
       int port = m.matches() ? Integer.parseInt(m.group(2)) : -1;
       if (port < 1 || port > 65_535) {
-        throw new IllegalArgumentException("'" + entry + "': expected HOST:PORT with a port 1 to"
+        // Control characters shown as '?': the message is one line whatever was typed.
+        throw new IllegalArgumentException("'" + entry.replaceAll("\\p{Cntrl}", "?") + "': expected HOST:PORT with a port 1 to"
             + " 65535, several separated by commas, e.g. 127.0.0.1:7070,127.0.0.1:7071");
       }
       String host = m.group(1);
@@ -48,18 +49,34 @@ public final class ControllerTargets {
     return nodes;
   }
 
-  /** A plaintext channel builder to the node, or to any of the nodes, of {@code addresses}. */
+  /**
+   * A channel builder to the node, or to any of the nodes, of {@code addresses}, with
+   * {@link ChannelSecurity#DEFAULT}: plaintext to loopback, TLS with default trust otherwise.
+   */
   public static NettyChannelBuilder channel(String addresses) {
+    return channel(addresses, ChannelSecurity.DEFAULT);
+  }
+
+  /**
+   * A channel builder to the node, or to any of the nodes, of {@code addresses}, secured as
+   * {@code security} says.
+   *
+   * @throws IllegalArgumentException for a bad address or unusable PEM files, naming them
+   */
+  public static NettyChannelBuilder channel(String addresses, ChannelSecurity security) {
     List<HostPort> nodes = parse(addresses);
+    NettyChannelBuilder builder;
     if (nodes.size() == 1) {
-      return NettyChannelBuilder.forTarget(nodes.get(0).toString()).usePlaintext();
+      builder = NettyChannelBuilder.forTarget(nodes.get(0).toString());
+    } else {
+      String list = String.join(",", nodes.stream().map(HostPort::toString).toList());
+      builder = NettyChannelBuilder
+          .forTarget(ControllerListResolverProvider.SCHEME + ":///"
+              + URLEncoder.encode(list, StandardCharsets.UTF_8))
+          .defaultServiceConfig(Map.of("loadBalancingConfig",
+              List.of(Map.of("pick_first", Map.of("shuffleAddressList", true)))));
     }
-    String list = String.join(",", nodes.stream().map(HostPort::toString).toList());
-    return NettyChannelBuilder
-        .forTarget(ControllerListResolverProvider.SCHEME + ":///"
-            + URLEncoder.encode(list, StandardCharsets.UTF_8))
-        .defaultServiceConfig(Map.of("loadBalancingConfig",
-            List.of(Map.of("pick_first", Map.of("shuffleAddressList", true)))))
-        .usePlaintext();
+    security.apply(builder, nodes);
+    return builder;
   }
 }

@@ -188,6 +188,9 @@ public final class GuestRunProcedure implements RunProcedure {
     });
 
     String overCap = outcome.overCap() != null ? outcome.overCap() : results.overCap();
+    if (overCap != null) {
+      overCap += "; first " + FirstBytes.QUOTED + " bytes: " + FirstBytes.of(overCapFile(outcome, overCap));
+    }
     WorkloadRun.Outcome workload = WorkloadRun.read(run.getBenchmark(), parsed, overCap);
     List<String> missing = new ArrayList<>();
     Set<String> measured = workload != null ? workload.measuredMetrics() : parsed.measuredMetrics();
@@ -360,5 +363,11 @@ public final class GuestRunProcedure implements RunProcedure {
 
   private static String nullToEmpty(String s) {
     return s == null ? "" : s;
+  }
+
+  /** The file a cap message is about: it starts with that file's name. */
+  private static Path overCapFile(BootOutcome outcome, String overCap) {
+    Path console = outcome.consoleLog();
+    return console != null && overCap.startsWith(console.getFileName().toString()) ? console : outcome.resultsLog();
   }
 }

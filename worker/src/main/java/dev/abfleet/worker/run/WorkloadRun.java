@@ -123,7 +123,7 @@ final class WorkloadRun {
   static String problem(WorkloadOutput.Format format, ParsedRun parsed, WorkloadOutput.Parsed out, String overCap) {
     List<WorkloadLine> lines = parsed.workloadLines();
     if (overCap != null) {
-      return "the workload flooded the guest's output; " + lastLine(lines);
+      return "the workload flooded the guest's output; " + firstBytes(lines) + "; " + lastLine(lines);
     }
     Optional<WorkloadEnd> end = parsed.workloadEnd();
     if (end.isEmpty()) {
@@ -131,7 +131,8 @@ final class WorkloadRun {
     }
     WorkloadEnd e = end.get();
     if (e.flooded()) {
-      return "workload printed more than the guest forwards (512 KiB on stdout) and was killed; " + lastLine(lines);
+      return "workload printed more than the guest forwards (512 KiB on stdout) and was killed; " + firstBytes(lines)
+          + "; " + lastLine(lines);
     }
     if (e.timedOut()) {
       return "workload killed at its timeout of " + e.timeoutS() + " s; " + lastLine(lines);
@@ -151,6 +152,17 @@ final class WorkloadRun {
   /** The first bad line, else the last line printed. */
   private static String offending(List<WorkloadLine> lines, WorkloadOutput.Parsed out) {
     return out.firstBad().map(b -> "first bad line: " + b.describe()).orElseGet(() -> lastLine(lines));
+  }
+
+  /** What a flooding workload printed first, as bytes: which program ran away. */
+  private static String firstBytes(List<WorkloadLine> lines) {
+    StringBuilder head = new StringBuilder();
+    for (int i = 0; i < lines.size() && head.length() < FirstBytes.QUOTED; i++) {
+      head.append(lines.get(i).text()).append('\n');
+    }
+    byte[] bytes = head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return "first " + FirstBytes.QUOTED + " bytes on stdout: "
+        + FirstBytes.quote(java.util.Arrays.copyOf(bytes, Math.min(bytes.length, FirstBytes.QUOTED)));
   }
 
   private static String lastLine(List<WorkloadLine> lines) {

@@ -33,16 +33,16 @@ class GoBenchLineTest {
   @Test
   void aLineWithoutValueUnitPairsIsAnError() {
     assertThat(GoBenchLine.parse("BenchmarkRead-8  500").error())
-        .isEqualTo("expected 'BenchmarkName N value unit [value unit ...]'");
+        .isEqualTo("2 fields; expected 'BenchmarkName N value unit [value unit ...]'");
     assertThat(GoBenchLine.parse("BenchmarkRead-8  500 12 ns/op 7").error())
-        .isEqualTo("expected 'BenchmarkName N value unit [value unit ...]'");
+        .isEqualTo("5 fields; expected 'BenchmarkName N value unit [value unit ...]'");
   }
 
   @Test
   void aBadCountOrNameIsAnError() {
     assertThat(GoBenchLine.parse("Benchmark 500 1 ns/op").error()).isEqualTo("benchmark without a name");
     assertThat(GoBenchLine.parse("BenchmarkX 5x 1 ns/op").error())
-        .isEqualTo("iteration count '5x' is not a whole number");
+        .isEqualTo("iteration count '5x' is not a whole number; expected 'BenchmarkName N value unit [value unit ...]'");
   }
 
   @Test
@@ -51,6 +51,6 @@ class GoBenchLineTest {
 
     assertThat(l.measurements()).extracting(GoBenchLine.Measurement::unit).containsExactly("ns/op");
     assertThat(l.error()).startsWith("value is NaN; values must be finite numbers");
-    assertThat(GoBenchLine.parse("BenchmarkX-2 10 fast ns/op").error()).isEqualTo("value 'fast' is not a number");
+    assertThat(GoBenchLine.parse("BenchmarkX-2 10 fast ns/op").error()).isEqualTo("value 'fast' is not a number; expected 'BenchmarkName N value unit [value unit ...]'");
   }
 }

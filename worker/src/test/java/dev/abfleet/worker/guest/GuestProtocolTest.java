@@ -111,7 +111,7 @@ class GuestProtocolTest {
 
     assertThat(run.samples()).isEmpty();
     assertThat(run.parseErrors()).singleElement()
-        .isEqualTo(new ParseError(1, "seq_read: missing field \"unit\""));
+        .isEqualTo(new ParseError(1, "seq_read: missing field \"unit\"; a sample needs metric, value, unit, better and iteration"));
   }
 
   @Test
@@ -120,7 +120,7 @@ class GuestProtocolTest {
 
     assertThat(run.samples()).isEmpty();
     assertThat(run.parseErrors()).singleElement()
-        .extracting(ParseError::message).isEqualTo("metadata_stat: non-finite value NaN");
+        .extracting(ParseError::message).isEqualTo("metadata_stat: non-finite value NaN; report finite numbers (leave out a value that was not measured)");
   }
 
   @Test
@@ -168,7 +168,7 @@ class GuestProtocolTest {
   void reportsAnUnknownEvent() {
     ParsedRun run = GuestProtocol.parse(List.of("{\"event\":\"reboot\"}"));
 
-    assertThat(run.parseErrors()).containsExactly(new ParseError(1, "unknown event 'reboot'"));
+    assertThat(run.parseErrors()).containsExactly(new ParseError(1, "unknown event 'reboot'; expected start, done, error, telemetry, setup_error, workload or workload_end"));
   }
 
   @Test

@@ -38,6 +38,7 @@ class GuestRunProcedureTest {
   /** What the fake guest writes and how the fake VM ends. */
   private String results = START + SAMPLE.formatted(0) + DONE;
   private String overCap;
+  private byte[] console;
   private String launchError;
   private BootRequest booted;
 
@@ -84,6 +85,32 @@ class GuestRunProcedureTest {
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.HARNESS);
     assertThat(report.getRunFailure().getMessage()).contains(overCap);
+  }
+
+  @Test
+  void quotesTheFirstBytesOfAFloodedConsoleEscaped() throws Exception {
+    overCap = "console.log grew to 9000000 bytes, past its cap of 8388608 bytes";
+    byte[] garbage = new byte[200];
+    java.util.Arrays.fill(garbage, (byte) 'y');
+    byte[] head = "\u0000\u00ff\"yes\"\n".getBytes(StandardCharsets.ISO_8859_1);
+    System.arraycopy(head, 0, garbage, 0, head.length);
+    console = garbage;
+
+    WorkerMessage report = execute(run());
+
+    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(report.getRunFailure().getMessage()).contains(overCap + "; first 120 bytes: \"\\x00\\xff\\\"yes\\\"\\n"
+        + "y".repeat(120 - head.length) + "\"");
+  }
+
+  @Test
+  void quotesTheFirstBytesOfResultsPastTheirCap() throws Exception {
+    results = START + "z".repeat(2 << 20);
+
+    WorkerMessage report = execute(run());
+
+    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(report.getRunFailure().getMessage()).contains("first 120 bytes: \"{\\\"event\\\":\\\"start\\\"");
   }
 
   @Test
@@ -150,6 +177,9 @@ class GuestRunProcedureTest {
       Path resultsLog = request.workDir().resolve("results.log");
       try {
         Files.writeString(resultsLog, results, StandardCharsets.UTF_8);
+        if (GuestRunProcedureTest.this.console != null) {
+          Files.write(console, GuestRunProcedureTest.this.console);
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

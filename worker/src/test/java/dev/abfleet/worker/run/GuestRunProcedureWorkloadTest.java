@@ -100,7 +100,7 @@ class GuestRunProcedureWorkloadTest {
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.HARNESS);
     assertThat(report.getRunFailure().getMessage()).isEqualTo("workload exited with status 2; first bad line:"
-        + " stdout line 1 'BenchmarkStat-2  1000  fast ns/op' (value 'fast' is not a number)");
+        + " stdout line 1 'BenchmarkStat-2  1000  fast ns/op' (value 'fast' is not a number; expected 'BenchmarkName N value unit [value unit ...]')");
   }
 
   @Test

@@ -97,15 +97,15 @@ class WorkloadRunTest {
     WorkloadRun.Outcome o = read("jsonl", null, line("y"), end("\"exit_status\":-1,\"signal\":9,\"flooded\":true"));
 
     assertThat(o.problem()).startsWith("workload printed more than the guest forwards (512 KiB on stdout)")
-        .endsWith("'y'");
+        .contains("first 120 bytes on stdout: \"y\\n\"").endsWith("'y'");
   }
 
   @Test
   void aResultsChannelOverItsCapIsAProblemQuotingTheLastLine() {
     WorkloadRun.Outcome o = read("jsonl", "results.log grew to 2000000 bytes", line(VALID), line("y"));
 
-    assertThat(o.problem()).isEqualTo("the workload flooded the guest's output; last line it printed"
-        + " (stdout line 2): 'y'");
+    assertThat(o.problem()).isEqualTo("the workload flooded the guest's output; first 120 bytes on stdout: \""
+        + VALID.replace("\"", "\\\"") + "\\ny\\n\"; last line it printed (stdout line 2): 'y'");
   }
 
   @Test

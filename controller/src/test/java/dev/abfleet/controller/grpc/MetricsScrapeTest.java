@@ -1,0 +1,47 @@
+package dev.abfleet.controller.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import io.grpc.ManagedChannel;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** A controller node's /metrics, scraped over HTTP while a worker and a client use it. */
+class MetricsScrapeTest extends ControllerNodeTest {
+
+  @Test
+  void aNodeServesItsCountersAndASecondNodeOnTheSamePortStillServesGrpc() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (ControllerNode node = ControllerNode.start(fastSettings().withMetricsPort(port));
+        ControllerNode second = ControllerNode.start(fastSettings().withMetricsPort(port))) {
+      ManagedChannel channel = channel(node);
+      FakeWorker worker = FakeWorker.connect(node.grpcPort(), "scraped", 1.0);
+      LimitsTest.await(() -> client(channel).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() == 1);
+
+      HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+
+      assertThat(node.metricsPort()).isEqualTo(port);
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.body().lines()).contains("abfleet_connected_hosts 1")
+          .anyMatch(l -> l.startsWith(
+              "abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"} "));
+      // The port was taken: the second node says so in its log and serves gRPC all the same.
+      assertThat(second.metricsPort()).isZero();
+      ManagedChannel toSecond = channel(second);
+      assertThat(client(toSecond).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
+      worker.close();
+      toSecond.shutdownNow();
+      channel.shutdownNow();
+    }
+  }
+}

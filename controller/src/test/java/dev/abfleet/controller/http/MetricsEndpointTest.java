@@ -1,0 +1,73 @@
+package dev.abfleet.controller.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.ConfigFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** /metrics scraped over a real loopback socket. */
+class MetricsEndpointTest {
+  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString(
+      "pekko.actor.provider = local"));
+  final HttpClient http = HttpClient.newHttpClient();
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  @Test
+  void servesTheCountersAsPrometheusText() throws Exception {
+    ControllerMetrics metrics = new ControllerMetrics();
+    metrics.rejectReport("host-1", "stale_epoch");
+    metrics.rejectReport("host-1", "stale_epoch");
+    metrics.rejectWorkerIdentity("host-\"2\"");
+    metrics.rateLimited("call");
+    metrics.callEnded("fleet.v1.ExperimentService/ListHosts", "OK");
+    metrics.hostConnected();
+    try (MetricsEndpoint endpoint = MetricsEndpoint.start(kit.system(), "127.0.0.1", 0, metrics,
+        MetricsEndpoint.ALLOW_ALL)) {
+      HttpResponse<String> scrape = get(endpoint.port(), Optional.empty());
+
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(
+          type -> assertThat(type).startsWith("text/plain").contains("version=0.0.4"));
+      assertThat(scrape.body().lines()).contains(
+          "# TYPE abfleet_rejected_reports_total counter",
+          "abfleet_rejected_reports_total{host=\"host-1\",reason=\"stale_epoch\"} 2",
+          "abfleet_rejected_reports_total{host=\"host-\\\"2\\\"\",reason=\"wrong_identity\"} 1",
+          "abfleet_rate_limited_total{kind=\"call\"} 1",
+          "abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"} 1",
+          "abfleet_connected_hosts 1");
+    }
+  }
+
+  @Test
+  void refusesAScrapeTheAccessCheckDenies() throws Exception {
+    try (MetricsEndpoint endpoint = MetricsEndpoint.start(kit.system(), "127.0.0.1", 0,
+        new ControllerMetrics(), header -> header.equals(Optional.of("Bearer good")))) {
+      HttpResponse<String> anonymous = get(endpoint.port(), Optional.empty());
+      HttpResponse<String> wrong = get(endpoint.port(), Optional.of("Bearer bad"));
+      HttpResponse<String> good = get(endpoint.port(), Optional.of("Bearer good"));
+
+      assertThat(anonymous.statusCode()).isEqualTo(401);
+      assertThat(anonymous.body()).contains("read role");
+      assertThat(wrong.statusCode()).isEqualTo(401);
+      assertThat(good.statusCode()).isEqualTo(200);
+      assertThat(good.body()).contains("abfleet_connected_hosts 0");
+    }
+  }
+
+  private HttpResponse<String> get(int port, Optional<String> authorization) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"));
+    authorization.ifPresent(value -> request.header("Authorization", value));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
