@@ -77,6 +77,18 @@ public final class VerdictEngine {
    */
   static List<Comparison> evaluate(List<MetricInput> metrics, Policy pol, long seed,
       DoubleUnaryOperator nominal, boolean[] rejectedBefore) {
+    return evaluate(metrics, pol, seed, nominal, rejectedBefore, Double.NaN, "");
+  }
+
+  /**
+   * As above; a metric left inconclusive whose interval at the two-sided level
+   * {@code futilityLevel} fits the policy's futility band is called no change
+   * ({@link Verdicts#futile}). NaN = no futility test at this look.
+   *
+   * @param where the look, for the futility note
+   */
+  static List<Comparison> evaluate(List<MetricInput> metrics, Policy pol, long seed,
+      DoubleUnaryOperator nominal, boolean[] rejectedBefore, double futilityLevel, String where) {
     int size = metrics.size();
     Evidence[] ev = new Evidence[size];
     double[] p = new double[size];
@@ -103,7 +115,8 @@ public final class VerdictEngine {
         significant[i] = p[i] <= nominal.applyAsDouble(pol.alpha());
       }
       double ciAlpha = nominal.applyAsDouble(in.gating() ? pol.alpha() / m : pol.alpha());
-      out.add(Verdicts.judge(in, ev[i], adjusted[i], significant[i], ciAlpha, pol));
+      Comparison c = Verdicts.judge(in, ev[i], adjusted[i], significant[i], ciAlpha, pol);
+      out.add(Double.isNaN(futilityLevel) ? c : Verdicts.futile(c, ev[i], futilityLevel, where, pol));
     }
     return out;
   }
@@ -186,7 +199,18 @@ public final class VerdictEngine {
           + " using one look at the end");
       looks = List.of();
     }
-    return new Policy(delta, alpha, looks);
+    double effect = policy.futilityEffect();
+    double beta = policy.futilityBeta();
+    if (!(effect >= 0 && effect < 1)) {
+      warnings.add("policy futility effect=" + effect + " is outside [0, 1); no futility stop");
+      effect = 0;
+    }
+    if (effect > 0 && !(beta > 0 && beta < 0.5)) {
+      warnings.add("policy futility beta=" + beta + " is outside (0, 0.5); using "
+          + Policy.DEFAULT_FUTILITY_BETA);
+      beta = Policy.DEFAULT_FUTILITY_BETA;
+    }
+    return new Policy(delta, alpha, looks, effect, beta);
   }
 
   /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */

@@ -15,6 +15,8 @@ import java.util.List;
 enum Rule {
   /** abfleet, group-sequential: looks at 8, 16, 24, 32 pairs, stops when all are decided. */
   ABFLEET_SEQUENTIAL("abfleet sequential (looks 8,16,24,32)"),
+  /** The same with the futility stop fleet.yaml turns on by default (5%, beta 10%). */
+  ABFLEET_SEQUENTIAL_FUTILITY("abfleet sequential + futility 5%"),
   /** abfleet at a fixed number of pairs (32 unless calibrate's --pairs says otherwise). */
   ABFLEET_FIXED("abfleet fixed n"),
   /** benchstat-like: all boots pooled per arm, Mann-Whitney at 0.05 per metric. */
@@ -45,12 +47,14 @@ enum Rule {
 
   /** Runs at any number of pairs; false for the rules whose looks end at 32 pairs. */
   boolean fixedSize() {
-    return this != ABFLEET_SEQUENTIAL && this != ADAPTIVE_RETEST;
+    return this != ABFLEET_SEQUENTIAL && this != ABFLEET_SEQUENTIAL_FUTILITY && this != ADAPTIVE_RETEST;
   }
 
   Outcome run(SimExperiment e, Policy policy) {
     return switch (this) {
       case ABFLEET_SEQUENTIAL -> sequential(e, policy);
+      case ABFLEET_SEQUENTIAL_FUTILITY -> sequential(e, policy.withFutility(
+          Policy.DEFAULT_FUTILITY_EFFECT, Policy.DEFAULT_FUTILITY_BETA));
       case ABFLEET_FIXED -> abfleet(VerdictEngine.compare(paired(e, e.pairs()), policy),
           e.pairs());
       case POOLED_MANN_WHITNEY -> pooled(e, e.pairs(), false);

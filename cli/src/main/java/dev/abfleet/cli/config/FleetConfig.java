@@ -96,10 +96,18 @@ public record FleetConfig(
    * Default decision policy of experiments that do not set their own. {@code looks}: ascending
    * pair counts of a sequential design (empty = a fixed design of {@code pairs}).
    * {@code warmupBoot}: the first block on a freshly leased host starts with an uncounted
-   * baseline boot.
+   * baseline boot. {@code futilityEffect}, {@code futilityBeta}: the futility stop of a
+   * sequential design (0 = none; see stats' SequentialPlan).
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
-      boolean warmupBoot) {
+      boolean warmupBoot, double futilityEffect, double futilityBeta) {
+
+    /** With the default futility stop (5%, beta 10%). */
+    public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
+        boolean warmupBoot) {
+      this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, warmupBoot,
+          dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT, dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA);
+    }
 
     /** Without warm-up boots. */
     public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {

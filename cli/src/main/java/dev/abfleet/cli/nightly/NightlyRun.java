@@ -105,7 +105,8 @@ public final class NightlyRun {
         .setSelector(selector)
         .setPolicy(Policy.newBuilder().setNoiseThreshold(p.noiseThreshold()).setAlpha(p.alpha())
             .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating())
-            .setWarmupBoot(p.warmupBoot()).addAllClassBy(s.hosts().classBy()))
+            .setWarmupBoot(p.warmupBoot()).addAllClassBy(s.hosts().classBy())
+            .setFutilityEffect(p.futilityEffect()).setFutilityBeta(p.futilityBeta()))
         .setPriority("nightly")
         .build();
   }
