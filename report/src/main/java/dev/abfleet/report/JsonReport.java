@@ -74,6 +74,10 @@ public final class JsonReport {
     }
     ArrayNode looks = policy.putArray("looks");
     d.policy().looks().forEach(looks::add);
+    if (d.policy().futility()) {
+      number(policy, "futility_effect", d.policy().futilityEffect());
+      number(policy, "futility_beta", d.policy().futilityBeta());
+    }
     n.put("pairs_done", r.pairs());
     if (run != null) {
       n.put("stopped_early", run.stoppedEarly());
