@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
     })
 public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--mde", required = true, paramLabel = "CHANGE",
-      description = "Minimum detectable effect: 2% or 0.02.")
+      description = "Minimum detectable effect: 2%% or 0.02.")
   String mde;
 
   @Option(names = "--class", paramLabel = "KEY",
