@@ -64,9 +64,30 @@ public final class AaExperiments {
     return out;
   }
 
+  /** Reason recorded on an A/A experiment cancelled because its process was stopped. */
+  static final String INTERRUPTED = "abfleet calibrate --real interrupted";
+
+  /** Watches one experiment; stopping the process (Ctrl-C) meanwhile cancels it with {@link #INTERRUPTED}. */
   private static Experiment watch(ExperimentClient client, String id, int i, int count, PrintStream err) {
     err.println("abfleet: A/A experiment " + i + "/" + count + ": " + id + " submitted");
-    Experiment done = client.watch(id, new Progress(err)::onChange);
+    Thread cancel = new Thread(() -> {
+      try {
+        client.cancel(id, INTERRUPTED);
+      } catch (RuntimeException e) {
+        // The controller is unreachable or going down with us; the experiment stays as recorded.
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(cancel);
+    Experiment done;
+    try {
+      done = client.watch(id, new Progress(err)::onChange);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(cancel);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running: the experiment is being cancelled.
+      }
+    }
     err.println("abfleet: A/A experiment " + id + " " + done.getState()
         + (done.getMessage().isEmpty() ? "" : ": " + done.getMessage()));
     return done;

@@ -68,6 +68,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     if (real) {
       return callReal();
     }
+    String realOnly = realOptions.firstGiven();
+    if (realOnly != null) {
+      throw new Problem(realOnly + " is an option of calibrate --real (A/A experiments on real hosts); add --real,"
+          + " or drop " + realOnly + " to simulate");
+    }
     if (experiments < 10 || experiments > 1_000_000) {
       throw new Problem("--experiments " + experiments + ": expected 10 to 1000000");
     }

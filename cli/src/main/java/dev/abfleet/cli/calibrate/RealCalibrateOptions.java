@@ -49,6 +49,12 @@ final class RealCalibrateOptions {
 
   @picocli.CommandLine.Mixin ClientAuthOptions auth;
 
+  /** The first of these options given, e.g. "--kernel"; null when none is. */
+  String firstGiven() {
+    return kernel != null ? "--kernel" : benchmark != null ? "--benchmark" : config != null ? "--config"
+        : controller != null ? "--controller" : null;
+  }
+
   /** Runs {@code experiments} A/A experiments of {@code pairs} pairs each and prints the stored noise. */
   int run(int experiments, int pairs, String format, PrintStream out, PrintStream err, Clock clock) {
     if (experiments < 1 || experiments > 1000) {

@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abfleet.cli.Problem;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,15 +94,24 @@ public final class NoiseStore {
 
   /** Adds {@code r} to its class's record and returns the merged record. */
   public NoiseRecord merge(NoiseRecord r) {
-    NoiseRecord merged = load(r.hostClass()).map(old -> old.merge(r)).orElse(r);
-    write(merged);
-    return merged;
+    // A calibrate --real and a nightly A/A run may finish at once: read-merge-write under one lock.
+    try {
+      Files.createDirectories(dir);
+      try (FileChannel ch = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock lock = ch.lock()) {
+        NoiseRecord merged = load(r.hostClass()).map(old -> old.merge(r)).orElse(r);
+        write(merged);
+        return merged;
+      }
+    } catch (IOException e) {
+      throw new Problem("cannot lock the noise records in " + dir + ": " + e.getMessage()
+          + "; check that ABFLEET_HOME (" + dir.getParent() + ") is writable");
+    }
   }
 
   private void write(NoiseRecord r) {
     Path f = file(r.hostClass());
     try {
-      Files.createDirectories(dir);
       Path tmp = Files.createTempFile(dir, key(r.hostClass()), ".tmp");
       Files.writeString(tmp, JSON.writeValueAsString(toJson(r)) + "\n");
       try {

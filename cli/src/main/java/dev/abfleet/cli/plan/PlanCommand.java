@@ -60,8 +60,11 @@ public final class PlanCommand implements Callable<Integer> {
     List<NoiseRecord> records = hostClass == null ? store.loadAll()
         : store.loadKey(hostClass).map(List::of).orElse(List.of());
     if (records.isEmpty()) {
+      List<String> known = hostClass == null ? List.of()
+          : store.loadAll().stream().map(r -> NoiseStore.key(r.hostClass())).toList();
       throw new Problem("no noise records" + (hostClass == null ? "" : " for host class '" + hostClass + "'")
-          + " in " + store.dir() + "; run `abfleet calibrate --real` first");
+          + " in " + store.dir() + (known.isEmpty() ? "; run `abfleet calibrate --real` first"
+              : "; recorded classes: " + String.join(", ", known) + " (or run `abfleet calibrate --real` on it first)"));
     }
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"host class", "metric", "paired sd", "calibration pairs", "pairs needed"});

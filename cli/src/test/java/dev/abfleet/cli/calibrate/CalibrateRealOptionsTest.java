@@ -36,6 +36,12 @@ class CalibrateRealOptionsTest {
   }
 
   @Test
+  void aRealOnlyOptionWithoutRealSaysToAddIt() {
+    assertThat(run("calibrate", "--kernel", "/boot/vmlinuz")).isEqualTo(2);
+    assertThat(err.toString()).contains("--kernel is an option of calibrate --real").contains("add --real");
+  }
+
+  @Test
   void zeroExperimentsIsRejected() {
     assertThat(run("calibrate", "--real", "--experiments", "0")).isEqualTo(2);
     assertThat(err.toString()).contains("--experiments 0").contains("1 to 1000");

@@ -37,6 +37,14 @@ class PlanCommandTest {
   }
 
   @Test
+  void anUnknownClassListsTheRecordedOnes() {
+    NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
+        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01)))));
+    assertThatThrownBy(() -> plan("--mde", "2%", "--class", "vz_vz")).isInstanceOf(Problem.class)
+        .hasMessageContaining("host class 'vz_vz'").hasMessageContaining("recorded classes: qemu_tcg");
+  }
+
+  @Test
   void printsThePairsEachGatingMetricNeeds() {
     // Two paired log ratios +-h have sd sqrt(2) * h: 0.029 and 0.05.
     double h = 0.029 / Math.sqrt(2);
