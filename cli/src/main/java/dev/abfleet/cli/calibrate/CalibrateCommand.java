@@ -22,7 +22,10 @@ import picocli.CommandLine.Option;
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
       "gate on the same data. A benchmark, not a test: figures are printed, not asserted.",
       "With --pairs 8,12,16,32: the fixed-size rules at each pair count (sequential rules at 32",
-      "only), each rate with its 95%% Wilson interval over the simulated experiments."
+      "only), each rate with its 95%% Wilson interval over the simulated experiments.",
+      "With --real: K A/A experiments (one kernel as both arms) on this machine's QEMU (or a",
+      "--controller's hosts); per host class the measured false-positive rate, the CV of boot",
+      "medians and the paired sd are merged into $ABFLEET_HOME/noise and quoted by later reports."
     })
 public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--experiments", defaultValue = "400", paramLabel = "N",
@@ -47,13 +50,29 @@ public final class CalibrateCommand implements Callable<Integer> {
   List<Integer> pairs;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "text or markdown (default: ${DEFAULT-VALUE}).")
+      description = "text or markdown, with --real also json (default: ${DEFAULT-VALUE}).")
   String format;
+
+  @Option(names = "--real",
+      description = "Run A/A experiments on real hosts (default --experiments 3, --pairs 4) and record their noise.")
+  boolean real;
+
+  @picocli.CommandLine.Mixin RealCalibrateOptions realOptions;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
   PrintStream out = System.out;
 
   @Override
   public Integer call() {
+    if (real) {
+      return callReal();
+    }
+    String realOnly = realOptions.firstGiven();
+    if (realOnly != null) {
+      throw new Problem(realOnly + " is an option of calibrate --real (A/A experiments on real hosts); add --real,"
+          + " or drop " + realOnly + " to simulate");
+    }
     if (experiments < 10 || experiments > 1_000_000) {
       throw new Problem("--experiments " + experiments + ": expected 10 to 1000000");
     }
@@ -100,6 +119,18 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** --real: --experiments and --pairs default to a few A/A experiments when not given. */
+  private int callReal() {
+    var given = commandSpec.commandLine().getParseResult();
+    int k = given != null && given.hasMatchedOption("--experiments") ? experiments
+        : RealCalibrateOptions.DEFAULT_EXPERIMENTS;
+    if (pairs != null && pairs.size() != 1) {
+      throw new Problem("--pairs " + pairs + ": with --real give one pair count, e.g. --pairs 4");
+    }
+    int n = pairs == null ? RealCalibrateOptions.DEFAULT_PAIRS : pairs.get(0) == null ? 0 : pairs.get(0);
+    return realOptions.run(k, n, format, out, System.err, java.time.Clock.systemUTC());
   }
 
   private List<Integer> pairCounts() {

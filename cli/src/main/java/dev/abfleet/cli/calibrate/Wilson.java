@@ -1,11 +1,11 @@
 package dev.abfleet.cli.calibrate;
 
 /** Wilson's score interval for a binomial proportion: the Monte Carlo error of a rate. */
-final class Wilson {
+public final class Wilson {
   private Wilson() {}
 
   /** [low, high] for {@code hits} of {@code n} at the normal quantile {@code z}; NaN for n=0. */
-  static double[] interval(long hits, long n, double z) {
+  public static double[] interval(long hits, long n, double z) {
     if (n <= 0) {
       return new double[] {Double.NaN, Double.NaN};
     }

@@ -218,7 +218,25 @@ public record FleetConfig(
    */
   public record Schedule(
       String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
-      Baseline baseline, int pairs, Hosts hosts, int line) {}
+      Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
+    /** An A/B schedule ({@code kind: ab}, the default). */
+    public Schedule(String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
+        Baseline baseline, int pairs, Hosts hosts, int line) {
+      this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, AB);
+    }
+
+    /** A/B: candidate against baseline. */
+    public static final String AB = "ab";
+    /**
+     * A/A: the {@code kernel:} (held in {@link #candidate}) as both arms; the run's noise is merged
+     * into the host class's noise record, like {@code abfleet calibrate --real}.
+     */
+    public static final String AA = "aa";
+
+    public boolean aa() {
+      return AA.equals(kind);
+    }
+  }
 
   /**
    * Where tonight's candidate kernel comes from. kind "path": the kernel image at
@@ -233,7 +251,10 @@ public record FleetConfig(
    * gating regression, or the kernel at {@code path} before any run was accepted (empty path:
    * the first run needs an accepted one and fails with a message).
    */
-  public record Baseline(String kind, String path) {}
+  public record Baseline(String kind, String path) {
+    /** The baseline of an A/A schedule: its candidate, the same kernel. */
+    public static final Baseline SAME_KERNEL = new Baseline("same_kernel", "");
+  }
 
   /**
    * Which hosts may run a schedule and how they are grouped.
