@@ -59,7 +59,7 @@ public final class MarkdownReport {
   private static void table(Report r, StringBuilder out) {
     Assessment a = r.assessment();
     List<String> header = new ArrayList<>(List.of("metric", "baseline", "candidate", "change",
-        r.intervalHeader(), "p (Holm)", "verdict"));
+        r.intervalHeader(), "p (adj.)", "verdict"));
     List<String> align = new ArrayList<>(List.of("---", "---:", "---:", "---:", "---", "---:",
         "---"));
     if (!a.paired()) {

@@ -65,7 +65,7 @@ public final class TextReport {
     Assessment a = r.assessment();
     boolean ceiling = !r.design().ceiling().isEmpty();
     List<String> header = new ArrayList<>(List.of("metric", "unit", "baseline", "candidate",
-        "change", r.intervalHeader(), "p (Holm)"));
+        "change", r.intervalHeader(), "p (adj.)"));
     if (!a.paired()) {
       header.add(2, "n");
     }

@@ -146,7 +146,7 @@ public final class JointSignFlip {
 
   /** Share of the sorted values at least t (ties within a relative 1e-9 count). */
   private static double shareAtLeast(double[] sorted, double t) {
-    return (sorted.length - lowerBound(sorted, t * (1 - TIE))) / (double) sorted.length;
+    return (sorted.length - Sorted.lowerBound(sorted, t * (1 - TIE))) / (double) sorted.length;
   }
 
   /**
@@ -177,20 +177,6 @@ public final class JointSignFlip {
   private static double share(double[] t, double observed) {
     long count = Arrays.stream(t).filter(v -> v >= observed * (1 - TIE)).count();
     return count / (double) t.length;
-  }
-
-  private static int lowerBound(double[] sorted, double v) {
-    int lo = 0;
-    int hi = sorted.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] < v) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /**
