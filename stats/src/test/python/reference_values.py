@@ -159,9 +159,12 @@ show("g2", g2)
 show("g3", g3)
 show("  p_kruskal", float(stats.kruskal(g1, g2, g3).pvalue))
 
-print("# Fisher's exact test, two-sided")
-show("  p_fisher_1_31_7_25", float(stats.fisher_exact([[1, 31], [7, 25]]).pvalue))
-show("  p_fisher_0_32_3_29", float(stats.fisher_exact([[0, 32], [3, 29]]).pvalue))
+print("# Fisher's exact test, one-sided (rows baseline, candidate; columns failed, ok)")
+for t in ([[1, 31], [7, 25]], [[0, 32], [3, 29]], [[0, 32], [8, 24]], [[0, 8], [4, 4]],
+          [[1, 7], [4, 4]], [[4, 4], [0, 8]]):
+    name = "_".join(str(v) for row in t for v in row)
+    show("  p_fisher_less_" + name, float(stats.fisher_exact(t, alternative="less").pvalue))
+    show("  p_fisher_greater_" + name, float(stats.fisher_exact(t, alternative="greater").pvalue))
 
 print("# Lan-DeMets O'Brien-Fleming: P(no crossing) with the Java boundaries")
 t = np.array([0.2, 0.4, 0.6, 0.8, 1.0])

@@ -143,7 +143,9 @@ record AbRequest(
         .addAllLooks(effectiveLooks())
         .setBootTimeoutS(bootTimeoutS != null ? bootTimeoutS : config.policy().bootTimeoutS())
         .addAllGatingMetrics(gating)
-        .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot());
+        .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot())
+        .setFutilityEffect(config.policy().futilityEffect())
+        .setFutilityBeta(config.policy().futilityBeta());
     hosts.classes(policy);
     if (seed != null) {
       policy.setSeed(seed);

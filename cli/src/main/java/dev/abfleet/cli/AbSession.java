@@ -89,7 +89,7 @@ final class AbSession {
       removeQuietly(cancelOnInterrupt);
     }
     finished.set(true);
-    out.print(format.render(done));
+    out.print(format.render(done, noiseQuotes(done, err)));
     out.flush();
     if (!done.getState().equals("completed")) {
       err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
@@ -98,6 +98,17 @@ final class AbSession {
     // A gating metric regressed, or a candidate fails to boot significantly more often.
     boolean regressed = done.getOverall().equals("regressed");
     return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+  }
+
+  /** The measured noise of the experiment's host classes; an unreadable record is skipped with a warning. */
+  private static List<dev.abfleet.report.NoiseCalibration> noiseQuotes(Experiment done, PrintStream err) {
+    try {
+      return dev.abfleet.cli.noise.NoiseQuotes.of(done,
+          dev.abfleet.cli.noise.NoiseStore.inHome(WorkerSettings.defaultHome()));
+    } catch (Problem e) {
+      err.println("abfleet: warning: " + e.getMessage());
+      return List.of();
+    }
   }
 
   private static void cancelQuietly(ExperimentClient client, String id) {

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       AbCommand.class, dev.abfleet.cli.nightly.NightlyCommand.class, dev.abfleet.cli.history.HistoryCommand.class, dev.abfleet.cli.bisect.BisectCommand.class,
       dev.abfleet.cli.analyze.AnalyzeCommand.class, dev.abfleet.cli.calibrate.CalibrateCommand.class,
+      dev.abfleet.cli.plan.PlanCommand.class,
       DemoCommand.class,
       ControllerCommand.class,
       WorkerCommand.class,

@@ -34,6 +34,22 @@ public enum ReportFormat {
     };
   }
 
+  /**
+   * One experiment with the measured noise of its host classes quoted after the report; without
+   * calibrations exactly {@link #render(Experiment)}.
+   */
+  public String render(Experiment e, List<dev.abfleet.report.NoiseCalibration> noise) {
+    if (noise.isEmpty()) {
+      return render(e);
+    }
+    Report r = ProtoReports.of(e);
+    return switch (this) {
+      case TEXT -> dev.abfleet.report.NoiseSection.text(r, noise);
+      case JSON -> dev.abfleet.report.NoiseSection.json(r, noise);
+      case MARKDOWN -> dev.abfleet.report.NoiseSection.markdown(r, noise);
+    };
+  }
+
   /** Several experiments ({@code abfleet analyze}): JSON wraps them in one document. */
   public String render(List<Report> reports) {
     return switch (this) {

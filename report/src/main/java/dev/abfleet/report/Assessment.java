@@ -44,6 +44,27 @@ public record Assessment(
         && r.comparison().reasons().contains(dev.abfleet.stats.Reasons.CLASS_HETEROGENEITY));
   }
 
+  /**
+   * Why the experiment is regressed beyond its rows: {@code boot_failures} when a candidate
+   * fails to boot significantly more often than the baseline, whatever its metrics say; empty
+   * otherwise. Derived from {@link #bootFailures}, so every path that carries those (the wire
+   * included) says the same.
+   */
+  public List<String> overallReasons() {
+    boolean boots = bootFailures.values().stream()
+        .anyMatch(b -> b.verdict() == dev.abfleet.stats.Verdict.REGRESSED);
+    return boots ? List.of(dev.abfleet.stats.Reasons.BOOT_FAILURES) : List.of();
+  }
+
+  /** "regressed (boot_failures)", "improved"; "undecided" when there is nothing to decide. */
+  public String overallLabel() {
+    if (overall.isEmpty()) {
+      return "undecided";
+    }
+    List<String> reasons = overallReasons();
+    return reasons.isEmpty() ? overall : overall + " (" + String.join(", ", reasons) + ")";
+  }
+
   /** The gate fails: a gating metric regressed or a candidate fails to boot more often. */
   public boolean regressed() {
     return overall.equals(dev.abfleet.stats.Verdict.REGRESSED.wire());

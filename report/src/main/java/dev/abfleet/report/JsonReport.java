@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Every experiment is one object with the same verdict fields whoever ran it ({@code design},
  * {@code policy}, {@code pairs_done}, {@code overall}, {@code host_classes},
- * {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
+ * {@code overall_reasons}, {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
  * fleet ran adds its run facts ({@code state}, {@code seed}, {@code boots}, ...).
  */
 public final class JsonReport {
@@ -74,6 +74,10 @@ public final class JsonReport {
     }
     ArrayNode looks = policy.putArray("looks");
     d.policy().looks().forEach(looks::add);
+    if (d.policy().futility()) {
+      number(policy, "futility_effect", d.policy().futilityEffect());
+      number(policy, "futility_beta", d.policy().futilityBeta());
+    }
     n.put("pairs_done", r.pairs());
     if (run != null) {
       n.put("stopped_early", run.stoppedEarly());
@@ -85,6 +89,7 @@ public final class JsonReport {
     } else {
       n.put("overall", a.overall());
     }
+    strings(n.putArray("overall_reasons"), a.overallReasons());
     ArrayNode classes = n.putArray("host_classes");
     a.classPairs().forEach((cls, pairs) -> classes.addObject().put("host_class", cls)
         .put("pairs", pairs));
@@ -145,7 +150,12 @@ public final class JsonReport {
     n.put("baseline_boots", b.baselineBoots());
     n.put("candidate_failed", b.candidateFailed());
     n.put("candidate_boots", b.candidateBoots());
+    number(n, "baseline_rate", b.baselineBoots() == 0 ? Double.NaN
+        : b.baselineFailed() / (double) b.baselineBoots());
+    number(n, "candidate_rate", b.candidateBoots() == 0 ? Double.NaN
+        : b.candidateFailed() / (double) b.candidateBoots());
     number(n, "p_value", b.pValue());
+    n.put("test", "fisher_one_sided");
     n.put("verdict", b.verdict().wire());
     return n;
   }

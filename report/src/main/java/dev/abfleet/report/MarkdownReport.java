@@ -4,7 +4,6 @@ import dev.abfleet.stats.BootFailureComparison;
 import dev.abfleet.stats.Comparison;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** A table ready to paste into a pull request comment. */
@@ -23,7 +22,7 @@ public final class MarkdownReport {
     out.append("### abfleet: `").append(d.baseline()).append("` vs `")
         .append(String.join("`, `", d.candidates())).append("`")
         .append(d.ceiling().isEmpty() ? "" : " (ceiling `" + d.ceiling() + "`)")
-        .append(" — **").append(a.overall().isEmpty() ? "undecided" : a.overall()).append("**\n\n");
+        .append(" — **").append(a.overallLabel()).append("**\n\n");
     if (r.simulation()) {
       out.append("> **").append(Report.SIMULATION).append("**\n\n");
     }
@@ -60,7 +59,7 @@ public final class MarkdownReport {
   private static void table(Report r, StringBuilder out) {
     Assessment a = r.assessment();
     List<String> header = new ArrayList<>(List.of("metric", "baseline", "candidate", "change",
-        r.intervalHeader(), "p (Holm)", "verdict"));
+        r.intervalHeader(), "p (adj.)", "verdict"));
     List<String> align = new ArrayList<>(List.of("---", "---:", "---:", "---:", "---", "---:",
         "---"));
     if (!a.paired()) {
@@ -108,10 +107,9 @@ public final class MarkdownReport {
     for (Map.Entry<String, BootFailureComparison> e : r.assessment().bootFailures().entrySet()) {
       BootFailureComparison b = e.getValue();
       if (b.baselineFailed() + b.candidateFailed() > 0) {
-        out.append(String.format(Locale.ROOT,
-            "%nBoot failures: `%s` %d of %d, `%s` %d of %d (Fisher p=%s): %s%n",
-            r.design().baseline(), b.baselineFailed(), b.baselineBoots(), e.getKey(),
-            b.candidateFailed(), b.candidateBoots(), Numbers.p(b.pValue()), b.verdict().wire()));
+        out.append("\nBoot failures: ").append(r.bootFailuresLine(e.getKey(), b)).append(": ")
+            .append(b.verdict() == dev.abfleet.stats.Verdict.REGRESSED ? "**regressed**"
+                : b.verdict().wire()).append('\n');
       }
     }
   }

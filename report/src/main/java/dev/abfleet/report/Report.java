@@ -98,10 +98,21 @@ public record Report(Design design, Assessment assessment, Run run) {
             + " family-wise with Holm over metrics x host classes, pooled verdict only when the"
             + " classes agree"
         : "every gating metric must improve or hold; alpha " + alpha + " family-wise with Holm";
-    String overall = assessment.overall().isEmpty() ? "undecided" : assessment.overall();
-    return "verdict: " + overall + " (" + family + ", joint intervals over gating "
+    return "verdict: " + assessment.overallLabel() + " (" + family + ", joint intervals over gating "
         + (assessment.byClass() ? "rows" : "metrics") + ", noise threshold "
         + Numbers.percent(design.policy().noiseThreshold()).replace("+", "±") + ")";
+  }
+
+  /** "stock 0 of 8 boots failed (0%), bad 4 of 8 (50%), Fisher one-sided p=0.038". */
+  String bootFailuresLine(String arm, dev.abfleet.stats.BootFailureComparison b) {
+    return String.format(java.util.Locale.ROOT, "%s %d of %d boots failed (%s), %s %d of %d (%s),"
+        + " Fisher one-sided p=%s", design.baseline(), b.baselineFailed(), b.baselineBoots(),
+        rate(b.baselineFailed(), b.baselineBoots()), arm, b.candidateFailed(), b.candidateBoots(),
+        rate(b.candidateFailed(), b.candidateBoots()), Numbers.p(b.pValue()));
+  }
+
+  private static String rate(int failed, int boots) {
+    return boots == 0 ? "-" : Math.round(100.0 * failed / boots) + "%";
   }
 
   /** The header of the interval column: "CI (95% joint)". */

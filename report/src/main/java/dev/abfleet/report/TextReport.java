@@ -4,7 +4,6 @@ import dev.abfleet.stats.BootFailureComparison;
 import dev.abfleet.stats.Comparison;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** A compact table a benchstat user reads at a glance. */
@@ -66,7 +65,7 @@ public final class TextReport {
     Assessment a = r.assessment();
     boolean ceiling = !r.design().ceiling().isEmpty();
     List<String> header = new ArrayList<>(List.of("metric", "unit", "baseline", "candidate",
-        "change", r.intervalHeader(), "p (Holm)"));
+        "change", r.intervalHeader(), "p (adj.)"));
     if (!a.paired()) {
       header.add(2, "n");
     }
@@ -134,10 +133,8 @@ public final class TextReport {
     for (Map.Entry<String, BootFailureComparison> e : r.assessment().bootFailures().entrySet()) {
       BootFailureComparison b = e.getValue();
       if (b.baselineFailed() + b.candidateFailed() > 0) {
-        out.append(String.format(Locale.ROOT,
-            "boot failures: %s %d of %d, %s %d of %d (Fisher p=%s): %s%n", r.design().baseline(),
-            b.baselineFailed(), b.baselineBoots(), e.getKey(), b.candidateFailed(),
-            b.candidateBoots(), Numbers.p(b.pValue()), b.verdict().wire()));
+        out.append("boot failures: ").append(r.bootFailuresLine(e.getKey(), b)).append(": ")
+            .append(b.verdict().wire()).append('\n');
       }
     }
   }

@@ -3,9 +3,15 @@ package dev.abfleet.stats;
 import org.hipparchus.special.Gamma;
 
 /**
- * Boot failure rates of two arms compared with Fisher's exact test (two-sided: the sum of the
- * probabilities of all tables with the same margins that are no more likely than the observed
- * one, as scipy.stats.fisher_exact). A candidate that fails to boot more often is a result.
+ * Boot failure rates of two arms compared with Fisher's exact test, one-sided in the direction
+ * the candidate moved (as scipy.stats.fisher_exact with {@code alternative='less'} for a
+ * candidate that fails more often, {@code 'greater'} for one that fails less often).
+ *
+ * <p>One-sided because the question the gate asks is directional: does the candidate fail to
+ * boot more often? A one-sided test at alpha calls a candidate regressed with probability at
+ * most alpha when it fails no more often than the baseline; the two-sided test would spend half
+ * of alpha on a direction that never gates, and at the sample sizes people run (8 pairs) could
+ * not call even 4 failures of 8 boots against none (two-sided p=0.077, one-sided p=0.038).
  */
 public final class BootFailures {
   private BootFailures() {}
@@ -28,38 +34,51 @@ public final class BootFailures {
           candidateBoots, Double.NaN, Verdict.INCONCLUSIVE,
           "failed boots must be between 0 and the boots attempted");
     }
-    double p = fisherTwoSided(baselineFailed, baselineBoots - baselineFailed, candidateFailed,
-        candidateBoots - candidateFailed);
-    Verdict verdict;
-    String note = "";
     if (baselineFailed == 0 && candidateFailed == 0) {
-      verdict = Verdict.NO_CHANGE;
-    } else if (p <= alpha) {
-      double rateA = baselineFailed / (double) baselineBoots;
-      double rateB = candidateFailed / (double) candidateBoots;
-      verdict = rateB > rateA ? Verdict.REGRESSED : Verdict.IMPROVED;
-    } else {
-      verdict = Verdict.INCONCLUSIVE;
-      note = "boots failed, but not significantly more often in one arm";
+      return new BootFailureComparison(baselineFailed, baselineBoots, candidateFailed,
+          candidateBoots, 1.0, Verdict.NO_CHANGE, "");
+    }
+    double rateA = baselineFailed / (double) baselineBoots;
+    double rateB = candidateFailed / (double) candidateBoots;
+    int baselineOk = baselineBoots - baselineFailed;
+    int candidateOk = candidateBoots - candidateFailed;
+    boolean worse = rateB >= rateA;
+    double p = worse
+        ? fisherCandidateWorse(baselineFailed, baselineOk, candidateFailed, candidateOk)
+        : fisherCandidateBetter(baselineFailed, baselineOk, candidateFailed, candidateOk);
+    if (p <= alpha && rateA != rateB) {
+      return new BootFailureComparison(baselineFailed, baselineBoots, candidateFailed,
+          candidateBoots, p, worse ? Verdict.REGRESSED : Verdict.IMPROVED, "");
     }
     return new BootFailureComparison(baselineFailed, baselineBoots, candidateFailed,
-        candidateBoots, p, verdict, note);
+        candidateBoots, p, Verdict.INCONCLUSIVE,
+        "boots failed, but not significantly more often in one arm");
   }
 
-  /** Fisher's exact two-sided p for the table [[a, b], [c, d]]; 1 for an empty margin. */
-  static double fisherTwoSided(int a, int b, int c, int d) {
+  /**
+   * One-sided p that the candidate fails more often, for the table [[a, b], [c, d]] (rows:
+   * baseline, candidate; columns: failed, ok): P(X <= a) for the hypergeometric count of the
+   * baseline's failures. As scipy's {@code fisher_exact(table, alternative='less')}.
+   */
+  static double fisherCandidateWorse(int a, int b, int c, int d) {
     int row1 = a + b;
     int col1 = a + c;
     int n = a + b + c + d;
-    int lo = Math.max(0, col1 - (n - row1));
-    int hi = Math.min(row1, col1);
-    double observed = logProb(a, row1, col1, n);
     double p = 0;
-    for (int x = lo; x <= hi; x++) {
-      double lp = logProb(x, row1, col1, n);
-      if (lp <= observed + 1e-7) {
-        p += Math.exp(lp);
-      }
+    for (int x = Math.max(0, col1 - (n - row1)); x <= a; x++) {
+      p += Math.exp(logProb(x, row1, col1, n));
+    }
+    return Math.min(1.0, p);
+  }
+
+  /** One-sided p that the candidate fails less often: P(X >= a); scipy's 'greater'. */
+  static double fisherCandidateBetter(int a, int b, int c, int d) {
+    int row1 = a + b;
+    int col1 = a + c;
+    int n = a + b + c + d;
+    double p = 0;
+    for (int x = a; x <= Math.min(row1, col1); x++) {
+      p += Math.exp(logProb(x, row1, col1, n));
     }
     return Math.min(1.0, p);
   }

@@ -7,7 +7,7 @@ import java.util.List;
  * engine computes it once and then asks for intervals at the level each look needs.
  * Estimates and intervals are on the log scale (ln candidate - ln baseline).
  */
-sealed interface Evidence permits PairedEvidence, UnpairedEvidence {
+sealed interface Evidence permits PairedEvidence, UnpairedEvidence, JointEvidence {
   boolean paired();
 
   int nBaseline();

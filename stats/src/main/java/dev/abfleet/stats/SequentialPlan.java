@@ -21,6 +21,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * the graphical procedures of Maurer and Bretz 2013); intervals use the Bonferroni share
  * alpha/m.
  *
+ * <p><b>Futility.</b> With a futility effect in the policy, a gating metric still undecided at a
+ * look is called no change there when its repeated interval at level 1 - 2 beta_k (beta spent
+ * linearly over the same fractions, so the futility intervals of all looks cover the true
+ * change together with probability at least 1 - 2 beta) lies inside ±max(futility effect,
+ * noise threshold). A metric that really changed by the futility effect is so called with
+ * probability at most beta. The boundary is non-binding: the efficacy levels are computed as if
+ * it did not exist, so stopping for futility can only lower the false-positive rate.
+ *
  * <p>Typical use by the experiment entity: after each pair, if the pair count equals
  * {@code looks().get(k)}, call {@code decide(k, data)} with all pairs so far and stop when
  * {@link Decision#stop()}: every gating metric is decided, or one regressed (the experiment's
@@ -98,6 +106,30 @@ public final class SequentialPlan {
     return levels[Math.max(0, Math.min(look, levels.length - 1))];
   }
 
+  /**
+   * Two-sided level of the futility interval at {@code look}: 2 beta spent linearly over the
+   * looks, each side a one-sided test at beta_k of "the change is the futility effect". NaN
+   * when the policy has no futility stop.
+   */
+  public double futilityLevel(int look) {
+    if (!policy.futility()) {
+      return Double.NaN;
+    }
+    double twoBeta = 2 * policy.futilityBeta();
+    if (fractions.length == 1) {
+      return twoBeta;
+    }
+    List<Double> key = new ArrayList<>(fractions.length + 2);
+    key.add(-1.0); // marks the linear function: efficacy keys start with a share > 0
+    key.add(twoBeta);
+    Arrays.stream(fractions).forEach(key::add);
+    double[] levels = NOMINAL.computeIfAbsent(key, k -> {
+      double[] c = Spending.boundaries(twoBeta, fractions, Spending.Function.LINEAR);
+      return Arrays.stream(c).map(Spending::nominal).toArray();
+    });
+    return levels[Math.max(0, Math.min(look, levels.length - 1))];
+  }
+
   /** {@link #decide(int, List, long)} with {@link VerdictEngine#DEFAULT_SEED}. */
   public Decision decide(int look, List<MetricInput> data) {
     return decide(look, data, VerdictEngine.DEFAULT_SEED);
@@ -133,8 +165,10 @@ public final class SequentialPlan {
       int atLook = k;
       List<MetricInput> prefix = (k == last && !stopEarly) || looks.isEmpty() ? data
           : data.stream().map(in -> in.firstN(looks.get(atLook))).toList();
+      String where = "look " + (k + 1) + " of " + lookCount()
+          + (looks.isEmpty() ? "" : " (" + looks.get(k) + " pairs)");
       List<Comparison> current = VerdictEngine.evaluate(prefix, policy, seed,
-          a -> nominalAlpha(atLook, a), rejected);
+          a -> nominalAlpha(atLook, a), rejected, futilityLevel(k), where);
       for (int i = 0; i < size; i++) {
         Comparison c = current.get(i);
         if (decidedAt[i] < 0 && c.verdict() != Verdict.INCONCLUSIVE) {

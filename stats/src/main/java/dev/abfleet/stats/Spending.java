@@ -3,9 +3,11 @@ package dev.abfleet.stats;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 
 /**
- * Two-sided group-sequential boundaries from the Lan-DeMets O'Brien-Fleming alpha-spending
- * function, spent on each side: alpha/2 (t) = 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)), as in
- * gsDesign and ldbounds (two-sided symmetric bounds).
+ * Two-sided group-sequential boundaries from an error-spending function, spent on each side:
+ * the Lan-DeMets O'Brien-Fleming function alpha/2 (t) = 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)), as
+ * in gsDesign and ldbounds (two-sided symmetric bounds), for the efficacy tests; the linear
+ * function alpha t (Kim-DeMets power family with rho = 1, close to Pocock's) for the futility
+ * tests, which should be able to stop early.
  *
  * <p>The standardised statistics Z_k at information fractions t_k behave like a Brownian
  * motion observed at t_k. Boundary c_k is solved so that P(first crossing at look k) =
@@ -19,6 +21,19 @@ final class Spending {
 
   private Spending() {}
 
+  /** How the error is spent over the information fractions. */
+  enum Function {
+    /** Little early, most at the end: efficacy boundaries. */
+    OBRIEN_FLEMING,
+    /** In proportion to the information: futility boundaries. */
+    LINEAR;
+
+    /** Cumulative two-sided error spent by information fraction t in (0, 1]. */
+    double spent(double alpha, double t) {
+      return this == OBRIEN_FLEMING ? obrienFleming(alpha, t) : alpha * Math.min(1, t);
+    }
+  }
+
   /** Cumulative two-sided alpha spent by information fraction t in (0, 1]. */
   static double obrienFleming(double alpha, double t) {
     double z = N01.inverseCumulativeProbability(1 - alpha / 4);
@@ -30,16 +45,21 @@ final class Spending {
    * look k when |Z_k| >= c_k.
    */
   static double[] boundaries(double alpha, double[] t) {
+    return boundaries(alpha, t, Function.OBRIEN_FLEMING);
+  }
+
+  /** As {@link #boundaries(double, double[])}, spending with {@code f}. */
+  static double[] boundaries(double alpha, double[] t, Function f) {
     int looks = t.length;
     double[] c = new double[looks];
-    c[0] = N01.inverseCumulativeProbability(1 - obrienFleming(alpha, t[0]) / 2);
+    c[0] = N01.inverseCumulativeProbability(1 - f.spent(alpha, t[0]) / 2);
     if (looks == 1) {
       return c;
     }
     double[][] grid = firstDensity(c[0], t[0]);
     for (int k = 1; k < looks; k++) {
       double delta = t[k] - t[k - 1];
-      double target = obrienFleming(alpha, t[k]) - obrienFleming(alpha, t[k - 1]);
+      double target = f.spent(alpha, t[k]) - f.spent(alpha, t[k - 1]);
       c[k] = solve(grid, delta, Math.sqrt(t[k]), target);
       if (k < looks - 1) {
         grid = propagate(grid, delta, c[k] * Math.sqrt(t[k]));

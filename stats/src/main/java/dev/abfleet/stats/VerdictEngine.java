@@ -19,7 +19,9 @@ import java.util.function.DoubleUnaryOperator;
  * U (exact with ties up to 40 values) and the two-sample Hodges-Lehmann interval. Gating
  * metrics share the family-wise error rate alpha: Holm-adjusted p-values and
  * Bonferroni-level (1 - alpha/m) intervals. With looks in the policy, the alpha is spent over
- * the looks ({@link SequentialPlan}).
+ * the looks ({@link SequentialPlan}). A fixed design of 2 to 16 paired pairs decides its gating
+ * metrics together instead ({@link SmallFamily}: maxT over joint sign flips of winsorized
+ * log-ratios, intervals from the same critical value).
  */
 public final class VerdictEngine {
   /** Seed of the host bootstrap when the caller gives none. */
@@ -55,7 +57,9 @@ public final class VerdictEngine {
     Policy pol = usable(policy, policyWarnings);
     List<Comparison> out;
     if (pol.looks().isEmpty()) {
-      out = evaluate(metrics, pol, seed, a -> a, new boolean[metrics.size()]);
+      List<Comparison> small = SmallFamily.evaluate(metrics, pol, seed);
+      out = small != null ? small
+          : evaluate(metrics, pol, seed, a -> a, new boolean[metrics.size()]);
     } else {
       SequentialPlan plan = SequentialPlan.of(pol);
       int n = metrics.stream().mapToInt(VerdictEngine::length).max().orElse(0);
@@ -73,6 +77,18 @@ public final class VerdictEngine {
    */
   static List<Comparison> evaluate(List<MetricInput> metrics, Policy pol, long seed,
       DoubleUnaryOperator nominal, boolean[] rejectedBefore) {
+    return evaluate(metrics, pol, seed, nominal, rejectedBefore, Double.NaN, "");
+  }
+
+  /**
+   * As above; a metric left inconclusive whose interval at the two-sided level
+   * {@code futilityLevel} fits the policy's futility band is called no change
+   * ({@link Verdicts#futile}). NaN = no futility test at this look.
+   *
+   * @param where the look, for the futility note
+   */
+  static List<Comparison> evaluate(List<MetricInput> metrics, Policy pol, long seed,
+      DoubleUnaryOperator nominal, boolean[] rejectedBefore, double futilityLevel, String where) {
     int size = metrics.size();
     Evidence[] ev = new Evidence[size];
     double[] p = new double[size];
@@ -99,7 +115,8 @@ public final class VerdictEngine {
         significant[i] = p[i] <= nominal.applyAsDouble(pol.alpha());
       }
       double ciAlpha = nominal.applyAsDouble(in.gating() ? pol.alpha() / m : pol.alpha());
-      out.add(Verdicts.judge(in, ev[i], adjusted[i], significant[i], ciAlpha, pol));
+      Comparison c = Verdicts.judge(in, ev[i], adjusted[i], significant[i], ciAlpha, pol);
+      out.add(Double.isNaN(futilityLevel) ? c : Verdicts.futile(c, ev[i], futilityLevel, where, pol));
     }
     return out;
   }
@@ -136,7 +153,7 @@ public final class VerdictEngine {
     return Double.isNaN(p) ? 1.0 : p;
   }
 
-  private static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
+  static Evidence evidence(MetricInput in, Policy pol, long seed, int index) {
     if (!in.paired()) {
       return UnpairedEvidence.of(in, pol);
     }
@@ -182,7 +199,18 @@ public final class VerdictEngine {
           + " using one look at the end");
       looks = List.of();
     }
-    return new Policy(delta, alpha, looks);
+    double effect = policy.futilityEffect();
+    double beta = policy.futilityBeta();
+    if (!(effect >= 0 && effect < 1)) {
+      warnings.add("policy futility effect=" + effect + " is outside [0, 1); no futility stop");
+      effect = 0;
+    }
+    if (effect > 0 && !(beta > 0 && beta < 0.5)) {
+      warnings.add("policy futility beta=" + beta + " is outside (0, 0.5); using "
+          + Policy.DEFAULT_FUTILITY_BETA);
+      beta = Policy.DEFAULT_FUTILITY_BETA;
+    }
+    return new Policy(delta, alpha, looks, effect, beta);
   }
 
   /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */

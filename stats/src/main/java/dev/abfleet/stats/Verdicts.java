@@ -44,6 +44,38 @@ final class Verdicts {
   }
 
   /**
+   * The futility stop of a sequential plan: {@code c} (inconclusive at this look) becomes no
+   * change when the metric's interval at the futility level lies inside the band
+   * ±max(futility effect, noise threshold), i.e. a change of the effect worth finding is ruled
+   * out with error at most beta. Otherwise, or when the hosts disagree, {@code c} unchanged.
+   *
+   * @param level two-sided level of the futility interval at this look
+   * @param where the look, for the note: "look 2 of 4 (16 pairs)"
+   */
+  static Comparison futile(Comparison c, Evidence ev, double level, String where, Policy policy) {
+    if (c.verdict() != Verdict.INCONCLUSIVE || ev.hostsDisagree()) {
+      return c;
+    }
+    double[] ci = ev.logInterval(level);
+    if (ci == null) {
+      return c;
+    }
+    double band = Math.max(policy.futilityEffect(), policy.noiseThreshold());
+    double low = Math.expm1(ci[0]);
+    double high = Math.expm1(ci[1]);
+    if (!(low >= -band && high <= band)) {
+      return c;
+    }
+    List<String> warnings = new ArrayList<>();
+    warnings.add(String.format(java.util.Locale.ROOT,
+        "futility stop at %s: the %s interval %+.2f%% .. %+.2f%% rules out a change of ±%s or"
+            + " more (beta %s); smaller changes were not tested",
+        where, percent(1 - level), 100 * low, 100 * high, percent(band), percent(policy.futilityBeta())));
+    warnings.addAll(c.warnings());
+    return c.withJudgement(Verdict.NO_CHANGE, c.pAdjusted(), List.of(), warnings);
+  }
+
+  /**
    * Significant, the interval excludes 0, and the estimate is beyond the noise threshold:
    * improved or regressed by direction. Interval inside [-Δ, +Δ]: no change (equivalence).
    * Anything else, including a missing interval: inconclusive.

@@ -56,7 +56,7 @@ final class WalshResampler {
     int[] taken = new int[big];
     for (int i = 0; i < n; i++) {
       for (int j = i; j < n; j++) {
-        int start = lowerBound(values, (d[i] + d[j]) / 2.0);
+        int start = Sorted.lowerBound(values, (d[i] + d[j]) / 2.0);
         int slot = start + taken[start]++;
         first[slot] = i;
         second[slot] = j;
@@ -109,19 +109,5 @@ final class WalshResampler {
   private long weight(int[] counts, int k) {
     long ci = counts[first[k]];
     return first[k] == second[k] ? ci * (ci + 1) / 2 : ci * counts[second[k]];
-  }
-
-  private static int lowerBound(double[] sorted, double v) {
-    int lo = 0;
-    int hi = sorted.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] < v) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 }

@@ -39,4 +39,29 @@ class SpendingTest {
   void fixedSamplePlanUsesAlphaItself() {
     assertThat(SequentialPlan.of(List.of(), 0.05).nominalAlpha(0, 0.0125)).isEqualTo(0.0125);
   }
+
+  /**
+   * Linear spending (Kim-DeMets rho = 1) of two-sided 0.2 over four equal looks. Reference from
+   * multivariate normal rectangle probabilities of the correlated Z_k (scipy
+   * multivariate_normal.cdf, boundaries solved look by look with brentq; not the Simpson
+   * recursion used here): 1.9600, 1.8071, 1.6712, 1.5518.
+   */
+  @Test
+  void linearSpendingMatchesMultivariateNormalReference() {
+    double[] c = Spending.boundaries(0.2, new double[] {0.25, 0.5, 0.75, 1.0},
+        Spending.Function.LINEAR);
+    assertThat(c[0]).isCloseTo(1.9600, within(1e-3));
+    assertThat(c[1]).isCloseTo(1.8071, within(2e-3));
+    assertThat(c[2]).isCloseTo(1.6712, within(2e-3));
+    assertThat(c[3]).isCloseTo(1.5518, within(2e-3));
+  }
+
+  @Test
+  void futilityLevelsWidenTheIntervalsLessAtLaterLooks() {
+    Policy p = new Policy(0.02, 0.05, List.of(8, 16, 24, 32)).withFutility(0.05, 0.10);
+    SequentialPlan plan = SequentialPlan.of(p);
+    assertThat(plan.futilityLevel(0)).isCloseTo(0.05, within(1e-4));
+    assertThat(plan.futilityLevel(3)).isCloseTo(0.1207, within(5e-4));
+    assertThat(SequentialPlan.of(new Policy(0.02, 0.05, List.of(8, 16))).futilityLevel(0)).isNaN();
+  }
 }

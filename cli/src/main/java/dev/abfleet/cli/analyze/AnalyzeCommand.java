@@ -52,6 +52,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Pair counts at which the experiment looked (group-sequential), e.g. 8,16,32.")
   List<Integer> looks;
 
+  @Option(names = "--futility", defaultValue = "0.05", paramLabel = "R",
+      description = "With --looks: a metric whose interval rules out a change of R or more stops as no_change"
+          + " (futility stop, beta 10%%); 0 = none (default: ${DEFAULT-VALUE}, as fleet.yaml).")
+  double futility;
+
   @Option(names = "--seed", defaultValue = "" + VerdictEngine.DEFAULT_SEED, paramLabel = "S",
       description = "Seed of the host bootstrap (default: fixed, results are reproducible).")
   long seed;
@@ -106,7 +111,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         throw new Problem("--looks " + l + ": expected ascending pair counts, e.g. 8,16,32");
       }
     }
-    return new Policy(threshold, alpha, l);
+    if (!(futility >= 0 && futility < 0.5)) {
+      throw new Problem("--futility " + futility + ": expected a relative change from 0 (none) to below 0.5,"
+          + " e.g. 0.05 for 5%");
+    }
+    return new Policy(threshold, alpha, l).withFutility(futility, Policy.DEFAULT_FUTILITY_BETA);
   }
 
   private List<Sample> read() {

@@ -20,7 +20,12 @@ import picocli.CommandLine.Option;
       "A/A false-positive rate (any of the gating metrics), power at ±5%% and ±10%% on one",
       "metric, interval coverage and the mean pairs used. abfleet is measured next to a",
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
-      "gate on the same data. A benchmark, not a test: figures are printed, not asserted."
+      "gate on the same data. A benchmark, not a test: figures are printed, not asserted.",
+      "With --pairs 8,12,16,32: the fixed-size rules at each pair count (sequential rules at 32",
+      "only), each rate with its 95%% Wilson interval over the simulated experiments.",
+      "With --real: K A/A experiments (one kernel as both arms) on this machine's QEMU (or a",
+      "--controller's hosts); per host class the measured false-positive rate, the CV of boot",
+      "medians and the paired sd are merged into $ABFLEET_HOME/noise and quoted by later reports."
     })
 public final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--experiments", defaultValue = "400", paramLabel = "N",
@@ -39,14 +44,35 @@ public final class CalibrateCommand implements Callable<Integer> {
       description = "Only this scenario: lognormal, drift, outliers, hosts or bimodal.")
   String scenario;
 
+  @Option(names = "--pairs", split = ",", paramLabel = "N,N...",
+      description = "Measure at these pair counts, e.g. 8,12,16,32 (default: the 32-pair"
+          + " table with coverage and pairs used).")
+  List<Integer> pairs;
+
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "text or markdown (default: ${DEFAULT-VALUE}).")
+      description = "text or markdown, with --real also json (default: ${DEFAULT-VALUE}).")
   String format;
+
+  @Option(names = "--real",
+      description = "Run A/A experiments on real hosts (default --experiments 3, --pairs 4) and record their noise.")
+  boolean real;
+
+  @picocli.CommandLine.Mixin RealCalibrateOptions realOptions;
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
   PrintStream out = System.out;
 
   @Override
   public Integer call() {
+    if (real) {
+      return callReal();
+    }
+    String realOnly = realOptions.firstGiven();
+    if (realOnly != null) {
+      throw new Problem(realOnly + " is an option of calibrate --real (A/A experiments on real hosts); add --real,"
+          + " or drop " + realOnly + " to simulate");
+    }
     if (experiments < 10 || experiments > 1_000_000) {
       throw new Problem("--experiments " + experiments + ": expected 10 to 1000000");
     }
@@ -65,19 +91,55 @@ public final class CalibrateCommand implements Callable<Integer> {
               + "': expected lognormal, drift, outliers, hosts or bimodal")));
     }
     long start = System.nanoTime();
-    List<Calibration.Row> rows = new ArrayList<>();
-    for (Scenario s : scenarios) {
-      rows.addAll(Calibration.run(s, experiments, seed, metrics, Policy.DEFAULT));
+    String pairsNote;
+    if (pairs == null) {
+      List<Calibration.Row> rows = new ArrayList<>();
+      for (Scenario s : scenarios) {
+        rows.addAll(Calibration.run(s, experiments, seed, metrics, Policy.DEFAULT));
+      }
+      out.print(CalibrationTable.render(rows, markdown));
+      pairsNote = "32 pairs at most";
+    } else {
+      List<SmallSamples.Row> rows = new ArrayList<>();
+      for (Scenario s : scenarios) {
+        for (int n : pairCounts()) {
+          rows.addAll(SmallSamples.run(s, experiments, seed, metrics, Policy.DEFAULT, n));
+        }
+      }
+      out.print(CalibrationTable.renderSmall(rows, markdown));
+      pairsNote = "exactly " + pairCounts().stream().map(String::valueOf)
+          .collect(java.util.stream.Collectors.joining(", ")) + " pairs; [95% Wilson interval]";
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    out.print(CalibrationTable.render(rows, markdown));
     out.printf(Locale.ROOT, "%n%d experiments per scenario and effect (A/A, ±5%%, ±10%% on "
-        + "metric 0), %d gating metrics, 32 pairs at most, seed %d; alpha 0.05, noise "
-        + "threshold 2%%; %.0f s%n", experiments, metrics, seed, seconds);
+        + "metric 0), %d gating metrics, %s, seed %d; alpha 0.05, noise "
+        + "threshold 2%%; %.0f s%n", experiments, metrics, pairsNote, seed, seconds);
     for (Scenario s : scenarios) {
       out.println(s.label + ": " + s.description);
     }
     out.flush();
     return 0;
+  }
+
+  /** --real: --experiments and --pairs default to a few A/A experiments when not given. */
+  private int callReal() {
+    var given = commandSpec.commandLine().getParseResult();
+    int k = given != null && given.hasMatchedOption("--experiments") ? experiments
+        : RealCalibrateOptions.DEFAULT_EXPERIMENTS;
+    if (pairs != null && pairs.size() != 1) {
+      throw new Problem("--pairs " + pairs + ": with --real give one pair count, e.g. --pairs 4");
+    }
+    int n = pairs == null ? RealCalibrateOptions.DEFAULT_PAIRS : pairs.get(0) == null ? 0 : pairs.get(0);
+    return realOptions.run(k, n, format, out, System.err, java.time.Clock.systemUTC());
+  }
+
+  private List<Integer> pairCounts() {
+    for (Integer n : pairs) {
+      if (n == null || n < 4 || n > 200) {
+        throw new Problem("--pairs " + n + ": expected pair counts from 4 to 200, e.g."
+            + " --pairs 8,12,16,32");
+      }
+    }
+    return pairs.stream().distinct().sorted().toList();
   }
 }

@@ -17,7 +17,26 @@ final class CalibrationTable {
           pct(r.power5()), pct(r.power10()), pct(r.coverage()), pct(r.coverage95()),
           num(r.meanPairsAa()), num(r.meanPairsAb())});
     }
-    return markdown ? markdown(cells) : text(cells);
+    return markdown ? markdown(cells, "|---|---|--:|--:|--:|--:|--:|--:|--:|\n") : text(cells, 2);
+  }
+
+  /** The small-sample table: each rate with its 95% Wilson interval over the experiments. */
+  static String renderSmall(List<SmallSamples.Row> rows, boolean markdown) {
+    List<String[]> cells = new ArrayList<>();
+    cells.add(new String[] {"scenario", "pairs", "rule", "A/A FP (family-wise)", "power ±5%",
+        "power ±10%"});
+    for (SmallSamples.Row r : rows) {
+      cells.add(new String[] {r.scenario().label, String.valueOf(r.pairs()), r.rule().label,
+          rate(r.falsePositive()), rate(r.power5()), rate(r.power10())});
+    }
+    return markdown ? markdown(cells, "|---|--:|---|--:|--:|--:|\n") : text(cells, 3);
+  }
+
+  /** "4.3% [3.1-5.9]": the rate and its 95% Monte Carlo interval, in percent. */
+  static String rate(SmallSamples.Rate r) {
+    double[] ci = r.wilson();
+    return String.format(Locale.ROOT, "%.1f%% [%.1f-%.1f]", 100 * r.value(), 100 * ci[0],
+        100 * ci[1]);
   }
 
   private static String pct(double v) {
@@ -28,18 +47,19 @@ final class CalibrationTable {
     return String.format(Locale.ROOT, "%.1f", v);
   }
 
-  private static String markdown(List<String[]> cells) {
+  private static String markdown(List<String[]> cells, String rule) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < cells.size(); i++) {
       sb.append("| ").append(String.join(" | ", cells.get(i))).append(" |\n");
       if (i == 0) {
-        sb.append("|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        sb.append(rule);
       }
     }
     return sb.toString();
   }
 
-  private static String text(List<String[]> cells) {
+  /** Aligned columns; the first {@code leftAligned} columns to the left, numbers right. */
+  private static String text(List<String[]> cells, int leftAligned) {
     int cols = cells.get(0).length;
     int[] width = new int[cols];
     for (String[] r : cells) {
@@ -52,7 +72,7 @@ final class CalibrationTable {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < cols; i++) {
         String pad = " ".repeat(width[i] - r[i].length());
-        line.append(i < 2 ? r[i] + pad : pad + r[i]).append(i < cols - 1 ? "  " : "");
+        line.append(i < leftAligned ? r[i] + pad : pad + r[i]).append(i < cols - 1 ? "  " : "");
       }
       sb.append(line.toString().stripTrailing()).append('\n');
     }

@@ -15,13 +15,17 @@ import java.util.List;
 enum Rule {
   /** abfleet, group-sequential: looks at 8, 16, 24, 32 pairs, stops when all are decided. */
   ABFLEET_SEQUENTIAL("abfleet sequential (looks 8,16,24,32)"),
-  /** abfleet at a fixed 32 pairs. */
-  ABFLEET_FIXED("abfleet fixed n=32"),
+  /** The same with the futility stop fleet.yaml turns on by default (5%, beta 10%). */
+  ABFLEET_SEQUENTIAL_FUTILITY("abfleet sequential + futility 5%"),
+  /** abfleet at a fixed number of pairs (32 unless calibrate's --pairs says otherwise). */
+  ABFLEET_FIXED("abfleet fixed n"),
   /** benchstat-like: all boots pooled per arm, Mann-Whitney at 0.05 per metric. */
   POOLED_MANN_WHITNEY("benchstat-like pooled Mann-Whitney"),
+  /** The same with Holm over the metrics: family-wise 0.05 by construction. */
+  POOLED_MANN_WHITNEY_HOLM("pooled Mann-Whitney, Holm"),
   /** Pinpoint-like: pooled Mann-Whitney at 8, 16, 32 pairs, stop at the first p < 0.05. */
   ADAPTIVE_RETEST("Pinpoint-like adaptive re-test"),
-  /** Threshold gate: |median ratio - 1| > 5% at 32 pairs. */
+  /** Threshold gate: |median ratio - 1| > 5% at 32 pairs (or calibrate's --pairs). */
   THRESHOLD_GATE("threshold gate 5%");
 
   static final List<Integer> LOOKS = List.of(8, 16, 24, 32);
@@ -41,12 +45,20 @@ enum Rule {
    */
   record Outcome(int[] flags, double ciLow, double ciHigh, int pairs) {}
 
+  /** Runs at any number of pairs; false for the rules whose looks end at 32 pairs. */
+  boolean fixedSize() {
+    return this != ABFLEET_SEQUENTIAL && this != ABFLEET_SEQUENTIAL_FUTILITY && this != ADAPTIVE_RETEST;
+  }
+
   Outcome run(SimExperiment e, Policy policy) {
     return switch (this) {
       case ABFLEET_SEQUENTIAL -> sequential(e, policy);
+      case ABFLEET_SEQUENTIAL_FUTILITY -> sequential(e, policy.withFutility(
+          Policy.DEFAULT_FUTILITY_EFFECT, Policy.DEFAULT_FUTILITY_BETA));
       case ABFLEET_FIXED -> abfleet(VerdictEngine.compare(paired(e, e.pairs()), policy),
           e.pairs());
-      case POOLED_MANN_WHITNEY -> pooled(e, e.pairs());
+      case POOLED_MANN_WHITNEY -> pooled(e, e.pairs(), false);
+      case POOLED_MANN_WHITNEY_HOLM -> pooled(e, e.pairs(), true);
       case ADAPTIVE_RETEST -> adaptive(e);
       case THRESHOLD_GATE -> gate(e);
     };
@@ -67,17 +79,18 @@ enum Rule {
     return new Outcome(flags, out.get(0).ciLow(), out.get(0).ciHigh(), pairs);
   }
 
-  private static Outcome pooled(SimExperiment e, int pairs) {
+  private static Outcome pooled(SimExperiment e, int pairs, boolean holm) {
     List<MetricInput> in = new ArrayList<>();
     for (int m = 0; m < e.metrics(); m++) {
-      in.add(MetricInput.unpaired("m" + m, "ops/s", Direction.HIGHER, false,
+      in.add(MetricInput.unpaired("m" + m, "ops/s", Direction.HIGHER, holm,
           Arrays.copyOf(e.baseline()[m], pairs), Arrays.copyOf(e.candidate()[m], pairs)));
     }
     List<Comparison> out = VerdictEngine.compare(in, ANCHOR);
     int[] flags = new int[out.size()];
     for (int m = 0; m < flags.length; m++) {
       Comparison c = out.get(m);
-      flags[m] = c.pValue() < 0.05 ? (c.change() > 0 ? 1 : -1) : 0;
+      flags[m] = (holm ? c.pAdjusted() <= 0.05 : c.pValue() < 0.05) ? (c.change() > 0 ? 1 : -1)
+          : 0;
     }
     return new Outcome(flags, Double.NaN, Double.NaN, pairs);
   }
@@ -85,7 +98,7 @@ enum Rule {
   private static Outcome adaptive(SimExperiment e) {
     Outcome o = null;
     for (int n : new int[] {8, 16, 32}) {
-      o = pooled(e, n);
+      o = pooled(e, n, false);
       if (Arrays.stream(o.flags()).anyMatch(f -> f != 0)) {
         return o;
       }

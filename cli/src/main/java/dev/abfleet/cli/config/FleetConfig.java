@@ -96,10 +96,18 @@ public record FleetConfig(
    * Default decision policy of experiments that do not set their own. {@code looks}: ascending
    * pair counts of a sequential design (empty = a fixed design of {@code pairs}).
    * {@code warmupBoot}: the first block on a freshly leased host starts with an uncounted
-   * baseline boot.
+   * baseline boot. {@code futilityEffect}, {@code futilityBeta}: the futility stop of a
+   * sequential design (0 = none; see stats' SequentialPlan).
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
-      boolean warmupBoot) {
+      boolean warmupBoot, double futilityEffect, double futilityBeta) {
+
+    /** With the default futility stop (5%, beta 10%). */
+    public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
+        boolean warmupBoot) {
+      this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, warmupBoot,
+          dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT, dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA);
+    }
 
     /** Without warm-up boots. */
     public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {
@@ -210,7 +218,25 @@ public record FleetConfig(
    */
   public record Schedule(
       String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
-      Baseline baseline, int pairs, Hosts hosts, int line) {}
+      Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
+    /** An A/B schedule ({@code kind: ab}, the default). */
+    public Schedule(String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
+        Baseline baseline, int pairs, Hosts hosts, int line) {
+      this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, AB);
+    }
+
+    /** A/B: candidate against baseline. */
+    public static final String AB = "ab";
+    /**
+     * A/A: the {@code kernel:} (held in {@link #candidate}) as both arms; the run's noise is merged
+     * into the host class's noise record, like {@code abfleet calibrate --real}.
+     */
+    public static final String AA = "aa";
+
+    public boolean aa() {
+      return AA.equals(kind);
+    }
+  }
 
   /**
    * Where tonight's candidate kernel comes from. kind "path": the kernel image at
@@ -225,7 +251,10 @@ public record FleetConfig(
    * gating regression, or the kernel at {@code path} before any run was accepted (empty path:
    * the first run needs an accepted one and fails with a message).
    */
-  public record Baseline(String kind, String path) {}
+  public record Baseline(String kind, String path) {
+    /** The baseline of an A/A schedule: its candidate, the same kernel. */
+    public static final Baseline SAME_KERNEL = new Baseline("same_kernel", "");
+  }
 
   /**
    * Which hosts may run a schedule and how they are grouped.

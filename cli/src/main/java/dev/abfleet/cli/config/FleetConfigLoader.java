@@ -171,9 +171,16 @@ public final class FleetConfigLoader {
     int timeout = 180;
     List<Integer> looks = List.of();
     boolean warmupBoot = false;
+    double futilityEffect = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT;
+    double futilityBeta = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA;
     if (n != null) {
       Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks",
-          "warmup_boot"));
+          "warmup_boot", "futility_effect", "futility_beta"));
+      if (m.containsKey("futility_effect")) {
+        YamlNode f = m.get("futility_effect");
+        futilityEffect = f.string().trim().matches("0(\\.0*)?") ? 0 : f.number(0, 0.5);
+      }
+      if (m.containsKey("futility_beta")) futilityBeta = m.get("futility_beta").number(0.01, 0.4);
       if (m.containsKey("warmup_boot")) warmupBoot = m.get("warmup_boot").oneOf(List.of("true", "false")).equals("true");
       if (m.containsKey("looks")) looks = looks(m.get("looks"));
       if (m.containsKey("noise_threshold")) threshold = m.get("noise_threshold").number(PolicyRanges.THRESHOLD_MIN, PolicyRanges.THRESHOLD_MAX);
@@ -184,7 +191,8 @@ public final class FleetConfigLoader {
     if (!looks.isEmpty()) {
       pairs = looks.get(looks.size() - 1);
     }
-    return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks, warmupBoot);
+    return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks, warmupBoot, futilityEffect,
+        futilityBeta);
   }
 
   /** Ascending pair counts of at least 2. */

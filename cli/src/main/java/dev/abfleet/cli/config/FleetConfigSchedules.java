@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 final class FleetConfigSchedules {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Set<String> KEYS =
-      Set.of("name", "cron", "benchmark", "candidate", "baseline", "pairs", "hosts");
+      Set.of("name", "cron", "benchmark", "candidate", "baseline", "pairs", "hosts", "kind", "kernel");
 
   private FleetConfigSchedules() {}
 
@@ -33,27 +33,76 @@ final class FleetConfigSchedules {
 
   private static FleetConfig.Schedule schedule(YamlNode n, Set<String> benchmarks, int defaultPairs) {
     Map<String, YamlNode> m = n.mapping(KEYS);
+    String kind = m.containsKey("kind") ? m.get("kind").oneOf(List.of(FleetConfig.Schedule.AB, FleetConfig.Schedule.AA))
+        : FleetConfig.Schedule.AB;
+    if (kind.equals(FleetConfig.Schedule.AA)) {
+      return aa(n, m, benchmarks, defaultPairs);
+    }
+    if (m.containsKey("kernel")) {
+      throw m.get("kernel").problem(n.path() + " has kernel:, which only an A/A schedule takes; add kind: aa, or"
+          + " give candidate: and baseline: instead");
+    }
     for (String required : List.of("name", "cron", "candidate", "baseline")) {
       if (!m.containsKey(required)) {
         throw n.problem(n.path() + " has no " + required + "; every schedule needs name, cron, candidate"
             + " and baseline, e.g. cron: \"30 2 * * *\"");
       }
     }
+    return new FleetConfig.Schedule(name(m), cron(m), benchmark(m, benchmarks),
+        candidate(m.get("candidate")), baseline(m.get("baseline")), pairs(m, defaultPairs), hosts(m), n.line());
+  }
+
+  /** kind: aa: name, cron and kernel (path or newest_in), booted as both arms; no candidate or baseline. */
+  private static FleetConfig.Schedule aa(YamlNode n, Map<String, YamlNode> m, Set<String> benchmarks,
+      int defaultPairs) {
+    for (String arm : List.of("candidate", "baseline")) {
+      if (m.containsKey(arm)) {
+        throw m.get(arm).problem(n.path() + " is kind: aa, which boots one kernel as both arms; replace "
+            + arm + ": with kernel: {path: KERNEL} or kernel: {newest_in: DIR}");
+      }
+    }
+    for (String required : List.of("name", "cron", "kernel")) {
+      if (!m.containsKey(required)) {
+        throw n.problem(n.path() + " has no " + required + "; a kind: aa schedule needs name, cron and kernel,"
+            + " e.g. kernel: {path: /boot/vmlinuz}");
+      }
+    }
+    int pairs = pairs(m, defaultPairs);
+    if (pairs < 2) {
+      throw (m.containsKey("pairs") ? m.get("pairs") : n).problem(n.path() + ".pairs is " + pairs + "; an A/A schedule measures the paired spread, which"
+          + " needs at least 2 pairs; set pairs: 2 or more");
+    }
+    return new FleetConfig.Schedule(name(m), cron(m), benchmark(m, benchmarks), candidate(m.get("kernel")),
+        FleetConfig.Baseline.SAME_KERNEL, pairs, hosts(m), n.line(), FleetConfig.Schedule.AA);
+  }
+
+  private static String name(Map<String, YamlNode> m) {
     String name = m.get("name").string();
     if (!NAME.matcher(name).matches()) {
       throw m.get("name").problem("schedule name '" + name + "' may only use letters, digits, '_', '.', '-'"
           + " (at most 64)");
     }
+    return name;
+  }
+
+  private static Cron cron(Map<String, YamlNode> m) {
     Cron.Parsed cron = Cron.parse(m.get("cron").string());
     if (!cron.ok()) {
       throw m.get("cron").problem(cron.error());
     }
-    String benchmark = m.containsKey("benchmark") ? m.get("benchmark").oneOf(List.copyOf(benchmarks)) : null;
-    int pairs = m.containsKey("pairs") ? m.get("pairs").integer(1, 10_000) : defaultPairs;
-    FleetConfig.Hosts hosts = m.containsKey("hosts") ? hosts(m.get("hosts"))
-        : new FleetConfig.Hosts("qemu", "", Map.of());
-    return new FleetConfig.Schedule(name, cron.cron(), benchmark, candidate(m.get("candidate")),
-        baseline(m.get("baseline")), pairs, hosts, n.line());
+    return cron.cron();
+  }
+
+  private static String benchmark(Map<String, YamlNode> m, Set<String> benchmarks) {
+    return m.containsKey("benchmark") ? m.get("benchmark").oneOf(List.copyOf(benchmarks)) : null;
+  }
+
+  private static int pairs(Map<String, YamlNode> m, int defaultPairs) {
+    return m.containsKey("pairs") ? m.get("pairs").integer(1, 10_000) : defaultPairs;
+  }
+
+  private static FleetConfig.Hosts hosts(Map<String, YamlNode> m) {
+    return m.containsKey("hosts") ? hosts(m.get("hosts")) : new FleetConfig.Hosts("qemu", "", Map.of());
   }
 
   private static FleetConfig.Candidate candidate(YamlNode n) {

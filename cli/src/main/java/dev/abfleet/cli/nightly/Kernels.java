@@ -29,7 +29,7 @@ final class Kernels {
   /** Tonight's candidate, snapshotted by content. */
   HistoryEntry.Artifact candidate(FleetConfig.Schedule s) {
     Path source = switch (s.candidate().kind()) {
-      case "path" -> existing(resolve(s.candidate().location()), s, "candidate.path");
+      case "path" -> existing(resolve(s.candidate().location()), s, s.aa() ? "kernel.path" : "candidate.path");
       case "newest_in" -> newestIn(resolve(s.candidate().location()), s);
       default -> throw new IllegalStateException("unknown candidate kind " + s.candidate().kind());
     };
@@ -90,7 +90,7 @@ final class Kernels {
   /** The most recently modified vmlinuz* or Image* file in dir (name breaks ties). */
   static Path newestIn(Path dir, FleetConfig.Schedule s) {
     if (!Files.isDirectory(dir)) {
-      throw new Problem("schedule " + s.name() + " (fleet.yaml:" + s.line() + "): candidate.newest_in " + dir
+      throw new Problem("schedule " + s.name() + " (fleet.yaml:" + s.line() + "): " + (s.aa() ? "kernel" : "candidate") + ".newest_in " + dir
           + " is not a directory");
     }
     try (Stream<Path> files = Files.list(dir)) {

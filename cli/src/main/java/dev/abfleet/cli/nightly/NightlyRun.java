@@ -72,12 +72,15 @@ public final class NightlyRun {
       err.println("abfleet: " + id + " is already in " + history.path() + "; not run again");
       return already.get();
     }
-    HistoryEntry.Artifact baseline = kernels.baseline(s, past.lastAccepted());
     HistoryEntry.Artifact candidate = kernels.candidate(s);
+    HistoryEntry.Artifact baseline = s.aa() ? candidate : kernels.baseline(s, past.lastAccepted());
     err.println("abfleet: " + s.name() + ": experiment " + id + ": candidate " + candidate.sha256().substring(0, 12)
         + " vs baseline " + baseline.sha256().substring(0, 12)
         + (NightlyCommand.simulated(s) ? " (SIMULATION: sim hosts)" : ""));
     Experiment done = runner.run(id, spec(s, baseline, candidate));
+    if (s.aa()) {
+      recordNoise(s, done, due);
+    }
     HistoryEntry entry = entry(s, due, done, baseline, candidate);
     try {
       history.append(entry);
@@ -85,6 +88,17 @@ public final class NightlyRun {
       throw new UncheckedIOException("cannot append to " + history.path(), e);
     }
     return entry;
+  }
+
+  /** An A/A run's noise, merged into its host classes' records as {@code abfleet calibrate --real} does. */
+  private void recordNoise(FleetConfig.Schedule s, Experiment done, Instant due) {
+    var store = dev.abfleet.cli.noise.NoiseStore.inHome(home);
+    for (var r : dev.abfleet.cli.noise.NoiseMeasure.of(done, due.atZone(ZoneOffset.UTC).toLocalDate())) {
+      var merged = store.merge(r);
+      err.println("abfleet: " + s.name() + ": A/A noise of host class " + r.hostClass() + " recorded in "
+          + store.file(r.hostClass()) + " (" + merged.falsePositives() + "/" + merged.experiments()
+          + " experiments with a false positive)");
+    }
   }
 
   ExperimentSpec spec(FleetConfig.Schedule s, HistoryEntry.Artifact baseline, HistoryEntry.Artifact candidate) {
@@ -105,7 +119,8 @@ public final class NightlyRun {
         .setSelector(selector)
         .setPolicy(Policy.newBuilder().setNoiseThreshold(p.noiseThreshold()).setAlpha(p.alpha())
             .setPairs(s.pairs()).setBootTimeoutS(p.bootTimeoutS()).addAllGatingMetrics(b.gating())
-            .setWarmupBoot(p.warmupBoot()).addAllClassBy(s.hosts().classBy()))
+            .setWarmupBoot(p.warmupBoot()).addAllClassBy(s.hosts().classBy())
+            .setFutilityEffect(p.futilityEffect()).setFutilityBeta(p.futilityBeta()))
         .setPriority("nightly")
         .build();
   }

@@ -41,7 +41,8 @@ public final class ProtoReports {
     return new Design(e.getExperimentId(), arms(e, "baseline").stream().findFirst().orElse("?"),
         arms(e, "candidate"), arms(e, "ceiling").stream().findFirst().orElse(""),
         spec.getBenchmark().getMetricsList(), new LinkedHashSet<>(p.getGatingMetricsList()),
-        new Policy(p.getNoiseThreshold(), p.getAlpha(), p.getLooksList()), e.getSeed(), null);
+        new Policy(p.getNoiseThreshold(), p.getAlpha(), p.getLooksList())
+            .withFutility(p.getFutilityEffect(), p.getFutilityBeta()), e.getSeed(), null);
   }
 
   private static List<String> arms(Experiment e, String role) {

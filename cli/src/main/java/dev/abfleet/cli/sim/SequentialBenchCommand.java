@@ -45,6 +45,11 @@ final class SequentialBenchCommand implements Callable<Integer> {
   @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A", description = "Family-wise level (default: ${DEFAULT-VALUE}).")
   double alpha;
 
+  @Option(names = "--futility", defaultValue = "0.05", paramLabel = "R",
+      description = "Futility stop: a metric whose interval rules out a change of R or more stops as no"
+          + " change (beta 10%%); 0 = none (default: ${DEFAULT-VALUE}, fleet.yaml's default).")
+  double futility;
+
   @Mixin SimModelOptions sim;
 
   @Option(names = "--timeout", defaultValue = "900", paramLabel = "SECONDS",
@@ -64,13 +69,17 @@ final class SequentialBenchCommand implements Callable<Integer> {
       throw new Problem("--effect " + effect + ": expected a factor > 0, e.g. 0.7 for -30%");
     }
     PolicyRanges.alpha(alpha);
+    if (!(futility >= 0 && futility < 0.5)) {
+      throw new Problem("--futility " + futility + ": expected a relative change from 0 (no futility stop) to"
+          + " below 0.5, e.g. 0.05 for 5%");
+    }
     SimModel model = sim.load();
     if (model.metrics().stream().noneMatch(m -> m.name().equals(metric))) {
       throw new Problem("--metric " + metric + ": the sim model has " + String.join(", ",
           model.metrics().stream().map(m -> m.name()).toList()));
     }
     SequentialBench.Options o = new SequentialBench.Options(workers, experiments, List.copyOf(looks), metric,
-        effect, alpha, sim.seed, timeoutS);
+        effect, alpha, sim.seed, timeoutS, futility);
     Path home = Files.createTempDirectory("abfleet-bench-");
     try {
       SequentialBench.Result r = SequentialBench.run(o, model, home, System.err);

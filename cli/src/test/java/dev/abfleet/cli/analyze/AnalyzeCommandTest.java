@@ -156,7 +156,7 @@ class AnalyzeCommandTest {
   void markdownIsAPasteableTable() throws IOException {
     Run r = run("analyze", "--format", "markdown", write("s.jsonl", pairs("e1", 12, 1.2))
         .toString());
-    assertThat(r.out()).contains("| metric | baseline | candidate | change | CI (95% joint) | p (Holm) | verdict |")
+    assertThat(r.out()).contains("| metric | baseline | candidate | change | CI (95% joint) | p (adj.) | verdict |")
         .contains("**improved**");
   }
 

@@ -18,6 +18,12 @@ import java.util.List;
  *     or "label:KEY" ({@link HostClassKey}); empty = hypervisor and accelerator only
  * @param warmupBoot the first block on a freshly leased host starts with a warm-up boot of the
  *     baseline arm that never counts (see {@link ExperimentState#freshLease})
+ * @param futilityEffect with looks: the smallest change worth finding; a metric whose futility
+ *     interval fits ±max(it, noiseThreshold) at a look is called no change there
+ *     ({@link dev.abfleet.stats.SequentialPlan}); 0 = no futility stop (also what experiments
+ *     journaled before the field existed replay with)
+ * @param futilityBeta per-metric bound on a futility call when the metric really changed by
+ *     futilityEffect; default 0.10
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -28,7 +34,9 @@ public record PolicySpec(
     List<String> gatingMetrics,
     List<Integer> looks,
     List<String> classBy,
-    boolean warmupBoot) {
+    boolean warmupBoot,
+    double futilityEffect,
+    double futilityBeta) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -43,9 +51,17 @@ public record PolicySpec(
     gatingMetrics = gatingMetrics == null ? List.of() : List.copyOf(gatingMetrics);
     looks = looks == null ? List.of() : List.copyOf(looks);
     classBy = classBy == null ? List.of() : List.copyOf(classBy);
+    futilityBeta = futilityBeta == 0 ? dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA : futilityBeta;
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
+  }
+
+  /** No futility stop. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks, List<String> classBy, boolean warmupBoot) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, classBy, warmupBoot,
+        0, 0);
   }
 
   /** Classes by hypervisor and accelerator only, without warm-up boots. */
@@ -78,7 +94,7 @@ public record PolicySpec(
 
   /** The verdict engine's policy, looks included. */
   public dev.abfleet.stats.Policy statsPolicy() {
-    return new dev.abfleet.stats.Policy(noiseThreshold, alpha, looks);
+    return new dev.abfleet.stats.Policy(noiseThreshold, alpha, looks, futilityEffect, futilityBeta);
   }
 
   /** True when this metric's verdict gates the experiment. */

@@ -52,6 +52,13 @@ public final class SpecValidator {
     if (!(policy.alpha() > 0 && policy.alpha() < 1)) {
       problems.add("policy.alpha: " + policy.alpha() + " must be in (0, 1), e.g. 0.05");
     }
+    if (!(policy.futilityEffect() >= 0 && policy.futilityEffect() < 1)) {
+      problems.add("policy.futility_effect: " + policy.futilityEffect()
+          + " must be a fraction in [0, 1), e.g. 0.05 for 5% (0 = no futility stop)");
+    }
+    if (!(policy.futilityBeta() > 0 && policy.futilityBeta() < 0.5)) {
+      problems.add("policy.futility_beta: " + policy.futilityBeta() + " must be in (0, 0.5), e.g. 0.10");
+    }
     if (policy.bootTimeoutS() < 0) {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }

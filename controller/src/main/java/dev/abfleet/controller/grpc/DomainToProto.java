@@ -86,7 +86,9 @@ public final class DomainToProto {
             .addAllGatingMetrics(s.policy().gatingMetrics())
             .addAllLooks(s.policy().looks())
             .addAllClassBy(s.policy().classBy())
-            .setWarmupBoot(s.policy().warmupBoot()))
+            .setWarmupBoot(s.policy().warmupBoot())
+            .setFutilityEffect(s.policy().futilityEffect())
+            .setFutilityBeta(s.policy().futilityBeta()))
         .setPriority(s.priority());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();

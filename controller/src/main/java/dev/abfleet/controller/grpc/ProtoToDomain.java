@@ -48,7 +48,8 @@ final class ProtoToDomain {
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
-            pol.getClassByList(), pol.getWarmupBoot()),
+            pol.getClassByList(), pol.getWarmupBoot(), pol.getFutilityEffect(),
+            pol.getFutilityBeta()),
         p.getPriority());
   }
 

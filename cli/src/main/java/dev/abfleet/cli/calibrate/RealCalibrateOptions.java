@@ -1,0 +1,105 @@
+package dev.abfleet.cli.calibrate;
+
+import dev.abfleet.cli.AaExperiments;
+import dev.abfleet.cli.ClientAuthOptions;
+import dev.abfleet.cli.ControllerAddress;
+import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.cli.noise.NoiseStore;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.artifact.DebianKernels;
+import dev.abfleet.worker.process.ProcessRunner;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * The options and the run of {@code abfleet calibrate --real}: K A/A experiments of one kernel on
+ * real hosts, their noise merged into {@code $ABFLEET_HOME/noise} per host class, the table printed.
+ */
+final class RealCalibrateOptions {
+  /** The kernel when none is given: the one {@code abfleet demo} downloads. */
+  static final String DEFAULT_PACKAGE = "linux-image-6.1.0-50-cloud-amd64";
+  static final int DEFAULT_EXPERIMENTS = 3;
+  static final int DEFAULT_PAIRS = 4;
+
+  @Option(names = "--kernel", paramLabel = "PATH",
+      description = "With --real: the kernel booted as both arms (default: Debian's " + DEFAULT_PACKAGE
+          + ", downloaded like abfleet demo does).")
+  Path kernel;
+
+  @Option(names = "--benchmark", paramLabel = "NAME",
+      description = "With --real: benchmark from fleet.yaml (default: default_benchmark).")
+  String benchmark;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "With --real: fleet.yaml (default: the built-in one).")
+  Path config;
+
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
+      description = "With --real: run the A/A experiments on this controller's workers instead of an embedded"
+          + " fleet; the kernel must be readable at the same absolute path on them.")
+  String controller;
+
+  @picocli.CommandLine.Mixin ClientAuthOptions auth;
+
+  /** The first of these options given, e.g. "--kernel"; null when none is. */
+  String firstGiven() {
+    return kernel != null ? "--kernel" : benchmark != null ? "--benchmark" : config != null ? "--config"
+        : controller != null ? "--controller" : null;
+  }
+
+  /** Runs {@code experiments} A/A experiments of {@code pairs} pairs each and prints the stored noise. */
+  int run(int experiments, int pairs, String format, PrintStream out, PrintStream err, Clock clock) {
+    if (experiments < 1 || experiments > 1000) {
+      throw new Problem("--experiments " + experiments + ": with --real expected 1 to 1000 A/A experiments");
+    }
+    if (pairs < 2 || pairs > 10_000) {
+      throw new Problem("--pairs " + pairs + ": with --real expected one pair count from 2 to 10000 (the paired"
+          + " spread needs two pairs)");
+    }
+    String fmt = format.toLowerCase(Locale.ROOT);
+    if (!List.of("text", "markdown", "md", "json").contains(fmt)) {
+      throw new Problem("--format '" + format + "': expected text, markdown or json");
+    }
+    String target = controller == null ? null : ControllerAddress.check(controller, auth);
+    FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
+    Path k = kernel != null ? kernel : defaultKernel(err);
+    NoiseStore store = NoiseStore.inHome(WorkerSettings.defaultHome());
+    store.loadAll(); // an unreadable record stops the run before any boot, not after
+    err.println("abfleet calibrate: " + experiments + " A/A experiment(s) of " + pairs + " pairs, " + k
+        + " as both arms (" + AaExperiments.BASELINE + ", " + AaExperiments.TWIN + ")");
+    List<Experiment> done = AaExperiments.run(k, cfg, benchmark, pairs, experiments, target, err);
+    long completed = done.stream().filter(e -> e.getState().equals("completed")).count();
+    RealCalibration.Result r = RealCalibration.record(done, store, LocalDate.now(clock));
+    if (r.stored().isEmpty()) {
+      err.println("abfleet calibrate: no A/A experiment completed a pair (" + completed + " of " + experiments
+          + " completed); nothing recorded");
+      return 3;
+    }
+    out.print(RealCalibration.render(r.stored(), fmt, 0.02, cfg.policy().alpha()));
+    if (!fmt.equals("json")) {
+      out.printf(Locale.ROOT, "%nthis run: %d of %d A/A experiments completed, %d pairs each; records in %s"
+          + " (merged with earlier runs); pairs for 2%% at 80%% power, alpha %s over the gating metrics%n",
+          completed, experiments, pairs, store.dir(), cfg.policy().alpha());
+    }
+    out.flush();
+    return completed == experiments ? 0 : 3;
+  }
+
+  private static Path defaultKernel(PrintStream err) {
+    Path home = WorkerSettings.defaultHome();
+    err.println("abfleet calibrate: fetching " + DEFAULT_PACKAGE + " (apt-get download) into " + home.resolve("kernels"));
+    try {
+      return new DebianKernels(new ProcessRunner()).fetch(DEFAULT_PACKAGE, home);
+    } catch (IOException e) {
+      throw new Problem(e.getMessage() + "; or pass --kernel PATH");
+    }
+  }
+}

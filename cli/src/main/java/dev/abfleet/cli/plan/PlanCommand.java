@@ -1,0 +1,113 @@
+package dev.abfleet.cli.plan;
+
+import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.noise.MetricNoise;
+import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.cli.noise.NoiseStore;
+import dev.abfleet.report.NoiseSection;
+import dev.abfleet.report.Numbers;
+import dev.abfleet.worker.WorkerSettings;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code abfleet plan}: pairs needed for a minimum detectable effect, from the measured noise. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = {
+      "From the noise abfleet calibrate --real measured (in $ABFLEET_HOME/noise), print per host class",
+      "and metric the pairs a paired A/B experiment needs to detect a change of --mde with --power,",
+      "two-sided at --alpha split over the gating metrics (Bonferroni), on log ratios with the measured",
+      "paired sd, divided by the signed-rank test's efficiency 3/pi; at least 6 pairs."
+    })
+public final class PlanCommand implements Callable<Integer> {
+  @Option(names = "--mde", required = true, paramLabel = "CHANGE",
+      description = "Minimum detectable effect: 2%% or 0.02.")
+  String mde;
+
+  @Option(names = "--class", paramLabel = "KEY",
+      description = "Only this host class: its key (file name in $ABFLEET_HOME/noise, e.g. qemu_tcg) or label.")
+  String hostClass;
+
+  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
+      description = "Family-wise significance level (default: ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--power", defaultValue = "0.8", paramLabel = "P", description = "Power (default: ${DEFAULT-VALUE}).")
+  double power;
+
+  @Option(names = "--metrics", split = ",", paramLabel = "M",
+      description = "Only these metrics; the alpha is split over them (default: each class's gating metrics).")
+  List<String> metrics;
+
+  PrintStream out = System.out;
+
+  @Override
+  public Integer call() {
+    double change = parseMde(mde);
+    if (!(alpha > 0 && alpha < 1)) {
+      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 1, e.g. 0.05");
+    }
+    if (!(power > 0 && power < 1)) {
+      throw new Problem("--power " + power + ": expected a probability between 0 and 1, e.g. 0.8");
+    }
+    NoiseStore store = NoiseStore.inHome(WorkerSettings.defaultHome());
+    List<NoiseRecord> records = hostClass == null ? store.loadAll()
+        : store.loadKey(hostClass).map(List::of).orElse(List.of());
+    if (records.isEmpty()) {
+      List<String> known = hostClass == null ? List.of()
+          : store.loadAll().stream().map(r -> NoiseStore.key(r.hostClass())).toList();
+      throw new Problem("no noise records" + (hostClass == null ? "" : " for host class '" + hostClass + "'")
+          + " in " + store.dir() + (known.isEmpty() ? "; run `abfleet calibrate --real` first"
+              : "; recorded classes: " + String.join(", ", known) + " (or run `abfleet calibrate --real` on it first)"));
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"host class", "metric", "paired sd", "calibration pairs", "pairs needed"});
+    for (NoiseRecord r : records) {
+      List<String> family = family(r);
+      for (String name : family) {
+        MetricNoise m = r.metric(name);
+        long n = m == null ? -1 : PowerPlan.pairs(m.pairedSd(), change, alpha, family.size(), power);
+        rows.add(new String[] {r.hostClass(), name, m == null ? "?" : NoiseSection.pct(m.pairedSd()),
+            m == null ? "0" : String.valueOf(m.pairs()), n < 0 ? "? (not measured)" : String.valueOf(n)});
+      }
+    }
+    out.print(Numbers.table(rows));
+    out.printf(Locale.ROOT, "%ndetect %s at %s power, alpha %s two-sided split over each class's %s metrics"
+        + " (Bonferroni); paired signed-rank test on log ratios (efficiency 3/pi); at least %d pairs%n",
+        NoiseSection.pct(change), NoiseSection.pct(power), alpha, metrics == null ? "gating" : "listed",
+        PowerPlan.MIN_PAIRS);
+    out.flush();
+    return 0;
+  }
+
+  /** --metrics, else the record's gating metrics, else every metric it measured. */
+  private List<String> family(NoiseRecord r) {
+    if (metrics != null) {
+      return metrics.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
+    }
+    return !r.gating().isEmpty() ? r.gating() : r.metrics().stream().map(MetricNoise::metric).toList();
+  }
+
+  /** "2%" or "0.02" as 0.02. @throws Problem outside (0, 100%) */
+  static double parseMde(String s) {
+    String t = s == null ? "" : s.trim();
+    boolean percent = t.endsWith("%");
+    double v;
+    try {
+      v = Double.parseDouble(percent ? t.substring(0, t.length() - 1).trim() : t);
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    double fraction = percent ? v / 100 : v;
+    if (!(fraction > 0 && fraction < 1)) {
+      throw new Problem("--mde '" + s + "': expected --mde 2% or 0.02, between 0 and 100%");
+    }
+    return fraction;
+  }
+}
