@@ -172,6 +172,6 @@ class AnalyzeCommandTest {
   void unknownOutputFormatIsBadInput() throws IOException {
     Run r = run("analyze", "--format", "xml", write("s.jsonl", pairs("e1", 8, 1)).toString());
     assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
-    assertThat(r.err()).contains("--format 'xml': expected text, json or markdown");
+    assertThat(r.err()).contains("--format 'xml': expected text, json, markdown or html");
   }
 }
