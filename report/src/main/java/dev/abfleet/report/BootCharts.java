@@ -112,7 +112,7 @@ final class BootCharts {
     }
     List<Integer> pairs = changes.stream().map(PairChange::pair).toList();
     Svg svg = new Svg(minPair(pairs) - 0.5, maxPair(pairs) + 0.5, 100 * yLo, 100 * yHi);
-    svg.yAxis(arm + " vs " + r.design().baseline() + " (% change)", v -> Numbers.percent(v / 100));
+    svg.yAxis("change vs " + r.design().baseline() + " (%)", v -> Numbers.percent(v / 100));
     svg.xAxis("pair");
     if (Double.isFinite(lo) && Double.isFinite(hi)) {
       svg.band(100 * lo, 100 * hi, "interval", "interval " + Numbers.interval(lo, hi));

@@ -146,6 +146,10 @@ public final class HtmlReport {
           if (cls != null) {
             out.append("<h3>Host class ").append(esc(cls)).append("</h3>\n");
           }
+          if (BootCharts.points(r, m.metric(), m.unit(), cls).isEmpty()) {
+            out.append("<p>No boot has a value of this metric.</p>\n");
+            continue;
+          }
           out.append("<figure>").append(BootCharts.bootsChart(r, arms, m.metric(), m.unit(), cls,
               "chart" + ++ids[0])).append("</figure>\n");
           for (String arm : r.design().compared()) {
