@@ -93,8 +93,9 @@ final class Svg {
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
     double step = magnitude * (raw / magnitude >= 5 ? 5 : raw / magnitude >= 2 ? 2 : 1);
     List<Double> out = new ArrayList<>();
-    for (double t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
-      out.add(Math.abs(t) < step * 1e-9 ? 0 : t);
+    // k * step, not a running sum: no rounding drift over the ticks.
+    for (long k = (long) Math.ceil(lo / step); k * step <= hi + step * 1e-9; k++) {
+      out.add(k == 0 ? 0 : k * step);
     }
     return out;
   }
