@@ -4,6 +4,11 @@ package dev.abfleet.cli.calibrate;
 public final class Wilson {
   private Wilson() {}
 
+  /** The 95% interval. */
+  public static double[] interval(long hits, long n) {
+    return interval(hits, n, 1.959963984540054);
+  }
+
   /** [low, high] for {@code hits} of {@code n} at the normal quantile {@code z}; NaN for n=0. */
   public static double[] interval(long hits, long n, double z) {
     if (n <= 0) {

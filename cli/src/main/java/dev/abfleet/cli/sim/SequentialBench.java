@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import dev.abfleet.cli.calibrate.Wilson;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -195,21 +196,5 @@ final class SequentialBench {
         + " overall regressed %d, improved %d, no_change %d, inconclusive %d", what + ":", b.completed(),
         b.experiments().size(), stops, b.meanPairs(), b.overall("regressed"), b.overall("improved"),
         b.overall("no_change"), b.overall("inconclusive")));
-  }
-
-  /** Wilson score interval for a binomial proportion at 95%. */
-  static final class Wilson {
-    private Wilson() {}
-
-    static double[] interval(int k, int n) {
-      if (n == 0) {
-        return new double[] {0, 1};
-      }
-      double z = 1.959963984540054;
-      double p = (double) k / n;
-      double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-      double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / (1 + z * z / n);
-      return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
-    }
   }
 }

@@ -20,19 +20,29 @@ public final class EventStore {
   private EventStore() {}
 
   /**
-   * The schema version recorded in the store (creating the version table if need be).
+   * The schema version recorded in the store (creating the version table if need be). Nodes of
+   * a cluster that start together race to create that table on a shared database too (PostgreSQL
+   * then fails one CREATE TABLE IF NOT EXISTS with "type ... already exists"): a failed attempt is
+   * retried, as in {@link #createSchema}.
    *
    * @throws IllegalStateException when the store cannot be reached, or was written by a newer build
    */
   public static OptionalInt schemaVersion(ControllerSettings settings) {
-    OptionalInt found;
-    try {
-      found = StoreSchema.found(settings.storeUrl(), settings.storeUser(), settings.storePassword());
-    } catch (SQLException e) {
-      throw unreachable(settings, e.toString(), e);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        OptionalInt found = StoreSchema.found(settings.storeUrl(), settings.storeUser(),
+            settings.storePassword());
+        StoreSchema.plan(found, name(settings));
+        return found;
+      } catch (SQLException e) {
+        if (attempt == SCHEMA_ATTEMPTS) {
+          throw unreachable(settings, e.toString(), e);
+        }
+        log.info("reading the event store's schema version failed (attempt {} of {}): {}", attempt,
+            SCHEMA_ATTEMPTS, e.toString());
+        pause(500L * attempt);
+      }
     }
-    StoreSchema.plan(found, name(settings));
-    return found;
   }
 
   private static final int SCHEMA_ATTEMPTS = 4;

@@ -55,6 +55,40 @@ class StoreSchemaTest {
     }
   }
 
+  /**
+   * Cluster nodes starting together on one fresh PostgreSQL database race to create the version
+   * table; PostgreSQL fails a concurrent CREATE TABLE IF NOT EXISTS with "type ... already
+   * exists". Every node must still read the (empty) version. Eight callers per round, a fresh
+   * database per round.
+   */
+  @ParameterizedTest
+  @EnumSource(TestPostgres.Source.class)
+  void nodesStartingTogetherAllReadTheVersionOfAFreshPostgresStore(TestPostgres.Source source)
+      throws Exception {
+    for (int round = 0; round < 5; round++) {
+      try (TestPostgres.Database db = TestPostgres.create(source)) {
+        ControllerSettings settings = postgres(db).settings();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+          java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+          List<java.util.concurrent.Future<java.util.OptionalInt>> calls = new ArrayList<>();
+          for (int i = 0; i < 8; i++) {
+            calls.add(pool.submit(() -> {
+              go.await();
+              return EventStore.schemaVersion(settings);
+            }));
+          }
+          go.countDown();
+          for (var call : calls) {
+            assertThat(call.get()).isEmpty();
+          }
+        } finally {
+          pool.shutdownNow();
+        }
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(TestPostgres.Source.class)
   void postgresStoreOfANewerVersionIsRefused(TestPostgres.Source source) throws Exception {
