@@ -58,7 +58,7 @@ final class AbCommand implements Callable<Integer> {
   Integer pairs;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+      description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
   String format;
 
   @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")

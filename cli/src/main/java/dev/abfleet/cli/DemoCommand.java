@@ -39,7 +39,7 @@ final class DemoCommand implements Callable<Integer> {
       description = "Boot pairs (default: ${DEFAULT-VALUE}: with 4 gating metrics, one pair in ten may go the wrong way and a several-fold regression is still called).")
   int pairs;
 
-  @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", description = "text, json or markdown.")
+  @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", description = "text, json, markdown or html.")
   String format;
 
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")

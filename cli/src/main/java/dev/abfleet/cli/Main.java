@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       dev.abfleet.cli.certs.CertsCommand.class,
       dev.abfleet.cli.tokens.TokensCommand.class,
       dev.abfleet.cli.experiments.ExperimentsCommand.class,
+      dev.abfleet.cli.experiments.ReportCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main {

@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.cli.report.ProtoReports;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.report.HtmlReport;
 import dev.abfleet.report.JsonReport;
 import dev.abfleet.report.MarkdownReport;
 import dev.abfleet.report.Report;
@@ -13,14 +14,17 @@ import java.util.Locale;
 public enum ReportFormat {
   TEXT,
   JSON,
-  MARKDOWN;
+  MARKDOWN,
+  /** One self-contained page with server-side SVG charts. */
+  HTML;
 
   public static ReportFormat parse(String s) {
     return switch (s.toLowerCase(Locale.ROOT)) {
       case "text" -> TEXT;
       case "json" -> JSON;
       case "markdown", "md" -> MARKDOWN;
-      default -> throw new Problem("--format '" + s + "': expected text, json or markdown");
+      case "html" -> HTML;
+      default -> throw new Problem("--format '" + s + "': expected text, json, markdown or html");
     };
   }
 
@@ -31,6 +35,7 @@ public enum ReportFormat {
       case TEXT -> TextReport.render(r);
       case JSON -> JsonReport.render(r);
       case MARKDOWN -> MarkdownReport.render(r);
+      case HTML -> HtmlReport.render(r);
     };
   }
 
@@ -47,6 +52,7 @@ public enum ReportFormat {
       case TEXT -> dev.abfleet.report.NoiseSection.text(r, noise);
       case JSON -> dev.abfleet.report.NoiseSection.json(r, noise);
       case MARKDOWN -> dev.abfleet.report.NoiseSection.markdown(r, noise);
+      case HTML -> HtmlReport.render(r, noise);
     };
   }
 
@@ -56,6 +62,7 @@ public enum ReportFormat {
       case TEXT -> TextReport.render(reports);
       case JSON -> JsonReport.render(reports);
       case MARKDOWN -> MarkdownReport.render(reports);
+      case HTML -> HtmlReport.render(reports);
     };
   }
 }

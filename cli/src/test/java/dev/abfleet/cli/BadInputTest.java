@@ -102,7 +102,7 @@ class BadInputTest {
   void unknownFormatIsExitTwo() throws IOException {
     Path k = bzImage();
     assertThat(run("ab", "--baseline", "a=" + k, "--candidate", "b=" + k, "--format", "xml")).isEqualTo(2);
-    assertThat(oneLine()).contains("text, json or markdown");
+    assertThat(oneLine()).contains("text, json, markdown or html");
   }
 
   @Test

@@ -82,7 +82,7 @@ class HostileCliOptionsTest {
         ab("--priority unknown", "--priority urgent", "expected pr, adhoc or nightly", "--priority", "urgent"),
         ab("--hypervisor unknown", "kvm2", "qemu", "--hypervisor", "kvm2"),
         ab("--arch unknown", "--arch arm64", "expected x86_64 or aarch64", "--arch", "arm64"),
-        ab("--format unknown", "xml", "text, json or markdown", "--format", "xml"),
+        ab("--format unknown", "xml", "text, json, markdown or html", "--format", "xml"),
         ab("--metrics unknown", "fsync_storm", "metadata_stat", "--metrics", "fsync_storm"),
         ab("--seed not a number", "'abc' is not a long", "abfleet ab --help", "--seed", "abc"),
         cmd("arm name with rm -rf", "--baseline name 'x;rm -rf /'", "may only use letters, digits",

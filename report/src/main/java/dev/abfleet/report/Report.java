@@ -6,7 +6,7 @@ import java.util.TreeSet;
 
 /**
  * One experiment's report, the single input of every renderer ({@link TextReport},
- * {@link MarkdownReport}, {@link JsonReport}).
+ * {@link MarkdownReport}, {@link JsonReport}, {@link HtmlReport}).
  *
  * @param run the fleet's facts; null for boots recorded elsewhere ({@code abfleet analyze})
  */

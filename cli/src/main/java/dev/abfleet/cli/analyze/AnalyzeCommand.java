@@ -66,7 +66,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
   String inputFormat;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+      description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
   String format;
 
   @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")

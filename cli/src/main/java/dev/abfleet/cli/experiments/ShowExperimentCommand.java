@@ -9,10 +9,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code abfleet experiments show ID}: the experiment's report as it stands. */
+/** {@code abfleet experiments show ID} (and {@code abfleet report ID}): the experiment's report as it stands. */
 @Command(name = "show", mixinStandardHelpOptions = true,
     description = "Print an experiment's report as it stands now (running ones: the pairs so far).")
-final class ShowExperimentCommand implements Callable<Integer> {
+class ShowExperimentCommand implements Callable<Integer> {
   @Mixin
   ControllerOption options;
 
@@ -20,7 +20,7 @@ final class ShowExperimentCommand implements Callable<Integer> {
   String id;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "text, markdown or json (default: ${DEFAULT-VALUE}).")
+      description = "text, markdown, json or html (default: ${DEFAULT-VALUE}).")
   String format;
 
   @Override

@@ -27,7 +27,7 @@ final class WatchExperimentCommand implements Callable<Integer> {
   String id;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
-      description = "Report format: text, markdown or json (default: ${DEFAULT-VALUE}).")
+      description = "Report format: text, markdown, json or html (default: ${DEFAULT-VALUE}).")
   String format;
 
   @Override

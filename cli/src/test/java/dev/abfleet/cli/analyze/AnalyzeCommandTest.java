@@ -172,6 +172,19 @@ class AnalyzeCommandTest {
   void unknownOutputFormatIsBadInput() throws IOException {
     Run r = run("analyze", "--format", "xml", write("s.jsonl", pairs("e1", 8, 1)).toString());
     assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
-    assertThat(r.err()).contains("--format 'xml': expected text, json or markdown");
+    assertThat(r.err()).contains("--format 'xml': expected text, json, markdown or html");
   }
+  @Test
+  void htmlPutsEveryExperimentInOnePageWithItsTables() throws IOException {
+    List<String> lines = new ArrayList<>(pairs("e1", 12, 1.2));
+    lines.addAll(pairs("e2", 12, 1.0));
+    Run r = run("analyze", "--format", "html", write("s.jsonl", lines).toString());
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
+        .containsOnlyOnce("<!DOCTYPE html>").containsSubsequence("<h1>e1: base vs cand", "<h1>e2: base vs cand")
+        .contains("No per-boot charts: these boots were recorded elsewhere.");
+    assertThat(r.out().split("<table class=\"verdicts\">", -1)).hasSize(3);
+  }
+
 }

@@ -66,7 +66,7 @@ class CalibrateRealE2ETest {
   }
 
   /** A fresh home (own store, noise records, artifacts) reusing the real home's downloaded kernels and guest builds. */
-  private static Path isolatedHome(Path dir) throws Exception {
+  static Path isolatedHome(Path dir) throws Exception {
     Path real = WorkerSettings.defaultHome();
     Path home = Files.createDirectories(dir.resolve("home"));
     for (String cached : List.of("kernels", "guest")) {

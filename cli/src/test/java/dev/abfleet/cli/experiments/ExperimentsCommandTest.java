@@ -79,6 +79,11 @@ class ExperimentsCommandTest {
       assertThat(run("experiments", "show", "e-old", "--format", "json", "--controller", target))
           .isZero();
       assertThat(stdout()).contains("\"experiment\" : \"e-old\"").contains("\"state\" : \"cancelled\"");
+      assertThat(run("report", "e-old", "--format", "html", "--controller", target)).isZero();
+      assertThat(stdout()).startsWith("<!DOCTYPE html>").contains("<h1>e-old: base vs cand")
+          .endsWith("</html>\n");
+      assertThat(run("report", "e-old", "--controller", target)).isZero();
+      assertThat(stdout()).startsWith("experiment e-old: base (baseline) vs cand");
 
       ByteArrayOutputStream progress = new ByteArrayOutputStream();
       PrintStream stderr = System.err;

@@ -60,14 +60,14 @@ class ReportGoldenTest {
     return e.setOverall("inconclusive").build();
   }
 
-  private static Comparison cmp(String metric, String unit, double base, double cand, double change, double lo, double hi,
+  static Comparison cmp(String metric, String unit, double base, double cand, double change, double lo, double hi,
       double p, double padj, String verdict, boolean gating) {
     return Comparison.newBuilder().setArm("spinwait").setMetric(metric).setUnit(unit).setBetter("higher")
         .setNPairs(2).setBaselineCenter(base).setCandidateCenter(cand).setChange(change).setCiLow(lo).setCiHigh(hi)
         .setPValue(p).setPAdjusted(padj).setVerdict(verdict).setGating(gating).build();
   }
 
-  private static Boot boot(String run, String arm, int pair, int order, double value, String status) {
+  static Boot boot(String run, String arm, int pair, int order, double value, String status) {
     return Boot.newBuilder().setRunId(run).setArm(arm).setHostId("host-1").setPairIndex(pair).setOrderInPair(order)
         .setLeaseEpoch(pair + 1).setStatus(status)
         .setTelemetry(RunTelemetry.newBuilder().setHostId("host-1").setHypervisor("qemu").setAccelerator("tcg")
