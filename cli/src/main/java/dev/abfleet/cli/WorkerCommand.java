@@ -2,7 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.config.Problem;
 
-import dev.abfleet.cli.sim.SimModels;
+import dev.abfleet.bench.sim.SimModels;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.config.ByteSize;
 import dev.abfleet.worker.WorkerSettings;

@@ -2,7 +2,7 @@ package dev.abfleet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.cli.sim.SimFleet;
+import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;

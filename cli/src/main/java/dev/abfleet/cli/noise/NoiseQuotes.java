@@ -1,7 +1,7 @@
 package dev.abfleet.cli.noise;
 
-import dev.abfleet.cli.calibrate.Wilson;
-import dev.abfleet.cli.plan.PowerPlan;
+import dev.abfleet.bench.calibrate.Wilson;
+import dev.abfleet.stats.PowerPlan;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;
 import java.util.ArrayList;

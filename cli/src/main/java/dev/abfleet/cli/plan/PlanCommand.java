@@ -1,5 +1,7 @@
 package dev.abfleet.cli.plan;
 
+import dev.abfleet.stats.PowerPlan;
+
 import dev.abfleet.config.Problem;
 import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.NoiseRecord;

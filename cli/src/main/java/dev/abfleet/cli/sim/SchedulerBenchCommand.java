@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.SimModels;
+
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.artifact.CacheFiles;

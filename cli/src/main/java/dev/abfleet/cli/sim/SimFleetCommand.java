@@ -1,5 +1,8 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.SimModels;
+import dev.abfleet.bench.sim.SimFleet;
+
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.config.Problem;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.SimModels;
+
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;

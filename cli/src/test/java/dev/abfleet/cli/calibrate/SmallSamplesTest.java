@@ -1,5 +1,11 @@
 package dev.abfleet.cli.calibrate;
 
+import dev.abfleet.bench.calibrate.CalibrationTable;
+import dev.abfleet.bench.calibrate.Rule;
+import dev.abfleet.bench.calibrate.Scenario;
+import dev.abfleet.bench.calibrate.SmallSamples;
+import dev.abfleet.bench.calibrate.Wilson;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;

@@ -8,7 +8,7 @@ import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.cli.history.HistoryFile;
 import dev.abfleet.cli.history.MetricHistory;
-import dev.abfleet.cli.sim.SimFleet;
+import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.stats.changepoint.Settings;

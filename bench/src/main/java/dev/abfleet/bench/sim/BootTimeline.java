@@ -1,4 +1,4 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
 import dev.abfleet.worker.sim.SimBootRecord;
 import java.util.ArrayList;
@@ -10,11 +10,11 @@ import java.util.PriorityQueue;
 import java.util.TreeSet;
 
 /** Figures over the simulated boots of one benchmark run, from their real start and end times. */
-final class BootTimeline {
+public final class BootTimeline {
   private BootTimeline() {}
 
   /** Mean real idle time of a host between consecutive boots, split by whether a block boundary lies between. */
-  record Gaps(double withinBlockMs, int withinBlock, double betweenBlocksMs, int betweenBlocks) {}
+  public record Gaps(double withinBlockMs, int withinBlock, double betweenBlocksMs, int betweenBlocks) {}
 
   /**
    * When hosts got going and when the last boot ended, in nanoseconds after {@code originNanos}.
@@ -23,9 +23,9 @@ final class BootTimeline {
    * @param allHostsStarted when the last host that ran any boot started its first one
    * @param lastEnd the last boot's end
    */
-  record Span(long firstStart, long allHostsStarted, long lastEnd) {}
+  public record Span(long firstStart, long allHostsStarted, long lastEnd) {}
 
-  static Span span(List<SimBootRecord> boots, long originNanos) {
+  public static Span span(List<SimBootRecord> boots, long originNanos) {
     if (boots.isEmpty()) {
       return new Span(0, 0, 0);
     }
@@ -35,12 +35,12 @@ final class BootTimeline {
     return new Span(first - originNanos, allStarted - originNanos, lastEnd - originNanos);
   }
 
-  static long sumNanos(List<SimBootRecord> boots) {
+  public static long sumNanos(List<SimBootRecord> boots) {
     return boots.stream().mapToLong(SimBootRecord::wallNanos).sum();
   }
 
   /** Hosts on which one boot started before the previous one ended, sorted. */
-  static List<String> hostsWithOverlap(List<SimBootRecord> boots) {
+  public static List<String> hostsWithOverlap(List<SimBootRecord> boots) {
     TreeSet<String> hosts = new TreeSet<>();
     byHost(boots).forEach((host, list) -> {
       for (int i = 1; i < list.size(); i++) {
@@ -58,7 +58,7 @@ final class BootTimeline {
    * reach without knowing block lengths in advance. Unlike total / hosts, it counts that blocks
    * are indivisible.
    */
-  static long listScheduleNanos(List<SimBootRecord> boots, int hosts) {
+  public static long listScheduleNanos(List<SimBootRecord> boots, int hosts) {
     Map<String, long[]> blocks = new LinkedHashMap<>();
     boots.stream().sorted(Comparator.comparingLong(SimBootRecord::startNanos)).forEach(b -> {
       long[] startAndLength = blocks.computeIfAbsent(b.hostId() + "/" + blockOf(b.runId()),
@@ -78,7 +78,7 @@ final class BootTimeline {
     return makespan;
   }
 
-  static Gaps gaps(List<SimBootRecord> boots) {
+  public static Gaps gaps(List<SimBootRecord> boots) {
     double within = 0;
     double between = 0;
     int nWithin = 0;
@@ -99,7 +99,7 @@ final class BootTimeline {
   }
 
   /** The block id of a run id: the controller names runs {@code <block id>-<arm>}. */
-  static String blockOf(String runId) {
+  public static String blockOf(String runId) {
     int dash = runId.lastIndexOf('-');
     return dash < 0 ? runId : runId.substring(0, dash);
   }

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

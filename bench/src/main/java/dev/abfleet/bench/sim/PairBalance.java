@@ -1,4 +1,4 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Boot;
@@ -17,9 +17,9 @@ import java.util.Map;
  * @param cells (experiment, host) combinations that ran at least two pairs
  * @param unbalancedCells such combinations whose AB and BA counts differ by more than one
  */
-record PairBalance(int experiments, int unbalancedExperiments, int maxOverall, int cells, int unbalancedCells) {
+public record PairBalance(int experiments, int unbalancedExperiments, int maxOverall, int cells, int unbalancedCells) {
 
-  static PairBalance of(List<Experiment> experiments) {
+  public static PairBalance of(List<Experiment> experiments) {
     int unbalanced = 0;
     int maxOverall = 0;
     int cells = 0;

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.plan;
+package dev.abfleet.stats;
 
 import org.hipparchus.distribution.continuous.NormalDistribution;
 

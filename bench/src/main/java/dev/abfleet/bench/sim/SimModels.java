@@ -1,4 +1,4 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.sim.SimModel;

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import java.util.SplittableRandom;
 
@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  * (4%, both boots of a pair: the host's state at that moment). Scenarios add one difficulty
  * each. The candidate differs from the baseline only on metric 0, by the factor 1 + effect.
  */
-enum Scenario {
+public enum Scenario {
   /** Lognormal boot noise only. */
   LOGNORMAL("lognormal", "lognormal boot noise (3% per metric, 2% shared, 4% per pair)"),
   /** A slow drift over the run: +15% from first to last pair, both arms alike. */
@@ -20,19 +20,19 @@ enum Scenario {
   /** 30% of boots take a slow path, 12% lower on every metric. */
   BIMODAL("bimodal", "plus bimodal boots: 30% take a 12% slower path");
 
-  static final double BOOT_SD = 0.03;
-  static final double SHARED_SD = 0.02;
-  static final double PAIR_SD = 0.04;
+  public static final double BOOT_SD = 0.03;
+  public static final double SHARED_SD = 0.02;
+  public static final double PAIR_SD = 0.04;
 
-  final String label;
-  final String description;
+  public final String label;
+  public final String description;
 
   Scenario(String label, String description) {
     this.label = label;
     this.description = description;
   }
 
-  SimExperiment generate(SplittableRandom rng, int pairs, int metrics, double effect) {
+  public SimExperiment generate(SplittableRandom rng, int pairs, int metrics, double effect) {
     double[][] a = new double[metrics][pairs];
     double[][] b = new double[metrics][pairs];
     String[] hosts = new String[pairs];

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Direction;
@@ -15,9 +15,9 @@ import java.util.stream.IntStream;
  * data. Deterministic for a seed: experiment i of a case draws from its own generator, so
  * results do not depend on the number of threads.
  */
-final class Calibration {
+public final class Calibration {
   /** Effects simulated on metric 0: none (A/A), then each size with both signs. */
-  static final double[] EFFECTS = {0.0, 0.05, 0.10};
+  public static final double[] EFFECTS = {0.0, 0.05, 0.10};
 
   /**
    * @param falsePositive share of A/A experiments with any metric flagged
@@ -31,12 +31,12 @@ final class Calibration {
    * @param meanPairsAa mean pairs used in A/A experiments
    * @param meanPairsAb mean pairs used in A/B experiments
    */
-  record Row(Scenario scenario, Rule rule, double falsePositive, double power5, double power10,
+  public record Row(Scenario scenario, Rule rule, double falsePositive, double power5, double power10,
       double coverage, double coverage95, double meanPairsAa, double meanPairsAb) {}
 
   private Calibration() {}
 
-  static List<Row> run(int experiments, long seed, int metrics, Policy policy) {
+  public static List<Row> run(int experiments, long seed, int metrics, Policy policy) {
     List<Row> rows = new ArrayList<>();
     for (Scenario s : Scenario.values()) {
       rows.addAll(run(s, experiments, seed, metrics, policy));
@@ -44,7 +44,7 @@ final class Calibration {
     return rows;
   }
 
-  static List<Row> run(Scenario s, int experiments, long seed, int metrics, Policy policy) {
+  public static List<Row> run(Scenario s, int experiments, long seed, int metrics, Policy policy) {
     Rule[] rules = Rule.values();
     int pairs = Rule.LOOKS.get(Rule.LOOKS.size() - 1);
     long[][] hits = new long[rules.length][EFFECTS.length];

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.PekkoConfig;
@@ -48,23 +48,23 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * entity's own decisions ({@link Decisions}) for back-to-back pairs on one host, and snapshots
  * are saved by the same retention rule (every N events, of the state those events build).
  */
-final class RecoveryBench {
+public final class RecoveryBench {
   private static final Duration TIMEOUT = Duration.ofMinutes(10);
   private static final List<String> METRICS = List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
 
   /** Recovery times of one journal, in ms, in the order measured. */
-  record Figures(int snapshotEvery, int events, int pairs, double[] millis) {
-    double median() {
+  public record Figures(int snapshotEvery, int events, int pairs, double[] millis) {
+    public double median() {
       double[] m = millis.clone();
       Arrays.sort(m);
       return m.length % 2 == 1 ? m[m.length / 2] : (m[m.length / 2 - 1] + m[m.length / 2]) / 2;
     }
 
-    double min() {
+    public double min() {
       return Arrays.stream(millis).min().orElse(Double.NaN);
     }
 
-    double max() {
+    public double max() {
       return Arrays.stream(millis).max().orElse(Double.NaN);
     }
   }
@@ -75,7 +75,7 @@ final class RecoveryBench {
    * Writes one journal of {@code events} events per snapshot interval and recovers each
    * {@code repeat} times (after {@code warmup} unmeasured recoveries, round robin).
    */
-  static List<Figures> run(ControllerSettings settings, int events, List<Integer> intervals,
+  public static List<Figures> run(ControllerSettings settings, int events, List<Integer> intervals,
       int warmup, int repeat, String runTag) throws Exception {
     OptionalInt found = EventStore.schemaVersion(settings);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME, PekkoConfig.of(settings));
@@ -115,7 +115,7 @@ final class RecoveryBench {
    * Exactly {@code events} events of a running experiment: the submission, then complete
    * blocks (block started, two boots recorded, pair completed), padded with stale reports.
    */
-  static List<ExperimentEvent> journal(String id, int events) {
+  public static List<ExperimentEvent> journal(String id, int events) {
     int pairsPossible = Math.max(1, (events - 1) / 4);
     ExperimentSpec spec = spec(pairsPossible + 10);
     List<ExperimentEvent> journal = new ArrayList<>();

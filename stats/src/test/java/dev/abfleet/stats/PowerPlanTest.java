@@ -1,10 +1,8 @@
-package dev.abfleet.cli.plan;
+package dev.abfleet.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.abfleet.config.Problem;
 import org.junit.jupiter.api.Test;
 
 class PowerPlanTest {
@@ -34,15 +32,5 @@ class PowerPlanTest {
   void unknownNoisePlansNothing() {
     assertThat(PowerPlan.pairs(Double.NaN, 0.02, 0.05, 4, 0.8)).isEqualTo(-1);
     assertThat(PowerPlan.pairs(0, 0.02, 0.05, 4, 0.8)).isEqualTo(-1);
-  }
-
-  @Test
-  void mdeIsAPercentOrAFraction() {
-    assertThat(PlanCommand.parseMde("2%")).isCloseTo(0.02, within(1e-12));
-    assertThat(PlanCommand.parseMde("0.02")).isCloseTo(0.02, within(1e-12));
-    for (String bad : new String[] {"0", "100%", "2", "-1%", "two", ""}) {
-      assertThatThrownBy(() -> PlanCommand.parseMde(bad)).isInstanceOf(Problem.class)
-          .hasMessageContaining("--mde '" + bad + "'").hasMessageContaining("--mde 2% or 0.02, between 0 and 100%");
-    }
   }
 }

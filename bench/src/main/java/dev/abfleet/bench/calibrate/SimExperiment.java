@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 /**
  * One simulated paired experiment: per metric, per pair, the baseline and candidate boot value
@@ -9,7 +9,7 @@ package dev.abfleet.cli.calibrate;
  * @param hosts host of each pair
  * @param baselineFirst boot order of each pair
  */
-record SimExperiment(double[][] baseline, double[][] candidate, String[] hosts,
+public record SimExperiment(double[][] baseline, double[][] candidate, String[] hosts,
     boolean[] baselineFirst) {
 
   int metrics() {

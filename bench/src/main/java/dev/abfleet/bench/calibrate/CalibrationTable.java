@@ -1,14 +1,14 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /** The calibrate table, as aligned text or Markdown. */
-final class CalibrationTable {
+public final class CalibrationTable {
   private CalibrationTable() {}
 
-  static String render(List<Calibration.Row> rows, boolean markdown) {
+  public static String render(List<Calibration.Row> rows, boolean markdown) {
     List<String[]> cells = new ArrayList<>();
     cells.add(new String[] {"scenario", "rule", "A/A FP", "power ±5%", "power ±10%",
         "coverage", "cov. 95% CI", "pairs A/A", "pairs A/B"});
@@ -21,7 +21,7 @@ final class CalibrationTable {
   }
 
   /** The small-sample table: each rate with its 95% Wilson interval over the experiments. */
-  static String renderSmall(List<SmallSamples.Row> rows, boolean markdown) {
+  public static String renderSmall(List<SmallSamples.Row> rows, boolean markdown) {
     List<String[]> cells = new ArrayList<>();
     cells.add(new String[] {"scenario", "pairs", "rule", "A/A FP (family-wise)", "power ±5%",
         "power ±10%"});
@@ -33,7 +33,7 @@ final class CalibrationTable {
   }
 
   /** "4.3% [3.1-5.9]": the rate and its 95% Monte Carlo interval, in percent. */
-  static String rate(SmallSamples.Rate r) {
+  public static String rate(SmallSamples.Rate r) {
     double[] ci = r.wilson();
     return String.format(Locale.ROOT, "%.1f%% [%.1f-%.1f]", 100 * r.value(), 100 * ci[0],
         100 * ci[1]);

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Decision;
@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** A way to decide an A/B experiment: abfleet's, and the anchors it is measured against. */
-enum Rule {
+public enum Rule {
   /** abfleet, group-sequential: looks at 8, 16, 24, 32 pairs, stops when all are decided. */
   ABFLEET_SEQUENTIAL("abfleet sequential (looks 8,16,24,32)"),
   /** The same with the futility stop fleet.yaml turns on by default (5%, beta 10%). */
@@ -28,11 +28,11 @@ enum Rule {
   /** Threshold gate: |median ratio - 1| > 5% at 32 pairs (or calibrate's --pairs). */
   THRESHOLD_GATE("threshold gate 5%");
 
-  static final List<Integer> LOOKS = List.of(8, 16, 24, 32);
-  static final double GATE = 0.05;
+  public static final List<Integer> LOOKS = List.of(8, 16, 24, 32);
+  public static final double GATE = 0.05;
   private static final Policy ANCHOR = new Policy(0.0, 0.05);
 
-  final String label;
+  public final String label;
 
   Rule(String label) {
     this.label = label;
@@ -43,14 +43,14 @@ enum Rule {
    * @param ciLow interval for metric 0 (relative change); NaN when the rule has none
    * @param pairs pairs used before the rule stopped
    */
-  record Outcome(int[] flags, double ciLow, double ciHigh, int pairs) {}
+  public record Outcome(int[] flags, double ciLow, double ciHigh, int pairs) {}
 
   /** Runs at any number of pairs; false for the rules whose looks end at 32 pairs. */
   boolean fixedSize() {
     return this != ABFLEET_SEQUENTIAL && this != ABFLEET_SEQUENTIAL_FUTILITY && this != ADAPTIVE_RETEST;
   }
 
-  Outcome run(SimExperiment e, Policy policy) {
+  public Outcome run(SimExperiment e, Policy policy) {
     return switch (this) {
       case ABFLEET_SEQUENTIAL -> sequential(e, policy);
       case ABFLEET_SEQUENTIAL_FUTILITY -> sequential(e, policy.withFutility(
@@ -115,7 +115,7 @@ enum Rule {
     return new Outcome(flags, Double.NaN, Double.NaN, e.pairs());
   }
 
-  static List<MetricInput> paired(SimExperiment e, int pairs) {
+  public static List<MetricInput> paired(SimExperiment e, int pairs) {
     List<MetricInput> in = new ArrayList<>();
     for (int m = 0; m < e.metrics(); m++) {
       in.add(MetricInput.paired("m" + m, "ops/s", Direction.HIGHER, true,

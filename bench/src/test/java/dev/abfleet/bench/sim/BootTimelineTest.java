@@ -1,4 +1,4 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

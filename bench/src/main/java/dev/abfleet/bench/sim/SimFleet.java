@@ -1,6 +1,5 @@
-package dev.abfleet.cli.sim;
+package dev.abfleet.bench.sim;
 
-import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.worker.WorkerAgent;
@@ -68,9 +67,13 @@ public final class SimFleet implements AutoCloseable {
     agents.forEach(WorkerAgent::close);
   }
 
-  /** Waits until the controller lists {@code n} connected sim hosts. */
+  /**
+   * Waits until the controller at {@code target} lists {@code n} connected sim hosts. The
+   * controller serves plaintext, as the embedded controllers of benches and tests do.
+   */
   public static void awaitHosts(String target, int n, int timeoutS) throws InterruptedException {
-    ManagedChannel channel = ControllerAddress.channel(target);
+    ManagedChannel channel = io.grpc.Grpc.newChannelBuilder(target, io.grpc.InsecureChannelCredentials.create())
+        .build();
     try {
       var stub = ExperimentServiceGrpc.newBlockingStub(channel);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);

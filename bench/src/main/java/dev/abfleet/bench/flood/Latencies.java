@@ -1,4 +1,4 @@
-package dev.abfleet.cli.flood;
+package dev.abfleet.bench.flood;
 
 import java.util.Arrays;
 
@@ -8,10 +8,10 @@ import java.util.Arrays;
  * @param millis each call's latency in ms, in call order
  * @param errors calls that failed
  */
-record Latencies(double[] millis, int errors) {
+public record Latencies(double[] millis, int errors) {
 
   /** The value below which {@code q} of the calls fall (nearest rank); NaN with no calls. */
-  double percentile(double q) {
+  public double percentile(double q) {
     if (millis.length == 0) {
       return Double.NaN;
     }
@@ -21,11 +21,11 @@ record Latencies(double[] millis, int errors) {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  double max() {
+  public double max() {
     return Arrays.stream(millis).max().orElse(Double.NaN);
   }
 
-  int calls() {
+  public int calls() {
     return millis.length;
   }
 }

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 import dev.abfleet.stats.Policy;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
  * intervals. Sequential rules (looks 8..32) are measured only at 32 pairs, their design.
  * Deterministic for a seed, whatever the number of threads.
  */
-final class SmallSamples {
+public final class SmallSamples {
   private SmallSamples() {}
 
   /**
@@ -21,11 +21,11 @@ final class SmallSamples {
    * @param power5 ±5% experiments with metric 0 flagged in the true direction
    * @param power10 same at ±10%
    */
-  record Row(Scenario scenario, int pairs, Rule rule, Rate falsePositive, Rate power5,
+  public record Row(Scenario scenario, int pairs, Rule rule, Rate falsePositive, Rate power5,
       Rate power10) {}
 
   /** Successes of n trials, with the Wilson score interval at 95%. */
-  record Rate(long hits, long trials) {
+  public record Rate(long hits, long trials) {
     double value() {
       return trials == 0 ? Double.NaN : hits / (double) trials;
     }
@@ -36,11 +36,11 @@ final class SmallSamples {
   }
 
   /** The rules measured at {@code pairs}: every fixed-size rule, sequential ones at 32 only. */
-  static List<Rule> rulesAt(int pairs) {
+  public static List<Rule> rulesAt(int pairs) {
     return Arrays.stream(Rule.values()).filter(r -> r.fixedSize() || pairs == 32).toList();
   }
 
-  static List<Row> run(Scenario s, int experiments, long seed, int metrics, Policy policy,
+  public static List<Row> run(Scenario s, int experiments, long seed, int metrics, Policy policy,
       int pairs) {
     List<Rule> rules = rulesAt(pairs);
     long[][] hits = new long[rules.size()][Calibration.EFFECTS.length];

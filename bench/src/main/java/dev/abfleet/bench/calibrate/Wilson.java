@@ -1,4 +1,4 @@
-package dev.abfleet.cli.calibrate;
+package dev.abfleet.bench.calibrate;
 
 /** Wilson's score interval for a binomial proportion: the Monte Carlo error of a rate. */
 public final class Wilson {

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.flood;
+package dev.abfleet.bench.flood;
 
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -38,26 +38,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * key): a well-behaved one calling at a steady rate and timing each call, a flooder calling as
  * fast as its threads can, and one that sends a single oversized message.
  */
-final class FloodBench {
+public final class FloodBench {
   private final int port;
 
-  FloodBench(int port) {
+  public FloodBench(int port) {
     this.port = port;
   }
 
   /**
    * @param ids experiments the well-behaved client submitted (one per second), to check after
    */
-  record Polite(Latencies latencies, List<String> ids) {}
+  public record Polite(Latencies latencies, List<String> ids) {}
 
   /** @param accepted calls answered OK; limited: refused RESOURCE_EXHAUSTED; other: any other failure */
-  record Flood(long accepted, long limited, long other) {}
+  public record Flood(long accepted, long limited, long other) {}
 
   /** @param status the code the controller answered; millis from send to answer */
-  record Huge(Status.Code status, String description, double millis) {}
+  public record Huge(Status.Code status, String description, double millis) {}
 
   /** The well-behaved client alone for {@code length}, at {@code perSecond} calls. */
-  Polite polite(Duration length, int perSecond, String tag) throws InterruptedException {
+  public Polite polite(Duration length, int perSecond, String tag) throws InterruptedException {
     ManagedChannel channel = channel();
     try {
       ExperimentServiceBlockingStub stub = withToken(channel, "abf_00000000beef_polite");
@@ -107,7 +107,7 @@ final class FloodBench {
   }
 
   /** Starts {@code threads} flooding threads on one connection; stop them with the returned handle. */
-  FloodHandle flood(int threads) {
+  public FloodHandle flood(int threads) {
     ManagedChannel channel = channel();
     ExperimentServiceBlockingStub stub = withToken(channel, "abf_f100df100df1_flood");
     AtomicBoolean stop = new AtomicBoolean();
@@ -134,9 +134,9 @@ final class FloodBench {
   }
 
   /** The flooding threads; {@link #stop()} ends them and returns the counts. */
-  record FloodHandle(AtomicBoolean stopFlag, List<Thread> threads, ManagedChannel channel,
+  public record FloodHandle(AtomicBoolean stopFlag, List<Thread> threads, ManagedChannel channel,
       AtomicLong accepted, AtomicLong limited, AtomicLong other) {
-    Flood stop() throws InterruptedException {
+    public Flood stop() throws InterruptedException {
       stopFlag.set(true);
       for (Thread t : threads) {
         t.join(15_000);
@@ -151,7 +151,7 @@ final class FloodBench {
    * connection. The bytes are made as they are sent, so the oversized message costs this process
    * no memory (the controller runs in it) and the controller sees what a remote client would send.
    */
-  Huge huge(int mib) {
+  public Huge huge(int mib) {
     ManagedChannel channel = channel();
     try {
       Metadata headers = new Metadata();
@@ -226,7 +226,7 @@ final class FloodBench {
   }
 
   /** The ids of {@code ids} the controller no longer knows (should be none). */
-  List<String> missing(List<String> ids) {
+  public List<String> missing(List<String> ids) {
     ManagedChannel channel = channel();
     try {
       ExperimentServiceBlockingStub stub = withToken(channel, "abf_00000000beef_polite");
@@ -265,7 +265,7 @@ final class FloodBench {
   }
 
   /** Two arms on a host nobody has: the experiment waits in line, which is all the bench needs. */
-  static ExperimentSpec spec() {
+  public static ExperimentSpec spec() {
     return ExperimentSpec.newBuilder().setName("flood")
         .addArms(arm("base", "baseline", "a")).addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
