@@ -2,7 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.config.Problem;
 
-import dev.abfleet.cli.report.ProtoReports;
+import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.HtmlReport;
 import dev.abfleet.report.JsonReport;

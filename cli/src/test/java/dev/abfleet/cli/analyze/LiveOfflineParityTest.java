@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.abfleet.cli.report.ProtoReports;
+import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.experiment.ArtifactRef;
 import dev.abfleet.controller.experiment.BenchmarkSpec;

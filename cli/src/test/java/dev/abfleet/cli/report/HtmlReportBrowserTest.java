@@ -1,5 +1,7 @@
 package dev.abfleet.cli.report;
 
+import dev.abfleet.controller.report.ProtoReports;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Experiment;

@@ -5,7 +5,7 @@ import dev.abfleet.bench.sim.SimFleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.report.ProtoReports;
+import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.report.TextReport;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.report;
+package dev.abfleet.controller.report;
 
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Boot;
