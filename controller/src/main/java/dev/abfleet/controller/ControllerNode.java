@@ -9,6 +9,7 @@ import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.http.MetricsEndpoint;
+import dev.abfleet.controller.http.SchedulerGauges;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.AuthServiceImpl;
 import dev.abfleet.controller.security.CallerInterceptor;
@@ -142,6 +143,7 @@ public final class ControllerNode implements AutoCloseable {
         builder.sslContext(tls);
       }
       ControllerMetrics metrics = new ControllerMetrics();
+      metrics.fleetSource(SchedulerGauges.source(system, scheduler, Duration.ofSeconds(2)));
       var limits = settings.limits();
       CallerInterceptor callers = new CallerInterceptor(security, tokens);
       Server server = builder

@@ -66,7 +66,7 @@ class MetricsAccessTest {
     HttpResponse<String> r = scrape("https", token);
 
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.body()).contains("# TYPE abfleet_grpc_calls_total counter");
+    assertThat(r.body()).contains("# TYPE abfleet_connected_hosts gauge");
   }
 
   @Test

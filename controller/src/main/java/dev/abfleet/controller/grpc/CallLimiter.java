@@ -61,10 +61,12 @@ public final class CallLimiter implements ServerInterceptor {
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
       ServerCallHandler<Q, R> next) {
     String method = call.getMethodDescriptor().getFullMethodName();
+    long started = nanoTime.getAsLong();
     ServerCall<Q, R> counted = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
       @Override
       public void close(Status status, Metadata trailers) {
-        metrics.callEnded(method, status.getCode().name());
+        metrics.callEnded(method, status.getCode().name(),
+            java.time.Duration.ofNanos(nanoTime.getAsLong() - started));
         super.close(status, trailers);
       }
     };

@@ -8,6 +8,7 @@ import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.Caller;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
 import io.grpc.Status;
@@ -80,6 +81,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
     var requests = new StreamObserver<WorkerMessage>() {
       private volatile ActorRef<SessionMessage> session;
       private volatile String hostId;
+      private volatile String arch = "";
       private volatile boolean rejected;
 
       @Override
@@ -98,20 +100,36 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         switch (message.getKindCase()) {
           case HEARTBEAT -> session.tell(new HostSession.WorkerHeartbeat(
               message.getHeartbeat().getRunningRunId()));
-          case RUN_STARTED -> session.tell(new HostSession.WorkerHeartbeat(
-              message.getRunStarted().getRunId()));
-          case RUN_RESULT -> session.tell(new HostSession.RunReported(
+          case RUN_STARTED -> {
+            metrics.bootStarted(stream.hypervisorOf(message.getRunStarted().getRunId()), arch);
+            session.tell(new HostSession.WorkerHeartbeat(message.getRunStarted().getRunId()));
+          }
+          case RUN_RESULT -> {
+            bootFinished(message.getRunResult().getRunId(), message.getRunResult().getTelemetry(), true);
+            session.tell(new HostSession.RunReported(
               message.getRunResult().getExperimentId(), message.getRunResult().getBlockId(),
               ProtoToDomain.outcome(message.getRunResult(), hostId),
               message.getRunResult().getTelemetry().getHostId()));
-          case RUN_FAILURE -> session.tell(new HostSession.RunReported(
+          }
+          case RUN_FAILURE -> {
+            bootFinished(message.getRunFailure().getRunId(), message.getRunFailure().getTelemetry(), false);
+            session.tell(new HostSession.RunReported(
               message.getRunFailure().getExperimentId(), message.getRunFailure().getBlockId(),
               ProtoToDomain.outcome(message.getRunFailure(), hostId),
               message.getRunFailure().getTelemetry().getHostId()));
+          }
           case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
               message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
           default -> session.tell(new HostSession.WorkerHeartbeat(""));
         }
+      }
+
+      private void bootFinished(String runId, RunTelemetry t, boolean ok) {
+        String hypervisor = t.getHypervisor().isEmpty() ? stream.hypervisorOf(runId) : t.getHypervisor();
+        Duration took = t.getEndedAtMs() > t.getStartedAtMs() && t.getStartedAtMs() > 0
+            ? Duration.ofMillis(t.getEndedAtMs() - t.getStartedAtMs())
+            : t.getBootMs() + t.getRunMs() > 0 ? Duration.ofMillis(t.getBootMs() + t.getRunMs()) : null;
+        metrics.bootFinished(hypervisor, arch, ok, took);
       }
 
       /** The worker does not read what it is sent: what it sends is ignored from now on. */
@@ -165,6 +183,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         }
         HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());
         hostId = capabilities.hostId();
+        arch = message.getHello().getArch();
         String nodeName = system.address().toString();
         session = system.systemActorOf(
             HostSession.create(capabilities, stream, scheduler, ClusterSharding.get(system),

@@ -20,6 +20,13 @@ final class WorkerStream {
   static final int MAX_UNREAD = 1000;
 
   private final StreamObserver<ControllerMessage> out;
+  /** Hypervisor of each run assigned (for metrics labels); the oldest are forgotten past a bound. */
+  private final java.util.Map<String, String> hypervisors = new java.util.LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(java.util.Map.Entry<String, String> eldest) {
+      return size() > 1024;
+    }
+  };
   private boolean ended;
   private int unread;
   private Runnable onCutOff = () -> { };
@@ -43,7 +50,14 @@ final class WorkerStream {
   }
 
   synchronized void assign(Block block) {
-    send(ControllerMessage.newBuilder().setAssignment(DomainToProto.assignment(block)).build());
+    var assignment = DomainToProto.assignment(block);
+    assignment.getRunsList().forEach(r -> hypervisors.put(r.getRunId(), r.getHypervisor()));
+    send(ControllerMessage.newBuilder().setAssignment(assignment).build());
+  }
+
+  /** The hypervisor a run assigned on this stream boots on; empty when it is not known. */
+  synchronized String hypervisorOf(String runId) {
+    return hypervisors.getOrDefault(runId, "");
   }
 
   /** Stops a block: now (the VM is killed) or after the boot in progress (preemption). */

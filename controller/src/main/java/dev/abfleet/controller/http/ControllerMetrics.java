@@ -1,30 +1,99 @@
 package dev.abfleet.controller.http;
 
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
- * The controller node's counters, rendered in the Prometheus text format for {@code /metrics}.
- * Thread-safe: gRPC threads and actors count concurrently. Counts live in memory and start at 0
- * with the node (Prometheus handles counter resets).
+ * The controller node's metrics, kept with the Prometheus Java client and served as Prometheus
+ * text at {@code /metrics}. Thread-safe: gRPC threads and actors count concurrently. Counters
+ * live in memory and start at 0 with the node (Prometheus handles counter resets); the fleet's
+ * gauges (hosts by state, leases, queue depth) are the scheduler's view, set before each scrape
+ * ({@link #observeFleet}).
+ *
+ * <p>Label sets are bounded: hosts, hypervisors, architectures, gRPC methods, status codes,
+ * priorities and a handful of reasons; never experiment or run ids.
  */
 public final class ControllerMetrics {
   /** Reason label of a worker refused because its certificate names another host. */
   public static final String WRONG_IDENTITY = "wrong_identity";
 
-  private final Map<Labels, LongAdder> rejected = new ConcurrentHashMap<>();
-  private final Map<Labels, LongAdder> rateLimited = new ConcurrentHashMap<>();
-  private final Map<Labels, LongAdder> calls = new ConcurrentHashMap<>();
-  private final AtomicLong connectedHosts = new AtomicLong();
+  /** Boot durations span seconds (TCG boots of a small kernel) to the boot timeout. */
+  private static final double[] BOOT_SECONDS = {0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800};
+  /** Calls span a cache hit (sub-millisecond) to an artifact upload (minutes). */
+  private static final double[] CALL_SECONDS = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+      0.5, 1, 2.5, 5, 10, 30, 120};
 
-  private record Labels(String first, String second) {}
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter rejected = Counter.builder().name("abfleet_rejected_reports_total")
+      .help("Worker reports refused and never recorded (stale lease epochs among them), by host and reason.")
+      .labelNames("host", "reason").register(registry);
+  private final Counter rateLimited = Counter.builder().name("abfleet_rate_limited_total")
+      .help("Calls (kind=call) and worker stream messages (kind=worker_message) refused by a rate limit.")
+      .labelNames("kind").register(registry);
+  private final Counter calls = Counter.builder().name("abfleet_grpc_calls_total")
+      .help("gRPC calls ended, by method and status code.")
+      .labelNames("method", "code").register(registry);
+  private final Histogram callSeconds = Histogram.builder().name("abfleet_grpc_call_duration_seconds")
+      .help("Time from a gRPC call's start to its end, by method and status code (streams: their whole life).")
+      .unit(Unit.SECONDS).classicOnly().classicUpperBounds(CALL_SECONDS)
+      .labelNames("method", "code").register(registry);
+  private final Gauge connectedHosts = Gauge.builder().name("abfleet_connected_hosts")
+      .help("Worker streams open on this node.").register(registry);
+  private final Counter bootsStarted = Counter.builder().name("abfleet_boots_started_total")
+      .help("Boots workers started, by hypervisor and host architecture.")
+      .labelNames("hypervisor", "arch").register(registry);
+  private final Counter bootsFinished = Counter.builder().name("abfleet_boots_finished_total")
+      .help("Boots workers reported, by hypervisor, host architecture and outcome (ok or failed).")
+      .labelNames("hypervisor", "arch", "outcome").register(registry);
+  private final Histogram bootSeconds = Histogram.builder().name("abfleet_boot_duration_seconds")
+      .help("Wall time of a reported boot, VM start to VM end, by hypervisor and host architecture.")
+      .unit(Unit.SECONDS).classicOnly().classicUpperBounds(BOOT_SECONDS)
+      .labelNames("hypervisor", "arch").register(registry);
+  private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
+  private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
+
+  public ControllerMetrics() {
+    // Known label values start at 0, so a rate() over them is defined before the first count.
+    rateLimited.labelValues("call");
+    rateLimited.labelValues("worker_message");
+    GaugeWithCallback.builder().name("abfleet_hosts")
+        .help("Hosts the scheduler knows, by state (idle, leased, draining, quarantined, offline, ...).")
+        .labelNames("state")
+        .callback(cb -> fleet.hostsByState().forEach((state, n) -> cb.call(n, state)))
+        .register(registry);
+    GaugeWithCallback.builder().name("abfleet_leases")
+        .help("Hosts leased to an experiment now.")
+        .callback(cb -> cb.call(fleet.leases()))
+        .register(registry);
+    GaugeWithCallback.builder().name("abfleet_queue_depth")
+        .help("Experiments waiting for a host, by priority.")
+        .labelNames("priority")
+        .callback(cb -> fleet.queueByPriority().forEach((priority, n) -> cb.call(n, priority)))
+        .register(registry);
+    GaugeWithCallback.builder().name("abfleet_fleet_view_age_seconds")
+        .help("Age of the scheduler's view behind abfleet_hosts, abfleet_leases and abfleet_queue_depth;"
+            + " -1 when the scheduler did not answer.")
+        .callback(cb -> cb.call(fleet.ageSeconds()))
+        .register(registry);
+  }
 
   /** A worker's report was refused and never recorded; {@code reason} as in hosts list. */
   public void rejectReport(String hostId, String reason) {
-    count(rejected, new Labels(hostId, reason));
+    rejected.labelValues(hostId, reason).inc();
   }
 
   /**
@@ -37,77 +106,98 @@ public final class ControllerMetrics {
 
   /** A call (kind "call") or a worker stream message (kind "worker_message") was refused. */
   public void rateLimited(String kind) {
-    count(rateLimited, new Labels(kind, ""));
+    rateLimited.labelValues(kind).inc();
   }
 
   /** A gRPC call ended with {@code code} (e.g. "OK", "RESOURCE_EXHAUSTED"). */
   public void callEnded(String fullMethodName, String code) {
-    count(calls, new Labels(fullMethodName, code));
+    calls.labelValues(fullMethodName, code).inc();
+  }
+
+  /** A gRPC call ended with {@code code} after {@code took}. */
+  public void callEnded(String fullMethodName, String code, Duration took) {
+    callEnded(fullMethodName, code);
+    callSeconds.labelValues(fullMethodName, code).observe(took.toNanos() / 1e9);
   }
 
   public void hostConnected() {
-    connectedHosts.incrementAndGet();
+    connectedHosts.inc();
   }
 
   public void hostDisconnected() {
-    connectedHosts.decrementAndGet();
+    connectedHosts.dec();
+  }
+
+  /** A worker started a boot on {@code hypervisor} (a host of {@code arch}). */
+  public void bootStarted(String hypervisor, String arch) {
+    bootsStarted.labelValues(label(hypervisor), label(arch)).inc();
+  }
+
+  /**
+   * A worker reported a boot: {@code ok} false for a failure of any kind; {@code took} its wall
+   * time, null when the report did not say.
+   */
+  public void bootFinished(String hypervisor, String arch, boolean ok, Duration took) {
+    bootsFinished.labelValues(label(hypervisor), label(arch), ok ? "ok" : "failed").inc();
+    if (took != null) {
+      bootSeconds.labelValues(label(hypervisor), label(arch)).observe(took.toMillis() / 1000.0);
+    }
+  }
+
+  /** The scheduler's view the next scrape shows. */
+  public void observeFleet(FleetGauges view) {
+    fleet = view;
+  }
+
+  /**
+   * Where {@link #scrape()} asks for the fleet's view: the scheduler, on a controller node. A
+   * failed or timed-out answer shows as {@link FleetGauges#UNKNOWN}.
+   */
+  public void fleetSource(Supplier<CompletionStage<FleetGauges>> source) {
+    fleetSource = source;
+  }
+
+  /** The fleet's view asked for now, then every metric rendered as {@link #render()} does. */
+  public CompletionStage<String> scrape() {
+    CompletionStage<FleetGauges> view;
+    try {
+      view = fleetSource.get();
+    } catch (RuntimeException e) {
+      view = CompletableFuture.failedFuture(e);
+    }
+    return view.handle((v, e) -> {
+      observeFleet(e == null && v != null ? v : FleetGauges.UNKNOWN);
+      return render();
+    });
   }
 
   /** Rejected reports of {@code hostId} under {@code reason} so far (tests, the bench). */
   public long rejectedReports(String hostId, String reason) {
-    LongAdder n = rejected.get(new Labels(hostId, reason));
-    return n == null ? 0 : n.sum();
+    return (long) rejected.labelValues(hostId, reason).get();
   }
 
   /** Calls or messages refused by a rate limit of {@code kind} so far. */
   public long rateLimitedCount(String kind) {
-    LongAdder n = rateLimited.get(new Labels(kind, ""));
-    return n == null ? 0 : n.sum();
+    return (long) rateLimited.labelValues(kind).get();
   }
 
-  /** Every counter in the Prometheus text exposition format (version 0.0.4). */
+  /** Every metric in the Prometheus text exposition format (version 0.0.4). */
   public String render() {
-    StringBuilder out = new StringBuilder();
-    family(out, "abfleet_rejected_reports_total", "counter",
-        "Worker reports refused and never recorded, by host and reason.");
-    sorted(rejected).forEach((l, n) -> sample(out, "abfleet_rejected_reports_total",
-        "host", l.first(), "reason", l.second(), n));
-    family(out, "abfleet_rate_limited_total", "counter",
-        "Calls (kind=call) and worker stream messages (kind=worker_message) refused by a rate limit.");
-    sorted(rateLimited).forEach((l, n) -> out.append("abfleet_rate_limited_total{kind=\"")
-        .append(escape(l.first())).append("\"} ").append(n).append('\n'));
-    family(out, "abfleet_grpc_calls_total", "counter", "gRPC calls ended, by method and status code.");
-    sorted(calls).forEach((l, n) -> sample(out, "abfleet_grpc_calls_total",
-        "method", l.first(), "code", l.second(), n));
-    family(out, "abfleet_connected_hosts", "gauge", "Worker streams open on this node.");
-    out.append("abfleet_connected_hosts ").append(connectedHosts.get()).append('\n');
-    return out.toString();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.UNDERSCORE_ESCAPING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing metrics to memory", e);
+    }
+    return out.toString(StandardCharsets.UTF_8);
   }
 
-  private static void count(Map<Labels, LongAdder> counters, Labels labels) {
-    counters.computeIfAbsent(labels, l -> new LongAdder()).increment();
+  /** The content type of {@link #render()}. */
+  public static String contentType() {
+    return PrometheusTextFormatWriter.CONTENT_TYPE;
   }
 
-  private static Map<Labels, Long> sorted(Map<Labels, LongAdder> counters) {
-    Map<Labels, Long> out = new TreeMap<>((a, b) -> a.first().equals(b.first())
-        ? a.second().compareTo(b.second()) : a.first().compareTo(b.first()));
-    counters.forEach((l, n) -> out.put(l, n.sum()));
-    return out;
-  }
-
-  private static void family(StringBuilder out, String name, String type, String help) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n')
-        .append("# TYPE ").append(name).append(' ').append(type).append('\n');
-  }
-
-  private static void sample(StringBuilder out, String name, String k1, String v1, String k2,
-      String v2, long n) {
-    out.append(name).append('{').append(k1).append("=\"").append(escape(v1)).append("\",")
-        .append(k2).append("=\"").append(escape(v2)).append("\"} ").append(n).append('\n');
-  }
-
-  /** Label values escape backslash, double quote and newline (the format's rule). */
-  static String escape(String value) {
-    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  private static String label(String value) {
+    return value == null || value.isEmpty() ? "unknown" : value;
   }
 }

@@ -86,7 +86,7 @@ public final class MetricsEndpoint implements AutoCloseable {
   /** The route alone, so it can be tested without a socket. */
   static final class Routes extends AllDirectives {
     private static final ContentType PROMETHEUS_TEXT =
-        ContentTypes.parse("text/plain; version=0.0.4; charset=utf-8");
+        ContentTypes.parse(ControllerMetrics.contentType());
 
     private final ControllerMetrics metrics;
     private final Predicate<Optional<String>> allowed;
@@ -99,9 +99,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     Route route() {
       return path("metrics", () -> get(() -> optionalHeaderValueByName("Authorization",
           header -> allowed.test(header)
-              ? complete(HttpResponse.create().withEntity(
-                  HttpEntities.create(PROMETHEUS_TEXT,
-                      metrics.render().getBytes(StandardCharsets.UTF_8))))
+              ? onSuccess(metrics.scrape(), text -> complete(HttpResponse.create().withEntity(
+                  HttpEntities.create(PROMETHEUS_TEXT, text.getBytes(StandardCharsets.UTF_8)))))
               : complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
                   .withEntity("/metrics needs an API token with the read role:"
                       + " send Authorization: Bearer <token>\n")))));

@@ -178,6 +178,7 @@ public final class Scheduler
         .onCommand(ReleaseHost.class, (state, cmd) -> onReleaseHost(current(state), cmd))
         .onCommand(CheckSelector.class, (state, cmd) -> onCheckSelector(current(state), cmd))
         .onCommand(GetStanding.class, (state, cmd) -> onGetStanding(current(state), cmd))
+        .onCommand(GetQueue.class, (state, cmd) -> onGetQueue(current(state), cmd))
         .onCommand(RunHandled.class, (state, cmd) -> onRunHandled(current(state), cmd))
         .onCommand(PlanAnswered.class, (state, cmd) -> onPlanAnswered(current(state), cmd))
         .onCommand(LeaseExpired.class, (state, cmd) -> onLeaseExpired(current(state), cmd))
@@ -308,13 +309,34 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onGetStanding(SchedulerState state, GetStanding cmd) {
+    cmd.replyTo().tell(standings(state).getOrDefault(cmd.experimentId(), new Standing(0, 0)));
+    return Effect().none();
+  }
+
+  private Effect<Event, SchedulerState> onGetQueue(SchedulerState state, GetQueue cmd) {
+    java.util.Map<String, Integer> waiting = new java.util.TreeMap<>();
+    for (String p : List.of("pr", "adhoc", "nightly")) {
+      waiting.put(p, 0);
+    }
+    Map<String, Standing> line = standings(state);
+    for (Demand d : demands.queue()) {
+      Standing st = line.get(d.experimentId());
+      if (st != null && st.queuePosition() > 0) {
+        waiting.merge(d.priority().isEmpty() ? "adhoc" : d.priority(), 1, Integer::sum);
+      }
+    }
+    cmd.replyTo().tell(new Queue(waiting));
+    return Effect().none();
+  }
+
+  /** Places in line, recomputed only when leases or demands changed since the last ask. */
+  private Map<String, Standing> standings(SchedulerState state) {
     if (state.leases() != standingsLeases || demands != standingsDemands) {
       standings = Scheduling.standings(state.leases(), demands);
       standingsLeases = state.leases();
       standingsDemands = demands;
     }
-    cmd.replyTo().tell(standings.getOrDefault(cmd.experimentId(), new Standing(0, 0)));
-    return Effect().none();
+    return standings;
   }
 
   private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {

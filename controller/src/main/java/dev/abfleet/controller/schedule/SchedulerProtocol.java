@@ -19,7 +19,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 public interface SchedulerProtocol {
   public sealed interface Command extends CborSerializable
       permits RegisterHost, HostDisconnected, RequestHosts, WithdrawDemand, BlockDone, ListHosts,
-          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, RunHandled,
+          DrainHost, UndrainHost, ReleaseHost, CheckSelector, GetStanding, GetQueue, RunHandled,
           Scheduler.PlanAnswered, Scheduler.LeaseExpired, Scheduler.CoolDownOver, Scheduler.Flush,
           NoiseObserved, Scheduler.SessionsFound, ReportRejected {}
 
@@ -84,6 +84,12 @@ public interface SchedulerProtocol {
 
   /** @param problem why no known host can run the selector; empty = some host can (or none known) */
   public record SelectorCheck(String problem) implements CborSerializable {}
+
+  /** Replies {@link Queue}: the experiments waiting in line for a host, by priority. */
+  public record GetQueue(ActorRef<Queue> replyTo) implements Command {}
+
+  /** @param waitingByPriority experiments whose place in line is 1 or more, by priority */
+  public record Queue(java.util.Map<String, Integer> waitingByPriority) implements CborSerializable {}
 
   /** Replies the experiment's {@link Standing} in the line for hosts. */
   public record GetStanding(String experimentId, ActorRef<Standing> replyTo) implements Command {}

@@ -77,9 +77,9 @@ class LimitsTest extends ControllerNodeTest {
       assertThat(polite.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
       assertThat(node.metrics().rateLimitedCount("call")).isPositive();
       assertThat(node.metrics().render())
-          .contains("abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\","
-              + "code=\"RESOURCE_EXHAUSTED\"}")
-          .contains("abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"}");
+          .contains("abfleet_grpc_calls_total{code=\"RESOURCE_EXHAUSTED\","
+              + "method=\"fleet.v1.ExperimentService/ListHosts\"}")
+          .contains("abfleet_grpc_calls_total{code=\"OK\",method=\"fleet.v1.ExperimentService/ListHosts\"}");
       channel.shutdownNow();
     }
   }

@@ -32,9 +32,15 @@ class MetricsScrapeTest extends ControllerNodeTest {
 
       assertThat(node.metricsPort()).isEqualTo(port);
       assertThat(scrape.statusCode()).isEqualTo(200);
-      assertThat(scrape.body().lines()).contains("abfleet_connected_hosts 1")
+      // The fleet's gauges are the scheduler's view, asked at the scrape.
+      assertThat(scrape.body().lines()).contains("abfleet_connected_hosts 1.0",
+              "abfleet_hosts{state=\"idle\"} 1.0", "abfleet_hosts{state=\"quarantined\"} 0.0",
+              "abfleet_leases 0.0", "abfleet_queue_depth{priority=\"pr\"} 0.0",
+              "abfleet_fleet_view_age_seconds 0.0")
           .anyMatch(l -> l.startsWith(
-              "abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"} "));
+              "abfleet_grpc_calls_total{code=\"OK\",method=\"fleet.v1.ExperimentService/ListHosts\"} "))
+          .anyMatch(l -> l.startsWith("abfleet_grpc_call_duration_seconds_bucket{code=\"OK\","
+              + "method=\"fleet.v1.ExperimentService/ListHosts\",le=\"+Inf\"} "));
       // The port was taken: the second node says so in its log and serves gRPC all the same.
       assertThat(second.metricsPort()).isZero();
       ManagedChannel toSecond = channel(second);

@@ -7,7 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import dev.abfleet.testkit.PrometheusText;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,8 +34,13 @@ class MetricsEndpointTest {
     metrics.rejectReport("host-1", "stale_epoch");
     metrics.rejectWorkerIdentity("host-\"2\"");
     metrics.rateLimited("call");
-    metrics.callEnded("fleet.v1.ExperimentService/ListHosts", "OK");
+    metrics.callEnded("fleet.v1.ExperimentService/ListHosts", "OK", Duration.ofMillis(3));
     metrics.hostConnected();
+    metrics.bootStarted("qemu", "x86_64");
+    metrics.bootFinished("qemu", "x86_64", true, Duration.ofMillis(3_500));
+    metrics.bootFinished("qemu", "x86_64", false, null);
+    metrics.fleetSource(() -> CompletableFuture.completedFuture(new FleetGauges(
+        Map.of("idle", 2, "leased", 1, "quarantined", 0), 1, Map.of("pr", 0, "adhoc", 3), 0)));
     try (MetricsEndpoint endpoint = MetricsEndpoint.start(kit.system(), "127.0.0.1", 0, metrics,
         MetricsEndpoint.ALLOW_ALL)) {
       HttpResponse<String> scrape = get(endpoint.port(), Optional.empty());
@@ -41,11 +50,45 @@ class MetricsEndpointTest {
           type -> assertThat(type).startsWith("text/plain").contains("version=0.0.4"));
       assertThat(scrape.body().lines()).contains(
           "# TYPE abfleet_rejected_reports_total counter",
-          "abfleet_rejected_reports_total{host=\"host-1\",reason=\"stale_epoch\"} 2",
-          "abfleet_rejected_reports_total{host=\"host-\\\"2\\\"\",reason=\"wrong_identity\"} 1",
-          "abfleet_rate_limited_total{kind=\"call\"} 1",
-          "abfleet_grpc_calls_total{method=\"fleet.v1.ExperimentService/ListHosts\",code=\"OK\"} 1",
-          "abfleet_connected_hosts 1");
+          "abfleet_rejected_reports_total{host=\"host-1\",reason=\"stale_epoch\"} 2.0",
+          "abfleet_rejected_reports_total{host=\"host-\\\"2\\\"\",reason=\"wrong_identity\"} 1.0",
+          "abfleet_rate_limited_total{kind=\"call\"} 1.0",
+          "abfleet_grpc_calls_total{code=\"OK\",method=\"fleet.v1.ExperimentService/ListHosts\"} 1.0",
+          "abfleet_connected_hosts 1.0",
+          "abfleet_boots_started_total{arch=\"x86_64\",hypervisor=\"qemu\"} 1.0",
+          "abfleet_boots_finished_total{arch=\"x86_64\",hypervisor=\"qemu\",outcome=\"failed\"} 1.0",
+          "abfleet_boots_finished_total{arch=\"x86_64\",hypervisor=\"qemu\",outcome=\"ok\"} 1.0",
+          "abfleet_hosts{state=\"idle\"} 2.0",
+          "abfleet_leases 1.0",
+          "abfleet_queue_depth{priority=\"adhoc\"} 3.0");
+
+      // Read back by the Prometheus project's own parser: the types and a histogram's buckets.
+      PrometheusText.Parsed parsed = PrometheusText.parse(scrape.body());
+      assertThat(parsed.types()).containsEntry("abfleet_boot_duration_seconds", "histogram")
+          .containsEntry("abfleet_grpc_call_duration_seconds", "histogram")
+          .containsEntry("abfleet_boots_started", "counter")
+          .containsEntry("abfleet_hosts", "gauge");
+      assertThat(parsed.named("abfleet_boot_duration_seconds_bucket"))
+          .filteredOn(s -> s.labels().get("le").equals("5.0")).singleElement()
+          .extracting(PrometheusText.Sample::value).isEqualTo(1.0);
+      assertThat(parsed.named("abfleet_boot_duration_seconds_bucket"))
+          .filteredOn(s -> s.labels().get("le").equals("2.0")).singleElement()
+          .extracting(PrometheusText.Sample::value).isEqualTo(0.0);
+      assertThat(parsed.named("abfleet_boot_duration_seconds_sum")).singleElement()
+          .extracting(PrometheusText.Sample::value).isEqualTo(3.5);
+    }
+  }
+
+  @Test
+  void aSchedulerThatDoesNotAnswerShowsAsAnUnknownView() throws Exception {
+    ControllerMetrics metrics = new ControllerMetrics();
+    metrics.fleetSource(() -> CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("ask")));
+    try (MetricsEndpoint endpoint = MetricsEndpoint.start(kit.system(), "127.0.0.1", 0, metrics,
+        MetricsEndpoint.ALLOW_ALL)) {
+      HttpResponse<String> scrape = get(endpoint.port(), Optional.empty());
+
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.body().lines()).contains("abfleet_fleet_view_age_seconds -1.0");
     }
   }
 
@@ -61,7 +104,7 @@ class MetricsEndpointTest {
       assertThat(anonymous.body()).contains("read role");
       assertThat(wrong.statusCode()).isEqualTo(401);
       assertThat(good.statusCode()).isEqualTo(200);
-      assertThat(good.body()).contains("abfleet_connected_hosts 0");
+      assertThat(good.body()).contains("abfleet_connected_hosts 0.0");
     }
   }
 
