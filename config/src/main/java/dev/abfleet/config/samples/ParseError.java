@@ -1,9 +1,9 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 /** A line that could not be read; the reader keeps going. */
-record ParseError(String file, long line, String message) {
+public record ParseError(String file, long line, String message) {
   /** An error at a sample's {@code where} ("file:line"). */
-  static ParseError at(String where, String message) {
+  public static ParseError at(String where, String message) {
     int colon = where.lastIndexOf(':');
     return new ParseError(where.substring(0, colon), Long.parseLong(where.substring(colon + 1)),
         message);

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import dev.abfleet.report.Assessor;
 import dev.abfleet.report.BootRecord;
@@ -18,7 +18,7 @@ import java.util.Set;
  * a fleet run's boots become, and the same {@link Assessor} judges them: one family per
  * experiment, its gating metrics over all candidate arms sharing the family-wise alpha.
  */
-final class Analyzer {
+public final class Analyzer {
   private Analyzer() {}
 
   /**
@@ -26,7 +26,7 @@ final class Analyzer {
    * @param maxPairs use only the first N pairs (unpaired: the first N boots per arm); null = all
    * @throws IllegalArgumentException naming the experiment that cannot be analysed and the fix
    */
-  static List<Report> analyze(List<Sample> samples, String baseline, Integer maxPairs,
+  public static List<Report> analyze(List<Sample> samples, String baseline, Integer maxPairs,
       Policy policy, long seed) {
     Map<String, List<Sample>> byExperiment = new LinkedHashMap<>();
     samples.forEach(s -> byExperiment.computeIfAbsent(s.experiment(), e -> new ArrayList<>()).add(s));
@@ -46,7 +46,7 @@ final class Analyzer {
     return experiment.stream().anyMatch(s -> s.arm().equals(first)) ? first : null;
   }
 
-  static Report one(String experiment, List<Sample> samples, String baselineArm,
+  public static Report one(String experiment, List<Sample> samples, String baselineArm,
       Integer maxPairs, Policy policy, long seed) {
     List<BootRecord> boots = boots(samples);
     List<String> arms = boots.stream().map(BootRecord::arm).distinct().toList();
@@ -70,7 +70,7 @@ final class Analyzer {
    * boot's iterations; any failed line makes it a failed boot. Its order is that of its first
    * line; host, pair and host class come from the first line that gives them.
    */
-  static List<BootRecord> boots(List<Sample> samples) {
+  public static List<BootRecord> boots(List<Sample> samples) {
     Map<String, List<Sample>> byBoot = new LinkedHashMap<>();
     samples.forEach(s -> byBoot.computeIfAbsent(s.arm() + "\u0000" + s.boot(),
         k -> new ArrayList<>()).add(s));

@@ -1,6 +1,6 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import java.util.List;
 
 /** What a reader got from its files: the samples, and every line it could not read. */
-record Parsed(List<Sample> samples, List<ParseError> errors) {}
+public record Parsed(List<Sample> samples, List<ParseError> errors) {}

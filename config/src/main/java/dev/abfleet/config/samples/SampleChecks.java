@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +19,7 @@ import java.util.Objects;
  *       boot's median. Warm-up lines are dropped before the median and not checked.
  * </ul>
  */
-final class SampleChecks {
+public final class SampleChecks {
   private SampleChecks() {}
 
   private record MetricKey(String experiment, String metric) {}
@@ -39,7 +39,7 @@ final class SampleChecks {
   }
 
   /** One error per offending line, naming the line it conflicts with; empty when all agree. */
-  static List<ParseError> check(List<Sample> samples) {
+  public static List<ParseError> check(List<Sample> samples) {
     List<ParseError> errors = new ArrayList<>();
     Map<MetricKey, Sample> units = new HashMap<>();
     Map<BootKey, Sample> boots = new HashMap<>();

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import dev.abfleet.worker.guest.GoBenchLine;
 import java.io.IOException;
@@ -14,10 +14,10 @@ import java.util.List;
  * {@link GoBenchLine}, as a workload's Go benchmark output is; a line's values before a bad one
  * are kept.
  */
-final class GoBenchReader {
+public final class GoBenchReader {
   private GoBenchReader() {}
 
-  static Parsed read(String file, String arm, TextLines in, long orderBase)
+  public static Parsed read(String file, String arm, TextLines in, long orderBase)
       throws IOException {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 /**
  * One input line: an iteration of a metric in a boot, or (status not ok) a failed boot.
@@ -16,7 +16,7 @@ package dev.abfleet.cli.analyze;
  * @param iteration the iteration's number within its boot (optional {@code iteration} field);
  *     null when not given
  */
-record Sample(
+public record Sample(
     String experiment,
     String arm,
     String host,

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
@@ -17,11 +17,11 @@ import java.util.Arrays;
  * sample is that long, and a file without line breaks (a binary, /dev/zero) must not fill the
  * memory.
  */
-final class TextLines implements Closeable {
-  static final int MAX_LINE_BYTES = 1 << 20;
+public final class TextLines implements Closeable {
+  public static final int MAX_LINE_BYTES = 1 << 20;
 
   /** A line: its text, or (text null) why it cannot be read. */
-  record Line(long number, String text, String problem) {}
+  public record Line(long number, String text, String problem) {}
 
   private final InputStream in;
   private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports bad input
@@ -32,16 +32,16 @@ final class TextLines implements Closeable {
   private long number;
   private boolean done;
 
-  TextLines(InputStream in) {
+  public TextLines(InputStream in) {
     this.in = in;
   }
 
-  static TextLines of(String text) {
+  public static TextLines of(String text) {
     return new TextLines(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The next line, or null at the end of the input. */
-  Line next() throws IOException {
+  public Line next() throws IOException {
     if (done) {
       return null;
     }

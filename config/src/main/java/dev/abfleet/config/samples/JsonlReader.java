@@ -1,4 +1,4 @@
-package dev.abfleet.cli.analyze;
+package dev.abfleet.config.samples;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -20,22 +20,22 @@ import java.util.Map;
  * unknown fields are ignored. Values must be finite: NaN and Infinity are read so that the
  * message can say so, then rejected. {@link SampleChecks} checks the samples against each other.
  */
-final class JsonlReader {
+public final class JsonlReader {
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
           // A field given twice would silently keep its last value: a sample must say one thing.
           .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
   /** How a sample line looks, for messages. */
-  static final String EXAMPLE = "{\"arm\":\"base\",\"boot\":\"b1\",\"metric\":\"stat\",\"value\":1.5}";
+  public static final String EXAMPLE = "{\"arm\":\"base\",\"boot\":\"b1\",\"metric\":\"stat\",\"value\":1.5}";
   private static final String NEEDS = "; every sample line needs arm, boot, metric and value";
-  static final String DEFAULT_EXPERIMENT = "default";
+  public static final String DEFAULT_EXPERIMENT = "default";
   /** A file with this many bad lines is not read further (a binary file, the wrong file). */
-  static final int MAX_BAD_LINES = 100;
+  public static final int MAX_BAD_LINES = 100;
 
   private JsonlReader() {}
 
   /** Reads every line; {@code orderBase} offsets the line order across files. */
-  static Parsed read(String file, TextLines in, long orderBase) throws IOException {
+  public static Parsed read(String file, TextLines in, long orderBase) throws IOException {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
     TextLines.Line l;
