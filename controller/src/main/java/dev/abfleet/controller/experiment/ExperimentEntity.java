@@ -5,7 +5,6 @@ import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
-import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
