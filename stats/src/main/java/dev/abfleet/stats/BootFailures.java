@@ -1,6 +1,6 @@
 package dev.abfleet.stats;
 
-import org.hipparchus.special.Gamma;
+import org.hipparchus.distribution.discrete.HypergeometricDistribution;
 
 /**
  * Boot failure rates of two arms compared with Fisher's exact test, one-sided in the direction
@@ -61,34 +61,19 @@ public final class BootFailures {
    * baseline's failures. As scipy's {@code fisher_exact(table, alternative='less')}.
    */
   static double fisherCandidateWorse(int a, int b, int c, int d) {
-    int row1 = a + b;
-    int col1 = a + c;
-    int n = a + b + c + d;
-    double p = 0;
-    for (int x = Math.max(0, col1 - (n - row1)); x <= a; x++) {
-      p += Math.exp(logProb(x, row1, col1, n));
-    }
-    return Math.min(1.0, p);
+    return Math.min(1.0, baselineFailures(a, b, c, d).cumulativeProbability(a));
   }
 
   /** One-sided p that the candidate fails less often: P(X >= a); scipy's 'greater'. */
   static double fisherCandidateBetter(int a, int b, int c, int d) {
-    int row1 = a + b;
-    int col1 = a + c;
-    int n = a + b + c + d;
-    double p = 0;
-    for (int x = a; x <= Math.min(row1, col1); x++) {
-      p += Math.exp(logProb(x, row1, col1, n));
-    }
-    return Math.min(1.0, p);
+    return Math.min(1.0, baselineFailures(a, b, c, d).upperCumulativeProbability(a));
   }
 
-  /** log P(X = x) for the hypergeometric count in cell (1,1) with the given margins. */
-  private static double logProb(int x, int row1, int col1, int n) {
-    return logChoose(col1, x) + logChoose(n - col1, row1 - x) - logChoose(n, row1);
-  }
-
-  private static double logChoose(int n, int k) {
-    return Gamma.logGamma(n + 1.0) - Gamma.logGamma(k + 1.0) - Gamma.logGamma(n - k + 1.0);
+  /**
+   * The null distribution of the baseline's failures given the margins: {@code a + b}
+   * baseline boots drawn from all boots, {@code a + c} of which failed.
+   */
+  private static HypergeometricDistribution baselineFailures(int a, int b, int c, int d) {
+    return new HypergeometricDistribution(a + b + c + d, a + c, a + b);
   }
 }

@@ -1,6 +1,7 @@
 package dev.abfleet.stats;
 
 import java.util.Arrays;
+import org.hipparchus.distribution.discrete.BinomialDistribution;
 
 /**
  * The median of paired differences with the sign test's exact distribution-free interval: the
@@ -33,20 +34,13 @@ public record SignInterval(double median, double low, double high, int n) {
 
   /** The largest k with 2 P(B <= k - 1) <= alpha, B ~ Binomial(n, 1/2); 0 when none. */
   static int depth(int n, double alpha) {
-    double logHalfN = n * Math.log(0.5);
-    double cdf = 0;
-    double logChoose = 0; // log C(n, j)
+    if (n <= 0) {
+      return 0;
+    }
+    BinomialDistribution signs = new BinomialDistribution(n, 0.5);
     int k = 0;
-    for (int j = 0; j <= n / 2; j++) {
-      if (j > 0) {
-        logChoose += Math.log(n - j + 1) - Math.log(j);
-      }
-      cdf += Math.exp(logChoose + logHalfN); // P(B <= j)
-      if (2 * cdf <= alpha) {
-        k = j + 1;
-      } else {
-        break;
-      }
+    while (k <= n / 2 && 2 * signs.cumulativeProbability(k) <= alpha) {
+      k++;
     }
     return k;
   }

@@ -1,5 +1,8 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.GuestSetup;
+
 /**
  * One kernel variant of an experiment.
  *

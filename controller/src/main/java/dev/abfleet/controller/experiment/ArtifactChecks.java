@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.ArtifactRef;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;

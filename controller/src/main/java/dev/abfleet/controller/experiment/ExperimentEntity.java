@@ -5,8 +5,8 @@ import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCancelled;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
-import dev.abfleet.controller.fleet.HostCapabilities;
-import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.report.Assessment;
 import java.util.List;
@@ -36,7 +36,7 @@ public final class ExperimentEntity
     extends EventSourcedBehaviorWithEnforcedReplies<ExperimentEntity.Command, ExperimentEvent, ExperimentState> {
 
   public sealed interface Command extends CborSerializable
-      permits Submit, Get, Cancel, PlanBlock, RecordRun, LeaseLost, BlockFinished, Wake {}
+      permits Submit, Get, Cancel, PlanOnLease, RecordRun, LoseLease, BlockFinished, Wake {}
 
   /** Replies Accepted, also for a repeat of the same spec; an error names the bad field. */
   public record Submit(ExperimentSpec spec, ActorRef<StatusReply<Accepted>> replyTo)
@@ -51,41 +51,17 @@ public final class ExperimentEntity
   public record Cancel(String reason, ActorRef<ExperimentView> replyTo) implements Command {}
 
   /**
-   * From the scheduler: the host is leased to this experiment; replies a PlanReply.
-   *
-   * @param otherHostsMatch another usable host matches the selector, so a pair that failed on
-   *     this host (INFRA) can wait for it
+   * The scheduler's {@link LeaseHolder.PlanBlock} (a host is leased to this experiment), as the
+   * entity's message adapter delivers it; replies a {@link LeaseHolder.PlanReply}.
    */
-  public record PlanBlock(String hostId, long epoch, HostCapabilities capabilities,
-      boolean otherHostsMatch, ActorRef<PlanReply> replyTo) implements Command {
-    public PlanBlock(String hostId, long epoch, HostCapabilities capabilities,
-        ActorRef<PlanReply> replyTo) {
-      this(hostId, epoch, capabilities, false, replyTo);
-    }
-  }
-
-  public sealed interface PlanReply extends CborSerializable permits BlockPlanned, NoBlockNeeded {}
-
-  public record BlockPlanned(Block block) implements PlanReply {}
-
-  /**
-   * Nothing to run on this host: the lease can go to someone else.
-   *
-   * @param wantsOtherHost false = every pair is done or in flight; true = the open pairs avoid
-   *     this host (INFRA failures there) and wait for another matching host
-   */
-  public record NoBlockNeeded(String experimentId, boolean wantsOtherHost) implements PlanReply {
-    public NoBlockNeeded(String experimentId) {
-      this(experimentId, false);
-    }
-  }
+  public record PlanOnLease(LeaseHolder.PlanBlock request) implements Command {}
 
   /** A boot's report; replies a RecordResult unless {@code replyTo} is null. */
   public record RecordRun(RunOutcome outcome, String blockId, ActorRef<RecordResult> replyTo)
       implements Command {}
 
-  /** From the scheduler: the lease (host, epoch) is gone; its block is abandoned. No reply. */
-  public record LeaseLost(String hostId, long epoch, String reason) implements Command {}
+  /** The scheduler's {@link LeaseHolder.LeaseLost}, through the adapter; abandons its block. No reply. */
+  public record LoseLease(LeaseHolder.LeaseLost notice) implements Command {}
 
   /**
    * The worker says the block is over; abandons it if a boot went unreported. No reply.
@@ -118,6 +94,8 @@ public final class ExperimentEntity
   private final ActorContext<Command> context;
   private final String experimentId;
   private final ActorRef<Scheduler.Command> scheduler;
+  // What the scheduler holds for this entity: its LeaseHolder messages arrive as PlanOnLease / LoseLease.
+  private final ActorRef<LeaseHolder.Message> leaseHolder;
   private final int snapshotEvery;
   // The last view built and the state it shows (states are immutable: identity is enough).
   private ExperimentState viewOf;
@@ -132,6 +110,7 @@ public final class ExperimentEntity
     this.context = context;
     this.experimentId = experimentId;
     this.scheduler = scheduler;
+    this.leaseHolder = context.messageAdapter(LeaseHolder.Message.class, ExperimentEntity::fromScheduler);
     this.snapshotEvery = snapshotEvery;
   }
 
@@ -153,9 +132,9 @@ public final class ExperimentEntity
         .onCommand(Submit.class, this::onSubmit)
         .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), view(state)))
         .onCommand(Cancel.class, this::onCancel)
-        .onCommand(PlanBlock.class, this::onPlanBlock)
+        .onCommand(PlanOnLease.class, this::onPlanBlock)
         .onCommand(RecordRun.class, this::onRecordRun)
-        .onCommand(LeaseLost.class, this::onLeaseLost)
+        .onCommand(LoseLease.class, this::onLeaseLost)
         .onCommand(BlockFinished.class, this::onBlockFinished)
         .onCommand(Wake.class, this::onWake)
         .build();
@@ -219,20 +198,21 @@ public final class ExperimentEntity
         .thenReply(cmd.replyTo(), ExperimentView::of);
   }
 
-  private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanBlock cmd) {
+  private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanOnLease wrapped) {
+    LeaseHolder.PlanBlock cmd = wrapped.request();
     String hostClass = state.running() ? HostClassKey.planned(state.spec(), cmd.capabilities()) : "";
     var pair = state.running() ? state.nextPair(cmd.hostId(), cmd.otherHostsMatch(), hostClass)
         : java.util.OptionalInt.empty();
     if (pair.isEmpty()) {
       boolean waiting = state.running() && state.nextPair().isPresent();
-      return Effect().reply(cmd.replyTo(), new NoBlockNeeded(experimentId, waiting));
+      return Effect().reply(cmd.replyTo(), new LeaseHolder.NoBlockNeeded(experimentId, waiting));
     }
     Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(),
         state.spec().selector().hypervisorFor(cmd.capabilities()));
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
     String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities());
     return Effect().persist(Decisions.started(block, attempt, hostClass, facts))
-        .thenReply(cmd.replyTo(), s -> new BlockPlanned(block));
+        .thenReply(cmd.replyTo(), s -> new LeaseHolder.BlockPlanned(block));
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onRecordRun(ExperimentState state, RecordRun cmd) {
@@ -248,7 +228,8 @@ public final class ExperimentEntity
         : effect.thenReply(cmd.replyTo(), s -> decision.result());
   }
 
-  private ReplyEffect<ExperimentEvent, ExperimentState> onLeaseLost(ExperimentState state, LeaseLost cmd) {
+  private ReplyEffect<ExperimentEvent, ExperimentState> onLeaseLost(ExperimentState state, LoseLease wrapped) {
+    LeaseHolder.LeaseLost cmd = wrapped.notice();
     var blocks = state.blocksOn(cmd.hostId(), cmd.epoch());
     if (!state.running() || blocks.isEmpty()) {
       return Effect().noReply();
@@ -302,7 +283,14 @@ public final class ExperimentEntity
 
   private void requestHosts(ExperimentState state) {
     scheduler.tell(new Scheduler.RequestHosts(experimentId, state.spec().selector(),
-        state.spec().priority(), context.getSelf(), Math.max(1, state.pairsWanted() - state.pairs().size())));
+        state.spec().priority(), leaseHolder, Math.max(1, state.pairsWanted() - state.pairs().size())));
+  }
+
+  private static Command fromScheduler(LeaseHolder.Message message) {
+    if (message instanceof LeaseHolder.PlanBlock plan) {
+      return new PlanOnLease(plan);
+    }
+    return new LoseLease((LeaseHolder.LeaseLost) message);
   }
 
   private static long drawSeed() {

@@ -2,6 +2,8 @@ package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.WorkloadSpec;
 import java.util.List;
 
 /**

@@ -2,6 +2,9 @@ package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

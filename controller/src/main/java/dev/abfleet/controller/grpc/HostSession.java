@@ -7,7 +7,7 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.AssignBlock;
-import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.IntroduceHost;
 import dev.abfleet.controller.schedule.StopBlock;
 import dev.abfleet.controller.schedule.Scheduler;

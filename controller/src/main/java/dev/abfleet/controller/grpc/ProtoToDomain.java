@@ -1,16 +1,16 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.experiment.ArmSpec;
-import dev.abfleet.controller.experiment.ArtifactRef;
-import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.experiment.GuestCounters;
 import dev.abfleet.controller.experiment.GuestFacts;
-import dev.abfleet.controller.experiment.GuestSetup;
+import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.experiment.Sample;
-import dev.abfleet.controller.experiment.WorkloadSpec;
+import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.proto.fleet.v1.Arm;

@@ -1,7 +1,7 @@
 package dev.abfleet.controller.grpc;
 
-import dev.abfleet.controller.schedule.Block;
-import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.abfleet.controller.grpc;
 
-import dev.abfleet.controller.schedule.Block;
+import dev.abfleet.controller.plan.Block;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.ReportAck;

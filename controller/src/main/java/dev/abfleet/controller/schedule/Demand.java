@@ -1,6 +1,5 @@
 package dev.abfleet.controller.schedule;
 
-import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.HostSelector;
 import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -18,7 +17,7 @@ public record Demand(
     String experimentId,
     HostSelector selector,
     String priority,
-    ActorRef<ExperimentEntity.Command> experiment,
+    ActorRef<LeaseHolder.Message> experiment,
     boolean wanting,
     Set<String> declined,
     int openPairs) {
@@ -29,7 +28,7 @@ public record Demand(
 
   /** A demand that declined no host and has no cap. */
   public Demand(String experimentId, HostSelector selector, String priority,
-      ActorRef<ExperimentEntity.Command> experiment, boolean wanting) {
+      ActorRef<LeaseHolder.Message> experiment, boolean wanting) {
     this(experimentId, selector, priority, experiment, wanting, Set.of(), 0);
   }
 

@@ -1,6 +1,8 @@
 package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.fleet.NoiseHistory;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
 import java.time.Duration;
 
 /**

@@ -1,7 +1,6 @@
 package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostView;
@@ -45,7 +44,7 @@ public final class Scheduler
 
   record CoolDownOver(String hostId, long sinceEpochMs) implements Command {}
 
-  record PlanAnswered(Lease lease, ExperimentEntity.PlanReply reply) implements Command {}
+  record PlanAnswered(Lease lease, LeaseHolder.PlanReply reply) implements Command {}
 
   /** The sessions registered on any node when this scheduler started (receptionist listing). */
   record SessionsFound(Set<ActorRef<SessionMessage>> sessions) implements Command {}
@@ -427,12 +426,12 @@ public final class Scheduler
   private Effect<Event, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
     Lease lease = msg.lease();
     if (!state.leases().isCurrent(lease.hostId(), lease.epoch())) {
-      if (msg.reply() instanceof ExperimentEntity.BlockPlanned) {
+      if (msg.reply() instanceof LeaseHolder.BlockPlanned) {
         tellLeaseLost(lease, "host went offline before the block was assigned");
       }
       return Effect().none();
     }
-    if (msg.reply() instanceof ExperimentEntity.BlockPlanned planned) {
+    if (msg.reply() instanceof LeaseHolder.BlockPlanned planned) {
       fleet.host(lease.hostId()).map(Fleet.Host::session)
           .ifPresent(s -> s.tell(new AssignBlock(planned.block())));
       Duration limit = policy.leaseTimeout(planned.block());
@@ -442,7 +441,7 @@ public final class Scheduler
       }
       return Effect().none();
     }
-    if (msg.reply() instanceof ExperimentEntity.NoBlockNeeded none) {
+    if (msg.reply() instanceof LeaseHolder.NoBlockNeeded none) {
       demands = none.wantsOtherHost()
           ? demands.declined(lease.experimentId(), lease.hostId())
           : demands.satisfied(lease.experimentId());
@@ -539,19 +538,19 @@ public final class Scheduler
 
   private void tellLeaseLost(Lease lease, String why) {
     demands.find(lease.experimentId()).ifPresent(d -> d.experiment()
-        .tell(new ExperimentEntity.LeaseLost(lease.hostId(), lease.epoch(), why)));
+        .tell(new LeaseHolder.LeaseLost(lease.hostId(), lease.epoch(), why)));
   }
 
   private void askForBlock(SchedulerState state, Lease lease) {
     HostCapabilities capabilities = fleet.host(lease.hostId()).orElseThrow().capabilities();
     Demand demand = demands.find(lease.experimentId()).orElseThrow();
-    ActorRef<ExperimentEntity.Command> experiment = demand.experiment();
+    ActorRef<LeaseHolder.Message> experiment = demand.experiment();
     boolean others = Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
     context.ask(
-        ExperimentEntity.PlanReply.class,
+        LeaseHolder.PlanReply.class,
         experiment,
         PLAN_TIMEOUT,
-        replyTo -> new ExperimentEntity.PlanBlock(
+        replyTo -> new LeaseHolder.PlanBlock(
             lease.hostId(), lease.epoch(), capabilities, others, replyTo),
         (reply, failure) -> new PlanAnswered(lease, reply));
   }

@@ -1,7 +1,6 @@
 package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
@@ -39,12 +38,12 @@ public interface SchedulerProtocol {
       String experimentId,
       HostSelector selector,
       String priority,
-      ActorRef<ExperimentEntity.Command> experiment,
+      ActorRef<LeaseHolder.Message> experiment,
       int openPairs)
       implements Command {
 
     public RequestHosts(String experimentId, HostSelector selector, String priority,
-        ActorRef<ExperimentEntity.Command> experiment) {
+        ActorRef<LeaseHolder.Message> experiment) {
       this(experimentId, selector, priority, experiment, 0);
     }
   }
@@ -107,7 +106,7 @@ public interface SchedulerProtocol {
   public record RunHandled(String hostId, boolean infra, String message) implements Command {}
 
   /**
-   * A completed experiment's paired noise per host ({@link dev.abfleet.controller.experiment.PairNoise}):
+   * A completed experiment's paired noise per host (the experiment's PairNoise):
    * a host whose noise drifted well past its history is quarantined (within the cap). No reply.
    */
   public record NoiseObserved(String experimentId, Map<String, double[]> residualsByHost)

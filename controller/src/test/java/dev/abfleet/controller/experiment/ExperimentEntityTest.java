@@ -2,13 +2,15 @@ package dev.abfleet.controller.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.controller.schedule.Block;
-import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
+import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Verdict;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.pattern.StatusReply;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +22,10 @@ class ExperimentEntityTest extends EntityTestKit {
   }
 
   Block plan(String host, long epoch) {
-    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock(host, epoch, HOST, r)).reply();
-    assertThat(reply).isInstanceOf(ExperimentEntity.BlockPlanned.class);
-    return ((ExperimentEntity.BlockPlanned) reply).block();
+    var reply = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock(host, epoch, HOST, r))).reply();
+    assertThat(reply).isInstanceOf(LeaseHolder.BlockPlanned.class);
+    return ((LeaseHolder.BlockPlanned) reply).block();
   }
 
   RecordResult record(Block block, RunOutcome outcome) {
@@ -52,6 +54,21 @@ class ExperimentEntityTest extends EntityTestKit {
     assertThat(reply.getValue().seed()).isEqualTo(99);
     assertThat(scheduler.expectMessageClass(Scheduler.RequestHosts.class).experimentId()).isEqualTo("e1");
     assertThat(submit(Specs.ab(4, 99)).isSuccess()).isTrue();
+  }
+
+  @Test
+  void plansThroughTheRefItGaveTheSchedulerAndAbandonsOnLeaseLost() {
+    submit(Specs.ab(4, 99));
+    var holder = scheduler.expectMessageClass(Scheduler.RequestHosts.class).experiment();
+    TestProbe<LeaseHolder.PlanReply> replies = kit.createTestProbe();
+
+    holder.tell(new LeaseHolder.PlanBlock("h1", 3, HOST, replies.ref()));
+    var planned = replies.expectMessageClass(LeaseHolder.BlockPlanned.class);
+    holder.tell(new LeaseHolder.LeaseLost("h1", 3, "host went offline"));
+
+    assertThat(planned.block().hostId()).isEqualTo("h1");
+    assertThat(scheduler.expectMessageClass(Scheduler.RequestHosts.class).experimentId()).isEqualTo("e1");
+    assertThat(view().retriedBlocks()).isEqualTo(1);
   }
 
   @Test
@@ -162,7 +179,7 @@ class ExperimentEntityTest extends EntityTestKit {
     submit(Specs.ab(4, 5));
     Block block = plan("h1", 3);
 
-    entity.runCommand(new ExperimentEntity.LeaseLost("h1", 3, "host went offline"));
+    entity.runCommand(new ExperimentEntity.LoseLease(new LeaseHolder.LeaseLost("h1", 3, "host went offline")));
 
     assertThat(view().retriedBlocks()).isEqualTo(1);
     assertThat(record(block, Specs.ok(block.runs().get(0).runId(), "h1", 3, 1000)))
@@ -236,14 +253,14 @@ class ExperimentEntityTest extends EntityTestKit {
     assertThat(record(first, Specs.failed(run.runId(), "h1", 1, RunOutcome.Status.INFRA)))
         .isEqualTo(RecordResult.ABANDONED);
 
-    var declined = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock("h1", 2, HOST, true, r)).reply();
-    assertThat(declined).isEqualTo(new ExperimentEntity.NoBlockNeeded("e1", true));
+    var declined = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock("h1", 2, HOST, true, r))).reply();
+    assertThat(declined).isEqualTo(new LeaseHolder.NoBlockNeeded("e1", true));
 
-    var onlyHost = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock("h1", 3, HOST, false, r)).reply();
+    var onlyHost = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock("h1", 3, HOST, false, r))).reply();
     assertThat(onlyHost).as("no other host matches: run it here after all")
-        .isInstanceOf(ExperimentEntity.BlockPlanned.class);
+        .isInstanceOf(LeaseHolder.BlockPlanned.class);
   }
 
   @Test
@@ -252,10 +269,10 @@ class ExperimentEntityTest extends EntityTestKit {
     Block first = plan("h1", 1);
     record(first, Specs.failed(first.runs().get(0).runId(), "h1", 1, RunOutcome.Status.INFRA));
 
-    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock("h2", 1, HOST, true, r)).reply();
+    var reply = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock("h2", 1, HOST, true, r))).reply();
 
-    assertThat(reply).isInstanceOfSatisfying(ExperimentEntity.BlockPlanned.class,
+    assertThat(reply).isInstanceOfSatisfying(LeaseHolder.BlockPlanned.class,
         p -> assertThat(p.block().pairIndex()).isZero());
   }
 }

@@ -2,8 +2,9 @@ package dev.abfleet.controller.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.controller.schedule.Block;
-import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
+import dev.abfleet.controller.schedule.LeaseHolder;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
@@ -25,9 +26,9 @@ class ExperimentSnapshotTest extends EntityTestKit {
         r -> new ExperimentEntity.Submit(Specs.ab(wanted, 7), r));
     for (int epoch = 1; epoch <= blocks; epoch++) {
       long e = epoch;
-      var reply = entity.<ExperimentEntity.PlanReply>runCommand(
-          r -> new ExperimentEntity.PlanBlock("h1", e, HOST, r)).reply();
-      Block block = ((ExperimentEntity.BlockPlanned) reply).block();
+      var reply = entity.<LeaseHolder.PlanReply>runCommand(
+          r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock("h1", e, HOST, r))).reply();
+      Block block = ((LeaseHolder.BlockPlanned) reply).block();
       for (RunPlan run : block.runs()) {
         double stat = run.arm().equals("cand") ? 700 + epoch : 1000 + epoch;
         entity.<RecordResult>runCommand(r -> new ExperimentEntity.RecordRun(
@@ -44,9 +45,9 @@ class ExperimentSnapshotTest extends EntityTestKit {
   @Test
   void stateWithPairsAndABlockInFlightSurvivesACborRoundTripUnchanged() {
     runPairs(6, 3);
-    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock("h1", 9, HOST, r)).reply();
-    Block block = ((ExperimentEntity.BlockPlanned) reply).block();
+    var reply = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock("h1", 9, HOST, r))).reply();
+    Block block = ((LeaseHolder.BlockPlanned) reply).block();
     RunPlan first = block.runs().get(0);
     entity.<RecordResult>runCommand(r -> new ExperimentEntity.RecordRun(
         Specs.ok(first.runId(), "h1", 9, 1000), block.blockId(), r));

@@ -3,6 +3,8 @@ package dev.abfleet.controller.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.PinNeed;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.GuestSetup;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,8 +2,9 @@ package dev.abfleet.controller.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.controller.schedule.Block;
-import dev.abfleet.controller.schedule.RunPlan;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
+import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.stats.Comparison;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,10 @@ class ExperimentWarmupTest extends EntityTestKit {
   }
 
   Block plan(String host, long epoch) {
-    var reply = entity.<ExperimentEntity.PlanReply>runCommand(
-        r -> new ExperimentEntity.PlanBlock(host, epoch, HOST, r)).reply();
-    assertThat(reply).isInstanceOf(ExperimentEntity.BlockPlanned.class);
-    return ((ExperimentEntity.BlockPlanned) reply).block();
+    var reply = entity.<LeaseHolder.PlanReply>runCommand(
+        r -> new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock(host, epoch, HOST, r))).reply();
+    assertThat(reply).isInstanceOf(LeaseHolder.BlockPlanned.class);
+    return ((LeaseHolder.BlockPlanned) reply).block();
   }
 
   RecordResult record(Block block, RunOutcome outcome) {

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.GuestSetup;
+import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.schedule.FleetSummary;
 import java.util.List;
 import java.util.Map;

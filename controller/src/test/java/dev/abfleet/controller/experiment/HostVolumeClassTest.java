@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.schedule.FleetSummary;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,8 @@
 package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
 import java.util.ArrayList;
 import java.util.List;
 

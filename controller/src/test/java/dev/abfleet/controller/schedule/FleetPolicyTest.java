@@ -3,7 +3,9 @@ package dev.abfleet.controller.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,10 +3,11 @@ package dev.abfleet.controller.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;
-import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.RunPlan;
 import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -30,19 +31,19 @@ class SchedulerTest {
   void offlineHostReleasesLeaseAndTellsTheExperiment() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
 
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
-    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    var plan = experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
     assertThat(plan.epoch()).isEqualTo(1);
     Block block = new Block("e1-p0-a0", "e1", 0, "h1", 1, List.of());
-    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(block));
+    plan.replyTo().tell(new LeaseHolder.BlockPlanned(block));
     assertThat(session.expectMessageClass(AssignBlock.class).block()).isEqualTo(block);
 
     scheduler.tell(new Scheduler.HostDisconnected("h1", session.ref()));
 
-    var lost = experiment.expectMessageClass(ExperimentEntity.LeaseLost.class);
+    var lost = experiment.expectMessageClass(LeaseHolder.LeaseLost.class);
     assertThat(lost.hostId()).isEqualTo("h1");
     assertThat(lost.epoch()).isEqualTo(1);
     assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(HostView.State.OFFLINE);
@@ -53,26 +54,26 @@ class SchedulerTest {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> first = kit.createTestProbe();
     TestProbe<SessionMessage> second = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), first.ref()));
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
-    experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
 
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), second.ref()));
 
     first.expectMessageClass(SessionReplaced.class);
-    assertThat(experiment.expectMessageClass(ExperimentEntity.LeaseLost.class).epoch()).isEqualTo(1);
-    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).epoch()).isEqualTo(2);
+    assertThat(experiment.expectMessageClass(LeaseHolder.LeaseLost.class).epoch()).isEqualTo(1);
+    assertThat(experiment.expectMessageClass(LeaseHolder.PlanBlock.class).epoch()).isEqualTo(2);
   }
 
   @Test
   void blockDoneWithStaleEpochKeepsTheLease() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
-    experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
 
     scheduler.tell(new Scheduler.BlockDone("h1", "old", 0));
 
@@ -83,11 +84,11 @@ class SchedulerTest {
   void drainedHostFinishesItsBlockAndTakesNoNewLease() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
-    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
-    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of())));
+    var plan = experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
+    plan.replyTo().tell(new LeaseHolder.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of())));
     session.expectMessageClass(AssignBlock.class);
 
     HostView drained = changed(drain(scheduler, "h1"));
@@ -106,7 +107,7 @@ class SchedulerTest {
   void undrainedHostTakesLeasesAgain() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     drain(scheduler, "h1");
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
@@ -116,7 +117,7 @@ class SchedulerTest {
     scheduler.tell(new Scheduler.UndrainHost("h1", reply.ref()));
 
     assertThat(changed(reply.receiveMessage()).state()).isEqualTo(HostView.State.LEASED);
-    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).hostId()).isEqualTo("h1");
+    assertThat(experiment.expectMessageClass(LeaseHolder.PlanBlock.class).hostId()).isEqualTo("h1");
   }
 
   @Test
@@ -163,12 +164,12 @@ class SchedulerTest {
   void waitingPrStopsANightlyBlockAtTheNextBootAndGetsItsHost() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> nightly = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> pr = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> nightly = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> pr = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     scheduler.tell(new Scheduler.RequestHosts("night", HostSelector.any(), "nightly", nightly.ref()));
-    var plan = nightly.expectMessageClass(ExperimentEntity.PlanBlock.class);
-    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("n-b1", "night", 0, "h1", 1, List.of())));
+    var plan = nightly.expectMessageClass(LeaseHolder.PlanBlock.class);
+    plan.replyTo().tell(new LeaseHolder.BlockPlanned(new Block("n-b1", "night", 0, "h1", 1, List.of())));
     session.expectMessageClass(AssignBlock.class);
 
     scheduler.tell(new Scheduler.RequestHosts("pr", HostSelector.any(), "pr", pr.ref()));
@@ -178,7 +179,7 @@ class SchedulerTest {
     assertThat(stop.afterCurrentBoot()).isTrue();
     pr.expectNoMessage(java.time.Duration.ofMillis(200));
     scheduler.tell(new Scheduler.BlockDone("h1", "n-b1", 1));
-    var prPlan = pr.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    var prPlan = pr.expectMessageClass(LeaseHolder.PlanBlock.class);
     assertThat(prPlan.hostId()).isEqualTo("h1");
     assertThat(prPlan.epoch()).isEqualTo(2);
     session.expectNoMessage(java.time.Duration.ofMillis(200));
@@ -204,11 +205,11 @@ class SchedulerTest {
     HostView h1 = hosts(scheduler).get(0);
     assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);
     assertThat(h1.stateReason()).isEqualTo("3 INFRA failures in a row; last: qemu missing");
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RequestHosts("e1", new HostSelector("", "", Map.of(), List.of("h1")),
         "pr", experiment.ref()));
     experiment.expectNoMessage(java.time.Duration.ofMillis(300));
-    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class,
+    assertThat(experiment.expectMessageClass(LeaseHolder.PlanBlock.class,
         java.time.Duration.ofSeconds(3)).hostId()).as("after the cool-down").isEqualTo("h1");
   }
 
@@ -277,22 +278,22 @@ class SchedulerTest {
     var policy = new FleetPolicy(3, 0.25, java.time.Duration.ofMinutes(1), 1);
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create(policy));
     TestProbe<SessionMessage> session = kit.createTestProbe();
-    TestProbe<ExperimentEntity.Command> experiment = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     scheduler.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
-    var plan = experiment.expectMessageClass(ExperimentEntity.PlanBlock.class);
+    var plan = experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
     RunPlan run = new RunPlan("r", "a", 0, null, null, "", 1, 512,
-        new dev.abfleet.controller.experiment.BenchmarkSpec("", List.of(), 0, 0, 0), 1, "qemu");
-    plan.replyTo().tell(new ExperimentEntity.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of(run))));
+        new dev.abfleet.controller.plan.BenchmarkSpec("", List.of(), 0, 0, 0), 1, "qemu");
+    plan.replyTo().tell(new LeaseHolder.BlockPlanned(new Block("b1", "e1", 0, "h1", 1, List.of(run))));
     session.expectMessageClass(AssignBlock.class);
 
     StopBlock stop = session.expectMessageClass(StopBlock.class, java.time.Duration.ofSeconds(3));
 
     assertThat(stop.afterCurrentBoot()).isFalse();
     assertThat(stop.reason()).isEqualTo("lease timed out: no BlockFinished after 1 s");
-    var lost = experiment.expectMessageClass(ExperimentEntity.LeaseLost.class);
+    var lost = experiment.expectMessageClass(LeaseHolder.LeaseLost.class);
     assertThat(lost.epoch()).isEqualTo(1);
-    assertThat(experiment.expectMessageClass(ExperimentEntity.PlanBlock.class).epoch()).isEqualTo(2);
+    assertThat(experiment.expectMessageClass(LeaseHolder.PlanBlock.class).epoch()).isEqualTo(2);
   }
 
   private Scheduler.HostReply drain(ActorRef<Scheduler.Command> scheduler, String hostId) {

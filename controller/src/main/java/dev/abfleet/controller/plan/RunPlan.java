@@ -1,8 +1,5 @@
-package dev.abfleet.controller.schedule;
+package dev.abfleet.controller.plan;
 
-import dev.abfleet.controller.experiment.ArtifactRef;
-import dev.abfleet.controller.experiment.BenchmarkSpec;
-import dev.abfleet.controller.experiment.GuestSetup;
 
 /**
  * One boot of a block.

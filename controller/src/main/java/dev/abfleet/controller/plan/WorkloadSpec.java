@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.plan;
 
 /**
  * A user workload run in the guest instead of the built-in harness.

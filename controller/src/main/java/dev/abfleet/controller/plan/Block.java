@@ -1,4 +1,4 @@
-package dev.abfleet.controller.schedule;
+package dev.abfleet.controller.plan;
 
 import java.util.List;
 

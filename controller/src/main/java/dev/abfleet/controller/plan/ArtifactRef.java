@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.plan;
 
 /**
  * A content-addressed file (kernel, initrd).
