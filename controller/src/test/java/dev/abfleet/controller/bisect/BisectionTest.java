@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,6 @@ import dev.abfleet.stats.Direction;
 import dev.abfleet.stats.MetricInput;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.SequentialPlan;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -121,18 +120,6 @@ class BisectionTest {
     ProbeResult r = new SequentialProbe(controller, POLICY).compare(0, 8);
     assertThat(r.outcome()).isEqualTo(Outcome.GOOD);
     assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs), but no regression beyond 2.0%");
-  }
-
-  @Test
-  void aSimulatedBisectIsLabelledSimulationFirstAndLast() {
-    Bisection.Result r = Bisection.search(3, (good, candidate) ->
-        new ProbeResult(Outcome.GOOD, "e1", 10, 21, 0.001, -0.01, 0.012, "no_change at look 1 of 3 (10 pairs)"));
-    List<String> lines = BisectCommand.report(r, List.of(Path.of("k0"), Path.of("k1"), Path.of("k2")), true)
-        .lines().toList();
-    assertThat(lines).first().asString().startsWith("SIMULATION:");
-    assertThat(lines).last().asString().startsWith("SIMULATION:");
-    assertThat(lines).contains("probe #1 vs #0: good         change +0.1% [-1.0%, +1.2%], 10 pairs, 21 boots,"
-        + " experiment e1: no_change at look 1 of 3 (10 pairs)", "cost: 1 probes, 1 experiments, 10 pairs, 21 boots");
   }
 
   @Test
