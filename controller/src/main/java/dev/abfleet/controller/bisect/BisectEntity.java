@@ -65,6 +65,8 @@ public final class BisectEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "bisect");
   private static final String FOLLOW = "follow";
+  /** How often a controller looks at a probe's experiment: a look is cheap, a probe takes seconds. */
+  public static final Duration POLL = Duration.ofSeconds(1);
 
   /**
    * @param experiments the experiment entity of an id (sharding in a controller)
