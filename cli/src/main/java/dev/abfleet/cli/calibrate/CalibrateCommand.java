@@ -1,6 +1,12 @@
 package dev.abfleet.cli.calibrate;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.bench.calibrate.Calibration;
+import dev.abfleet.bench.calibrate.CalibrationTable;
+import dev.abfleet.bench.calibrate.Scenario;
+import dev.abfleet.bench.calibrate.SmallSamples;
+import dev.abfleet.bench.calibrate.Wilson;
+
+import dev.abfleet.config.Problem;
 import dev.abfleet.stats.Policy;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.calibrate;
 
+import dev.abfleet.bench.calibrate.Wilson;
+
 import dev.abfleet.cli.noise.NoiseMeasure;
 import dev.abfleet.cli.noise.NoiseQuotes;
 import dev.abfleet.cli.noise.NoiseRecord;

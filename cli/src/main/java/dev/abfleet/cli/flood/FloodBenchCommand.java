@@ -1,6 +1,9 @@
 package dev.abfleet.cli.flood;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.bench.flood.FloodBench;
+import dev.abfleet.bench.flood.Latencies;
+
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import java.io.IOException;

@@ -1,5 +1,8 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.BootTimeline;
+import dev.abfleet.bench.sim.PairBalance;
+
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.sim.SimBootRecord;
 import java.io.PrintStream;

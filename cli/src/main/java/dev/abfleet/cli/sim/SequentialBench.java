@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.SimFleet;
+
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
@@ -19,7 +21,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import dev.abfleet.cli.calibrate.Wilson;
+import dev.abfleet.bench.calibrate.Wilson;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,10 +1,12 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.Main;
-import dev.abfleet.cli.sim.SimFleet;
+import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -78,7 +80,7 @@ class SimBisectAcceptanceTest {
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
     String report = out.toString(StandardCharsets.UTF_8);
-    assertThat(exit).as(report).isEqualTo(Main.EXIT_OK);
+    assertThat(exit).as(report).isEqualTo(ExitCodes.OK);
     assertThat(report).as(report).startsWith(BisectCommand.SIMULATION)
         .contains("first regressing: #" + firstBad + " ").endsWith(BisectCommand.SIMULATION + "\n");
     List<Matcher> probes = report.lines().map(PROBE::matcher).filter(Matcher::matches).toList();

@@ -1,10 +1,16 @@
 package dev.abfleet.cli.calibrate;
 
+import dev.abfleet.bench.calibrate.CalibrationTable;
+import dev.abfleet.bench.calibrate.Rule;
+import dev.abfleet.bench.calibrate.Scenario;
+import dev.abfleet.bench.calibrate.SmallSamples;
+import dev.abfleet.bench.calibrate.Wilson;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.stats.Policy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

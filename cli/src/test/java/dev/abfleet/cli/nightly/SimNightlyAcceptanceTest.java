@@ -3,12 +3,12 @@ package dev.abfleet.cli.nightly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.cli.history.HistoryFile;
 import dev.abfleet.cli.history.MetricHistory;
-import dev.abfleet.cli.sim.SimFleet;
+import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.stats.changepoint.Settings;

@@ -1,10 +1,11 @@
 package dev.abfleet.cli.plan;
 
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.cli.IsolatedHome;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.Moments;
 import dev.abfleet.cli.noise.NoiseRecord;
@@ -61,5 +62,15 @@ class PlanCommandTest {
     assertThat(out).containsPattern("seq_read\\s+\\?\\s+0\\s+\\? \\(not measured\\)");
     assertThat(plan("--mde", "0.02", "--metrics", "metadata_stat"))
         .containsPattern("metadata_stat\\s+2\\.9%\\s+2\\s+18\\n"); // scipy: 17.63 for one metric
+  }
+
+  @Test
+  void mdeIsAPercentOrAFraction() {
+    assertThat(PlanCommand.parseMde("2%")).isCloseTo(0.02, within(1e-12));
+    assertThat(PlanCommand.parseMde("0.02")).isCloseTo(0.02, within(1e-12));
+    for (String bad : new String[] {"0", "100%", "2", "-1%", "two", ""}) {
+      assertThatThrownBy(() -> PlanCommand.parseMde(bad)).isInstanceOf(Problem.class)
+          .hasMessageContaining("--mde '" + bad + "'").hasMessageContaining("--mde 2% or 0.02, between 0 and 100%");
+    }
   }
 }

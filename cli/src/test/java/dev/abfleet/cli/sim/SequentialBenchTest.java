@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.bench.sim.SimModels;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -42,9 +44,9 @@ class SequentialBenchTest {
   @Test
   void wilsonIntervalMatchesTheReferenceValues() {
     // scipy.stats.binomtest(3, 40).proportion_ci(method="wilson"): (0.0258360258, 0.1986423352)
-    double[] ci = dev.abfleet.cli.calibrate.Wilson.interval(3, 40);
+    double[] ci = dev.abfleet.bench.calibrate.Wilson.interval(3, 40);
     assertThat(ci[0]).isCloseTo(0.0258360258, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(ci[1]).isCloseTo(0.1986423352, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(dev.abfleet.cli.calibrate.Wilson.interval(0, 40)[0]).isZero();
+    assertThat(dev.abfleet.bench.calibrate.Wilson.interval(0, 40)[0]).isZero();
   }
 }
