@@ -2,6 +2,7 @@ package dev.abfleet.controller;
 
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
+import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectEntity;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.BisectServiceImpl;
@@ -138,6 +139,13 @@ public final class ControllerNode implements AutoCloseable {
           ctx -> BisectEntity.create(ctx.getEntityId(),
               id -> ClusterSharding.get(system).entityRefFor(ExperimentEntity.TYPE_KEY, id),
               BisectEntity.POLL, settings.askTimeout(), java.time.Clock.systemUTC())));
+      if (jdbc) {
+        new BisectCatalog(system).wakeRunning(ClusterSharding.get(system)).whenComplete((n, e) -> {
+          if (e != null) {
+            log.warn("could not wake the running bisects (they resume when next asked about): {}", e.toString());
+          }
+        });
+      }
       tokens = jdbc
           ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
           : new InMemoryTokenStore();

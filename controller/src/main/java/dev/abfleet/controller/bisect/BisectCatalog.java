@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
@@ -44,6 +45,21 @@ public final class BisectCatalog {
         .thenApply(all -> all.stream()
             .sorted(Comparator.comparingLong(Summary::startedAtMs).reversed().thenComparing(Summary::id))
             .toList());
+  }
+
+  /**
+   * Wakes every running bisect (asks it for its state) so that it follows its probe again after
+   * the cluster restarted, with nobody watching it. Sharding's remembered entities
+   * (application.conf) restart it as well once the coordinator restarts its shard; this does not
+   * depend on that setting. Answers how many it woke.
+   */
+  public CompletionStage<Integer> wakeRunning(ClusterSharding sharding) {
+    return list().thenApply(all -> {
+      List<Summary> running = all.stream().filter(s -> s.state().equals(BisectState.Status.RUNNING.wire())).toList();
+      running.forEach(s -> sharding.entityRefFor(BisectEntity.TYPE_KEY, s.id())
+          .tell(new BisectEntity.Get(system.ignoreRef())));
+      return running.size();
+    });
   }
 
   private CompletionStage<BisectState> state(String persistenceId) {
