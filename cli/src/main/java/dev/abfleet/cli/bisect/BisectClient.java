@@ -73,7 +73,9 @@ final class BisectClient implements AutoCloseable {
           onChange.accept(last);
         }
       } catch (StatusRuntimeException e) {
-        if (!Reconnect.transientFailure(e)) {
+        // A controller that stops cancels its streams (CANCELLED) before it goes away: that
+        // too is a restart to ride out; this client never cancels its own watch.
+        if (!Reconnect.transientFailure(e) && e.getStatus().getCode() != Status.Code.CANCELLED) {
           throw asProblem(e);
         }
         reconnect.backOff(e);
