@@ -109,10 +109,25 @@ class BisectRestartTest {
         assertThat(stored).containsExactlyInAnyOrderElementsOf(probes.stream().map(m -> m.group(6)).toList());
         assertThat(client.get(firstBefore.getExperimentId())).isEqualTo(firstBefore);
       }
+      // The finished bisect is still there: attaching prints the same report, the list shows it.
+      ByteArrayOutputStream again = new ByteArrayOutputStream();
+      assertThat(command("--controller", target, "--attach", id)
+          .run(new PrintStream(again, true, StandardCharsets.UTF_8), System.err)).isEqualTo(ExitCodes.OK);
+      assertThat(again.toString(StandardCharsets.UTF_8)).isEqualTo(report);
+      ByteArrayOutputStream listed = new ByteArrayOutputStream();
+      command("--controller", target, "--list").run(new PrintStream(listed, true, StandardCharsets.UTF_8), System.err);
+      assertThat(listed.toString(StandardCharsets.UTF_8).lines().skip(1))
+          .singleElement().asString().matches(id + " +found +seq_read +\\S+ +" + probes.size() + "/4 +16");
     } finally {
       cli.shutdownNow();
       controller.close();
     }
+  }
+
+  private static BisectCommand command(String... args) {
+    BisectCommand cmd = new BisectCommand();
+    new CommandLine(cmd).parseArgs(args);
+    return cmd;
   }
 
   private static String awaitListed(BisectServiceGrpc.BisectServiceBlockingStub bisects) throws InterruptedException {
