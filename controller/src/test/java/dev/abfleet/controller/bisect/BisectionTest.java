@@ -148,6 +148,22 @@ class BisectionTest {
   }
 
   @Test
+  void maxProbesIsTheCeilingOfLog2OfTheGaps() {
+    // 2 kernels: 1 gap, no probe; 3: 2 gaps, 1; 16: 15 gaps, 4; 17: 16 gaps, 4; 18: 17 gaps, 5.
+    assertThat(List.of(2, 3, 4, 5, 16, 17, 18).stream().map(Bisection::maxProbes))
+        .containsExactly(0, 1, 2, 2, 4, 4, 5);
+    for (int n = 2; n <= 40; n++) {
+      for (int firstBad = 1; firstBad < n; firstBad++) {
+        int bad = firstBad;
+        Bisection.Result r = Bisection.search(n, (g, c) ->
+            new ProbeResult(c < bad ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, ""));
+        assertThat(r.firstBad()).isEqualTo(bad);
+        assertThat(r.steps().size()).as("n=%d firstBad=%d", n, bad).isLessThanOrEqualTo(Bisection.maxProbes(n));
+      }
+    }
+  }
+
+  @Test
   void twoArtifactsNeedNoProbe() {
     Bisection.Result r = Bisection.search(2, (g, c) -> {
       throw new AssertionError("no probe expected");
