@@ -70,10 +70,17 @@ public final class ExperimentClient implements AutoCloseable {
    * @param err where progress lines of the uploads go
    */
   public String submitUploading(String id, ExperimentSpec spec, PrintStream err) {
+    return submit(id, prepareUploading(spec, err));
+  }
+
+  /**
+   * {@link #submitUploading} without the submission: the spec with its guest artifacts made and
+   * every local file uploaded, named {@code abfleet:sha256:<hex>} (bisect sends its kernels so).
+   */
+  public ExperimentSpec prepareUploading(ExperimentSpec spec, PrintStream err) {
     Path home = WorkerSettings.defaultHome();
     ExperimentSpec prepared = GuestArtifacts.prepare(spec, home);
-    ExperimentSpec uploaded = new SpecUploads(artifacts(), reconnect::call, home, err).upload(prepared);
-    return submit(id, uploaded);
+    return new SpecUploads(artifacts(), reconnect::call, home, err).upload(prepared);
   }
 
   /** The controller's artifact store, over this client's connection. */

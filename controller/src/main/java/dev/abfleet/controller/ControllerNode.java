@@ -2,7 +2,10 @@ package dev.abfleet.controller;
 
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
+import dev.abfleet.controller.bisect.BisectCatalog;
+import dev.abfleet.controller.bisect.BisectEntity;
 import dev.abfleet.controller.experiment.ExperimentEntity;
+import dev.abfleet.controller.grpc.BisectServiceImpl;
 import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
@@ -133,6 +136,17 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
+      ClusterSharding.get(system).init(Entity.of(BisectEntity.TYPE_KEY,
+          ctx -> BisectEntity.create(ctx.getEntityId(),
+              id -> ClusterSharding.get(system).entityRefFor(ExperimentEntity.TYPE_KEY, id),
+              BisectEntity.POLL, settings.askTimeout(), java.time.Clock.systemUTC())));
+      if (jdbc) {
+        new BisectCatalog(system).wakeRunning(ClusterSharding.get(system)).whenComplete((n, e) -> {
+          if (e != null) {
+            log.warn("could not wake the running bisects (they resume when next asked about): {}", e.toString());
+          }
+        });
+      }
       tokens = jdbc
           ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
           : new InMemoryTokenStore();
@@ -159,6 +173,7 @@ public final class ControllerNode implements AutoCloseable {
               settings.heartbeatTimeout(), metrics, limits.workerMessagesPerSecond()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
+          .addService(new BisectServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(ArtifactServiceImpl.open(artifacts))
           .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
           // The last interceptor added runs first: calls are limited and counted before the

@@ -1,19 +1,16 @@
 package dev.abfleet.cli.bisect;
 
-import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExitCodes;
-import dev.abfleet.config.PolicyRanges;
-import dev.abfleet.config.Problem;
+import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
-import dev.abfleet.stats.Policy;
-import dev.abfleet.worker.artifact.ArtifactCache;
-import dev.abfleet.worker.artifact.KernelImage;
-import java.io.IOException;
+import dev.abfleet.config.Problem;
+import dev.abfleet.proto.fleet.v1.Bisect;
+import dev.abfleet.proto.fleet.v1.BisectSummary;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -32,16 +29,19 @@ import picocli.CommandLine.Parameters;
       "it at the first look where METRIC is decided (alpha spent over the looks). A probe regressed is",
       "bad; improved, no change or shown not to regress beyond the threshold is good; a probe still",
       "undecided at the last look ends the search with the open range reported, not a guess.",
+      "The controller runs the bisect as a job of its own: it survives a controller restart, and",
+      "interrupting this command leaves it running (--attach ID follows it again, --cancel ID stops it).",
       "With --hypervisor sim the results are SIMULATION (sim placeholder kernels carry their effect).",
-      "Exit codes: 0 found, 1 ambiguous (an inconclusive probe), 2 bad input, 3 an experiment failed."
-    })public final class BisectCommand implements Callable<Integer> {
+      "Exit codes: 0 found, 1 ambiguous (an inconclusive probe), 2 bad input, 3 an experiment failed",
+      "(or the bisect was cancelled)."
+    })
+public final class BisectCommand implements Callable<Integer> {
   @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
 
-
-  @Option(names = "--metric", required = true, paramLabel = "M", description = "Metric that regressed, e.g. seq_read.")
+  @Option(names = "--metric", paramLabel = "M", description = "Metric that regressed, e.g. seq_read (needed to start a bisect).")
   String metric;
 
   @Option(names = "--threshold", paramLabel = "R", description = "Noise threshold, relative (default: fleet.yaml, 0.02).")
@@ -63,12 +63,20 @@ import picocli.CommandLine.Parameters;
   @Option(names = "--benchmark", paramLabel = "NAME", description = "Benchmark from fleet.yaml (default: default_benchmark).")
   String benchmarkName;
 
-  @Parameters(arity = "2..*", paramLabel = "KERNEL", description = "Kernel images, oldest (good) first, newest (regressed) last.")
-  List<Path> kernels;
+  @Option(names = "--attach", paramLabel = "ID", description = "Follow the running (or finished) bisect ID and print its report.")
+  String attach;
+
+  @Option(names = "--cancel", paramLabel = "ID", description = "Cancel the bisect ID and the experiment of its probe in flight.")
+  String cancel;
+
+  @Option(names = "--list", description = "List the bisects the controller knows, newest first.")
+  boolean list;
+
+  @Parameters(arity = "0..*", paramLabel = "KERNEL", description = "Kernel images, oldest (good) first, newest (regressed) last.")
+  List<Path> kernels = List.of();
 
   /** Printed first (and last) when the probes ran on sim hosts: no result of sim is a measurement. */
-  static final String SIMULATION = "SIMULATION: --hypervisor sim: every verdict below comes from the sim"
-      + " performance model; no kernel was booted";
+  static final String SIMULATION = BisectReport.SIMULATION;
 
   @Override
   public Integer call() {
@@ -77,89 +85,88 @@ import picocli.CommandLine.Parameters;
 
   /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
   int run(PrintStream out, PrintStream err) {
-    FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
-    FleetConfig.Benchmark bench = cfg.benchmark(benchmarkName);
-    if (!bench.metrics().contains(metric)) {
-      throw new Problem("--metric " + metric + ": benchmark " + bench.name() + " measures " + String.join(", ", bench.metrics()));
+    int modes = (attach != null ? 1 : 0) + (cancel != null ? 1 : 0) + (list ? 1 : 0);
+    if (modes > 1 || (modes == 1 && !kernels.isEmpty())) {
+      throw new Problem("give one of KERNEL..., --attach ID, --cancel ID or --list");
     }
-    if (!List.of("qemu", "vz", "sim").contains(hypervisor)) {
-      throw new Problem("--hypervisor " + hypervisor + ": expected qemu, vz or sim");
-    }
-    Policy policy = policy(cfg);
-    boolean sim = hypervisor.equals("sim");
-    List<String> sha = new ArrayList<>();
-    List<Path> paths = new ArrayList<>();
-    for (Path k : kernels) {
-      if (sim && !Files.isRegularFile(k)) {
-        throw new Problem(k + ": not a file; for --hypervisor sim pass sim placeholder kernels"
-            + " (abfleet sim-kernels writes them)");
-      }
-      if (!sim) {
-        KernelImage.check(k).ifPresent(p -> {
-          throw new Problem(k + ": " + p);
-        });
-      }
-      try {
-        paths.add(k.toAbsolutePath().normalize());
-        sha.add(ArtifactCache.sha256(k));
-      } catch (IOException e) {
-        throw new Problem("cannot read " + k + " (" + e.getMessage() + ")");
+    String target = ControllerAddress.check(controller, auth);
+    if (list) {
+      try (BisectClient client = new BisectClient(target)) {
+        out.print(table(client.list().getBisectsList()));
+        return ExitCodes.OK;
       }
     }
-    if (sim) {
+    if (cancel != null) {
+      try (BisectClient client = new BisectClient(target)) {
+        Bisect b = client.cancel(cancel, "cancelled with abfleet bisect --cancel");
+        out.println("bisect " + b.getBisectId() + ": " + b.getState()
+            + (b.getMessage().isEmpty() ? "" : " (" + b.getMessage() + ")"));
+        return ExitCodes.OK;
+      }
+    }
+    if (attach != null) {
+      return follow(target, attach, out, err);
+    }
+    BisectStart start = new BisectStart(config(), benchmarkName, metric, hypervisor, threshold, alpha,
+        looks, kernels);
+    if (start.simulation()) {
       err.println("abfleet: bisect: " + SIMULATION);
     }
-    try (ExperimentClient client = new ExperimentClient(dev.abfleet.cli.ControllerAddress.check(controller, auth))) {
-      ProbeRunner runner = new GrpcProbeRunner(client, paths, sha, cfg, bench, metric, hypervisor, err);
-      Bisection.Result r = Bisection.search(paths.size(), new SequentialProbe(runner, policy));
-      out.print(report(r, paths, sim));
-      return r.found() ? ExitCodes.OK : ExitCodes.GATE;
+    String id;
+    try (ExperimentClient experiments = new ExperimentClient(target); BisectClient client = new BisectClient(target)) {
+      id = client.start(start.request(experiments, BisectStart.newId(), err));
     }
+    err.println("abfleet: bisect " + id + " started on the controller; it runs on if this command stops"
+        + " (follow it again: abfleet bisect --controller " + controller + " --attach " + id
+        + "; stop it: --cancel " + id + ")");
+    return follow(target, id, out, err);
   }
 
-  private Policy policy(FleetConfig cfg) {
-    double t = threshold != null ? PolicyRanges.threshold(threshold) : cfg.policy().noiseThreshold();
-    double a = alpha != null ? PolicyRanges.alpha(alpha) : cfg.policy().alpha();
-    for (int i = 0; i < looks.size(); i++) {
-      if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1)) || looks.get(i) > 10_000) {
-        throw new Problem("--looks " + looks + ": expected ascending pair counts from 2 to 10000, e.g. 10,15,20");
+  private FleetConfig config() {
+    return config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
+  }
+
+  /** Follows bisect {@code id} to its end, then prints its report and answers its exit code. */
+  private int follow(String target, String id, PrintStream out, PrintStream err) {
+    Thread hint = new Thread(() -> err.println("abfleet: bisect " + id + " keeps running on the controller;"
+        + " follow it again: abfleet bisect --controller " + controller + " --attach " + id));
+    Runtime.getRuntime().addShutdownHook(hint);
+    Bisect done;
+    try (BisectClient client = new BisectClient(target)) {
+      done = client.watch(id, new BisectProgress(err)::seen);
+    } finally {
+      removeHook(hint);
+    }
+    out.print(BisectReport.render(done));
+    return switch (done.getState()) {
+      case "found" -> ExitCodes.OK;
+      case "ambiguous" -> ExitCodes.GATE;
+      default -> {
+        err.println("abfleet: bisect " + id + " " + done.getState() + ": " + done.getMessage());
+        yield ExitCodes.FAILED;
       }
-    }
-    return new Policy(t, a, looks);
+    };
   }
 
-  /**
-   * The search, one line per probe (one experiment each), and the answer with its cost; framed
-   * by {@link #SIMULATION} lines when {@code simulation}.
-   */
-  static String report(Bisection.Result r, List<Path> kernels, boolean simulation) {
-    StringBuilder out = new StringBuilder();
-    if (simulation) {
-      out.append(SIMULATION).append('\n');
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is on its way out: the hook runs and says how to follow the bisect again.
     }
-    for (Bisection.Step s : r.steps()) {
-      ProbeResult p = s.result();
-      out.append(String.format(Locale.ROOT, "probe #%d vs #%d: %-12s change %s [%s, %s], %d pairs, %d boots,"
-          + " experiment %s: %s%n", s.probe(), s.good(), p.outcome().name().toLowerCase(Locale.ROOT),
-          pct(p.change()), pct(p.ciLow()), pct(p.ciHigh()), p.pairs(), p.boots(), p.experiment(), p.note()));
+  }
+
+  static String table(List<BisectSummary> bisects) {
+    if (bisects.isEmpty()) {
+      return "no bisects\n";
     }
-    if (r.found()) {
-      out.append("first regressing: #").append(r.firstBad()).append(' ').append(kernels.get(r.firstBad()))
-          .append(" (last good: #").append(r.lastGood()).append(' ').append(kernels.get(r.lastGood())).append(")\n");
-    } else {
-      out.append("ambiguous: the first regressing kernel is one of #").append(r.lastGood() + 1).append(" to #")
-          .append(r.firstBad()).append("; probe #").append(r.ambiguous())
-          .append(" stayed inconclusive at the last look (raise --looks or --threshold, or bisect that range again)\n");
-    }
-    out.append(String.format(Locale.ROOT, "cost: %d probes, %d experiments, %d pairs, %d boots%n",
-        r.steps().size(), r.experiments(), r.pairs(), r.boots()));
-    if (simulation) {
-      out.append(SIMULATION).append('\n');
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-20s %-10s %-16s %-20s %-7s %s%n",
+        "ID", "STATE", "METRIC", "STARTED", "PROBES", "KERNELS"));
+    for (BisectSummary b : bisects) {
+      out.append(String.format(Locale.ROOT, "%-20s %-10s %-16s %-20s %-7s %d%n", b.getBisectId(), b.getState(),
+          b.getMetric(), Instant.ofEpochMilli(b.getStartedAtMs()).toString().substring(0, 19) + "Z",
+          b.getProbesDone() + "/" + b.getMaxProbes(), b.getKernels()));
     }
     return out.toString();
-  }
-
-  private static String pct(double r) {
-    return Double.isFinite(r) ? String.format(Locale.ROOT, "%+.1f%%", 100 * r) : "n/a";
   }
 }

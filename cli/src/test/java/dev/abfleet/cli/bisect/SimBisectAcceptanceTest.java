@@ -1,11 +1,9 @@
 package dev.abfleet.cli.bisect;
 
-import dev.abfleet.cli.ExitCodes;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Main;
 import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
@@ -32,7 +30,8 @@ import picocli.CommandLine;
 /**
  * Acceptance: {@code abfleet bisect --hypervisor sim} over 16 SIMULATED kernels, a real
  * controller and four sim workers over loopback gRPC, finds the first kernel whose file carries
- * the injected -30% on seq_read, each probe being one sequential experiment.
+ * the injected -30% on seq_read, each probe being one sequential experiment. The command starts
+ * the bisect on the controller (BisectService), which runs the probes; the command follows it.
  *
  * <p>Threshold 10% and looks 10, 20, 40: with four hosts the intervals include the host
  * cluster bootstrap; at 20 pairs a probe of an unchanged kernel still came back inconclusive

@@ -36,6 +36,12 @@ public final class MethodRoles {
       Map.entry("fleet.v1.ExperimentService/SubmitExperiment", Need.role(Role.SUBMIT)),
       // Submit may cancel its own experiments only; ExperimentServiceImpl checks the owner.
       Map.entry("fleet.v1.ExperimentService/CancelExperiment", Need.role(Role.SUBMIT)),
+      Map.entry("fleet.v1.BisectService/GetBisect", Need.role(Role.READ)),
+      Map.entry("fleet.v1.BisectService/WatchBisect", Need.role(Role.READ)),
+      Map.entry("fleet.v1.BisectService/ListBisects", Need.role(Role.READ)),
+      Map.entry("fleet.v1.BisectService/StartBisect", Need.role(Role.SUBMIT)),
+      // Submit may cancel its own bisects only; BisectServiceImpl checks the owner.
+      Map.entry("fleet.v1.BisectService/CancelBisect", Need.role(Role.SUBMIT)),
       Map.entry("fleet.v1.FleetService/DrainHost", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.FleetService/UndrainHost", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.FleetService/ReleaseHost", Need.role(Role.OPERATOR)),

@@ -41,6 +41,7 @@ final class FakeWorker implements AutoCloseable {
   private final boolean dropMidBlock;
   private StreamObserver<WorkerMessage> requests;
   private String hypervisor = "qemu";
+  private java.util.function.Predicate<String> slowArms = "cand"::equals;
   private String accelerator = "tcg";
 
   /**
@@ -64,6 +65,12 @@ final class FakeWorker implements AutoCloseable {
   FakeWorker withHypervisor(String name, String accel) {
     this.hypervisor = name;
     this.accelerator = accel;
+    return this;
+  }
+
+  /** Arms (by name) measured at candidateFactor instead of the arm "cand"; call before start. */
+  FakeWorker withSlowArms(java.util.function.Predicate<String> arms) {
+    this.slowArms = arms;
     return this;
   }
 
@@ -129,7 +136,7 @@ final class FakeWorker implements AutoCloseable {
         .setLeaseEpoch(block.getLeaseEpoch())
         .setTelemetry(RunTelemetry.newBuilder().setHostId(hostId).setHypervisor(run.getHypervisor())
             .setAccelerator(accelerator).setBootMs(900).setRunMs(4000).setKernelRelease("6.1.0"));
-    double factor = run.getArm().equals("cand") ? candidateFactor : 1.0;
+    double factor = slowArms.test(run.getArm()) ? candidateFactor : 1.0;
     for (int i = 0; i < 3; i++) {
       double noise = 1 + 0.01 * random.nextGaussian();
       r.addSamples(sample("metadata_stat", 30000 * factor * noise, "ops/s", i));

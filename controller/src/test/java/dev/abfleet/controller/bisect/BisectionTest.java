@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,6 @@ import dev.abfleet.stats.Direction;
 import dev.abfleet.stats.MetricInput;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.SequentialPlan;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -124,18 +123,6 @@ class BisectionTest {
   }
 
   @Test
-  void aSimulatedBisectIsLabelledSimulationFirstAndLast() {
-    Bisection.Result r = Bisection.search(3, (good, candidate) ->
-        new ProbeResult(Outcome.GOOD, "e1", 10, 21, 0.001, -0.01, 0.012, "no_change at look 1 of 3 (10 pairs)"));
-    List<String> lines = BisectCommand.report(r, List.of(Path.of("k0"), Path.of("k1"), Path.of("k2")), true)
-        .lines().toList();
-    assertThat(lines).first().asString().startsWith("SIMULATION:");
-    assertThat(lines).last().asString().startsWith("SIMULATION:");
-    assertThat(lines).contains("probe #1 vs #0: good         change +0.1% [-1.0%, +1.2%], 10 pairs, 21 boots,"
-        + " experiment e1: no_change at look 1 of 3 (10 pairs)", "cost: 1 probes, 1 experiments, 10 pairs, 21 boots");
-  }
-
-  @Test
   void inconclusiveProbeEndsTheSearchWithTheRangeOpen() {
     Probe probe = (good, candidate) -> candidate == 7
         ? new ProbeResult(Outcome.INCONCLUSIVE, "e7", 20, 40, -0.01, -0.05, 0.03, "inconclusive")
@@ -158,6 +145,22 @@ class BisectionTest {
     Bisection.Result r = Bisection.search(16, probe);
     assertThat(r.firstBad()).isEqualTo(5);
     assertThat(calls).containsExactly(new int[] {0, 7}, new int[] {0, 3}, new int[] {3, 5}, new int[] {3, 4});
+  }
+
+  @Test
+  void maxProbesIsTheCeilingOfLog2OfTheGaps() {
+    // 2 kernels: 1 gap, no probe; 3: 2 gaps, 1; 16: 15 gaps, 4; 17: 16 gaps, 4; 18: 17 gaps, 5.
+    assertThat(List.of(2, 3, 4, 5, 16, 17, 18).stream().map(Bisection::maxProbes))
+        .containsExactly(0, 1, 2, 2, 4, 4, 5);
+    for (int n = 2; n <= 40; n++) {
+      for (int firstBad = 1; firstBad < n; firstBad++) {
+        int bad = firstBad;
+        Bisection.Result r = Bisection.search(n, (g, c) ->
+            new ProbeResult(c < bad ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, ""));
+        assertThat(r.firstBad()).isEqualTo(bad);
+        assertThat(r.steps().size()).as("n=%d firstBad=%d", n, bad).isLessThanOrEqualTo(Bisection.maxProbes(n));
+      }
+    }
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 import dev.abfleet.stats.Policy;
 import java.util.List;

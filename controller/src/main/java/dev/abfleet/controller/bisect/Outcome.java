@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 /** What one probe found about the probed artifact, against the last known-good one. */
 public enum Outcome {

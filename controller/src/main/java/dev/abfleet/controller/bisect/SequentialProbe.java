@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 import dev.abfleet.stats.Policy;
 import java.util.List;
@@ -26,9 +26,13 @@ public final class SequentialProbe implements Probe {
 
   @Override
   public ProbeResult compare(int good, int candidate) {
-    ProbeRunner.Finished f = runner.run(good, candidate, policy);
-    Outcome o = outcome(f);
-    String at = at(f.pairs());
+    return result(runner.run(good, candidate, policy), policy);
+  }
+
+  /** The probe's outcome and report note from its finished experiment under {@code policy}. */
+  public static ProbeResult result(ProbeRunner.Finished f, Policy policy) {
+    Outcome o = outcome(f, policy);
+    String at = at(f.pairs(), policy);
     String note = switch (o) {
       case BAD -> f.verdict() + at;
       case GOOD -> f.verdict().equals("inconclusive")
@@ -41,7 +45,7 @@ public final class SequentialProbe implements Probe {
   }
 
   /** Regressed: BAD. Improved or no change, or non-inferior by the interval: GOOD. */
-  Outcome outcome(ProbeRunner.Finished f) {
+  static Outcome outcome(ProbeRunner.Finished f, Policy policy) {
     switch (f.verdict()) {
       case "regressed" -> {
         return Outcome.BAD;
@@ -59,7 +63,7 @@ public final class SequentialProbe implements Probe {
   }
 
   /** " at look 2 of 3 (15 pairs)", or " after N pairs" when N is none of the looks. */
-  private String at(int pairs) {
+  private static String at(int pairs, Policy policy) {
     List<Integer> looks = policy.looks();
     int k = looks.indexOf(pairs);
     return k < 0 ? " after " + pairs + " pairs" : " at look " + (k + 1) + " of " + looks.size() + " (" + pairs + " pairs)";

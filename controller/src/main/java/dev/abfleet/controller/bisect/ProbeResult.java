@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 /**
  * The result of comparing the last known-good artifact with a probe.

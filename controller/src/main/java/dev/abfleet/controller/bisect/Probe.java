@@ -1,4 +1,4 @@
-package dev.abfleet.cli.bisect;
+package dev.abfleet.controller.bisect;
 
 /** Compares two artifacts of the ordered list (by index) on the bisected metric. */
 @FunctionalInterface

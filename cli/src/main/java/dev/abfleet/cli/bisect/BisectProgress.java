@@ -1,0 +1,37 @@
+package dev.abfleet.cli.bisect;
+
+import dev.abfleet.proto.fleet.v1.Bisect;
+import dev.abfleet.proto.fleet.v1.BisectProbe;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** Progress of a followed bisect on stderr: each probe as its experiment starts and ends. */
+final class BisectProgress {
+  private final PrintStream err;
+  private int probesShown = -1;
+  private String inFlightShown = "";
+
+  BisectProgress(PrintStream err) {
+    this.err = err;
+  }
+
+  void seen(Bisect b) {
+    if (probesShown < 0) {
+      // Attached to a bisect under way: what is done already comes in the report.
+      probesShown = b.getProbesCount();
+    }
+    for (int i = probesShown; i < b.getProbesCount(); i++) {
+      BisectProbe p = b.getProbes(i);
+      err.println("abfleet: bisect: probe #" + p.getProbe() + " vs #" + p.getGood() + ": "
+          + p.getOutcome().toUpperCase(Locale.ROOT) + " (" + p.getNote() + ")");
+    }
+    probesShown = b.getProbesCount();
+    String inFlight = b.hasInFlight() ? b.getInFlight().getExperimentId() : "";
+    if (!inFlight.isEmpty() && !inFlight.equals(inFlightShown)) {
+      err.println("abfleet: bisect: experiment " + inFlight + ": #" + b.getInFlight().getGood() + " vs #"
+          + b.getInFlight().getProbe() + ", looks at " + b.getLooksList() + " pairs"
+          + (BisectReport.simulation(b) ? " (SIMULATION)" : ""));
+    }
+    inFlightShown = inFlight;
+  }
+}

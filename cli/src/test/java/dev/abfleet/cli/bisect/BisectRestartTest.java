@@ -1,0 +1,156 @@
+package dev.abfleet.cli.bisect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.bench.sim.SimFleet;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.controller.artifact.ArtifactStoreSettings;
+import dev.abfleet.proto.fleet.v1.Bisect;
+import dev.abfleet.proto.fleet.v1.BisectServiceGrpc;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSummary;
+import dev.abfleet.proto.fleet.v1.GetBisectRequest;
+import dev.abfleet.proto.fleet.v1.ListBisectsRequest;
+import dev.abfleet.testkit.Ports;
+import dev.abfleet.worker.sim.SimArtifacts;
+import dev.abfleet.worker.sim.SimModel;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Acceptance: a bisect started with {@code abfleet bisect} survives a controller restart and
+ * finishes. A controller on an H2 file store and four sim workers (time scale 0.001); the
+ * command bisects 16 SIMULATED kernels; once the first probe has finished the controller is
+ * closed and a new one started on the same store and port. The command rides out the restart
+ * and prints the right answer, and the probe finished before the restart was not run again:
+ * one experiment per probe in the store, the first one unchanged.
+ */
+class BisectRestartTest {
+  private static final int FIRST_BAD = 6;
+  private static final Pattern PROBE = Pattern.compile(
+      "probe #(\\d+) vs #(\\d+): (\\w+) .*, (\\d+) pairs, (\\d+) boots, experiment (\\S+): .*");
+
+  @Test
+  @Timeout(120)
+  void aBisectSurvivesAControllerRestartAndRunsNoProbeTwice(@TempDir Path dir) throws Exception {
+    int port = Ports.freeLoopbackPort();
+    String target = "127.0.0.1:" + port;
+    ControllerSettings settings = ControllerSettings.defaults().withGrpc("127.0.0.1", port)
+        .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("store").resolve("controller")));
+    ArtifactStoreSettings artifacts = new ArtifactStoreSettings(ArtifactStoreSettings.under(dir),
+        ArtifactStoreSettings.DEFAULT_MAX_BYTES);
+    List<String> args = new ArrayList<>(List.of("--controller", target, "--metric", "seq_read",
+        "--threshold", "0.10", "--looks", "10,20,40", "--hypervisor", "sim"));
+    for (int i = 0; i < 16; i++) {
+      Map<String, Double> effect = i >= FIRST_BAD ? Map.of("seq_read", 0.7) : Map.of();
+      args.add(SimArtifacts.kernel(dir.resolve("kernels"), String.format("%02d", i), effect).getUri());
+    }
+    BisectCommand cmd = new BisectCommand();
+    new CommandLine(cmd).parseArgs(args.toArray(String[]::new));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ExecutorService cli = Executors.newSingleThreadExecutor();
+    ControllerNode controller = ControllerNode.start(settings, artifacts);
+    try (SimFleet fleet = SimFleet.start(target, 4, "sim-", SimModel.defaults().withTimeScale(0.001), Map.of(),
+        dir.resolve("workers"), r -> { })) {
+      Future<Integer> exit = cli.submit(() -> cmd.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+          new PrintStream(err, true, StandardCharsets.UTF_8)));
+
+      Experiment firstBefore;
+      ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+      String id;
+      try {
+        var bisects = BisectServiceGrpc.newBlockingStub(channel);
+        id = awaitListed(bisects);
+        Bisect partial = awaitFirstProbe(bisects, id);
+        try (ExperimentClient client = new ExperimentClient(target)) {
+          firstBefore = client.get(partial.getProbes(0).getExperimentId());
+        }
+      } finally {
+        channel.shutdownNow();
+      }
+      controller.close();
+      controller = ControllerNode.start(settings, artifacts);
+
+      int code = exit.get(90, TimeUnit.SECONDS);
+      String report = out.toString(StandardCharsets.UTF_8);
+      assertThat(code).as(report + err).isEqualTo(ExitCodes.OK);
+      assertThat(report).as(report).startsWith(BisectCommand.SIMULATION)
+          .contains("first regressing: #" + FIRST_BAD + " " + dir.resolve("kernels")).endsWith(BisectCommand.SIMULATION + "\n");
+      assertThat(err.toString(StandardCharsets.UTF_8)).contains("abfleet: bisect " + id + " started on the controller");
+      List<Matcher> probes = report.lines().map(PROBE::matcher).filter(Matcher::matches).toList();
+      assertThat(probes).as(report).hasSizeBetween(1, 4);
+      assertThat(probes).allSatisfy(p -> assertThat(p.group(3)).as(p.group())
+          .isEqualTo(Integer.parseInt(p.group(1)) >= FIRST_BAD ? "bad" : "good"));
+      try (ExperimentClient client = new ExperimentClient(target)) {
+        List<String> stored = client.list(List.of(), 100, "").getExperimentsList().stream()
+            .map(ExperimentSummary::getExperimentId).toList();
+        // One experiment per probe, each under its deterministic id, none twice.
+        assertThat(stored).containsExactlyInAnyOrderElementsOf(probes.stream().map(m -> m.group(6)).toList());
+        assertThat(client.get(firstBefore.getExperimentId())).isEqualTo(firstBefore);
+      }
+      // The finished bisect is still there: attaching prints the same report, the list shows it.
+      ByteArrayOutputStream again = new ByteArrayOutputStream();
+      assertThat(command("--controller", target, "--attach", id)
+          .run(new PrintStream(again, true, StandardCharsets.UTF_8), System.err)).isEqualTo(ExitCodes.OK);
+      assertThat(again.toString(StandardCharsets.UTF_8)).isEqualTo(report);
+      ByteArrayOutputStream listed = new ByteArrayOutputStream();
+      command("--controller", target, "--list").run(new PrintStream(listed, true, StandardCharsets.UTF_8), System.err);
+      assertThat(listed.toString(StandardCharsets.UTF_8).lines().skip(1))
+          .singleElement().asString().matches(id + " +found +seq_read +\\S+ +" + probes.size() + "/4 +16");
+    } finally {
+      cli.shutdownNow();
+      controller.close();
+    }
+  }
+
+  private static BisectCommand command(String... args) {
+    BisectCommand cmd = new BisectCommand();
+    new CommandLine(cmd).parseArgs(args);
+    return cmd;
+  }
+
+  private static String awaitListed(BisectServiceGrpc.BisectServiceBlockingStub bisects) throws InterruptedException {
+    for (int i = 0; i < 300; i++) {
+      var listed = bisects.listBisects(ListBisectsRequest.getDefaultInstance()).getBisectsList();
+      if (!listed.isEmpty()) {
+        return listed.get(0).getBisectId();
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no bisect started in 30 s");
+  }
+
+  private static Bisect awaitFirstProbe(BisectServiceGrpc.BisectServiceBlockingStub bisects, String id)
+      throws InterruptedException {
+    for (int i = 0; i < 600; i++) {
+      Bisect b = bisects.getBisect(GetBisectRequest.newBuilder().setBisectId(id).build());
+      if (b.getProbesCount() >= 1) {
+        assertThat(b.getState()).as("still running when the controller goes: " + b).isEqualTo("running");
+        return b;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("bisect " + id + " finished no probe in 30 s");
+  }
+}
