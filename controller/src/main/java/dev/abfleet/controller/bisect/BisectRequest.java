@@ -2,8 +2,8 @@ package dev.abfleet.controller.bisect;
 
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ArmSpec;
-import dev.abfleet.controller.experiment.ArtifactRef;
-import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
 import dev.abfleet.controller.experiment.SpecValidator;

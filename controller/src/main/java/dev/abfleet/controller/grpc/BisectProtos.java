@@ -4,7 +4,7 @@ import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectRequest;
 import dev.abfleet.controller.bisect.BisectState;
 import dev.abfleet.controller.bisect.Bisection;
-import dev.abfleet.controller.experiment.ArtifactRef;
+import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Bisect;

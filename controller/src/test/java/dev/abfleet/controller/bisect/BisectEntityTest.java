@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.experiment.ArmSpec;
-import dev.abfleet.controller.experiment.ArtifactRef;
-import dev.abfleet.controller.experiment.BenchmarkSpec;
+import dev.abfleet.controller.plan.ArtifactRef;
+import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
