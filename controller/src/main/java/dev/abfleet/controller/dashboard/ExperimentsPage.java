@@ -51,8 +51,7 @@ final class ExperimentsPage {
           .append(e.getPairsDone()).append("\">").append(e.getPairsDone()).append("</progress></td>")
           .append("<td class=\"left\">").append(esc(ExperimentFacts.look(e))).append("</td>")
           .append("<td>").append(esc(ExperimentFacts.eta(e))).append("</td>")
-          .append("<td class=\"left\">").append(esc(ExperimentFacts.estimatesText(e)))
-          .append("</td></tr>\n");
+          .append("<td class=\"left\">").append(estimates(e)).append("</td></tr>\n");
     }
     out.append("</tbody>\n</table>\n");
   }
@@ -93,10 +92,16 @@ final class ExperimentsPage {
           .append(e.getPairsDone()).append(" / ").append(e.getPairsWanted()).append("</td>")
           .append("<td class=\"left\"><span class=\"verdict ").append(esc(overall)).append("\">")
           .append(esc(ExperimentFacts.overallLabel(e))).append("</span></td>")
-          .append("<td class=\"left\">").append(esc(ExperimentFacts.estimatesText(e)))
-          .append("</td></tr>\n");
+          .append("<td class=\"left\">").append(estimates(e)).append("</td></tr>\n");
     }
     out.append("</tbody>\n</table>\n");
+  }
+
+  /** Each gating metric's estimate on a line of its own (a print-friendly list). */
+  private static String estimates(Experiment e) {
+    boolean arms = e.getSpec().getArmsCount() > 2;
+    return String.join("<br>", ExperimentFacts.estimates(e).stream()
+        .map(x -> esc(x.text(arms))).toList());
   }
 
   /** Opens the row with the experiment's id (a link to its page) and name. */
