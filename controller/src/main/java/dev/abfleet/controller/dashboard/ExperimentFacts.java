@@ -66,12 +66,6 @@ final class ExperimentFacts {
     return out;
   }
 
-  /** "metadata_stat +5.8% [+4.0%, +7.7%] improved; ...", arms named when there are several. */
-  static String estimatesText(Experiment e) {
-    boolean arms = e.getSpec().getArmsCount() > 2;
-    return String.join("; ", estimates(e).stream().map(x -> x.text(arms)).toList());
-  }
-
   /** The overall verdict word (improved, regressed, ...); empty while nothing is decided. */
   static String overall(Experiment e) {
     return e.getOverall();
