@@ -38,6 +38,11 @@ final class ControllerCommand implements Callable<Integer> {
       description = "Overrides controller.metrics_port: HTTP port of /metrics (Prometheus text); 0 = off.")
   Integer metricsPort;
 
+  @Option(names = "--dashboard-port", paramLabel = "PORT",
+      description = "Overrides controller.dashboard_port: HTTP port of the web dashboard"
+          + " (experiments, reports, hosts); 0 = off.")
+  Integer dashboardPort;
+
   @Option(names = "--cluster-host", paramLabel = "NAME",
       description = "Address other controller nodes reach this one at (default: the gRPC host), e.g. the pod's DNS name.")
   String clusterHost;
@@ -66,6 +71,10 @@ final class ControllerCommand implements Callable<Integer> {
     if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535)) {
       throw new Problem("--metrics-port " + metricsPort + ": expected a port from 1 to 65535, or 0 for no /metrics");
     }
+    if (dashboardPort != null && (dashboardPort < 0 || dashboardPort > 65_535)) {
+      throw new Problem("--dashboard-port " + dashboardPort
+          + ": expected a port from 1 to 65535, or 0 for no dashboard");
+    }
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     Path dataHome = home != null ? home : WorkerSettings.defaultHome();
     ControllerSettings s = ControllerConfigs.fromConfig(cfg, dataHome);
@@ -80,6 +89,9 @@ final class ControllerCommand implements Callable<Integer> {
     s = s.withSecurity(ControllerConfigs.security(cfg, plaintext, s.grpcHost(), dataHome));
     if (metricsPort != null) {
       s = s.withMetricsPort(metricsPort);
+    }
+    if (dashboardPort != null) {
+      s = s.withDashboardPort(dashboardPort);
     }
     Path storeDir = ControllerConfigs.h2Dir(cfg, dataHome);
     if (storeDir != null && s.seedNodes().size() > 1) {

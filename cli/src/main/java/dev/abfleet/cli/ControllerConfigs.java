@@ -17,11 +17,12 @@ final class ControllerConfigs {
   /**
    * The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default
    * store, plaintext without client auth (nothing to set up; only this machine reaches it), no
-   * /metrics (several may run at once on one machine).
+   * /metrics (several may run at once on one machine) and never the dashboard.
    */
   static ControllerSettings embedded(FleetConfig config, Path home) {
     return fromConfig(config, home).withGrpc("127.0.0.1", 0).withCluster("127.0.0.1", 0, java.util.List.of())
-        .withSecurity(Security.plaintextLoopback()).withMetricsPort(0);
+        .withSecurity(Security.plaintextLoopback()).withMetricsPort(0)
+        .withDashboardPort(0);
   }
 
   /**
@@ -72,7 +73,8 @@ final class ControllerConfigs {
         .withHeartbeatInterval(Duration.ofMillis(c.heartbeatIntervalMs()))
         .withSnapshotEvery(c.store().snapshotEvery())
         .withLimits(c.limits())
-        .withMetricsPort(c.metricsPort());
+        .withMetricsPort(c.metricsPort())
+        .withDashboardPort(c.dashboardPort());
     FleetConfig.Store store = c.store();
     if (store.kind().equals("postgres")) {
       String password = "";

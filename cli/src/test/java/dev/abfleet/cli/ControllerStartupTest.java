@@ -48,6 +48,15 @@ class ControllerStartupTest {
 
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void dashboardPortOutOfRangeIsExitTwoWithOneLine() {
+    assertThat(controller("--dashboard-port", "70000", "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: --dashboard-port 70000: expected a port from 1 to"
+        + " 65535, or 0 for no dashboard");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void severalSeedNodesOnAnH2JournalIsExitTwoAskingForPostgres() {
     assertThat(controller("--seed-nodes", "127.0.0.1:25601,127.0.0.1:25602", "--home",
         dir.toString())).isEqualTo(2);

@@ -16,11 +16,20 @@ public record FleetConfig(
    * @param security controller.tls, .plaintext and .auth
    * @param limits controller.limits: rate limits per client and per worker stream
    * @param metricsPort controller.metrics_port: HTTP port of /metrics; 0 = off
+   * @param dashboardPort controller.dashboard_port: HTTP port of the dashboard; 0 = off
    */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
       Artifacts artifacts, Formation formation, ControllerSecurity security, ControllerSettings.Limits limits,
-      int metricsPort) {
+      int metricsPort, int dashboardPort) {
+
+    /** As configured, without a dashboard. */
+    public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,
+        int heartbeatIntervalMs, Store store, Artifacts artifacts, Formation formation,
+        ControllerSecurity security, ControllerSettings.Limits limits, int metricsPort) {
+      this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
+          security, limits, metricsPort, 0);
+    }
 
     /** Without TLS, plaintext or auth settings; default limits and metrics port. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,

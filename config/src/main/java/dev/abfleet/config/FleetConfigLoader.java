@@ -101,9 +101,11 @@ public final class FleetConfigLoader {
     FleetConfig.ControllerSecurity security = FleetConfig.ControllerSecurity.NONE;
     ControllerSettings.Limits limits = ControllerSettings.Limits.defaults();
     int metricsPort = ControllerSettings.DEFAULT_METRICS_PORT;
+    int dashboardPort = 0;
     if (n != null) {
       Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
-          "heartbeat_interval_ms", "store", "artifacts", "limits", "metrics_port"));
+          "heartbeat_interval_ms", "store", "artifacts", "limits", "metrics_port",
+          "dashboard_port"));
       keys.addAll(FormationConfig.KEYS);
       keys.addAll(SecurityConfig.KEYS);
       Map<String, YamlNode> m = n.mapping(keys);
@@ -118,9 +120,10 @@ public final class FleetConfigLoader {
       if (m.containsKey("artifacts")) artifacts = artifacts(m.get("artifacts"));
       if (m.containsKey("limits")) limits = limits(m.get("limits"));
       if (m.containsKey("metrics_port")) metricsPort = m.get("metrics_port").integer(0, 65535);
+      if (m.containsKey("dashboard_port")) dashboardPort = m.get("dashboard_port").integer(0, 65535);
     }
     return new FleetConfig.Controller(host, grpcPort, clusterPort, seeds, heartbeat, store, artifacts, formation,
-        security, limits, metricsPort);
+        security, limits, metricsPort, dashboardPort);
   }
 
   private static FleetConfig.Artifacts artifacts(YamlNode n) {

@@ -84,7 +84,7 @@ class FleetConfigLoaderTest {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  grpc_port: 1\n  grcp_host: x\n"))
         .isInstanceOf(Problem.class)
         .hasMessage("f.yaml:3: unknown key 'grcp_host' under controller; expected one of artifacts, auth, "
-            + "cluster_port, discovery, grpc_host, grpc_port, heartbeat_interval_ms, limits, management_port, "
+            + "cluster_port, dashboard_port, discovery, grpc_host, grpc_port, heartbeat_interval_ms, limits, management_port, "
             + "metrics_port, plaintext, pod_label_selector, required_contact_points, seed_nodes, store, tls");
   }
 
@@ -250,6 +250,15 @@ class FleetConfigLoaderTest {
         .hasMessageContaining("f.yaml:3:").hasMessageContaining("burst");
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  limits:\n    rate: 5\n"))
         .hasMessageContaining("unknown key 'rate' under controller.limits");
+  }
+
+  @Test
+  void dashboardIsOffUnlessAPortIsGiven() {
+    assertThat(FleetConfigLoader.parse("f.yaml", "").controller().dashboardPort()).isZero();
+    assertThat(FleetConfigLoader.parse("f.yaml", "controller:\n  dashboard_port: 8080\n")
+        .controller().dashboardPort()).isEqualTo(8080);
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  dashboard_port: 70000\n"))
+        .hasMessageContaining("f.yaml:2:").hasMessageContaining("70000");
   }
 
   @Test

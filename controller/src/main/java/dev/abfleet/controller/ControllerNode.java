@@ -4,6 +4,8 @@ import dev.abfleet.controller.artifact.ArtifactServiceImpl;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectEntity;
+import dev.abfleet.controller.dashboard.Dashboard;
+import dev.abfleet.controller.dashboard.FleetReader;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.BisectServiceImpl;
 import dev.abfleet.controller.grpc.CallLimiter;
@@ -62,14 +64,16 @@ public final class ControllerNode implements AutoCloseable {
   private final TokenStore tokens;
   private final ControllerMetrics metrics;
   private final MetricsEndpoint metricsEndpoint;
+  private final Dashboard dashboard;
 
   private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens,
-      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint) {
+      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint, Dashboard dashboard) {
     this.system = system;
     this.server = server;
     this.tokens = tokens;
     this.metrics = metrics;
     this.metricsEndpoint = metricsEndpoint;
+    this.dashboard = dashboard;
   }
 
   /**
@@ -193,12 +197,31 @@ public final class ControllerNode implements AutoCloseable {
         // (or a port taken) must not keep a controller from serving.
         log.warn("{}", e.getMessage());
       }
+      // Asked for explicitly (off by default), so a port that cannot be bound stops the start.
+      Dashboard dashboard;
+      try {
+        dashboard = settings.dashboardPort() == 0 ? null : Dashboard.start(system,
+            settings.grpcHost(), settings.dashboardPort(),
+            new FleetReader(system, scheduler, settings.askTimeout()),
+            header -> metricsAccess.test(header) && callers.mayReadMetrics(header), https,
+            Optional.empty());
+      } catch (IllegalStateException e) {
+        if (endpoint != null) {
+          endpoint.close();
+        }
+        server.shutdownNow();
+        throw e;
+      }
       GrpcServing.get(system).set(true);
       log.info("controller {} serving gRPC on {}:{} ({}, client auth {}){}", system.address(),
           settings.grpcHost(), server.getPort(), tls != null ? "TLS" : "plaintext",
           security.auth().name().toLowerCase(java.util.Locale.ROOT),
           endpoint == null ? "" : ", /metrics on port " + endpoint.port());
-      return new ControllerNode(system, server, tokens, metrics, endpoint);
+      if (dashboard != null) {
+        log.info("dashboard on {}://{}:{}/", https.isPresent() ? "https" : "http",
+            settings.grpcHost(), dashboard.port());
+      }
+      return new ControllerNode(system, server, tokens, metrics, endpoint, dashboard);
     } catch (IOException e) {
       closeTokens(tokens);
       terminate(system);
@@ -227,6 +250,11 @@ public final class ControllerNode implements AutoCloseable {
     return metricsEndpoint == null ? 0 : metricsEndpoint.port();
   }
 
+  /** The port serving the dashboard; 0 = not served (controller.dashboard_port: 0). */
+  public int dashboardPort() {
+    return dashboard == null ? 0 : dashboard.port();
+  }
+
   /** This node's counters (rejected reports, rate-limited calls, calls by status). */
   public ControllerMetrics metrics() {
     return metrics;
@@ -252,6 +280,9 @@ public final class ControllerNode implements AutoCloseable {
     GrpcServing.get(system).set(false);
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
+    }
+    if (dashboard != null) {
+      dashboard.close();
     }
     server.shutdownNow();
     try {

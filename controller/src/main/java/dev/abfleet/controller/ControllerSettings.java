@@ -26,6 +26,8 @@ import java.util.List;
  * @param security TLS or plaintext, and how clients authenticate
  * @param limits per-client and per-stream rate limits of the gRPC server
  * @param metricsPort HTTP port serving Prometheus {@code /metrics} on {@code grpcHost}; 0 = off
+ * @param dashboardPort HTTP port serving the dashboard (experiments, reports, hosts) on
+ *     {@code grpcHost}; 0 = off
  */
 public record ControllerSettings(
     String grpcHost,
@@ -44,7 +46,8 @@ public record ControllerSettings(
     int snapshotEvery,
     Security security,
     Limits limits,
-    int metricsPort) {
+    int metricsPort,
+    int dashboardPort) {
 
   public enum Store {
     JDBC,
@@ -92,7 +95,7 @@ public record ControllerSettings(
       FleetPolicy fleetPolicy, int snapshotEvery) {
     this(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl, storeUser,
         storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
-        Security.plaintextLoopback(), Limits.defaults(), 0);
+        Security.plaintextLoopback(), Limits.defaults(), 0, 0);
   }
 
   public ControllerSettings {
@@ -100,6 +103,10 @@ public record ControllerSettings(
     java.util.Objects.requireNonNull(security, "security");
     if (metricsPort < 0 || metricsPort > 65535) {
       throw new IllegalArgumentException("metrics port " + metricsPort
+          + ": expected 0 (off) or a TCP port up to 65535");
+    }
+    if (dashboardPort < 0 || dashboardPort > 65535) {
+      throw new IllegalArgumentException("dashboard port " + dashboardPort
           + ": expected 0 (off) or a TCP port up to 65535");
     }
     if (snapshotEvery < 0) {
@@ -122,7 +129,7 @@ public record ControllerSettings(
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
-        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0);
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0);
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -146,25 +153,25 @@ public record ControllerSettings(
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
         url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -175,46 +182,53 @@ public record ControllerSettings(
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        policy, snapshotEvery, security, limits, metricsPort);
+        policy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   /** Snapshot every {@code events} events; 0 = never. */
   public ControllerSettings withSnapshotEvery(int events) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, events, security, limits, metricsPort);
+        fleetPolicy, events, security, limits, metricsPort, dashboardPort);
   }
 
   /** TLS or plaintext and the client authentication mode. */
   public ControllerSettings withSecurity(Security security) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
   }
 
   /** Per-client and per-stream limits of the gRPC server. */
   public ControllerSettings withLimits(Limits newLimits) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, newLimits, metricsPort);
+        fleetPolicy, snapshotEvery, security, newLimits, metricsPort, dashboardPort);
   }
 
   /** Serves /metrics on {@code port} of the gRPC host; 0 = off. */
   public ControllerSettings withMetricsPort(int port) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, port);
+        fleetPolicy, snapshotEvery, security, limits, port, dashboardPort);
+  }
+
+  /** Serves the dashboard on {@code port} of the gRPC host; 0 = off. */
+  public ControllerSettings withDashboardPort(int port) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, port);
   }
 }

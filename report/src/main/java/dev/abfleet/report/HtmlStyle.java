@@ -1,10 +1,10 @@
 package dev.abfleet.report;
 
 /** The inlined style sheet of {@link HtmlReport}, with a print style: nothing is fetched. */
-final class HtmlStyle {
+public final class HtmlStyle {
   private HtmlStyle() {}
 
-  static final String CSS = """
+  public static final String CSS = """
       body { font: 14px/1.45 system-ui, sans-serif; color: #111; margin: 1.5em auto; max-width: 60em;
         padding: 0 1em; }
       h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; } h3 { font-size: 1em; }

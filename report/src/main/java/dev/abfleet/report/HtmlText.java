@@ -4,10 +4,10 @@ package dev.abfleet.report;
  * Text safe inside HTML and SVG, as element content and as quoted attribute values: arm,
  * metric and host names come from user input, so a name like {@code <script>} renders as text.
  */
-final class HtmlText {
+public final class HtmlText {
   private HtmlText() {}
 
-  static String escape(String s) {
+  public static String escape(String s) {
     if (s == null) {
       return "";
     }

@@ -69,10 +69,15 @@ public final class HeadlessChromium {
 
   /** The command line: headless, DOM dumped after load, screenshot of a tall window. */
   static List<String> argv(Path binary, Path page, Path profile, Path screenshot) {
+    return argv(binary, page.toAbsolutePath().toUri(), profile, screenshot, 2400);
+  }
+
+  /** As {@link #argv(Path, Path, Path, Path)} for any URL, in a window {@code height} px tall. */
+  static List<String> argv(Path binary, java.net.URI url, Path profile, Path screenshot, int height) {
     return List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
         "--enable-logging=stderr", "--v=0", "--user-data-dir=" + profile,
-        "--screenshot=" + screenshot, "--window-size=1200,2400", "--dump-dom",
-        page.toAbsolutePath().toUri().toString());
+        "--screenshot=" + screenshot, "--window-size=1200," + height, "--dump-dom",
+        url.toString());
   }
 
   /**
@@ -92,24 +97,33 @@ public final class HeadlessChromium {
 
   /** Loads the file; the screenshot is {@code target/screenshots/NAME.png}. */
   public Page load(Path html, String name) throws IOException, InterruptedException {
-    Files.createDirectories(SCREENSHOTS);
-    Path screenshot = SCREENSHOTS.resolve(name + ".png").toAbsolutePath();
+    return load(html.toAbsolutePath().toUri(), name, SCREENSHOTS, 2400);
+  }
+
+  /**
+   * Loads {@code url} (a page a server serves, say) in a window 1200 x {@code height}; the
+   * screenshot is {@code screenshots/NAME.png}.
+   */
+  public Page load(java.net.URI url, String name, Path screenshots, int height)
+      throws IOException, InterruptedException {
+    Files.createDirectories(screenshots);
+    Path screenshot = screenshots.resolve(name + ".png").toAbsolutePath();
     Files.deleteIfExists(screenshot);
     Path work = Files.createTempDirectory("chromium-");
     Path out = work.resolve("dom.html");
     Path err = work.resolve("stderr.txt");
-    Process p = new ProcessBuilder(argv(binary, html, work.resolve("profile"), screenshot))
+    Process p = new ProcessBuilder(argv(binary, url, work.resolve("profile"), screenshot, height))
         .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor();
-      throw new IllegalStateException("chromium did not finish " + html + " within "
+      throw new IllegalStateException("chromium did not finish " + url + " within "
           + TIMEOUT_SECONDS + " s; stderr: " + err);
     }
     String stderr = Files.readString(err, StandardCharsets.UTF_8);
     String dom = Files.readString(out, StandardCharsets.UTF_8);
     delete(work);
     if (p.exitValue() != 0) {
-      throw new IllegalStateException("chromium exited " + p.exitValue() + " on " + html
+      throw new IllegalStateException("chromium exited " + p.exitValue() + " on " + url
           + "; stderr:\n" + stderr);
     }
     return new Page(dom, console(stderr), screenshot, stderr);

@@ -220,7 +220,7 @@ public final class DomainToProto {
     return b.build();
   }
 
-  static Host host(HostView v) {
+  public static Host host(HostView v) {
     var c = v.capabilities();
     Host.Builder b = Host.newBuilder()
         .setHostId(c.hostId()).setState(v.state().wire()).setArch(c.arch()).setCpus(c.cpus())

@@ -1,0 +1,88 @@
+package dev.abfleet.controller.dashboard;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The JSON the dashboard's API endpoints answer. Field names are snake_case as in the proto;
+ * changes and intervals are fractions (0.05 = +5%); a number that is not finite is null.
+ */
+final class DashboardJson {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private DashboardJson() {}
+
+  /** {@code {"listable": bool, "experiments": [experiment...]}}, newest first. */
+  static String experiments(List<Experiment> experiments, boolean listable) {
+    ObjectNode root = JSON.createObjectNode().put("listable", listable);
+    ArrayNode list = root.putArray("experiments");
+    experiments.forEach(e -> list.add(experiment(e)));
+    return root.toString();
+  }
+
+  /**
+   * One experiment: id, name, state, pairs_done, pairs_wanted, queue_position (0 = not waiting),
+   * eta_seconds (0 = unknown or done), look, overall, estimates [{metric, arm, change, ci_low,
+   * ci_high, verdict}], boots (recorded so far), message.
+   */
+  static ObjectNode experiment(Experiment e) {
+    ObjectNode o = JSON.createObjectNode()
+        .put("id", e.getExperimentId()).put("name", e.getSpec().getName())
+        .put("state", e.getState()).put("pairs_done", e.getPairsDone())
+        .put("pairs_wanted", e.getPairsWanted()).put("queue_position", e.getQueuePosition())
+        .put("eta_seconds", e.getEtaSeconds()).put("look", ExperimentFacts.look(e))
+        .put("overall", e.getOverall());
+    ArrayNode estimates = o.putArray("estimates");
+    for (ExperimentFacts.Estimate x : ExperimentFacts.estimates(e)) {
+      ObjectNode n = estimates.addObject().put("metric", x.metric()).put("arm", x.arm());
+      number(n, "change", x.change());
+      number(n, "ci_low", x.ciLow());
+      number(n, "ci_high", x.ciHigh());
+      n.put("verdict", x.verdict());
+    }
+    return o.put("boots", e.getBootsCount()).put("message", e.getMessage());
+  }
+
+  /**
+   * {@code {"hosts": [{host_id, state, arch, hypervisors: [{name, accelerators}], labels,
+   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason}]}} by host id.
+   */
+  static String hosts(List<Host> hosts) {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode list = root.putArray("hosts");
+    hosts.stream().sorted(java.util.Comparator.comparing(Host::getHostId)).forEach(h -> {
+      ObjectNode o = list.addObject().put("host_id", h.getHostId()).put("state", h.getState())
+          .put("arch", h.getArch());
+      ArrayNode hv = o.putArray("hypervisors");
+      for (HypervisorCapability c : h.getHypervisorsList()) {
+        ArrayNode accels = hv.addObject().put("name", c.getName()).putArray("accelerators");
+        c.getAcceleratorsList().forEach(accels::add);
+      }
+      ObjectNode labels = o.putObject("labels");
+      new TreeMap<>(h.getLabelsMap()).forEach(labels::put);
+      o.put("leased_to", h.getLeasedTo()).put("lease_epoch", h.getLeaseEpoch())
+          .put("connected", h.getConnected()).put("infra_failures", h.getInfraFailures())
+          .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason());
+    });
+    return root.toString();
+  }
+
+  /** {@code {"error": message}}. */
+  static String error(String message) {
+    return JSON.createObjectNode().put("error", message).toString();
+  }
+
+  private static void number(ObjectNode n, String field, double value) {
+    if (Double.isFinite(value)) {
+      n.put(field, value);
+    } else {
+      n.putNull(field);
+    }
+  }
+}

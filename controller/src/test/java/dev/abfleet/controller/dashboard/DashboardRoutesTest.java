@@ -1,0 +1,221 @@
+package dev.abfleet.controller.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.Policy;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard's routes over a real loopback socket, answering from fixed experiments and hosts:
+ * token checks (header and login cookie), 404s that say what to do, and the JSON's shape.
+ */
+class DashboardRoutesTest {
+  private static final String TOKEN = "abf_0123456789ab.secret";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static ActorSystem<Void> system;
+  private static Dashboard open;
+  private static Dashboard guarded;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  static Experiment experiment(String id, String state, int done, String overall) {
+    return Experiment.newBuilder().setExperimentId(id).setState(state).setPairsDone(done)
+        .setPairsWanted(10).setSeed(7).setOverall(overall).setEtaSeconds(state.equals("running") ? 130 : 0)
+        .setSpec(ExperimentSpec.newBuilder().setName("stat <fast>")
+            .addArms(Arm.newBuilder().setName("base").setRole("baseline"))
+            .addArms(Arm.newBuilder().setName("cand").setRole("candidate"))
+            .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
+            .setPolicy(Policy.newBuilder().setNoiseThreshold(0.02).setAlpha(0.05).setPairs(10)
+                .addGatingMetrics("metadata_stat").addLooks(5).addLooks(10)))
+        .addComparisons(Comparison.newBuilder().setArm("cand").setMetric("metadata_stat")
+            .setUnit("ops/s").setBetter("higher").setNPairs(done).setChange(0.058)
+            .setCiLow(0.04).setCiHigh(Double.NaN).setVerdict(overall).setGating(true))
+        .build();
+  }
+
+  static final List<Experiment> EXPERIMENTS = List.of(
+      experiment("e-run", "running", 4, ""),
+      experiment("e-done", "completed", 10, "improved"));
+
+  static final List<Host> HOSTS = List.of(
+      Host.newBuilder().setHostId("h-bad").setState("quarantined").setArch("x86_64")
+          .addHypervisors(HypervisorCapability.newBuilder().setName("sim").addAccelerators("sim"))
+          .setInfraFailures(3).setStateReason("3 INFRA failures in a row; last: qemu: not found")
+          .setConnected(true).build(),
+      Host.newBuilder().setHostId("h-good").setState("leased").setArch("x86_64")
+          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build());
+
+  /** Answers from {@link #EXPERIMENTS} and {@link #HOSTS}. */
+  static final class FixedFleet extends FleetReader {
+    @Override
+    public boolean canList() {
+      return true;
+    }
+
+    @Override
+    public CompletionStage<List<Experiment>> experiments() {
+      return CompletableFuture.completedFuture(EXPERIMENTS);
+    }
+
+    @Override
+    public CompletionStage<Optional<Experiment>> experiment(String id) {
+      return CompletableFuture.completedFuture(
+          EXPERIMENTS.stream().filter(e -> e.getExperimentId().equals(id)).findFirst());
+    }
+
+    @Override
+    public CompletionStage<List<Host>> hosts() {
+      return CompletableFuture.completedFuture(HOSTS);
+    }
+  }
+
+  @BeforeAll
+  static void start() {
+    system = ActorSystem.create(Behaviors.empty(), "dashboard-test");
+    open = Dashboard.start(system, "127.0.0.1", 0, new FixedFleet(), h -> true, Optional.empty(),
+        Optional.empty());
+    guarded = Dashboard.start(system, "127.0.0.1", 0, new FixedFleet(),
+        h -> h.equals(Optional.of("Bearer " + TOKEN)), Optional.empty(), Optional.empty());
+  }
+
+  @AfterAll
+  static void stop() {
+    open.close();
+    guarded.close();
+    system.terminate();
+  }
+
+  private HttpResponse<String> get(Dashboard d, String path, String... headers) throws Exception {
+    var b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + path));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void refusesEveryPageAndEndpointWithoutAReadToken() throws Exception {
+    for (String path : List.of("/", "/hosts", "/experiments/e-run", "/api/experiments",
+        "/api/experiments/e-run", "/api/hosts")) {
+      HttpResponse<String> r = get(guarded, path);
+      assertThat(r.statusCode()).as(path).isEqualTo(401);
+      assertThat(r.body()).as(path).doesNotContain("e-done", "h-bad");
+    }
+    assertThat(get(guarded, "/").body()).contains("<form method=\"post\" action=\"/login\">");
+    assertThat(JSON.readTree(get(guarded, "/api/hosts").body()).get("error").asText())
+        .contains("Authorization: Bearer <token>");
+    assertThat(get(guarded, "/api/hosts", "Authorization", "Bearer abf_wrong").statusCode())
+        .isEqualTo(401);
+    assertThat(get(guarded, "/api/hosts", "Authorization", "Bearer " + TOKEN).statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void loginWithAReadTokenSetsAStrictHttpOnlyCookieThatOpensThePages() throws Exception {
+    HttpResponse<String> bad = http.send(login("abf_wrong"), HttpResponse.BodyHandlers.ofString());
+    assertThat(bad.statusCode()).isEqualTo(401);
+    assertThat(bad.headers().firstValue("Set-Cookie")).isEmpty();
+
+    HttpResponse<String> ok = http.send(login(TOKEN), HttpResponse.BodyHandlers.ofString());
+    assertThat(ok.statusCode()).isEqualTo(303);
+    assertThat(ok.headers().firstValue("Location")).hasValue("/");
+    String cookie = ok.headers().firstValue("Set-Cookie").orElseThrow();
+    assertThat(cookie).startsWith(DashboardRoutes.COOKIE + "=" + TOKEN).contains("HttpOnly")
+        .contains("SameSite=Strict").doesNotContain("Secure");
+
+    HttpResponse<String> page = get(guarded, "/", "Cookie", cookie.split(";")[0]);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("e-done");
+  }
+
+  private HttpRequest login(String token) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + guarded.port() + "/login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("token=" + token)).build();
+  }
+
+  @Test
+  void unknownExperimentIsNotFoundAndPointsToTheList() throws Exception {
+    HttpResponse<String> page = get(open, "/experiments/e-nope");
+    assertThat(page.statusCode()).isEqualTo(404);
+    assertThat(page.body()).contains("no experiment &#39;e-nope&#39; on this controller",
+        "listed at /");
+    HttpResponse<String> api = get(open, "/api/experiments/e-nope");
+    assertThat(api.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(api.body()).get("error").asText())
+        .isEqualTo("no experiment 'e-nope' on this controller; the experiments are listed at /"
+            + " (or with abfleet status)");
+  }
+
+  @Test
+  void experimentsJsonCarriesProgressEstimatesAndVerdicts() throws Exception {
+    HttpResponse<String> r = get(open, "/api/experiments");
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+    JsonNode root = JSON.readTree(r.body());
+    assertThat(root.get("listable").asBoolean()).isTrue();
+    JsonNode running = root.get("experiments").get(0);
+    assertThat(running.get("id").asText()).isEqualTo("e-run");
+    assertThat(running.get("pairs_done").asInt()).isEqualTo(4);
+    assertThat(running.get("pairs_wanted").asInt()).isEqualTo(10);
+    assertThat(running.get("eta_seconds").asLong()).isEqualTo(130);
+    assertThat(running.get("look").asText()).isEqualTo("look 1 of 2 at 5 pairs");
+    JsonNode estimate = running.get("estimates").get(0);
+    assertThat(estimate.get("metric").asText()).isEqualTo("metadata_stat");
+    assertThat(estimate.get("change").asDouble()).isEqualTo(0.058);
+    assertThat(estimate.get("ci_high").isNull()).isTrue();
+    assertThat(root.get("experiments").get(1).get("overall").asText()).isEqualTo("improved");
+  }
+
+  @Test
+  void hostsJsonCarriesStateClassLeaseAndQuarantineReason() throws Exception {
+    JsonNode hosts = JSON.readTree(get(open, "/api/hosts").body()).get("hosts");
+    assertThat(hosts).hasSize(2);
+    JsonNode bad = hosts.get(0);
+    assertThat(bad.get("host_id").asText()).isEqualTo("h-bad");
+    assertThat(bad.get("state").asText()).isEqualTo("quarantined");
+    assertThat(bad.get("infra_failures").asInt()).isEqualTo(3);
+    assertThat(bad.get("reason").asText()).startsWith("3 INFRA failures in a row");
+    assertThat(bad.get("hypervisors").get(0).get("name").asText()).isEqualTo("sim");
+    assertThat(hosts.get(1).get("leased_to").asText()).isEqualTo("e-run");
+  }
+
+  @Test
+  void pagesAreServerRenderedAndOnlyRunningOnesRefreshThemselves() throws Exception {
+    HttpResponse<String> front = get(open, "/");
+    assertThat(front.headers().firstValue("Content-Security-Policy").orElseThrow())
+        .contains("default-src 'none'", "connect-src 'self'");
+    assertThat(front.body()).contains("<td class=\"pairs\" data-pairs-done=\"4\">4 / 10",
+        "stat &lt;fast&gt;", "<span class=\"verdict improved\">improved</span>")
+        .doesNotContain("href=\"/nightly\"");
+
+    String running = get(open, "/experiments/e-run").body();
+    assertThat(running).contains("<body data-live=\"true\">", "running: pairs 4/10, look 1 of 2"
+        + " at 5 pairs, ETA 2m 10s", "<script>");
+    String done = get(open, "/experiments/e-done").body();
+    assertThat(done).contains("<body data-live=\"false\">", "<h2>metadata_stat (ops/s)</h2>").doesNotContain("<script>");
+
+    assertThat(get(open, "/hosts").body()).contains("<span class=\"state quarantined\">",
+        "3 INFRA failures in a row; last: qemu: not found", "e-run (epoch 4)", "sim/sim x86_64");
+    assertThat(get(open, "/nightly").statusCode()).isEqualTo(404);
+  }
+}
