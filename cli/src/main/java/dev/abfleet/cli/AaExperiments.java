@@ -1,6 +1,8 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.worker.WorkerSettings;

@@ -1,7 +1,7 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.SpecFile;
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.SpecFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,11 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
-import dev.abfleet.cli.config.SpecFile;
-import dev.abfleet.cli.config.SpecFileLoader;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.config.SpecFile;
+import dev.abfleet.config.SpecFileLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

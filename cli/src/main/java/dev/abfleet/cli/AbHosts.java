@@ -1,6 +1,8 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.HostChoices;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.HostChoices;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import java.util.LinkedHashMap;

@@ -1,6 +1,10 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.PolicyRanges;
+
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.WorkerSettings;
 import io.grpc.Status;
@@ -43,7 +45,7 @@ final class AbSession {
         }
         err.println("abfleet: cannot reach the controller at " + target + " (" + e.getStatus().getCode() + "); check"
             + " --controller and that abfleet controller runs there");
-        return Main.EXIT_FAILED;
+        return ExitCodes.FAILED;
       }
       if (request.hosts().simulated()) {
         err.println("abfleet: ab: " + SIMULATION);
@@ -84,7 +86,7 @@ final class AbSession {
         }
       }
       err.println("abfleet: interrupted; experiment " + id + " cancelled (" + INTERRUPTED + ")");
-      return Main.EXIT_FAILED;
+      return ExitCodes.FAILED;
     } finally {
       removeQuietly(cancelOnInterrupt);
     }
@@ -93,11 +95,11 @@ final class AbSession {
     out.flush();
     if (!done.getState().equals("completed")) {
       err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
-      return Main.EXIT_FAILED;
+      return ExitCodes.FAILED;
     }
     // A gating metric regressed, or a candidate fails to boot significantly more often.
     boolean regressed = done.getOverall().equals("regressed");
-    return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+    return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
   }
 
   /** The measured noise of the experiment's host classes; an unreadable record is skipped with a warning. */

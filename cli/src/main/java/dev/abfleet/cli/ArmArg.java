@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.worker.link.ChannelSecurity;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.worker.link.ChannelSecurity;
 import dev.abfleet.worker.link.ControllerTargets;
 import io.grpc.ManagedChannel;

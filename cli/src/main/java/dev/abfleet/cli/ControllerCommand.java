@@ -1,7 +1,9 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
@@ -114,7 +116,7 @@ final class ControllerCommand implements Callable<Integer> {
       System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
       stop.await();
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private static void checkPortRange(String option, Integer port) {

@@ -1,6 +1,8 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;

@@ -1,7 +1,9 @@
 package dev.abfleet.cli;
 
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.config.Problem;
+
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.proto.fleet.v1.DrainHostRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
@@ -75,7 +77,7 @@ final class HostsCommand implements Callable<Integer> {
           .withDeadlineAfter(30, TimeUnit.SECONDS)
           .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList());
       System.out.print(table(hosts, wide));
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -134,7 +136,7 @@ final class HostsCommand implements Callable<Integer> {
     Host h = rpc(options.target(), channel ->
         call.apply(FleetServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)));
     System.out.print(table(List.of(h), false));
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /** Runs one call; NOT_FOUND and INVALID_ARGUMENT are the user's to fix (exit 2). */

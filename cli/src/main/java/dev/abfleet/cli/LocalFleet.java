@@ -1,7 +1,9 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.worker.link.ChannelSecurity;
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.worker.WorkerAgent;
 import dev.abfleet.worker.WorkerSettings;

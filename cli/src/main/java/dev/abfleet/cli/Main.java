@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import io.grpc.StatusRuntimeException;
 
 import java.io.PrintWriter;
@@ -34,11 +36,6 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class Main {
-  public static final int EXIT_OK = 0;
-  public static final int EXIT_GATE = 1;
-  public static final int EXIT_BAD_INPUT = 2;
-  public static final int EXIT_FAILED = 3;
-
   public static void main(String[] args) {
     if (System.getProperty("java.util.concurrent.ForkJoinPool.common.parallelism") == null) {
       // With fewer than 3 CPUs the common pool has one thread and CompletableFuture runs every
@@ -67,7 +64,7 @@ public final class Main {
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
       if (ex instanceof Problem) {
         line.getErr().println("abfleet: " + ex.getMessage());
-        return EXIT_BAD_INPUT;
+        return ExitCodes.BAD_INPUT;
       }
       // Whatever else goes wrong is not a verdict: never the gate's exit code.
       if (ex instanceof StatusRuntimeException denied
@@ -75,7 +72,7 @@ public final class Main {
               || denied.getStatus().getCode() == io.grpc.Status.Code.PERMISSION_DENIED)) {
         // The user's to fix (a token, a role, a certificate): one line, like bad input.
         line.getErr().println("abfleet: " + denied.getStatus().getDescription());
-        return EXIT_BAD_INPUT;
+        return ExitCodes.BAD_INPUT;
       }
       if (ex instanceof Reconnect.ControllerUnreachable) {
         line.getErr().println("abfleet: " + ex.getMessage());
@@ -87,12 +84,12 @@ public final class Main {
         line.getErr().println("abfleet: internal error (please report it): " + ex);
         ex.printStackTrace(new PrintWriter(line.getErr(), true));
       }
-      return EXIT_FAILED;
+      return ExitCodes.FAILED;
     });
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("abfleet: " + ex.getMessage()
           + " (see: abfleet " + ex.getCommandLine().getCommandName() + " --help)");
-      return EXIT_BAD_INPUT;
+      return ExitCodes.BAD_INPUT;
     });
     try {
       return cl.execute(args);

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.cli.report.ProtoReports;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.HtmlReport;

@@ -1,8 +1,10 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import dev.abfleet.cli.sim.SimModels;
 import dev.abfleet.worker.WorkerAgent;
-import dev.abfleet.cli.upload.ByteSize;
+import dev.abfleet.config.ByteSize;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.link.ChannelSecurity;
 import dev.abfleet.worker.link.ControllerTargets;
@@ -97,7 +99,7 @@ final class WorkerCommand implements Callable<Integer> {
           + (sim ? " (SIMULATION: hypervisor sim; " + SimModels.describe(model) + ")" : ""));
       stop.await();
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /**

@@ -3,7 +3,7 @@ package dev.abfleet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,7 +40,7 @@ class AbFleetOptionsTest {
     args.addAll(List.of(options));
     int code = Main.run(new PrintWriter(err, true), args.toArray(String[]::new));
     String text = err.toString().strip();
-    assertThat(code).as(text).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).as(text).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(text.lines().count()).as("one line: " + text).isEqualTo(1);
     return text;
   }

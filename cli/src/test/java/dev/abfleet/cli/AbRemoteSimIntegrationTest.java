@@ -88,7 +88,7 @@ class AbRemoteSimIntegrationTest {
     Run r = ab("--baseline", "base=" + kernel("base", Map.of()),
         "--candidate", "slow=" + kernel("slow", Map.of("metadata_stat", 0.6)), "--pairs", "8");
 
-    assertThat(r.exit()).as(r.err()).isEqualTo(Main.EXIT_OK);
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.OK);
     assertThat(r.err()).contains(AbSession.SIMULATION).contains("hypervisor sim, priority pr");
     assertThat(r.out()).as(r.out()).contains("metadata_stat").contains("regressed");
     try (ExperimentClient client = new ExperimentClient(address())) {
@@ -108,7 +108,7 @@ class AbRemoteSimIntegrationTest {
         "--candidate", "slow=" + kernel("slow", Map.of("metadata_stat", 0.6)), "--pairs", "8", "--gate",
         "--format", "json", "--priority", "adhoc");
 
-    assertThat(r.exit()).as(r.err()).isEqualTo(Main.EXIT_GATE);
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.GATE);
     assertThat(r.out()).startsWith("{").contains("\"regressed\"");
     try (ExperimentClient client = new ExperimentClient(address())) {
       assertThat(client.get(r.experimentId()).getSpec().getPriority()).isEqualTo("adhoc");
@@ -122,7 +122,7 @@ class AbRemoteSimIntegrationTest {
         "--candidate", "cand=" + kernel("cand", Map.of()) + ":sim.effect.metadata_stat@b-=0.6",
         "--pairs", "8", "--class-by", "label:cpu");
 
-    assertThat(r.exit()).as(r.err()).isEqualTo(Main.EXIT_OK);
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.OK);
     assertThat(r.err()).contains("class by label:cpu");
     assertThat(r.out()).as(r.out()).contains("host classes: sim/sim cpu=a (8 pairs), sim/sim cpu=b (8 pairs)")
         .containsPattern("metadata_stat +pooled .*inconclusive \\(class_heterogeneity\\)")
@@ -144,7 +144,7 @@ class AbRemoteSimIntegrationTest {
     Run r = runMain("--baseline", "base=" + kernel("base", Map.of()), "--candidate", "c=" + kernel("c", Map.of()),
         "--label", "cpu=c");
 
-    assertThat(r.exit()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(r.exit()).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(r.err().strip().lines()).hasSize(1);
     assertThat(r.err()).startsWith("abfleet: ").contains("cpu=c");
   }
@@ -172,7 +172,7 @@ class AbRemoteSimIntegrationTest {
     t.interrupt();
     t.join(15_000);
 
-    assertThat(exit.get()).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.EXIT_FAILED);
+    assertThat(exit.get()).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(ExitCodes.FAILED);
     try (ExperimentClient client = new ExperimentClient(address())) {
       Experiment e = client.get(id);
       assertThat(e.getState()).isEqualTo("cancelled");

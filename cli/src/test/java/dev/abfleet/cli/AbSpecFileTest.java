@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -154,7 +156,7 @@ class AbSpecFileTest {
 
     int code = Main.run(new PrintWriter(err, true), "ab", "--spec", spec.toString());
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString().strip())
         .isEqualTo("abfleet: " + spec + ":13: arms[2].role is 'ceil'; expected one of baseline, candidate, ceiling");
   }

@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.config.Problem;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

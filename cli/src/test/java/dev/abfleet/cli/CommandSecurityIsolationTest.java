@@ -25,7 +25,7 @@ class CommandSecurityIsolationTest {
     ControllerAddress.check("127.0.0.1:7070", earlier);
     assertThat(ControllerAddress.security()).isNotEqualTo(ChannelSecurity.DEFAULT);
 
-    assertThat(Main.run(new PrintWriter(err, true), "--version")).isEqualTo(Main.EXIT_OK);
+    assertThat(Main.run(new PrintWriter(err, true), "--version")).isEqualTo(ExitCodes.OK);
 
     assertThat(ControllerAddress.security()).isEqualTo(ChannelSecurity.DEFAULT);
   }
@@ -34,7 +34,7 @@ class CommandSecurityIsolationTest {
   void aCommandsCaDoesNotOutliveIt(@TempDir Path dir) throws Exception {
     Path ca = Files.writeString(dir.resolve("ca.pem"), "not a certificate");
     assertThat(Main.run(new PrintWriter(err, true), "tokens", "list", "--controller", "127.0.0.1:1",
-        "--ca", ca.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+        "--ca", ca.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("cannot use --ca " + ca);
 
     assertThat(ControllerAddress.security()).isEqualTo(ChannelSecurity.DEFAULT);

@@ -3,8 +3,8 @@ package dev.abfleet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.analyze.HostileAnalyzeInputTest;
-import dev.abfleet.cli.config.HostileFleetYamlTest;
-import dev.abfleet.cli.config.HostileSpecFileTest;
+import dev.abfleet.config.HostileFleetYamlTest;
+import dev.abfleet.config.HostileSpecFileTest;
 import dev.abfleet.testkit.HostileInputs;
 import java.io.IOException;
 import java.nio.file.Files;

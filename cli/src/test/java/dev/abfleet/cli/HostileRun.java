@@ -57,7 +57,7 @@ public final class HostileRun {
 
   /** Exit code 2 and one line {@code abfleet: ...} containing {@code problem} and {@code fix}. */
   public static String assertOneClearLine(Outcome o, String problem, String fix) {
-    assertThat(o.code()).as(o.err()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(o.code()).as(o.err()).isEqualTo(ExitCodes.BAD_INPUT);
     String text = o.err().strip();
     assertThat(text.lines().count()).as("one line: " + text).isEqualTo(1);
     assertThat(text).startsWith("abfleet: ").contains(problem).contains(fix);

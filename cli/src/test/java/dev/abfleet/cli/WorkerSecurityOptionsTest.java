@@ -22,7 +22,7 @@ class WorkerSecurityOptionsTest {
   @Test
   void withoutCertificatesOrPlaintextTheMissingFlagIsNamed(@TempDir Path dir) {
     assertThat(worker("--controller", "127.0.0.1:1", "--host-id", "h1", "--home", dir.toString()))
-        .isEqualTo(Main.EXIT_BAD_INPUT);
+        .isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).startsWith("abfleet: --ca missing; a worker connects with --ca, --cert and"
         + " --key (`abfleet certs issue --worker HOST_ID` makes the certificate), or with --plaintext to a"
         + " loopback controller");
@@ -32,14 +32,14 @@ class WorkerSecurityOptionsTest {
   void aCaWithoutItsCertificateNamesCert(@TempDir Path dir) throws Exception {
     Path ca = java.nio.file.Files.writeString(dir.resolve("ca.pem"), "x");
     assertThat(worker("--controller", "ctl.example.org:7070", "--host-id", "h1", "--ca", ca.toString(),
-        "--home", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+        "--home", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).startsWith("abfleet: --cert missing;");
   }
 
   @Test
   void plaintextIsOnlyForLoopback(@TempDir Path dir) {
     assertThat(worker("--controller", "127.0.0.1:7070,10.1.2.3:7070", "--host-id", "h1", "--plaintext",
-        "--home", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+        "--home", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).startsWith("abfleet: --plaintext to 10.1.2.3:7070: plaintext only to a"
         + " loopback controller;");
   }

@@ -1,8 +1,8 @@
 package dev.abfleet.cli.analyze;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.PolicyRanges;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.PolicyRanges;
+import dev.abfleet.config.Problem;
 import dev.abfleet.cli.ReportFormat;
 import dev.abfleet.report.Report;
 import dev.abfleet.stats.Policy;
@@ -96,7 +96,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     out.print(fmt.render(reports));
     out.flush();
     boolean regressed = reports.stream().anyMatch(r -> r.assessment().regressed());
-    return gate && regressed ? Main.EXIT_GATE : Main.EXIT_OK;
+    return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
   }
 
   private Policy policy() {

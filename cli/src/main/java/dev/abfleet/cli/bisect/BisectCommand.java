@@ -1,11 +1,11 @@
 package dev.abfleet.cli.bisect;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.PolicyRanges;
-import dev.abfleet.cli.Problem;
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.PolicyRanges;
+import dev.abfleet.config.Problem;
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.KernelImage;
@@ -113,7 +113,7 @@ import picocli.CommandLine.Parameters;
       ProbeRunner runner = new GrpcProbeRunner(client, paths, sha, cfg, bench, metric, hypervisor, err);
       Bisection.Result r = Bisection.search(paths.size(), new SequentialProbe(runner, policy));
       out.print(report(r, paths, sim));
-      return r.found() ? Main.EXIT_OK : Main.EXIT_GATE;
+      return r.found() ? ExitCodes.OK : ExitCodes.GATE;
     }
   }
 

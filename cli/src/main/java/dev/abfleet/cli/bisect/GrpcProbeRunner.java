@@ -1,8 +1,8 @@
 package dev.abfleet.cli.bisect;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Problem;
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.Problem;
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Comparison;

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.calibrate;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.stats.Policy;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.certs;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.ControllerSettings;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,7 +74,7 @@ public final class CertsCommand implements Callable<Integer> {
       }
       out.println("CA: " + d.resolve(CA) + " (key " + d.resolve(CA_KEY) + ", keep it private), valid "
           + days + " days");
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -143,7 +143,7 @@ public final class CertsCommand implements Callable<Integer> {
       out.println((controller != null ? "controller" : "worker") + " certificate: " + certFile
           + " (key " + keyFile + "), " + (controller != null ? "SANs " + String.join(",", sans)
               : "host id " + name) + ", valid " + days + " days");
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
 
     private static CertificateAuthority load(Path d) {

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,6 +34,6 @@ final class CancelExperimentCommand implements Callable<Integer> {
       System.out.println("experiment " + id + " " + e.getState() + " after "
           + e.getPairsDone() + "/" + e.getPairsWanted() + " pairs");
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

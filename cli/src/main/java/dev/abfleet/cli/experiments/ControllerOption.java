@@ -2,7 +2,7 @@ package dev.abfleet.cli.experiments;
 
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.cli.Reconnect;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.experiment.ExperimentIds;
 
 /** The ID parameter of the experiments commands, checked before any controller is called. */

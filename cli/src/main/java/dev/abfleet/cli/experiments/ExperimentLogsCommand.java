@@ -1,8 +1,8 @@
 package dev.abfleet.cli.experiments;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.artifact.ArtifactCache;
@@ -68,7 +68,7 @@ public final class ExperimentLogsCommand implements Callable<Integer> {
             + " or could not reach the controller's store); look in the worker's runs/ directory");
       }
       print(client, b);
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
     if (boots.isEmpty()) {
       throw new Problem("experiment " + id + " has no boots yet; try again once a boot finished");
@@ -83,7 +83,7 @@ public final class ExperimentLogsCommand implements Callable<Integer> {
         print(client, b);
       }
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private void print(ExperimentClient client, Boot b) {

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 

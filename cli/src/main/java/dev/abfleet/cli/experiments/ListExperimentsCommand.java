@@ -1,7 +1,7 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.ExperimentSummary;
 import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import java.time.Instant;
@@ -59,7 +59,7 @@ final class ListExperimentsCommand implements Callable<Integer> {
       System.err.println("abfleet: more experiments than --limit " + limit
           + "; pass a larger --limit to see them");
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /** The states to ask for; {@code done} is every terminal state. */

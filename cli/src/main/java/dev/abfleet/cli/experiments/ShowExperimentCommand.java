@@ -1,6 +1,6 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ReportFormat;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.util.concurrent.Callable;
@@ -29,6 +29,6 @@ class ShowExperimentCommand implements Callable<Integer> {
     ReportFormat fmt = ReportFormat.parse(format);
     Experiment e = options.call(ControllerOption.ONE_SHOT_LIMIT, client -> client.get(id));
     System.out.print(fmt.render(e));
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.experiments;
 
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.Progress;
 import dev.abfleet.cli.Reconnect;
 import dev.abfleet.cli.ReportFormat;
@@ -39,8 +39,8 @@ final class WatchExperimentCommand implements Callable<Integer> {
     System.out.print(fmt.render(done));
     if (!done.getState().equals("completed")) {
       System.err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
-      return Main.EXIT_FAILED;
+      return ExitCodes.FAILED;
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.flood;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.history;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.stats.changepoint.Settings;
 import dev.abfleet.worker.WorkerSettings;
 import java.io.IOException;
@@ -78,7 +78,7 @@ public final class HistoryCommand implements Callable<Integer> {
     MetricHistory h = MetricHistory.of(name, metric, series, c.entries(), new Settings(alpha, minSegment, 999, 0));
     out.print(format.equals("json") ? HistoryFormat.json(h) : HistoryFormat.text(h));
     out.flush();
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private static String onlySchedule(Path home) throws IOException {

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.nightly;
 
-import dev.abfleet.cli.Problem;
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.Problem;
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import java.io.IOException;

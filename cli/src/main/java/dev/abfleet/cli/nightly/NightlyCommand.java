@@ -1,10 +1,10 @@
 package dev.abfleet.cli.nightly;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.worker.WorkerSettings;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ public final class NightlyCommand implements Callable<Integer> {
           System.err.println("abfleet: " + s.name() + " due " + due + " failed: " + e.getMessage());
         }
       }).run(Long.MAX_VALUE);
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.nightly;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.FleetConfig;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZonedDateTime;

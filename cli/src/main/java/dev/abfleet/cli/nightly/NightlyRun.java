@@ -1,6 +1,8 @@
 package dev.abfleet.cli.nightly;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.cli.ExitCodes;
+
+import dev.abfleet.config.FleetConfig;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.cli.history.HistoryFile;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -156,8 +158,8 @@ public final class NightlyRun {
   /** Exit code of a --once run: 0 accepted, 1 a gating metric regressed, 3 not completed. */
   static int exitCode(HistoryEntry e) {
     if (!e.state().equals("completed")) {
-      return dev.abfleet.cli.Main.EXIT_FAILED;
+      return ExitCodes.FAILED;
     }
-    return e.accepted() ? dev.abfleet.cli.Main.EXIT_OK : dev.abfleet.cli.Main.EXIT_GATE;
+    return e.accepted() ? ExitCodes.OK : ExitCodes.GATE;
   }
 }

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.plan;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ExitCodes;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,6 +18,6 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
-    return Main.EXIT_BAD_INPUT;
+    return ExitCodes.BAD_INPUT;
   }
 }

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.worker.artifact.CacheFiles;
 import java.nio.file.Files;
@@ -85,7 +85,7 @@ final class RecoveryBenchCommand implements Callable<Integer> {
       String tag = UUID.randomUUID().toString().substring(0, 8);
       List<RecoveryBench.Figures> figures = RecoveryBench.run(settings, events, intervals, warmup, repeat, tag);
       print(figures, where);
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     } finally {
       if (dir != null) {
         CacheFiles.deleteTree(dir);

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.IOException;
@@ -74,7 +74,7 @@ final class SchedulerBenchCommand implements Callable<Integer> {
       System.err.println("abfleet bench: SIMULATION: starting an embedded controller and " + workers + " sim workers");
       SchedulerBench.Result result = SchedulerBench.run(o, model, home, System.err);
       boolean completed = BenchReport.print(o, SimModels.describe(model), result, System.out);
-      return completed ? Main.EXIT_OK : Main.EXIT_FAILED;
+      return completed ? ExitCodes.OK : ExitCodes.FAILED;
     } finally {
       CacheFiles.deleteTree(home);
     }

@@ -1,8 +1,8 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.PolicyRanges;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.PolicyRanges;
+import dev.abfleet.config.Problem;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.IOException;
@@ -84,7 +84,7 @@ final class SequentialBenchCommand implements Callable<Integer> {
     try {
       SequentialBench.Result r = SequentialBench.run(o, model, home, System.err);
       return SequentialBench.print(o, SimModels.describe(model), model.timeScale(), r, System.out)
-          ? Main.EXIT_OK : Main.EXIT_FAILED;
+          ? ExitCodes.OK : ExitCodes.FAILED;
     } finally {
       CacheFiles.deleteTree(home);
     }

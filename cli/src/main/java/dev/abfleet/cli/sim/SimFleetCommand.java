@@ -1,8 +1,8 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ControllerAddress;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;
@@ -70,6 +70,6 @@ public final class SimFleetCommand implements Callable<Integer> {
           + "; " + SimModels.describe(model) + ". Scale tests and capacity planning only.");
       stop.await();
     }
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimKernelEffects;
 import java.io.IOException;
@@ -41,7 +41,7 @@ public final class SimKernelsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     write(System.out);
-    return Main.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   void write(PrintStream out) {

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.sim;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.worker.sim.SimModel;
 import dev.abfleet.worker.sim.SimModelYaml;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.abfleet.cli.tokens;
 
 import dev.abfleet.cli.ClientAuthOptions;
 import dev.abfleet.cli.ControllerAddress;
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.AuthServiceGrpc;
 import dev.abfleet.proto.fleet.v1.CreateTokenRequest;
 import dev.abfleet.proto.fleet.v1.CreatedToken;
@@ -83,7 +83,7 @@ public final class TokensCommand implements Callable<Integer> {
       err.println("abfleet: token " + t.getId() + " (" + t.getName() + ", role " + t.getRole()
           + ") created; it is shown once, store it now (e.g. in a file for --token-file)");
       out.println(t.getToken());
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -102,7 +102,7 @@ public final class TokensCommand implements Callable<Integer> {
         out.printf("%-12s  %-8s  %-20s  %-20s  %s%n", t.getId(), t.getRole(), time(t.getCreatedAtMs()),
             t.getRevokedAtMs() == 0 ? "-" : time(t.getRevokedAtMs()), t.getName());
       }
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
 
     private static String time(long ms) {
@@ -125,7 +125,7 @@ public final class TokensCommand implements Callable<Integer> {
     public Integer call() {
       TokenInfo t = target.call(stub -> stub.revokeToken(RevokeTokenRequest.newBuilder().setId(id).build()));
       out.println("token " + t.getId() + " (" + t.getName() + ", role " + t.getRole() + ") revoked");
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 }

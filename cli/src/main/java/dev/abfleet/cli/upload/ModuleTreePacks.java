@@ -1,6 +1,6 @@
 package dev.abfleet.cli.upload;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.worker.modules.ModulePack;

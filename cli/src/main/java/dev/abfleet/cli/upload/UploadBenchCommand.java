@@ -1,8 +1,8 @@
 package dev.abfleet.cli.upload;
 
 import dev.abfleet.cli.ControllerAddress;
-import dev.abfleet.cli.Main;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.config.Problem;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
@@ -91,7 +91,7 @@ public final class UploadBenchCommand implements Callable<Integer> {
         channel.shutdownNow();
         channel.awaitTermination(5, TimeUnit.SECONDS);
       }
-      return Main.EXIT_OK;
+      return ExitCodes.OK;
     } finally {
       if (node != null) {
         node.close();

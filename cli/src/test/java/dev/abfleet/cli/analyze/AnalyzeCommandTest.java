@@ -1,5 +1,7 @@
 package dev.abfleet.cli.analyze;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,7 +91,7 @@ class AnalyzeCommandTest {
   @Test
   void gateExitsOneWhenAGatingMetricRegressed() throws IOException {
     Path f = write("s.jsonl", pairs("e1", 12, 0.8));
-    assertThat(run("analyze", "--gate", f.toString()).code()).isEqualTo(Main.EXIT_GATE);
+    assertThat(run("analyze", "--gate", f.toString()).code()).isEqualTo(ExitCodes.GATE);
     assertThat(run("analyze", f.toString()).code()).isZero();
   }
 
@@ -99,7 +101,7 @@ class AnalyzeCommandTest {
     lines.add(3, "{\"arm\":\"base\",\"boot\":\"b\",\"metric\":\"stat\",\"value\":\"fast\"}");
     Path f = write("bad.jsonl", lines);
     Run r = run("analyze", f.toString());
-    assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(r.err().strip()).startsWith("abfleet: " + f + ":4: metric stat: 'value' must be"
         + " a number");
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
@@ -109,7 +111,7 @@ class AnalyzeCommandTest {
   void unknownBaselineArmIsBadInput() throws IOException {
     Path f = write("s.jsonl", pairs("e1", 8, 1.0));
     Run r = run("analyze", "--baseline", "nope", f.toString());
-    assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(r.err()).contains("no arm 'nope'; its arms are base, cand");
   }
 
@@ -171,7 +173,7 @@ class AnalyzeCommandTest {
   @Test
   void unknownOutputFormatIsBadInput() throws IOException {
     Run r = run("analyze", "--format", "xml", write("s.jsonl", pairs("e1", 8, 1)).toString());
-    assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(r.err()).contains("--format 'xml': expected text, json, markdown or html");
   }
   @Test

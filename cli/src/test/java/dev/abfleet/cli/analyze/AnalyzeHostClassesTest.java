@@ -1,5 +1,7 @@
 package dev.abfleet.cli.analyze;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,7 +52,7 @@ class AnalyzeHostClassesTest {
     assertThat(rows.get(2).get("host_class").asText()).isEqualTo("vz/vz");
     assertThat(rows.get(2).get("verdict").asText()).isEqualTo("regressed");
     assertThat(AnalyzeCommandTest.run("analyze", "--gate", f.toString()).code())
-        .isEqualTo(Main.EXIT_GATE);
+        .isEqualTo(ExitCodes.GATE);
   }
 
   @Test
@@ -66,7 +68,7 @@ class AnalyzeHostClassesTest {
     lines.set(0, lines.get(0).replace("\"host_class\":\"qemu/kvm\"", "\"host_class\":\"\""));
     Path f = Files.write(dir.resolve("bad.jsonl"), lines);
     var r = AnalyzeCommandTest.run("analyze", f.toString());
-    assertThat(r.code()).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(r.err()).contains(f + ":1: host_class must be a non-empty string")
         .contains("leave it out when all boots ran on one class of host");
   }

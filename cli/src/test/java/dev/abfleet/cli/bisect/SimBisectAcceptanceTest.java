@@ -1,5 +1,7 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -78,7 +80,7 @@ class SimBisectAcceptanceTest {
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
     String report = out.toString(StandardCharsets.UTF_8);
-    assertThat(exit).as(report).isEqualTo(Main.EXIT_OK);
+    assertThat(exit).as(report).isEqualTo(ExitCodes.OK);
     assertThat(report).as(report).startsWith(BisectCommand.SIMULATION)
         .contains("first regressing: #" + firstBad + " ").endsWith(BisectCommand.SIMULATION + "\n");
     List<Matcher> probes = report.lines().map(PROBE::matcher).filter(Matcher::matches).toList();

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.certs;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.Main;
@@ -51,7 +53,7 @@ class CertsCommandTest {
   void initRefusesToReplaceACa(@TempDir Path dir) throws Exception {
     assertThat(run("certs", "init", "--dir", dir.toString())).isZero();
     byte[] first = Files.readAllBytes(dir.resolve("ca.pem"));
-    assertThat(run("certs", "init", "--dir", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(run("certs", "init", "--dir", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).isEqualTo("abfleet: " + dir.resolve("ca.pem")
         + " exists; pass --force to replace it" + System.lineSeparator());
     assertThat(Files.readAllBytes(dir.resolve("ca.pem"))).isEqualTo(first);
@@ -90,18 +92,18 @@ class CertsCommandTest {
 
   @Test
   void issueNamesWhatIsMissing(@TempDir Path dir) {
-    assertThat(run("certs", "issue", "--worker", "h1", "--dir", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(run("certs", "issue", "--worker", "h1", "--dir", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("no CA in " + dir).contains("abfleet certs init");
     run("certs", "init", "--dir", dir.toString());
     err.getBuffer().setLength(0);
-    assertThat(run("certs", "issue", "--controller", "ctl", "--dir", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(run("certs", "issue", "--controller", "ctl", "--dir", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--controller needs --san");
     err.getBuffer().setLength(0);
     assertThat(run("certs", "issue", "--controller", "ctl", "--san", "bad name!", "--dir", dir.toString()))
-        .isEqualTo(Main.EXIT_BAD_INPUT);
+        .isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--san 'bad name!': expected a DNS name");
     err.getBuffer().setLength(0);
-    assertThat(run("certs", "issue", "--worker", "../etc", "--dir", dir.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(run("certs", "issue", "--worker", "../etc", "--dir", dir.toString())).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--worker '../etc' may only use");
   }
 

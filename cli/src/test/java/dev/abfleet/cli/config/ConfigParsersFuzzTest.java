@@ -1,11 +1,11 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ControllerAddress;
-import dev.abfleet.cli.Problem;
-import dev.abfleet.cli.nightly.Cron;
-import dev.abfleet.cli.upload.ByteSize;
+import dev.abfleet.config.Problem;
+import dev.abfleet.config.Cron;
+import dev.abfleet.config.ByteSize;
 import dev.abfleet.testkit.Fuzz;
 import dev.abfleet.testkit.Gen;
 import dev.abfleet.testkit.HostileInputs;

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import static dev.abfleet.cli.HostileRun.bytes;
 import static dev.abfleet.cli.HostileRun.text;

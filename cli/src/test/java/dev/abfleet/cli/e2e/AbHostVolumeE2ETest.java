@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -122,7 +124,7 @@ class AbHostVolumeE2ETest {
     Path k = Kernels.cloud();
     Cli.Result r = Cli.run(dir, 10, "ab", "--benchmark", "host-volume", "--baseline", "a=" + k,
         "--candidate", "b=" + k, "--pairs", "2", "--format", "json");
-    assertThat(r.exit()).as(r.err()).isEqualTo(Main.EXIT_FAILED);
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.FAILED);
     assertThat(r.err()).contains("has no modules").contains("9p")
         .contains("linux-image-6.1.0-50-amd64").doesNotContain("\tat ");
     JsonNode report = JSON.readTree(r.out());

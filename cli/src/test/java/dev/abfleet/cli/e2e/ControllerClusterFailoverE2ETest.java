@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -109,7 +111,7 @@ class ControllerClusterFailoverE2ETest {
       assertThat(ab.waitFor(300, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s",
           fleet.log("ab")).isTrue();
       String err = fleet.log("ab");
-      assertThat(ab.exitValue()).as(err).isEqualTo(Main.EXIT_OK);
+      assertThat(ab.exitValue()).as(err).isEqualTo(ExitCodes.OK);
       assertThat(Cli.read(dir.resolve("ab.out"))).contains("\"state\" : \"completed\"");
       try (ExperimentClient client = new ExperimentClient(surviving)) {
         Experiment done = client.get(id);

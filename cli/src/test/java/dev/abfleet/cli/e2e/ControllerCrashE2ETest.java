@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -89,7 +91,7 @@ class ControllerCrashE2ETest {
       }
 
       assertThat(ab.waitFor(300, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s", fleet.log("ab")).isTrue();
-      assertThat(ab.exitValue()).as(fleet.log("ab")).isEqualTo(Main.EXIT_OK);
+      assertThat(ab.exitValue()).as(fleet.log("ab")).isEqualTo(ExitCodes.OK);
       assertThat(fleet.log("ab")).contains("is back after").doesNotContain("\tat ");
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
         AbSubmissions.assertEveryPairOnce(client.get(id), PAIRS);

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -54,7 +56,7 @@ class ControllerRestartE2ETest {
       assertThat(ab.waitFor(240, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s",
           fleet.log("ab")).isTrue();
       String err = fleet.log("ab");
-      assertThat(ab.exitValue()).as(err).isEqualTo(Main.EXIT_OK);
+      assertThat(ab.exitValue()).as(err).isEqualTo(ExitCodes.OK);
       assertThat(err).contains("unavailable").contains("retrying for up to 10 min")
           .contains("is back after").doesNotContain("Exception").doesNotContain("\tat ");
       assertThat(Cli.read(dir.resolve("ab.out"))).contains("\"experiment\" : \"" + id + "\"")

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.Main;
@@ -60,7 +62,7 @@ class TlsFleetE2ETest {
 
       StringWriter err = new StringWriter();
       assertThat(Main.run(new PrintWriter(err, true), "hosts", "list", "--controller", fleet.target(), "--ca", ca))
-          .isEqualTo(Main.EXIT_BAD_INPUT);
+          .isEqualTo(ExitCodes.BAD_INPUT);
       assertThat(err.toString()).startsWith("abfleet: no API token:");
     }
   }

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.experiments;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -94,7 +96,7 @@ class ExperimentsCommandTest {
       } finally {
         System.setErr(stderr);
       }
-      assertThat(watched).isEqualTo(Main.EXIT_FAILED);
+      assertThat(watched).isEqualTo(ExitCodes.FAILED);
       assertThat(stdout()).contains("e-old");
       assertThat(progress.toString(StandardCharsets.UTF_8))
           .contains("abfleet: experiment e-old cancelled: cancelled from the command line");
@@ -109,7 +111,7 @@ class ExperimentsCommandTest {
       String target = "127.0.0.1:" + node.grpcPort();
 
       assertThat(run("experiments", "show", "e-nope", "--controller", target))
-          .isEqualTo(Main.EXIT_BAD_INPUT);
+          .isEqualTo(ExitCodes.BAD_INPUT);
 
       assertThat(err.toString()).isEqualTo("abfleet: unknown experiment 'e-nope'; list the known"
           + " ones with `abfleet experiments list`" + System.lineSeparator());
@@ -120,9 +122,9 @@ class ExperimentsCommandTest {
   @Test
   void badStateAndMissingSubcommandAreExitTwo() {
     assertThat(run("experiments", "list", "--state", "finished", "--controller", "127.0.0.1:1"))
-        .isEqualTo(Main.EXIT_BAD_INPUT);
+        .isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--state 'finished': expected running or done");
-    assertThat(run("experiments")).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(run("experiments")).isEqualTo(ExitCodes.BAD_INPUT);
   }
 
   @Test

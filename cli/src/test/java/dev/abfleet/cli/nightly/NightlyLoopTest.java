@@ -1,8 +1,10 @@
 package dev.abfleet.cli.nightly;
 
+import dev.abfleet.config.Cron;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.cli.config.FleetConfig;
+import dev.abfleet.config.FleetConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

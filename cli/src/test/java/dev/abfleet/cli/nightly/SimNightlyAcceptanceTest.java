@@ -3,8 +3,8 @@ package dev.abfleet.cli.nightly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.config.FleetConfig;
-import dev.abfleet.cli.config.FleetConfigLoader;
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.history.HistoryEntry;
 import dev.abfleet.cli.history.HistoryFile;
 import dev.abfleet.cli.history.MetricHistory;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.cli.IsolatedHome;
-import dev.abfleet.cli.Problem;
+import dev.abfleet.config.Problem;
 import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.Moments;
 import dev.abfleet.cli.noise.NoiseRecord;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.Main;
@@ -25,7 +27,7 @@ class SimCommandsTest {
 
     int code = run("sim-fleet", "--workers", "2", "--controller", "127.0.0.1:1", "--sim-model", model.toString());
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString().strip()).isEqualTo("abfleet: --sim-model " + model
         + ": sim model: fail_rate is 3.0; expected a probability from 0 to 1");
   }
@@ -34,7 +36,7 @@ class SimCommandsTest {
   void theWorkerRefusesSimOptionsWithoutTheSimHypervisor() {
     int code = run("worker", "--controller", "127.0.0.1:1", "--host-id", "h1", "--time-scale", "0.1");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--sim-model and --time-scale need --hypervisor sim");
   }
 
@@ -42,7 +44,7 @@ class SimCommandsTest {
   void theWorkerRefusesAnUnknownHypervisor() {
     int code = run("worker", "--controller", "127.0.0.1:1", "--host-id", "h1", "--hypervisor", "kvm2");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--hypervisor 'kvm2': expected auto or sim");
   }
 
@@ -50,7 +52,7 @@ class SimCommandsTest {
   void theSchedulerBenchRefusesZeroWorkers() {
     int code = run("bench", "scheduler", "--workers", "0");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--workers 0: expected 1 to 10000");
   }
 
@@ -58,7 +60,7 @@ class SimCommandsTest {
   void theSchedulerBenchRefusesAnUnknownPriorityMix() {
     int code = run("bench", "scheduler", "--priorities", "some");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--priorities 'some': expected equal or mixed");
   }
 
@@ -67,7 +69,7 @@ class SimCommandsTest {
     int code = run("sim-kernels", "--dir", dir.toString(), "--count", "16", "--first-bad", "16",
         "--effect", "seq_read=0.85");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--first-bad 16: expected 1 to 15");
   }
 
@@ -75,7 +77,7 @@ class SimCommandsTest {
   void simKernelsRefusesANonPositiveFactor() {
     int code = run("sim-kernels", "--dir", dir.toString(), "--first-bad", "3", "--effect", "seq_read=0");
 
-    assertThat(code).isEqualTo(Main.EXIT_BAD_INPUT);
+    assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("factor 0.0 for seq_read; expected a number > 0");
   }
 

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.tokens;
 
+import dev.abfleet.cli.ExitCodes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.Main;
@@ -79,7 +81,7 @@ class TokensCommandTest {
 
       // A submit token may not manage tokens: one line naming the role, exit 2.
       assertThat(run("tokens", "list", "--controller", target, "--ca", ca, "--token-file", ciFile.toString()))
-          .isEqualTo(Main.EXIT_BAD_INPUT);
+          .isEqualTo(ExitCodes.BAD_INPUT);
       assertThat(err.toString()).startsWith("abfleet: fleet.v1.AuthService/ListTokens needs role operator;")
           .endsWith("(ci) has role submit" + System.lineSeparator());
       err.getBuffer().setLength(0);
@@ -88,18 +90,18 @@ class TokensCommandTest {
           bootstrap.toString())).isZero();
       assertThat(stdout()).isEqualTo("token " + id + " (ci, role submit) revoked\n");
       assertThat(run("hosts", "list", "--controller", target, "--ca", ca, "--token-file", ciFile.toString()))
-          .isEqualTo(Main.EXIT_BAD_INPUT);
+          .isEqualTo(ExitCodes.BAD_INPUT);
       assertThat(err.toString()).isEqualTo("abfleet: token abf_" + id + "_... is revoked; ask an operator"
           + " for a new one (`abfleet tokens create`)" + System.lineSeparator());
       err.getBuffer().setLength(0);
 
-      assertThat(run("tokens", "list", "--controller", target, "--ca", ca)).isEqualTo(Main.EXIT_BAD_INPUT);
+      assertThat(run("tokens", "list", "--controller", target, "--ca", ca)).isEqualTo(ExitCodes.BAD_INPUT);
       assertThat(err.toString()).isEqualTo("abfleet: no API token: pass --token-file FILE or set"
           + " ABFLEET_TOKEN; create one with `abfleet tokens create`" + System.lineSeparator());
       err.getBuffer().setLength(0);
 
       assertThat(run("tokens", "create", "--name", "x", "--role", "admin", "--controller", target, "--ca", ca,
-          "--token-file", bootstrap.toString())).isEqualTo(Main.EXIT_BAD_INPUT);
+          "--token-file", bootstrap.toString())).isEqualTo(ExitCodes.BAD_INPUT);
       assertThat(err.toString()).contains("role 'admin': expected one of read, submit, operator");
     }
   }

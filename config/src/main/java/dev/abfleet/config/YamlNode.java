@@ -1,6 +1,5 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
-import dev.abfleet.cli.Problem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,11 +110,11 @@ final class YamlNode {
     }
   }
 
-  /** A size in bytes, see {@link dev.abfleet.cli.upload.ByteSize}. */
+  /** A size in bytes, see {@link dev.abfleet.config.ByteSize}. */
   long bytes() {
     String s = string();
-    return dev.abfleet.cli.upload.ByteSize.parse(s).orElseThrow(() ->
-        problem(path + " is '" + s + "'; expected " + dev.abfleet.cli.upload.ByteSize.EXPECTED));
+    return dev.abfleet.config.ByteSize.parse(s).orElseThrow(() ->
+        problem(path + " is '" + s + "'; expected " + dev.abfleet.config.ByteSize.EXPECTED));
   }
 
   double number(double minExclusive, double maxExclusive) {

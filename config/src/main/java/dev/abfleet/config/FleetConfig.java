@@ -1,4 +1,4 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import dev.abfleet.controller.ControllerSettings;
 
@@ -217,10 +217,10 @@ public record FleetConfig(
    * @param line line of the schedule in fleet.yaml, for messages
    */
   public record Schedule(
-      String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
+      String name, dev.abfleet.config.Cron cron, String benchmark, Candidate candidate,
       Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
     /** An A/B schedule ({@code kind: ab}, the default). */
-    public Schedule(String name, dev.abfleet.cli.nightly.Cron cron, String benchmark, Candidate candidate,
+    public Schedule(String name, dev.abfleet.config.Cron cron, String benchmark, Candidate candidate,
         Baseline baseline, int pairs, Hosts hosts, int line) {
       this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, AB);
     }
@@ -287,7 +287,7 @@ public record FleetConfig(
   /** The schedule named {@code name}, or a Problem listing the ones fleet.yaml defines. */
   public Schedule schedule(String name) {
     return schedules.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
-        new dev.abfleet.cli.Problem("unknown schedule '" + name + "'; fleet.yaml defines "
+        new dev.abfleet.config.Problem("unknown schedule '" + name + "'; fleet.yaml defines "
             + (schedules.isEmpty() ? "none (add a schedules: list)"
                 : String.join(", ", schedules.stream().map(Schedule::name).toList()))));
   }
@@ -311,7 +311,7 @@ public record FleetConfig(
   public Benchmark benchmark(String name) {
     Benchmark b = benchmarks.get(name == null ? defaultBenchmark : name);
     if (b == null) {
-      throw new dev.abfleet.cli.Problem("unknown benchmark '" + name + "'; fleet.yaml defines "
+      throw new dev.abfleet.config.Problem("unknown benchmark '" + name + "'; fleet.yaml defines "
           + String.join(", ", benchmarks.keySet()));
     }
     return b;

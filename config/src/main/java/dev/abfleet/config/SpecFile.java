@@ -1,4 +1,4 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.abfleet.cli;
+package dev.abfleet.config;
 
 import java.math.BigDecimal;
 

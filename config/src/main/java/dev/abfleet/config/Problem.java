@@ -1,4 +1,4 @@
-package dev.abfleet.cli;
+package dev.abfleet.config;
 
 /**
  * Bad input from the user: the command prints the message as one line and exits with code 2.

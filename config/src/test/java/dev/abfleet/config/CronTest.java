@@ -1,4 +1,4 @@
-package dev.abfleet.cli.nightly;
+package dev.abfleet.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.upload;
+package dev.abfleet.config;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,7 +1,5 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
-import dev.abfleet.cli.PolicyRanges;
-import dev.abfleet.cli.Problem;
 import dev.abfleet.worker.run.Harnesses;
 import java.nio.file.Path;
 import java.util.ArrayList;

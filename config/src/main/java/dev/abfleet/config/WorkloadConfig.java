@@ -1,4 +1,4 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import dev.abfleet.worker.guest.WorkloadImage;
 import dev.abfleet.worker.guest.WorkloadMetrics;

@@ -1,9 +1,8 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.abfleet.cli.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

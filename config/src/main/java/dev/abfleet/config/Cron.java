@@ -1,4 +1,4 @@
-package dev.abfleet.cli.nightly;
+package dev.abfleet.config;
 
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;

@@ -1,6 +1,5 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
-import dev.abfleet.cli.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;

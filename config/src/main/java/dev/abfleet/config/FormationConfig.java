@@ -1,4 +1,4 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
 import java.util.List;
 import java.util.Map;

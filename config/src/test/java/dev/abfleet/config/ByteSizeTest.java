@@ -1,4 +1,4 @@
-package dev.abfleet.cli.upload;
+package dev.abfleet.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,5 @@
-package dev.abfleet.cli.config;
+package dev.abfleet.config;
 
-import dev.abfleet.cli.nightly.Cron;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -178,7 +177,7 @@ final class FleetConfigSchedules {
   private static String scalarOrNull(YamlNode n) {
     try {
       return n.string();
-    } catch (dev.abfleet.cli.Problem notScalar) {
+    } catch (dev.abfleet.config.Problem notScalar) {
       return null;
     }
   }
