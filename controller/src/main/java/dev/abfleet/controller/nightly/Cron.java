@@ -79,7 +79,7 @@ public final class Cron {
     Cron cron;
     try {
       cron = new Cron(t, ExecutionTime.forCron(PARSER.parse(String.join(" ", fields)).validate()));
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException e) {
       return new Parsed(null, "cron '" + t + "': " + e.getMessage() + "; " + FORM);
     }
     if (cron.next(ZonedDateTime.parse("2000-01-01T00:00Z")).isEmpty()) {
@@ -96,7 +96,8 @@ public final class Cron {
     try {
       PARSER.parse(String.join(" ", alone)).validate();
       return Optional.empty();
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException e) {
+      // cron-utils throws IllegalArgumentException mostly, but not only, for bad input.
       String why = e.getMessage() == null ? "" : e.getMessage().replace("Failed to parse cron expression. ", "");
       String fix = why.startsWith("Invalid range") ? "write the range low-high, e.g. 2-5"
           : why.startsWith("Period") ? "a step */S must be a whole number of at least 1"
