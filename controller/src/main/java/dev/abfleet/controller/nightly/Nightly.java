@@ -112,7 +112,7 @@ public final class Nightly
   public static Behavior<Command> create(NightlySettings settings,
       dev.abfleet.controller.artifact.ArtifactStore store, Experiments experiments, int snapshotEvery) {
     return create(settings.schedules(), new RunPreparation(settings.configDir(), store, settings.preparer()),
-        experiments, Clock.systemUTC(), Duration.ofSeconds(1), snapshotEvery);
+        experiments, settings.clock(), Duration.ofSeconds(1), snapshotEvery);
   }
 
   private final ActorContext<Command> context;

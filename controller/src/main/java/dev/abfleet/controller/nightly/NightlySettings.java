@@ -2,6 +2,7 @@ package dev.abfleet.controller.nightly;
 
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -15,13 +16,21 @@ import java.util.function.UnaryOperator;
  * @param preparer fills in what the guests of a spec need before it is submitted (each arm's
  *     architecture and guest image, the packed workload), as {@code abfleet ab} does; given by
  *     the process that starts the controller, since the controller cannot build images itself
+ * @param clock when schedules are due (the system clock; tests step a clock of their own)
  */
-public record NightlySettings(List<NightlySchedule> schedules, Path configDir, UnaryOperator<ExperimentSpec> preparer) {
+public record NightlySettings(List<NightlySchedule> schedules, Path configDir, UnaryOperator<ExperimentSpec> preparer,
+    Clock clock) {
 
   public NightlySettings {
     schedules = List.copyOf(schedules);
     Objects.requireNonNull(configDir, "configDir");
     Objects.requireNonNull(preparer, "preparer");
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** On the system clock. */
+  public NightlySettings(List<NightlySchedule> schedules, Path configDir, UnaryOperator<ExperimentSpec> preparer) {
+    this(schedules, configDir, preparer, Clock.systemUTC());
   }
 
   /** No schedules. */
