@@ -103,16 +103,16 @@ public final class Nightly
    * @param snapshotEvery save a snapshot every this many events; 0 = never
    */
   static Behavior<Command> create(List<NightlySchedule> schedules, RunPreparation preparation,
-      Experiments experiments, Clock clock, Duration tick, int snapshotEvery) {
+      Experiments experiments, AaNoise aaNoise, Clock clock, Duration tick, int snapshotEvery) {
     return Behaviors.setup(context -> Behaviors.withTimers(timers -> new Nightly(context, timers,
-        schedules, preparation, experiments, clock, tick, snapshotEvery)));
+        schedules, preparation, experiments, aaNoise, clock, tick, snapshotEvery)));
   }
 
   /** The controller's Nightly over its artifact store. */
   public static Behavior<Command> create(NightlySettings settings,
       dev.abfleet.controller.artifact.ArtifactStore store, Experiments experiments, int snapshotEvery) {
     return create(settings.schedules(), new RunPreparation(settings.configDir(), store, settings.preparer()),
-        experiments, settings.clock(), Duration.ofSeconds(1), snapshotEvery);
+        experiments, settings.aaNoise(), settings.clock(), Duration.ofSeconds(1), snapshotEvery);
   }
 
   private final ActorContext<Command> context;
@@ -120,6 +120,7 @@ public final class Nightly
   private final Map<String, NightlySchedule> schedules = new java.util.LinkedHashMap<>();
   private final RunPreparation preparation;
   private final Experiments experiments;
+  private final AaNoise aaNoise;
   private final Clock clock;
   private final Duration tick;
   private final int snapshotEvery;
@@ -131,13 +132,15 @@ public final class Nightly
   private final Set<String> polling = new HashSet<>();
 
   private Nightly(ActorContext<Command> context, TimerScheduler<Command> timers, List<NightlySchedule> schedules,
-      RunPreparation preparation, Experiments experiments, Clock clock, Duration tick, int snapshotEvery) {
+      RunPreparation preparation, Experiments experiments, AaNoise aaNoise, Clock clock, Duration tick,
+      int snapshotEvery) {
     super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
     this.context = context;
     this.timers = timers;
     schedules.forEach(s -> this.schedules.put(s.name(), s));
     this.preparation = preparation;
     this.experiments = experiments;
+    this.aaNoise = aaNoise;
     this.clock = clock;
     this.tick = tick;
     this.snapshotEvery = snapshotEvery;
@@ -276,7 +279,21 @@ public final class Nightly
     RunRecord done = NightlyRuns.record(started, cmd.experiment());
     context.getLog().info("nightly run {} {}{}", done.experiment(), done.state(),
         done.overall().isEmpty() ? "" : ", overall " + done.overall());
-    return Effect().persist(new NightlyEvent.RunFinished(done)).thenNoReply();
+    NightlySchedule s = schedules.get(started.schedule());
+    return Effect().persist(new NightlyEvent.RunFinished(done)).thenRun(st -> {
+      if (s != null && s.aa()) {
+        recordNoise(s, cmd.experiment(), Instant.parse(started.due()));
+      }
+    }).thenNoReply();
+  }
+
+  private void recordNoise(NightlySchedule s, Experiment done, Instant due) {
+    var log = context.getLog();
+    CompletableFuture.runAsync(() -> aaNoise.record(s.name(), done, due), blocking).whenComplete((ok, failure) -> {
+      if (failure != null) {
+        log.warn("nightly: the A/A noise of run {} was not recorded: {}", done.getExperimentId(), message(failure));
+      }
+    });
   }
 
   /** Starts the run of {@code s} due at {@code due}, unless it is known or on its way. */

@@ -92,8 +92,13 @@ class NightlyTest {
   }
 
   private ActorRef<Nightly.Command> start(NightlySchedule s, FakeExperiments experiments, ArtifactStore store) {
+    return start(s, experiments, store, AaNoise.NONE);
+  }
+
+  private ActorRef<Nightly.Command> start(NightlySchedule s, FakeExperiments experiments, ArtifactStore store,
+      AaNoise noise) {
     var nightly = kit.spawn(Nightly.create(List.of(s), new RunPreparation(dir, store, spec -> spec), experiments,
-        clock, TICK, 0));
+        noise, clock, TICK, 0));
     // Answered once recovered: the next fire times are planned from the clock as it is now.
     TestProbe<Nightly.Schedules> probe = kit.createTestProbe();
     nightly.tell(new Nightly.ListSchedules(probe.ref()));
@@ -302,6 +307,25 @@ class NightlyTest {
       assertThat(cp.index()).isEqualTo(8);
       assertThat(cp.relative()).isBetween(-0.17, -0.13);
     });
+  }
+
+  @Test
+  void anAaScheduleBootsOneKernelAsBothArmsAndHandsItsNoiseOn() throws IOException {
+    FakeExperiments experiments = new FakeExperiments(i -> 1000);
+    NightlySchedule ab = schedule("0 4 * * *", NightlySchedule.Baseline.SAME_KERNEL, "qemu");
+    NightlySchedule aa = new NightlySchedule("noise", ab.cron(), ab.zone(), new NightlySchedule.Source("path",
+        "stock-vmlinuz"), NightlySchedule.Baseline.SAME_KERNEL, true, false, ab.template(), 0);
+    List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var nightly = start(aa, experiments, store(), (schedule, done, due) ->
+        recorded.add(schedule + " " + done.getExperimentId() + " " + due));
+    clock.now = Instant.parse("2026-03-10T04:00:00Z");
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (recorded.isEmpty() && System.nanoTime() < deadline) {
+      sleep(20);
+    }
+    assertThat(recorded).containsExactly("noise noise-20260310T0400Z 2026-03-10T04:00:00Z");
+    ExperimentSpec spec = experiments.specs.get("noise-20260310T0400Z");
+    assertThat(spec.getArms(0).getKernel()).isEqualTo(spec.getArms(1).getKernel());
   }
 
   static RunRecord record(String id, String date) {
