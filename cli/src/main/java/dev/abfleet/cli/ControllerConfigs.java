@@ -73,7 +73,7 @@ final class ControllerConfigs {
    */
   static NightlySettings nightly(FleetConfig config, Path configDir, Path home) {
     return new NightlySettings(NightlySchedules.of(config, java.time.ZoneId.systemDefault()), configDir,
-        spec -> GuestArtifacts.prepare(spec, home));
+        spec -> GuestArtifacts.prepare(spec, home), new dev.abfleet.cli.noise.NightlyNoise(home, System.err));
   }
 
   /** The controller as configured in fleet.yaml. */

@@ -1,7 +1,5 @@
 package dev.abfleet.worker.guest;
 
-import dev.abfleet.config.Problem;
-
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
