@@ -29,6 +29,7 @@ public final class Cron {
   private static final String FORM = "expected 5 fields: minute hour day-of-month month day-of-week,"
       + " e.g. \"30 2 * * *\" for 02:30 every day";
   private static final List<String> FIELDS = List.of("minute", "hour", "day-of-month", "month", "day-of-week");
+  private static final List<Integer> MAX = List.of(59, 23, 31, 12, 7);
   private static final List<String> RANGES = List.of("0 to 59", "0 to 23", "1 to 31", "1 to 12 (or JAN-DEC)",
       "0 to 7 (or SUN-SAT)");
 
@@ -98,11 +99,19 @@ public final class Cron {
       return Optional.empty();
     } catch (RuntimeException e) {
       // cron-utils throws IllegalArgumentException mostly, but not only, for bad input.
-      String why = e.getMessage() == null ? "" : e.getMessage().replace("Failed to parse cron expression. ", "");
-      String fix = why.startsWith("Invalid range") ? "write the range low-high, e.g. 2-5"
-          : why.startsWith("Period") ? "a step */S must be a whole number of at least 1"
-          : "expected a value from " + RANGES.get(i) + ", a range A-B, a step */S, or a list A,B";
-      return Optional.of(FIELDS.get(i) + " '" + fields[i] + "' is not valid (" + why + "); " + fix);
+      String why = e.getMessage() == null ? "" : e.getMessage();
+      var backwards = java.util.regex.Pattern.compile("Invalid range! \\[(\\d+),(\\d+)]").matcher(why);
+      if (backwards.find()) {
+        return Optional.of(FIELDS.get(i) + " range '" + fields[i] + "' runs backwards; write it low-high, e.g. "
+            + backwards.group(2) + "-" + backwards.group(1));
+      }
+      int slash = fields[i].indexOf('/');
+      if (why.contains("Period") && slash >= 0) {
+        return Optional.of(FIELDS.get(i) + " step '" + fields[i].substring(slash + 1) + "' in '" + fields[i]
+            + "' must be a whole number from 1 to " + MAX.get(i));
+      }
+      return Optional.of(FIELDS.get(i) + " '" + fields[i] + "' is not a value from " + RANGES.get(i)
+          + ", a range A-B, a step */S, or a list A,B");
     }
   }
 

@@ -162,9 +162,10 @@ public final class Nightly
     return newCommandHandlerWithReplyBuilder()
         .forAnyState()
         .onCommand(Trigger.class, this::onTrigger)
-        .onCommand(ListSchedules.class, (state, cmd) -> Effect().reply(cmd.replyTo(), schedules(state)))
+        .onCommand(ListSchedules.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
+            NightlyViews.schedules(state, schedules.values(), nextDue)))
         .onCommand(GetRuns.class, this::onGetRuns)
-        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(), run(state, cmd.experimentId())))
+        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(), NightlyViews.run(state, cmd.experimentId())))
         .onCommand(Import.class, this::onImport)
         .onCommand(Tick.class, this::onTick)
         .onCommand(Started.class, this::onStarted)
@@ -332,29 +333,7 @@ public final class Nightly
         t -> nextDue.put(s.name(), t.toInstant()), () -> nextDue.remove(s.name()));
   }
 
-  private Schedules schedules(NightlyState state) {
-    List<ScheduleView> views = new ArrayList<>();
-    for (NightlySchedule s : schedules.values()) {
-      List<RunRecord> runs = state.runs(s.name());
-      Instant next = nextDue.get(s.name());
-      List<String> running = state.started().values().stream()
-          .filter(r -> r.schedule().equals(s.name())).map(NightlyEvent.RunStarted::experimentId).sorted().toList();
-      views.add(new ScheduleView(s.name(), s.cron().toString(), s.zone().getId(),
-          next == null ? "" : next.toString(), s.simulation(), runs.isEmpty() ? null : runs.get(runs.size() - 1),
-          running));
-    }
-    return new Schedules(views);
-  }
-
-  private static RunStatus run(NightlyState state, String experimentId) {
-    var done = state.run(experimentId);
-    if (done.isPresent()) {
-      return new RunStatus("finished", done.get());
-    }
-    return new RunStatus(state.started().containsKey(experimentId) ? "running" : "unknown", null);
-  }
-
-  private static String message(Throwable failure) {
+  static String message(Throwable failure) {
     Throwable t = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
         ? failure.getCause() : failure;
     return t.getMessage() == null ? t.toString() : t.getMessage();

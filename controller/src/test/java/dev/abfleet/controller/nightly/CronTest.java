@@ -86,18 +86,17 @@ class CronTest {
   @Test
   void rejectsOutOfRangeValue() {
     assertThat(Cron.parse("60 * * * *").error())
-        .startsWith("cron '60 * * * *': minute '60' is not valid")
-        .endsWith("expected a value from 0 to 59, a range A-B, a step */S, or a list A,B");
+        .isEqualTo("cron '60 * * * *': minute '60' is not a value from 0 to 59, a range A-B, a step */S, or a list A,B");
   }
 
   @Test
   void rejectsBackwardsRangeWithTheFix() {
-    assertThat(Cron.parse("0 5-2 * * *").error()).contains("hour '5-2'").endsWith("write the range low-high, e.g. 2-5");
+    assertThat(Cron.parse("0 5-2 * * *").error()).endsWith("hour range '5-2' runs backwards; write it low-high, e.g. 2-5");
   }
 
   @Test
   void rejectsZeroStep() {
-    assertThat(Cron.parse("*/0 * * * *").error()).contains("minute '*/0'").contains("at least 1");
+    assertThat(Cron.parse("*/0 * * * *").error()).contains("minute step '0'");
   }
 
   @Test
@@ -108,6 +107,6 @@ class CronTest {
   @Test
   void rejectsUnknownMacroAndNames() {
     assertThat(Cron.parse("@nightly").error()).contains("unknown macro");
-    assertThat(Cron.parse("0 0 * * FUN").error()).contains("day-of-week 'FUN'").contains("0 to 7 (or SUN-SAT)");
+    assertThat(Cron.parse("0 0 * * FUN").error()).contains("day-of-week 'FUN' is not a value from 0 to 7 (or SUN-SAT)");
   }
 }
