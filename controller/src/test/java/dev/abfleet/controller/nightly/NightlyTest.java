@@ -97,7 +97,12 @@ class NightlyTest {
 
   private ActorRef<Nightly.Command> start(NightlySchedule s, FakeExperiments experiments, ArtifactStore store,
       AaNoise noise) {
-    var nightly = kit.spawn(Nightly.create(List.of(s), new RunPreparation(dir, store, spec -> spec), experiments,
+    return start(List.of(s), experiments, store, noise);
+  }
+
+  private ActorRef<Nightly.Command> start(List<NightlySchedule> s, FakeExperiments experiments, ArtifactStore store,
+      AaNoise noise) {
+    var nightly = kit.spawn(Nightly.create(s, new RunPreparation(dir, store, spec -> spec), experiments,
         noise, clock, TICK, 0));
     // Answered once recovered: the next fire times are planned from the clock as it is now.
     TestProbe<Nightly.Schedules> probe = kit.createTestProbe();
@@ -107,9 +112,21 @@ class NightlyTest {
   }
 
   private List<RunRecord> runs(ActorRef<Nightly.Command> nightly) {
+    return runs(nightly, "night");
+  }
+
+  private List<RunRecord> runs(ActorRef<Nightly.Command> nightly, String schedule) {
     TestProbe<StatusReply<Nightly.Runs>> probe = kit.createTestProbe();
-    nightly.tell(new Nightly.GetRuns("night", probe.ref()));
+    nightly.tell(new Nightly.GetRuns(schedule, probe.ref()));
     return probe.receiveMessage().getValue().runs();
+  }
+
+  private List<String> awaitIds(ActorRef<Nightly.Command> nightly, String schedule, int n) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (runs(nightly, schedule).size() < n && System.nanoTime() < deadline) {
+      sleep(20);
+    }
+    return runs(nightly, schedule).stream().map(RunRecord::experiment).toList();
   }
 
   private List<RunRecord> awaitRuns(ActorRef<Nightly.Command> nightly, int n) {
@@ -326,6 +343,28 @@ class NightlyTest {
     assertThat(recorded).containsExactly("noise noise-20260310T0400Z 2026-03-10T04:00:00Z");
     ExperimentSpec spec = experiments.specs.get("noise-20260310T0400Z");
     assertThat(spec.getArms(0).getKernel()).isEqualTo(spec.getArms(1).getKernel());
+  }
+
+  @Test
+  void firesEachScheduleAtItsOwnTimesAndAClockJumpFiresOnceNotEveryTimeItPassed() throws IOException {
+    NightlySchedule night = schedule("30 2 * * *", new NightlySchedule.Baseline("pinned", "stock-vmlinuz"), "sim");
+    NightlySchedule noon = new NightlySchedule("noon", Cron.parse("0 12 * * *").cron(), ZoneOffset.UTC,
+        night.candidate(), night.baseline(), false, true, night.template(), 0);
+    var nightly = start(List.of(night, noon), new FakeExperiments(i -> 1000), store(), AaNoise.NONE);
+    build(0);
+    clock.now = Instant.parse("2026-03-10T02:30:00Z");
+    assertThat(awaitIds(nightly, "night", 1)).containsExactly("night-20260310T0230Z");
+    assertThat(runs(nightly, "noon")).isEmpty();
+
+    // A suspended machine wakes two days later: each schedule runs once, late, not once per missed time.
+    clock.now = Instant.parse("2026-03-12T13:00:00Z");
+    assertThat(awaitIds(nightly, "night", 2)).containsExactly("night-20260310T0230Z", "night-20260311T0230Z");
+    assertThat(awaitIds(nightly, "noon", 1)).containsExactly("noon-20260310T1200Z");
+    sleep(200);
+    assertThat(runs(nightly, "night")).hasSize(2);
+
+    clock.now = Instant.parse("2026-03-13T02:30:00Z");
+    assertThat(awaitIds(nightly, "night", 3)).last().isEqualTo("night-20260313T0230Z");
   }
 
   static RunRecord record(String id, String date) {
