@@ -1,15 +1,20 @@
 package dev.abfleet.cli.nightly;
 
 import dev.abfleet.cli.ControllerAddress;
+import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.NightlySchedules;
+import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.GetRunResponse;
 import dev.abfleet.proto.fleet.v1.NightlyRun;
 import dev.abfleet.proto.fleet.v1.ScheduleInfo;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import io.grpc.StatusRuntimeException;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -51,7 +56,9 @@ public final class NightlyCommand implements Callable<Integer> {
     }
     try (NightlyClient client = new NightlyClient(target)) {
       if (once != null) {
-        return once(client, once, System.out, System.err);
+        try (ExperimentClient experiments = new ExperimentClient(target)) {
+          return once(client, once, pairs(experiments), System.out, System.err);
+        }
       }
       list(client, System.out);
       return ExitCodes.OK;
@@ -82,16 +89,33 @@ public final class NightlyCommand implements Callable<Integer> {
         + " accepted=" + (r.getAccepted() ? "yes" : "no");
   }
 
-  /** Triggers the schedule, waits for its run to finish and prints its summary line. */
-  static int once(NightlyClient client, String name, PrintStream out, PrintStream err) throws InterruptedException {
+  /** "N/M pairs" of a submitted experiment; empty before the controller has submitted it. */
+  static Function<String, Optional<String>> pairs(ExperimentClient experiments) {
+    return id -> {
+      try {
+        Experiment e = experiments.get(id);
+        return Optional.of(e.getPairsDone() + "/" + e.getPairsWanted() + " pairs");
+      } catch (StatusRuntimeException notYet) {
+        return Optional.empty();
+      }
+    };
+  }
+
+  /**
+   * Triggers the schedule, waits for its run to finish (saying on {@code err} how far it got) and
+   * prints its summary line.
+   */
+  static int once(NightlyClient client, String name, Function<String, Optional<String>> progress, PrintStream out,
+      PrintStream err) throws InterruptedException {
     String id = client.trigger(name);
     err.println("abfleet: nightly: " + name + ": run " + id);
-    String lastState = "";
+    String last = "";
     GetRunResponse run = client.run(id);
     while (!run.getState().equals("finished")) {
-      if (!run.getState().equals(lastState)) {
-        err.println("abfleet: " + id + ": " + run.getState());
-        lastState = run.getState();
+      String now = run.getState() + progress.apply(id).map(p -> ", " + p).orElse("");
+      if (!now.equals(last)) {
+        err.println("abfleet: " + id + ": " + now);
+        last = now;
       }
       Thread.sleep(FOLLOW_EVERY.toMillis());
       run = client.run(id);

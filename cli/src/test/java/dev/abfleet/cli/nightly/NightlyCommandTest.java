@@ -51,16 +51,19 @@ class NightlyCommandTest {
 
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int code = NightlyCommand.once(client, "sim-night", new PrintStream(out, true, StandardCharsets.UTF_8),
+      int code = NightlyCommand.once(client, "sim-night", id -> java.util.Optional.of("some pairs"),
+          new PrintStream(out, true, StandardCharsets.UTF_8),
           new PrintStream(err, true, StandardCharsets.UTF_8));
 
       String summary = out.toString(StandardCharsets.UTF_8);
       assertThat(code).as("the candidate halves metadata_stat: a gating regression").isEqualTo(ExitCodes.GATE);
       assertThat(summary).matches("\\S+Z sim-night sim-night-\\d{8}T\\d{4}Z completed overall=regressed"
           + " accepted=no SIMULATION\n");
-      assertThat(err.toString(StandardCharsets.UTF_8)).contains("abfleet: nightly: sim-night: run sim-night-");
+      assertThat(err.toString(StandardCharsets.UTF_8)).contains("abfleet: nightly: sim-night: run sim-night-")
+          .contains(": running, some pairs");
       assertThat(list(client)).contains("last sim-night-").contains(" completed overall=regressed accepted=no");
-      assertThatThrownBy(() -> NightlyCommand.once(client, "sim-nihgt", System.out, System.err))
+      assertThatThrownBy(() -> NightlyCommand.once(client, "sim-nihgt", id -> java.util.Optional.empty(), System.out,
+          System.err))
           .hasMessage("no schedule 'sim-nihgt' on this controller; it runs: sim-night");
     }
   }

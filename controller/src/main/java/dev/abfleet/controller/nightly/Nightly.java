@@ -165,7 +165,10 @@ public final class Nightly
         .onCommand(ListSchedules.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             NightlyViews.schedules(state, schedules.values(), nextDue)))
         .onCommand(GetRuns.class, this::onGetRuns)
-        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(), NightlyViews.run(state, cmd.experimentId())))
+        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
+            // A run whose kernels are being found is under way, though not recorded yet.
+            resolving.contains(cmd.experimentId()) ? new RunStatus("running", null)
+                : NightlyViews.run(state, cmd.experimentId())))
         .onCommand(Import.class, this::onImport)
         .onCommand(Tick.class, this::onTick)
         .onCommand(Started.class, this::onStarted)
