@@ -132,6 +132,31 @@ class HistoryCommandTest {
   }
 
   @Test
+  void importIsASubcommandAndAMetricStaysAnArgument() {
+    var parsed = new picocli.CommandLine(new HistoryCommand())
+        .parseArgs("import", "--controller", "127.0.0.1:7070", "a.jsonl", "b.jsonl");
+    assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("import");
+    HistoryImportCommand imp = (HistoryImportCommand) parsed.subcommand().commandSpec().userObject();
+    assertThat(imp.files).containsExactly(Path.of("a.jsonl"), Path.of("b.jsonl"));
+    HistoryCommand history = new HistoryCommand();
+    new picocli.CommandLine(history).parseArgs("seq_read", "--controller", "127.0.0.1:7070", "--series", "change");
+    assertThat(history.metric).isEqualTo("seq_read");
+    assertThat(history.series).isEqualTo("change");
+  }
+
+  @Test
+  void withoutFilesImportTakesEveryHistoryFileOfTheHome(@TempDir Path home) throws IOException {
+    Files.createDirectories(home.resolve("history"));
+    Files.writeString(home.resolve("history").resolve("b.jsonl"), "");
+    Files.writeString(home.resolve("history").resolve("a.jsonl"), "");
+    Files.writeString(home.resolve("history").resolve("a.jsonl.torn"), "");
+    assertThat(HistoryImportCommand.defaultFiles(home)).extracting(p -> p.getFileName().toString())
+        .containsExactly("a.jsonl", "b.jsonl");
+    assertThatThrownBy(() -> HistoryImportCommand.defaultFiles(home.resolve("nowhere")))
+        .hasMessageContaining("does not exist; give the files to import");
+  }
+
+  @Test
   void badOptionsAreNamed() {
     assertThatThrownBy(() -> run("metadata_stat", "--series", "median")).hasMessage("--series median: expected center or change");
   }
