@@ -3,8 +3,8 @@ package dev.abfleet.cli.nightly;
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.Reconnect;
 import dev.abfleet.config.Problem;
-import dev.abfleet.proto.fleet.v1.GetRunRequest;
-import dev.abfleet.proto.fleet.v1.GetRunResponse;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunRequest;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
 import dev.abfleet.proto.fleet.v1.GetSeriesResponse;
 import dev.abfleet.proto.fleet.v1.ImportHistoryRequest;
@@ -47,8 +47,8 @@ public final class NightlyClient implements AutoCloseable {
         .getExperimentId());
   }
 
-  public GetRunResponse run(String experimentId) {
-    return call(() -> stub().getRun(GetRunRequest.newBuilder().setExperimentId(experimentId).build()));
+  public GetNightlyRunResponse run(String experimentId) {
+    return call(() -> stub().getRun(GetNightlyRunRequest.newBuilder().setExperimentId(experimentId).build()));
   }
 
   public GetSeriesResponse series(GetSeriesRequest request) {

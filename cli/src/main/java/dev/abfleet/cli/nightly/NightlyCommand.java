@@ -5,7 +5,7 @@ import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.NightlySchedules;
 import dev.abfleet.proto.fleet.v1.Experiment;
-import dev.abfleet.proto.fleet.v1.GetRunResponse;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.NightlyRun;
 import dev.abfleet.proto.fleet.v1.ScheduleInfo;
 import java.io.PrintStream;
@@ -110,7 +110,7 @@ public final class NightlyCommand implements Callable<Integer> {
     String id = client.trigger(name);
     err.println("abfleet: nightly: " + name + ": run " + id);
     String last = "";
-    GetRunResponse run = client.run(id);
+    GetNightlyRunResponse run = client.run(id);
     while (!run.getState().equals("finished")) {
       String now = run.getState() + progress.apply(id).map(p -> ", " + p).orElse("");
       if (!now.equals(last)) {

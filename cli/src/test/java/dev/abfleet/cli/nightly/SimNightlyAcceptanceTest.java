@@ -12,7 +12,7 @@ import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.nightly.AaNoise;
 import dev.abfleet.controller.nightly.NightlySettings;
-import dev.abfleet.proto.fleet.v1.GetRunResponse;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
 import dev.abfleet.stats.changepoint.ChangePoint;
 import dev.abfleet.stats.changepoint.ChangePoints;
@@ -129,9 +129,9 @@ class SimNightlyAcceptanceTest {
     assertThat(stat.values()[SPIKE_NIGHT] / stat.values()[SPIKE_NIGHT - 1]).isBetween(1.15, 1.65);
   }
 
-  private static GetRunResponse awaitFinished(NightlyClient client, String id) throws InterruptedException {
+  private static GetNightlyRunResponse awaitFinished(NightlyClient client, String id) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    GetRunResponse r = client.run(id);
+    GetNightlyRunResponse r = client.run(id);
     while (!r.getState().equals("finished") && System.nanoTime() < deadline) {
       Thread.sleep(100);
       r = client.run(id);

@@ -3,8 +3,8 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.nightly.Nightly;
 import dev.abfleet.controller.nightly.RunRecord;
 import dev.abfleet.controller.nightly.Series;
-import dev.abfleet.proto.fleet.v1.GetRunRequest;
-import dev.abfleet.proto.fleet.v1.GetRunResponse;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunRequest;
+import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
 import dev.abfleet.proto.fleet.v1.GetSeriesResponse;
 import dev.abfleet.proto.fleet.v1.ImportHistoryRequest;
@@ -62,10 +62,10 @@ public final class NightlyServiceImpl implements NightlyServiceGrpc.AsyncService
   }
 
   @Override
-  public void getRun(GetRunRequest request, StreamObserver<GetRunResponse> out) {
+  public void getRun(GetNightlyRunRequest request, StreamObserver<GetNightlyRunResponse> out) {
     reply(AskPattern.<Nightly.Command, Nightly.RunStatus>ask(nightly,
         replyTo -> new Nightly.GetRun(request.getExperimentId(), replyTo), askTimeout, system.scheduler()), s -> {
-          var b = GetRunResponse.newBuilder().setState(s.state());
+          var b = GetNightlyRunResponse.newBuilder().setState(s.state());
           if (s.run() != null) {
             b.setRun(NightlyProto.run(s.run()));
           }
