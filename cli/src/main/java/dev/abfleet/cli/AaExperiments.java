@@ -59,7 +59,7 @@ public final class AaExperiments {
     try (LocalFleet fleet = LocalFleet.start(cfg, home, 1, err);
         ExperimentClient client = new ExperimentClient(fleet.target(), dev.abfleet.worker.link.ChannelSecurity.DEFAULT)) {
       for (int i = 1; i <= count; i++) {
-        ExperimentSpec spec = GuestArtifacts.prepare(spec(kernel, cfg, benchmark, pairs, null, fleet.hostIds()), home);
+        ExperimentSpec spec = ExperimentClient.prepared(spec(kernel, cfg, benchmark, pairs, null, fleet.hostIds()), home);
         out.add(watch(client, client.submit("", spec), i, count, err));
       }
     }

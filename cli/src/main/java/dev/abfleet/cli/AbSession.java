@@ -25,7 +25,7 @@ final class AbSession {
     try (LocalFleet fleet = LocalFleet.start(request.config(), WorkerSettings.defaultHome(), workers, err);
         ExperimentClient client = new ExperimentClient(fleet.target(),
             dev.abfleet.worker.link.ChannelSecurity.DEFAULT)) {
-      String id = client.submit("", GuestArtifacts.prepare(request.toSpec(fleet.hostIds()), WorkerSettings.defaultHome()));
+      String id = client.submit("", ExperimentClient.prepared(request.toSpec(fleet.hostIds()), WorkerSettings.defaultHome()));
       err.println("abfleet: experiment " + id + " submitted: " + request.baseline().name() + " vs "
           + request.candidateNames() + " on " + String.join(", ", fleet.hostIds()));
       return follow(client, id, format, gate, out, err);

@@ -4,6 +4,7 @@ import dev.abfleet.config.Problem;
 
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.config.NightlySchedules;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
@@ -20,7 +21,9 @@ import picocli.CommandLine.Option;
 
 /** {@code abfleet controller}: one controller node as its own process. */
 @Command(name = "controller", mixinStandardHelpOptions = true,
-    description = "Run a controller node: gRPC for workers and clients, the scheduler, experiments, the journal.")
+    description = {"Run a controller node: gRPC for workers and clients, the scheduler, experiments, the journal.",
+      "It fires the schedules: of --config at their cron times (this machine's time zone) and keeps",
+      "their history in the journal (see abfleet nightly and abfleet history)."})
 final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
   Path config;
@@ -77,7 +80,9 @@ final class ControllerCommand implements Callable<Integer> {
     }
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
     Path dataHome = home != null ? home : WorkerSettings.defaultHome();
-    ControllerSettings s = ControllerConfigs.fromConfig(cfg, dataHome);
+    Path configDir = config == null ? Path.of("").toAbsolutePath() : config.toAbsolutePath().normalize().getParent();
+    ControllerSettings s = ControllerConfigs.fromConfig(cfg, dataHome)
+        .withNightly(ControllerConfigs.nightly(cfg, configDir, dataHome));
     if (grpcPort != null || grpcHost != null) {
       s = s.withGrpc(grpcHost != null ? grpcHost : s.grpcHost(), grpcPort != null ? grpcPort : s.grpcPort());
     }
@@ -126,6 +131,10 @@ final class ControllerCommand implements Callable<Integer> {
         stop.countDown();
       }));
       System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
+      for (var schedule : s.nightly().schedules()) {
+        System.err.println("abfleet controller: schedule " + schedule.name() + " (" + schedule.cron() + ", "
+            + schedule.zone().getId() + ")" + (schedule.simulation() ? ": " + NightlySchedules.SIMULATION : ""));
+      }
       stop.await();
     }
     return ExitCodes.OK;

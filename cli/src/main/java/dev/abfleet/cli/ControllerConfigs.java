@@ -6,7 +6,10 @@ import dev.abfleet.config.FleetConfig;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
+import dev.abfleet.controller.nightly.NightlySettings;
 import dev.abfleet.controller.security.Security;
+import dev.abfleet.config.NightlySchedules;
+import dev.abfleet.worker.guest.GuestArtifacts;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -62,6 +65,16 @@ final class ControllerConfigs {
       throw new Problem((plaintextFlag ? "--plaintext: " : "controller.plaintext: ") + e.getMessage());
     }
     return security;
+  }
+
+  /**
+   * fleet.yaml's schedules for {@code abfleet controller} to fire: crons in this machine's time
+   * zone, relative kernel paths from {@code configDir}, guest images built and cached under
+   * {@code home} as {@code abfleet ab} builds them.
+   */
+  static NightlySettings nightly(FleetConfig config, Path configDir, Path home) {
+    return new NightlySettings(NightlySchedules.of(config, java.time.ZoneId.systemDefault()), configDir,
+        spec -> GuestArtifacts.prepare(spec, home), new dev.abfleet.cli.noise.NightlyNoise(home, System.err));
   }
 
   /** The controller as configured in fleet.yaml. */

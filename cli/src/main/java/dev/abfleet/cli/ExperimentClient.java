@@ -14,6 +14,7 @@ import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.proto.fleet.v1.WatchExperimentRequest;
 import dev.abfleet.cli.upload.SpecUploads;
 import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.guest.GuestArtifacts;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -62,7 +63,7 @@ public final class ExperimentClient implements AutoCloseable {
   }
 
   /**
-   * Makes the guest artifacts of {@code spec} ({@link GuestArtifacts#prepare}), uploads every
+   * Makes the guest artifacts of {@code spec} ({@link #prepared}), uploads every
    * artifact that is a file on this machine to the controller's store ({@link SpecUploads}), and
    * submits the spec that names them {@code abfleet:sha256:<hex>}: workers need no shared path.
    * The one way grpc submitters (ab --controller, nightly, bisect) send a spec.
@@ -79,8 +80,22 @@ public final class ExperimentClient implements AutoCloseable {
    */
   public ExperimentSpec prepareUploading(ExperimentSpec spec, PrintStream err) {
     Path home = WorkerSettings.defaultHome();
-    ExperimentSpec prepared = GuestArtifacts.prepare(spec, home);
+    ExperimentSpec prepared = prepared(spec, home);
     return new SpecUploads(artifacts(), reconnect::call, home, err).upload(prepared);
+  }
+
+  /**
+   * The spec with its guest artifacts made here ({@link GuestArtifacts#prepare}), caching them
+   * under {@code home}.
+   *
+   * @throws Problem an image cannot be built here or the workload cannot be packed, with the fix
+   */
+  public static ExperimentSpec prepared(ExperimentSpec spec, Path home) {
+    try {
+      return GuestArtifacts.prepare(spec, home);
+    } catch (GuestArtifacts.Unprepared e) {
+      throw new Problem(e.getMessage());
+    }
   }
 
   /** The controller's artifact store, over this client's connection. */

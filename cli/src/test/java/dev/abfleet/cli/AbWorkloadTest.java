@@ -80,20 +80,20 @@ class AbWorkloadTest {
 
   @Test
   void attachingPacksTheDirectoryIntoTheCacheAndNamesTheLayer() throws Exception {
-    ExperimentSpec s = GuestArtifacts.prepare(submitted(), home);
+    ExperimentSpec s = ExperimentClient.prepared(submitted(), home);
 
     var files = s.getBenchmark().getWorkload().getFiles();
     assertThat(files.getUri()).startsWith(home.resolve("guest/workloads").toString()).endsWith(".cpio.gz");
     assertThat(Sha256.ofFile(Path.of(files.getUri()))).isEqualTo(files.getSha256());
     assertThat(files.getSizeBytes()).isEqualTo(Files.size(Path.of(files.getUri())));
-    assertThat(GuestArtifacts.prepare(s, home)).as("packed once").isEqualTo(s);
+    assertThat(ExperimentClient.prepared(s, home)).as("packed once").isEqualTo(s);
   }
 
   @Test
   void aDirectoryThatCannotBePackedIsBadInputNamingThePath() throws Exception {
     Files.createSymbolicLink(dir.resolve("bench/secret"), Path.of("/etc/hostname"));
 
-    assertThatThrownBy(() -> GuestArtifacts.prepare(submitted(), home)).isInstanceOf(Problem.class)
+    assertThatThrownBy(() -> ExperimentClient.prepared(submitted(), home)).isInstanceOf(Problem.class)
         .hasMessageContaining("bench/secret -> /etc/hostname");
   }
 
@@ -101,6 +101,6 @@ class AbWorkloadTest {
   void aSpecWithoutAWorkloadIsLeftAsItIs() {
     ExperimentSpec plain = ExperimentSpec.newBuilder().setName("x").build();
 
-    assertThat(GuestArtifacts.prepare(plain, home)).isEqualTo(plain);
+    assertThat(ExperimentClient.prepared(plain, home)).isEqualTo(plain);
   }
 }

@@ -226,10 +226,10 @@ public record FleetConfig(
    * @param line line of the schedule in fleet.yaml, for messages
    */
   public record Schedule(
-      String name, dev.abfleet.config.Cron cron, String benchmark, Candidate candidate,
+      String name, dev.abfleet.controller.nightly.Cron cron, String benchmark, Candidate candidate,
       Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
     /** An A/B schedule ({@code kind: ab}, the default). */
-    public Schedule(String name, dev.abfleet.config.Cron cron, String benchmark, Candidate candidate,
+    public Schedule(String name, dev.abfleet.controller.nightly.Cron cron, String benchmark, Candidate candidate,
         Baseline baseline, int pairs, Hosts hosts, int line) {
       this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, AB);
     }

@@ -1,5 +1,6 @@
 package dev.abfleet.config;
 
+import dev.abfleet.controller.nightly.Cron;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package dev.abfleet.controller;
 
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
+import dev.abfleet.controller.artifact.ArtifactStore;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectEntity;
@@ -11,10 +12,13 @@ import dev.abfleet.controller.grpc.BisectServiceImpl;
 import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
+import dev.abfleet.controller.grpc.NightlyServiceImpl;
+import dev.abfleet.controller.grpc.ShardedExperiments;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.http.SchedulerGauges;
+import dev.abfleet.controller.nightly.Nightly;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.AuthServiceImpl;
 import dev.abfleet.controller.security.CallerInterceptor;
@@ -151,6 +155,12 @@ public final class ControllerNode implements AutoCloseable {
           }
         });
       }
+      ArtifactStore artifactStore = ArtifactServiceImpl.openStore(artifacts);
+      ActorRef<Nightly.Command> nightly = ClusterSingleton.get(system).init(
+          SingletonActor.of(Behaviors.supervise(Nightly.create(settings.nightly(), artifactStore,
+              new ShardedExperiments(system, settings.askTimeout()), snapshotEvery))
+              .onFailure(SupervisorStrategy.restartWithBackoff(
+                  Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "nightly"));
       tokens = jdbc
           ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
           : new InMemoryTokenStore();
@@ -178,7 +188,8 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new BisectServiceImpl(system, scheduler, settings.askTimeout()))
-          .addService(ArtifactServiceImpl.open(artifacts))
+          .addService(new ArtifactServiceImpl(artifactStore))
+          .addService(new NightlyServiceImpl(system, nightly, settings.askTimeout()))
           .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
           // The last interceptor added runs first: calls are limited and counted before the
           // token lookup, so a flood of bad tokens costs no database reads past its limit.

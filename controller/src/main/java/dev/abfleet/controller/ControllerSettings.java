@@ -1,5 +1,6 @@
 package dev.abfleet.controller;
 
+import dev.abfleet.controller.nightly.NightlySettings;
 import dev.abfleet.controller.schedule.FleetPolicy;
 import dev.abfleet.controller.security.Security;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import java.util.List;
  * @param metricsPort HTTP port serving Prometheus {@code /metrics} on {@code grpcHost}; 0 = off
  * @param dashboardPort HTTP port serving the dashboard (experiments, reports, hosts) on
  *     {@code grpcHost}; 0 = off
+ * @param nightly the schedules this controller fires (fleet.yaml's {@code schedules:}); none by default
  */
 public record ControllerSettings(
     String grpcHost,
@@ -47,7 +49,8 @@ public record ControllerSettings(
     Security security,
     Limits limits,
     int metricsPort,
-    int dashboardPort) {
+    int dashboardPort,
+    NightlySettings nightly) {
 
   public enum Store {
     JDBC,
@@ -95,12 +98,13 @@ public record ControllerSettings(
       FleetPolicy fleetPolicy, int snapshotEvery) {
     this(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl, storeUser,
         storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
-        Security.plaintextLoopback(), Limits.defaults(), 0, 0);
+        Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none());
   }
 
   public ControllerSettings {
     seedNodes = List.copyOf(seedNodes);
     java.util.Objects.requireNonNull(security, "security");
+    java.util.Objects.requireNonNull(nightly, "nightly");
     if (metricsPort < 0 || metricsPort > 65535) {
       throw new IllegalArgumentException("metrics port " + metricsPort
           + ": expected 0 (off) or a TCP port up to 65535");
@@ -129,7 +133,7 @@ public record ControllerSettings(
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
-        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0);
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none());
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -153,25 +157,25 @@ public record ControllerSettings(
   public ControllerSettings withGrpc(String host, int port) {
     return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
     return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
         storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   public ControllerSettings withStore(Store kind, String url) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
         url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   /** Heartbeat interval; the timeout becomes three intervals. */
@@ -182,53 +186,60 @@ public record ControllerSettings(
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        policy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        policy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   /** Snapshot every {@code events} events; 0 = never. */
   public ControllerSettings withSnapshotEvery(int events) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, events, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, events, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   /** TLS or plaintext and the client authentication mode. */
   public ControllerSettings withSecurity(Security security) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
   /** Per-client and per-stream limits of the gRPC server. */
   public ControllerSettings withLimits(Limits newLimits) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, newLimits, metricsPort, dashboardPort);
+        fleetPolicy, snapshotEvery, security, newLimits, metricsPort, dashboardPort, nightly);
   }
 
   /** Serves /metrics on {@code port} of the gRPC host; 0 = off. */
   public ControllerSettings withMetricsPort(int port) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, port, dashboardPort);
+        fleetPolicy, snapshotEvery, security, limits, port, dashboardPort, nightly);
   }
 
   /** Serves the dashboard on {@code port} of the gRPC host; 0 = off. */
   public ControllerSettings withDashboardPort(int port) {
     return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
         storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, port);
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, port, nightly);
+  }
+
+  /** The schedules this controller fires, and what it needs to run them. */
+  public ControllerSettings withNightly(NightlySettings schedules) {
+    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
+        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
+        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, schedules);
   }
 }

@@ -1,35 +1,42 @@
 package dev.abfleet.cli.history;
 
+import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExitCodes;
+import dev.abfleet.cli.nightly.NightlyClient;
 import dev.abfleet.config.Problem;
-import dev.abfleet.stats.changepoint.Settings;
-import dev.abfleet.worker.WorkerSettings;
-import java.io.IOException;
+import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
+import dev.abfleet.proto.fleet.v1.GetSeriesResponse;
+import dev.abfleet.proto.fleet.v1.ScheduleInfo;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code abfleet history METRIC}: a schedule's nightly series with its change points. */
+/** {@code abfleet history METRIC}: a schedule's nightly series with its change points, from the controller. */
 @Command(
     name = "history",
     mixinStandardHelpOptions = true,
+    subcommands = HistoryImportCommand.class,
     description = {
-      "Print a metric's series over a schedule's runs ($ABFLEET_HOME/history/<schedule>.jsonl) and",
-      "flag sustained shifts (change points: rank scan over every split, permutation p-value,",
-      "segments of at least 3 runs, so a single spike is not flagged)."
+      "Print a metric's series over a schedule's runs, as the controller keeps them, and flag",
+      "sustained shifts (change points: rank scan over every split, permutation p-value, segments",
+      "of at least 3 runs, so a single spike is not flagged).",
+      "Old $ABFLEET_HOME/history/<schedule>.jsonl files: abfleet history import --controller X."
     })
 public final class HistoryCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "METRIC", description = "Metric, e.g. metadata_stat.")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "METRIC", description = "Metric, e.g. metadata_stat.")
   String metric;
 
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
+      description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
+  String controller;
+
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
   @Option(names = "--schedule", paramLabel = "NAME",
-      description = "Schedule (default: the only one with a history).")
+      description = "Schedule (default: the controller's only one).")
   String schedule;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", description = "text or json (default: ${DEFAULT-VALUE}).")
@@ -46,11 +53,21 @@ public final class HistoryCommand implements Callable<Integer> {
   int minSegment;
 
   @Override
-  public Integer call() throws IOException {
-    return print(WorkerSettings.defaultHome(), System.out, System.err);
+  public Integer call() {
+    if (metric == null) {
+      throw new Problem("give a METRIC, e.g. abfleet history metadata_stat --controller HOST:PORT");
+    }
+    if (controller == null) {
+      throw new Problem("--controller HOST:PORT is required: the controller keeps the history (old files:"
+          + " abfleet history import --controller HOST:PORT)");
+    }
+    checkOptions();
+    try (NightlyClient client = new NightlyClient(ControllerAddress.check(controller, auth))) {
+      return print(client, System.out);
+    }
   }
 
-  int print(Path home, PrintStream out, PrintStream err) throws IOException {
+  void checkOptions() {
     if (!format.equals("text") && !format.equals("json")) {
       throw new Problem("--format " + format + ": expected text or json");
     }
@@ -63,39 +80,34 @@ public final class HistoryCommand implements Callable<Integer> {
     if (minSegment < 2 || minSegment > 100) {
       throw new Problem("--min-segment " + minSegment + ": expected 2 to 100");
     }
-    String name = schedule != null ? schedule : onlySchedule(home);
-    HistoryFile file = HistoryFile.of(home, name);
-    if (!Files.exists(file.path())) {
-      throw new Problem("no history for schedule '" + name + "' (" + file.path() + "); has abfleet nightly run it?");
+  }
+
+  int print(NightlyClient client, PrintStream out) {
+    String name = schedule != null ? schedule : onlySchedule(client.schedules());
+    GetSeriesResponse r = client.series(GetSeriesRequest.newBuilder().setSchedule(name).setMetric(metric)
+        .setSeries(series).setAlpha(alpha).setMinSegment(minSegment).build());
+    if (r.getRunsCount() == 0) {
+      throw new Problem("no run of schedule '" + name + "' yet; the controller runs it at its cron times"
+          + " (abfleet nightly --controller X --once " + name + " runs it now; abfleet history import adds old files)");
     }
-    HistoryFile.Contents c = file.read();
-    c.problems().forEach(p -> err.println("abfleet: warning: " + file.path() + ":" + p.line() + ": " + p.message()));
-    if (c.entries().stream().noneMatch(e -> e.metric(metric).isPresent())) {
+    MetricHistory h = MetricHistory.of(r);
+    if (h.runs().stream().noneMatch(e -> e.metric(metric).isPresent())) {
       throw new Problem("no run of schedule '" + name + "' measured " + metric + "; measured: "
-          + String.join(", ", c.entries().stream().flatMap(e -> e.metrics().stream())
+          + String.join(", ", h.runs().stream().flatMap(e -> e.metrics().stream())
               .map(HistoryEntry.Metric::metric).distinct().toList()));
     }
-    MetricHistory h = MetricHistory.of(name, metric, series, c.entries(), new Settings(alpha, minSegment, 999, 0));
     out.print(format.equals("json") ? HistoryFormat.json(h) : HistoryFormat.text(h));
     out.flush();
     return ExitCodes.OK;
   }
 
-  private static String onlySchedule(Path home) throws IOException {
-    Path dir = home.resolve("history");
-    List<String> names;
-    if (!Files.isDirectory(dir)) {
-      names = List.of();
-    } else {
-      try (Stream<Path> files = Files.list(dir)) {
-        names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jsonl"))
-            .map(n -> n.substring(0, n.length() - ".jsonl".length())).sorted().toList();
-      }
+  private static String onlySchedule(List<ScheduleInfo> schedules) {
+    if (schedules.size() == 1) {
+      return schedules.get(0).getName();
     }
-    if (names.size() == 1) {
-      return names.get(0);
-    }
-    throw new Problem(names.isEmpty() ? "no schedule has a history under " + dir + " yet; run abfleet nightly first"
-        : "several schedules have a history (" + String.join(", ", names) + "); pick one with --schedule NAME");
+    throw new Problem(schedules.isEmpty()
+        ? "the controller runs no schedules; name the schedule of imported runs with --schedule NAME"
+        : "the controller runs several schedules (" + String.join(", ", schedules.stream().map(ScheduleInfo::getName)
+            .toList()) + "); pick one with --schedule NAME");
   }
 }

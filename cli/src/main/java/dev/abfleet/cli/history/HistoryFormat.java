@@ -39,10 +39,10 @@ final class HistoryFormat {
       h.changeAt(i).ifPresent(cp -> out.append("  <- change ").append(describe(cp, change)));
       out.append('\n');
     }
-    if (h.detection().points().isEmpty()) {
+    if (h.points().isEmpty()) {
       out.append("no change point\n");
     } else {
-      out.append("change points: ").append(h.detection().points().size()).append('\n');
+      out.append("change points: ").append(h.points().size()).append('\n');
     }
     h.warnings().forEach(w -> out.append("warning: ").append(w).append('\n'));
     return out.toString();
@@ -89,7 +89,7 @@ final class HistoryFormat {
       }
     }
     ArrayNode cps = root.putArray("change_points");
-    for (ChangePoint cp : h.detection().points()) {
+    for (ChangePoint cp : h.points()) {
       ObjectNode c = cps.addObject();
       c.put("index", cp.index());
       c.put("date", h.runs().get(cp.index()).date());

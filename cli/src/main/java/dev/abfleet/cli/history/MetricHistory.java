@@ -1,46 +1,33 @@
 package dev.abfleet.cli.history;
 
+import dev.abfleet.proto.fleet.v1.GetSeriesResponse;
 import dev.abfleet.stats.changepoint.ChangePoint;
-import dev.abfleet.stats.changepoint.ChangePoints;
-import dev.abfleet.stats.changepoint.Detection;
-import dev.abfleet.stats.changepoint.Settings;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * One metric's nightly series from a schedule's history, with its change points. Runs that did
- * not complete or did not measure the metric stay in the table as gaps (NaN), which change-point
- * detection leaves out.
+ * One metric's nightly series as the controller computed it (GetSeries), with its change points:
+ * what {@link HistoryFormat} prints. Runs that did not complete or did not measure the metric are
+ * gaps (NaN).
  *
  * @param series "center" (the candidate's median per run, in unit) or "change" (per-run change
  *     against that run's baseline, relative)
  */
 public record MetricHistory(String schedule, String metric, String series, String unit, String better,
-    List<HistoryEntry> runs, double[] values, Detection detection) {
+    List<HistoryEntry> runs, double[] values, List<ChangePoint> points, List<String> warnings) {
 
-  /** Seed of the permutation tests: the same history always shows the same change points. */
-  public static final long SEED = 0x6e16_47L;
-
-  public static MetricHistory of(String schedule, String metric, String series, List<HistoryEntry> runs,
-      Settings settings) {
-    double[] values = new double[runs.size()];
-    String unit = "";
-    String better = "";
-    for (int i = 0; i < runs.size(); i++) {
-      HistoryEntry e = runs.get(i);
-      var m = e.metric(metric).filter(x -> e.state().equals("completed"));
-      values[i] = m.map(x -> series.equals("change") ? x.change() : x.candidateCenter()).orElse(Double.NaN);
-      if (m.isPresent() && unit.isEmpty()) {
-        unit = m.get().unit();
-        better = m.get().better();
-      }
-    }
-    Detection d = ChangePoints.detect(values, settings, SEED);
-    return new MetricHistory(schedule, metric, series, unit, better, List.copyOf(runs), values, d);
+  public static MetricHistory of(GetSeriesResponse r) {
+    double[] values = r.getValuesList().stream().mapToDouble(Double::doubleValue).toArray();
+    return new MetricHistory(r.getSchedule(), r.getMetric(), r.getSeries(), r.getUnit(), r.getBetter(),
+        r.getRunsList().stream().map(HistoryRuns::fromProto).toList(), values,
+        r.getChangePointsList().stream().map(c -> new ChangePoint(c.getIndex(), c.getBefore(), c.getAfter(),
+            c.getShift(), c.getRelative(), c.getStatistic(), c.getPValue())).toList(),
+        List.copyOf(r.getWarningsList()));
   }
 
   /** The change point starting at run {@code index}, if any. */
-  public java.util.Optional<ChangePoint> changeAt(int index) {
-    return detection.points().stream().filter(p -> p.index() == index).findFirst();
+  public Optional<ChangePoint> changeAt(int index) {
+    return points.stream().filter(p -> p.index() == index).findFirst();
   }
 
   /** Runs that measured the metric. */
@@ -52,10 +39,5 @@ public record MetricHistory(String schedule, String metric, String series, Strin
       }
     }
     return n;
-  }
-
-  /** Warnings of the change-point detection. */
-  public List<String> warnings() {
-    return detection.warnings();
   }
 }

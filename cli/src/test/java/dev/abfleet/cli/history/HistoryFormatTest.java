@@ -2,7 +2,6 @@ package dev.abfleet.cli.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.stats.changepoint.Settings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,10 +18,15 @@ class HistoryFormatTest {
         e.candidate(), e.metrics(), e.overall(), e.accepted(), e.message(), true);
   }
 
+  /** The series of two runs as the controller answers it: centers, no change point. */
+  private static MetricHistory history(HistoryEntry a, HistoryEntry b) {
+    return new MetricHistory("n", "metadata_stat", "center", "ops/s", "higher", List.of(a, b),
+        new double[] {a.metrics().get(0).candidateCenter(), b.metrics().get(0).candidateCenter()}, List.of(), List.of());
+  }
+
   @Test
   void simulatedRunsAreLabelledInTextAndJson() {
-    MetricHistory h = MetricHistory.of("n", "metadata_stat", "center",
-        List.of(HistoryFileTest.entry("real", 1000, true), simulated("sim", 1010)), Settings.DEFAULT);
+    MetricHistory h = history(HistoryFileTest.entry("real", 1000, true), simulated("sim", 1010));
 
     String text = HistoryFormat.text(h);
     assertThat(text).startsWith("SIMULATION: runs marked sim came from the sim hypervisor's performance model");
@@ -32,8 +36,7 @@ class HistoryFormatTest {
 
   @Test
   void aRealHistorySaysNothingAboutSimulation() {
-    MetricHistory h = MetricHistory.of("n", "metadata_stat", "center",
-        List.of(HistoryFileTest.entry("a", 1000, true), HistoryFileTest.entry("b", 1001, true)), Settings.DEFAULT);
+    MetricHistory h = history(HistoryFileTest.entry("a", 1000, true), HistoryFileTest.entry("b", 1001, true));
 
     assertThat(HistoryFormat.text(h)).doesNotContain("SIMULATION");
     assertThat(HistoryFormat.json(h)).doesNotContain("simulation");
@@ -46,5 +49,11 @@ class HistoryFormatTest {
     f.append(HistoryFileTest.entry("real", 1000, true));
 
     assertThat(f.read().entries()).extracting(HistoryEntry::simulation).containsExactly(true, false);
+  }
+
+  @Test
+  void theSimulationMarkSurvivesTheWayToTheControllerAndBack() {
+    HistoryEntry e = simulated("sim", 1000);
+    assertThat(HistoryRuns.fromProto(HistoryRuns.toProto(e))).isEqualTo(e);
   }
 }

@@ -45,8 +45,13 @@ public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncServi
 
   /** A service over a store opened at {@code settings}. */
   public static ArtifactServiceImpl open(ArtifactStoreSettings settings) {
+    return new ArtifactServiceImpl(openStore(settings));
+  }
+
+  /** The store at {@code settings}, opened (and logged) once per node: the service and the nightly runs share it. */
+  public static ArtifactStore openStore(ArtifactStoreSettings settings) {
     log.info("artifact store {} (cap {} bytes)", settings.root(), settings.maxBytes());
-    return new ArtifactServiceImpl(new ArtifactStore(settings));
+    return new ArtifactStore(settings);
   }
 
   @Override

@@ -42,6 +42,12 @@ public final class MethodRoles {
       Map.entry("fleet.v1.BisectService/StartBisect", Need.role(Role.SUBMIT)),
       // Submit may cancel its own bisects only; BisectServiceImpl checks the owner.
       Map.entry("fleet.v1.BisectService/CancelBisect", Need.role(Role.SUBMIT)),
+      Map.entry("fleet.v1.NightlyService/ListSchedules", Need.role(Role.READ)),
+      Map.entry("fleet.v1.NightlyService/GetRun", Need.role(Role.READ)),
+      Map.entry("fleet.v1.NightlyService/GetSeries", Need.role(Role.READ)),
+      Map.entry("fleet.v1.NightlyService/TriggerSchedule", Need.role(Role.SUBMIT)),
+      // Imported runs become history every reader sees and baselines last_accepted schedules use.
+      Map.entry("fleet.v1.NightlyService/ImportHistory", Need.role(Role.SUBMIT)),
       Map.entry("fleet.v1.FleetService/DrainHost", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.FleetService/UndrainHost", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.FleetService/ReleaseHost", Need.role(Role.OPERATOR)),

@@ -1,6 +1,4 @@
-package dev.abfleet.cli;
-
-import dev.abfleet.config.Problem;
+package dev.abfleet.worker.guest;
 
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -8,10 +6,6 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Workload;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.KernelImage;
-import dev.abfleet.worker.guest.GuestImage;
-import dev.abfleet.worker.guest.GuestImageException;
-import dev.abfleet.worker.guest.WorkloadPack;
-import dev.abfleet.worker.guest.WorkloadPackException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,15 +24,27 @@ import java.util.Optional;
  *
  * <p>The image and the packed workload are named by their path here, like the kernels: workers
  * stage them from that path.
+ *
+ * <p>Used by the CLI before it submits, and by the controller (handed in by the process that
+ * starts it) before it submits a nightly schedule's run.
  */
 public final class GuestArtifacts {
   private GuestArtifacts() {}
+
+  /** Why a spec's guest artifacts cannot be made here; the message names the fix. */
+  public static final class Unprepared extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unprepared(String message) {
+      super(message);
+    }
+  }
 
   /**
    * The spec with every arm's {@code arch} and {@code guest_image} and the workload's packed
    * files filled in where they were empty.
    *
-   * @throws Problem an image cannot be built here (with the fix), or the workload cannot be packed
+   * @throws Unprepared an image cannot be built here (with the fix), or the workload cannot be packed
    */
   public static ExperimentSpec prepare(ExperimentSpec spec, Path cacheDir) {
     List<String> hypervisors = spec.getSelector().getHypervisorsCount() > 0
@@ -84,10 +90,10 @@ public final class GuestArtifacts {
       GuestImage.Built built = GuestImage.base(cacheDir, arch);
       return artifact(built.sha256(), built.path());
     } catch (GuestImageException e) {
-      throw new Problem("cannot build the " + arch + " guest image here: " + e.getMessage());
+      throw new Unprepared("cannot build the " + arch + " guest image here: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new Problem("interrupted while building the " + arch + " guest image");
+      throw new Unprepared("interrupted while building the " + arch + " guest image");
     }
   }
 
@@ -96,7 +102,7 @@ public final class GuestArtifacts {
       WorkloadPack.Packed p = WorkloadPack.pack(dir, cacheDir);
       return artifact(p.sha256(), p.path());
     } catch (WorkloadPackException e) {
-      throw new Problem(e.getMessage());
+      throw new Unprepared(e.getMessage());
     }
   }
 

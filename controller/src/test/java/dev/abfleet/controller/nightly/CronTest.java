@@ -1,4 +1,4 @@
-package dev.abfleet.config;
+package dev.abfleet.controller.nightly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

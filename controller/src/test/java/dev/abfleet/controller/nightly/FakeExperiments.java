@@ -1,0 +1,57 @@
+package dev.abfleet.controller.nightly;
+
+import dev.abfleet.proto.fleet.v1.Comparison;
+import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntToDoubleFunction;
+
+/**
+ * A controller whose experiment number i (in submission order) completes with the candidate
+ * center {@code center(i)} of metadata_stat against a baseline of 1000; while {@link #hold} is
+ * set, experiments stay running.
+ */
+final class FakeExperiments implements Experiments {
+  final List<String> submitted = new CopyOnWriteArrayList<>();
+  final Map<String, ExperimentSpec> specs = new ConcurrentHashMap<>();
+  private final IntToDoubleFunction center;
+  volatile boolean hold;
+
+  FakeExperiments(IntToDoubleFunction center) {
+    this.center = center;
+  }
+
+  @Override
+  public CompletionStage<String> submit(String id, ExperimentSpec spec) {
+    if (specs.putIfAbsent(id, spec) == null) {
+      submitted.add(id);
+    }
+    return CompletableFuture.completedFuture(id);
+  }
+
+  @Override
+  public CompletionStage<Experiment> get(String id) {
+    ExperimentSpec spec = specs.get(id);
+    if (spec == null) {
+      return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setState("unknown").build());
+    }
+    if (hold) {
+      return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setSpec(spec)
+          .setState("running").build());
+    }
+    double c = center.applyAsDouble(submitted.indexOf(id));
+    double change = c / 1000 - 1;
+    String verdict = change < -0.05 ? "regressed" : change > 0.05 ? "improved" : "no_change";
+    return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setSpec(spec)
+        .setState("completed").setOverall(verdict)
+        .addComparisons(Comparison.newBuilder().setArm("candidate").setMetric("metadata_stat").setUnit("ops/s")
+            .setBetter("higher").setBaselineCenter(1000).setCandidateCenter(c).setChange(change)
+            .setCiLow(change - 0.02).setCiHigh(change + 0.02).setVerdict(verdict).setGating(true))
+        .build());
+  }
+}
