@@ -74,7 +74,9 @@ final class ControllerConfigs {
    */
   static NightlySettings nightly(FleetConfig config, Path configDir, Path home) {
     return new NightlySettings(NightlySchedules.of(config, java.time.ZoneId.systemDefault()), configDir,
-        spec -> GuestArtifacts.prepare(spec, home), new dev.abfleet.cli.noise.NightlyNoise(home, System.err));
+        // Kernels of nightly runs are found on this machine: their guests and module trees are
+        // prepared here, as a client prepares them before it uploads.
+        spec -> new dev.abfleet.cli.upload.ModuleTreePacks(home).packAll(GuestArtifacts.prepare(spec, home)), new dev.abfleet.cli.noise.NightlyNoise(home, System.err));
   }
 
   /** The controller as configured in fleet.yaml. */

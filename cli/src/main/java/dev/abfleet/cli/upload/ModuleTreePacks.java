@@ -2,10 +2,12 @@ package dev.abfleet.cli.upload;
 
 import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.worker.modules.ModulePack;
 import dev.abfleet.worker.modules.ModuleTree;
 import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.vm.VolumeTransport;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +23,7 @@ import java.util.Optional;
  * modules.dep and the packs are kept under the cache directory, so a repeated submit reads only
  * modules.dep and the few modules it packs.
  */
-final class ModuleTreePacks {
+public final class ModuleTreePacks {
 
   private final Path cacheDir;
   private final CommandRunner runner;
@@ -33,6 +35,32 @@ final class ModuleTreePacks {
   ModuleTreePacks(Path cacheDir, CommandRunner runner) {
     this.cacheDir = cacheDir;
     this.runner = runner;
+  }
+
+  /** Packs with depmod run as a process when a tree has no modules.dep. */
+  public ModuleTreePacks(Path cacheDir) {
+    this(cacheDir, new ProcessRunner());
+  }
+
+  /**
+   * The spec with each arm's module tree packed ({@code modules_tree}, a file here), for every
+   * arm whose kernel is a file on this machine with a tree beside it or a {@code modules_dir}
+   * here, and that has no packed tree yet. The client packs before it uploads; a controller
+   * that finds the kernels of its nightly runs on its own disk packs before it stores them.
+   */
+  public ExperimentSpec packAll(ExperimentSpec spec) {
+    ExperimentSpec.Builder b = spec.toBuilder();
+    boolean hostVolume = spec.getBenchmark().getVolume().equals("host");
+    for (Arm.Builder arm : b.getArmsBuilderList()) {
+      Optional<Path> kernel = SpecUploads.localFile(arm.getKernel());
+      if (kernel.isPresent() && arm.getModulesTree().getSha256().isEmpty()) {
+        pack(arm, kernel.get(), hostVolume).ifPresent(tree -> {
+          arm.setModulesTree(tree);
+          arm.clearModulesDir();
+        });
+      }
+    }
+    return b.build();
   }
 
   /**

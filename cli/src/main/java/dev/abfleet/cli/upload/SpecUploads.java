@@ -8,7 +8,6 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.ArtifactUri;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
-import dev.abfleet.worker.process.ProcessRunner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -51,7 +50,7 @@ public final class SpecUploads {
       Path cacheDir, PrintStream err) {
     this.store = store;
     this.retrying = retrying;
-    this.trees = new ModuleTreePacks(cacheDir, new ProcessRunner());
+    this.trees = new ModuleTreePacks(cacheDir);
     this.err = err;
   }
 
@@ -68,16 +67,8 @@ public final class SpecUploads {
     if (hypervisors.equals(List.of("sim"))) {
       return spec;
     }
-    ExperimentSpec.Builder b = spec.toBuilder();
-    boolean hostVolume = spec.getBenchmark().getVolume().equals("host");
+    ExperimentSpec.Builder b = trees.packAll(spec).toBuilder();
     for (Arm.Builder arm : b.getArmsBuilderList()) {
-      Optional<Path> kernel = localFile(arm.getKernel());
-      if (kernel.isPresent() && arm.getModulesTree().getSha256().isEmpty()) {
-        trees.pack(arm, kernel.get(), hostVolume).ifPresent(tree -> {
-          arm.setModulesTree(tree);
-          arm.clearModulesDir();
-        });
-      }
       if (!arm.getModulesTree().getSha256().isEmpty()) {
         arm.setModulesTree(uploaded(arm.getModulesTree()));
       }
@@ -123,7 +114,8 @@ public final class SpecUploads {
   }
 
   /** The artifact's file when it is readable here; empty for hashes only, controller URIs and worker paths. */
-  private static Optional<Path> localFile(Artifact a) {
+  /** The file an artifact names on this machine, if it is one (not one of the controller's). */
+  static Optional<Path> localFile(Artifact a) {
     if (a.getSha256().isEmpty() || a.getUri().isEmpty() || ArtifactUri.isController(a.getUri())) {
       return Optional.empty();
     }

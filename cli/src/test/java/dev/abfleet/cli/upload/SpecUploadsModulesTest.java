@@ -92,6 +92,21 @@ class SpecUploadsModulesTest {
     assertThat(arm.hasModulesTree()).isFalse();
   }
 
+  @Test
+  void aControllerThatFindsItsNightlyKernelsPacksTheirTreesAsTheClientDoes() throws Exception {
+    Path kernel = packageWithTree();
+
+    // The preparer abfleet controller gives its nightly runs (ControllerConfigs.nightly).
+    var nightly = dev.abfleet.cli.ControllerConfigsAccess.nightlyPreparer(dir.resolve("cache"));
+    Arm arm = nightly.apply(spec(kernel, "")).getArms(0);
+
+    String sha = arm.getModulesTree().getSha256();
+    assertThat(arm.getModulesDir()).isEmpty();
+    assertThat(arm.getModulesTree().getUri()).isEqualTo(dir.resolve("cache/modules/packs").resolve(sha + ".tar").toString());
+    assertThat(ModulePack.unpack(Path.of(arm.getModulesTree().getUri()), sha, dir.resolve("worker")).dir()
+        .resolve("kernel/fs/9p/9p.ko")).hasContent("ELF of 9p.ko");
+  }
+
   private SpecUploads uploads() {
     return new SpecUploads(store(), call -> call.get(), dir.resolve("cache"),
         new PrintStream(err, true, StandardCharsets.UTF_8));
