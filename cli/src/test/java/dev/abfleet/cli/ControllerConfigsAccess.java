@@ -9,6 +9,12 @@ import java.util.function.UnaryOperator;
 public final class ControllerConfigsAccess {
   private ControllerConfigsAccess() {}
 
+  /** The nightly settings {@code abfleet controller} makes of {@code config}. */
+  public static dev.abfleet.controller.nightly.NightlySettings nightly(dev.abfleet.config.FleetConfig config,
+      Path home) {
+    return ControllerConfigs.nightly(config, home, home);
+  }
+
   /** The preparer of nightly runs' specs, caching under {@code home}. */
   public static UnaryOperator<ExperimentSpec> nightlyPreparer(Path home) {
     return ControllerConfigs.nightly(FleetConfigLoader.embeddedDefault(), home, home).preparer();

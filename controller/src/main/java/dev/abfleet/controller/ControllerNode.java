@@ -7,6 +7,7 @@ import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectEntity;
 import dev.abfleet.controller.dashboard.Dashboard;
 import dev.abfleet.controller.dashboard.FleetReader;
+import dev.abfleet.controller.dashboard.NightlySeriesPage;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.BisectServiceImpl;
 import dev.abfleet.controller.grpc.CallLimiter;
@@ -215,7 +216,8 @@ public final class ControllerNode implements AutoCloseable {
             settings.grpcHost(), settings.dashboardPort(),
             new FleetReader(system, scheduler, settings.askTimeout()),
             header -> metricsAccess.test(header) && callers.mayReadMetrics(header), https,
-            Optional.empty());
+            settings.nightly().schedules().isEmpty() ? Optional.empty()
+                : Optional.of(new NightlySeriesPage(system, nightly, settings.askTimeout())));
       } catch (IllegalStateException e) {
         if (endpoint != null) {
           endpoint.close();

@@ -26,6 +26,8 @@ public final class HtmlStyle {
       svg .estimate { stroke: #111; stroke-width: 2; }
       svg .interval { fill: #888; fill-opacity: 0.22; }
       svg .point { fill-opacity: 0.85; }
+      svg .change-point { stroke: #b00020; stroke-width: 2; stroke-dasharray: 6 3; }
+      svg .segment { stroke: #b00020; stroke-width: 1.5; stroke-opacity: 0.7; }
       .legend { list-style: none; padding: 0; display: flex; gap: 1.5em; }
       @media print {
         body { font-size: 10pt; max-width: none; margin: 0; }

@@ -117,6 +117,21 @@ final class Svg {
         cssClass, LEFT, py, WIDTH - RIGHT, py, HtmlText.escape(title)));
   }
 
+  /** A horizontal stroke at {@code yv} from x {@code x1} to {@code x2}. */
+  void segment(double x1, double x2, double yv, String cssClass, String title) {
+    body.append(String.format(Locale.ROOT,
+        "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>%s</title></line>",
+        cssClass, x(x1), y(yv), x(x2), y(yv), HtmlText.escape(title)));
+  }
+
+  /** A vertical line across the plot at {@code v}, with its own data attributes (escaped). */
+  void vline(double v, String cssClass, String data, String title) {
+    double px = x(v);
+    body.append(String.format(Locale.ROOT,
+        "<line class=\"%s\" %s x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"><title>%s</title></line>",
+        cssClass, data, px, TOP, px, HEIGHT - BOTTOM, HtmlText.escape(title)));
+  }
+
   /**
    * One point in the series' colour and shape; {@code data} is the point's data attributes
    * (already escaped), {@code title} what hovering or a screen reader tells about it.

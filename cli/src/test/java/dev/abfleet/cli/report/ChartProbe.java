@@ -25,7 +25,7 @@ public final class ChartProbe {
         var out = [];
         document.querySelectorAll('svg.chart').forEach(function (svg) {
           var box = svg.getBoundingClientRect();
-          var points = Array.from(svg.querySelectorAll('[data-boot],[data-pair]'));
+          var points = Array.from(svg.querySelectorAll('[data-boot],[data-pair],[data-run]'));
           var drawn = points.filter(function (p) {
             var b = p.getBoundingClientRect();
             return b.width > 0 && b.height > 0 && b.left >= box.left - 1 && b.right <= box.right + 1
@@ -36,9 +36,9 @@ public final class ChartProbe {
             var e = document.getElementById(i);
             return e !== null && svg.contains(e) && e.textContent.length > 0;
           });
-          out.push({kind: svg.dataset.chart, metric: svg.dataset.metric, cls: svg.dataset.class,
+          out.push({kind: svg.dataset.chart, metric: svg.dataset.metric, cls: svg.dataset.class || '',
               arm: svg.dataset.arm || '', points: points.length, drawn: drawn, labelled: labelled,
-              ids: points.map(function (p) { return p.dataset.boot || p.dataset.pair; })});
+              ids: points.map(function (p) { return p.dataset.boot || p.dataset.pair || p.dataset.run; })});
         });
         var pre = document.createElement('pre');
         pre.id = 'abfleet-probe';
@@ -53,7 +53,8 @@ public final class ChartProbe {
   /**
    * One chart as laid out.
    *
-   * @param kind "boots" (per-boot values) or "changes" (paired changes)
+   * @param kind "boots" (per-boot values), "changes" (paired changes) or "series" (a nightly
+   *     series, one point per run)
    * @param cls host class; empty = every class
    * @param arm compared arm of a "changes" chart; empty for "boots"
    * @param points point elements in the chart
