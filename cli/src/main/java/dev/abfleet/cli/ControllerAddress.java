@@ -49,6 +49,16 @@ public final class ControllerAddress {
     return security;
   }
 
+  /** Closes a client's channel, waiting a few seconds for calls in flight to end. */
+  public static void close(ManagedChannel channel) {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** A channel to the controller (any node of the list), secured as the command's options say. */
   public static ManagedChannel channel(String checked) {
     return channel(checked, security);

@@ -211,11 +211,6 @@ public final class ExperimentClient implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ControllerAddress.close(channel);
   }
 }

@@ -1,7 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.controller.report.ExperimentFacts;
 import dev.abfleet.proto.fleet.v1.Boot;
-import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.report.Numbers;
@@ -80,37 +80,21 @@ public final class Progress {
    */
   static String status(Experiment e) {
     StringBuilder sb = new StringBuilder("  status: ");
-    boolean running = e.getState().equals("running");
-    if (running && e.getQueuePosition() > 0) {
-      sb.append("queued, ").append(ordinal(e.getQueuePosition())).append(" in line for a host; ");
+    if (ExperimentFacts.queued(e)) {
+      sb.append("queued, ").append(ExperimentFacts.ordinal(e.getQueuePosition())).append(" in line for a host; ");
     }
     sb.append("pairs ").append(e.getPairsDone()).append('/').append(e.getPairsWanted());
-    List<Integer> looks = e.getSpec().getPolicy().getLooksList();
-    if (looks.size() > 1) {
-      int k = 0;
-      while (k < looks.size() - 1 && looks.get(k) <= e.getPairsDone()) {
-        k++;
-      }
-      sb.append(", look ").append(k + 1).append(" of ").append(looks.size()).append(" at ")
-          .append(looks.get(k)).append(" pairs");
+    String look = ExperimentFacts.look(e);
+    if (!look.isEmpty()) {
+      sb.append(", ").append(look);
     }
-    if (!running) {
+    if (!ExperimentFacts.running(e)) {
       sb.append(", ").append(e.getState());
-    } else if (e.getEtaSeconds() > 0) {
-      sb.append(", ETA ").append(duration(e.getEtaSeconds()));
-    } else if (e.getQueuePosition() == 0) {
-      sb.append(", ETA after the first block");
+    } else if (!ExperimentFacts.eta(e).isEmpty()) {
+      sb.append(", ETA ").append(ExperimentFacts.eta(e));
     }
-    List<String> estimates = new ArrayList<>();
-    for (Comparison c : e.getComparisonsList()) {
-      if (c.getGating() && c.getNPairs() > 0 && Double.isFinite(c.getChange())) {
-        estimates.add(c.getMetric() + (e.getSpec().getArmsCount() > 2 ? " (" + c.getArm() + ")" : "")
-            + " " + percent(c.getChange())
-            + (Double.isFinite(c.getCiLow()) && Double.isFinite(c.getCiHigh())
-                ? " [" + percent(c.getCiLow()) + ", " + percent(c.getCiHigh()) + "]" : "")
-            + (c.getVerdict().isEmpty() ? "" : " " + c.getVerdict()));
-      }
-    }
+    boolean withArm = e.getSpec().getArmsCount() > 2;
+    List<String> estimates = ExperimentFacts.estimates(e).stream().map(x -> x.text(withArm)).toList();
     if (!estimates.isEmpty()) {
       sb.append("; ").append(String.join("; ", estimates));
     }
@@ -136,32 +120,6 @@ public final class Progress {
     values.forEach((metric, v) -> sb.append("  ").append(metric).append(' ').append(
         Numbers.value(VerdictEngine.median(v.stream().mapToDouble(Double::doubleValue).toArray()))));
     return sb.toString();
-  }
-
-  /** "45s", "2m 10s", "1h 05m". */
-  static String duration(long seconds) {
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600) {
-      return String.format(Locale.ROOT, "%dm %02ds", seconds / 60, seconds % 60);
-    }
-    return String.format(Locale.ROOT, "%dh %02dm", seconds / 3600, seconds % 3600 / 60);
-  }
-
-  private static String percent(double r) {
-    return String.format(Locale.ROOT, "%+.1f%%", 100 * r);
-  }
-
-  private static String ordinal(int n) {
-    String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th"
-        : switch (n % 10) {
-          case 1 -> "st";
-          case 2 -> "nd";
-          case 3 -> "rd";
-          default -> "th";
-        };
-    return n + suffix;
   }
 
   /**

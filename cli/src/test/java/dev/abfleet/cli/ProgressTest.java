@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.controller.report.ExperimentFacts;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -113,8 +114,8 @@ class ProgressTest {
 
   @Test
   void durationsReadAsAPersonWouldSayThem() {
-    assertThat(Progress.duration(45)).isEqualTo("45s");
-    assertThat(Progress.duration(130)).isEqualTo("2m 10s");
-    assertThat(Progress.duration(3_900)).isEqualTo("1h 05m");
+    assertThat(ExperimentFacts.duration(45)).isEqualTo("45s");
+    assertThat(ExperimentFacts.duration(130)).isEqualTo("2m 10s");
+    assertThat(ExperimentFacts.duration(3_900)).isEqualTo("1h 05m");
   }
 }

@@ -107,11 +107,6 @@ final class BisectClient implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    ControllerAddress.close(channel);
   }
 }

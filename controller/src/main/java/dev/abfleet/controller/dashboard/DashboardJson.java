@@ -1,5 +1,7 @@
 package dev.abfleet.controller.dashboard;
 
+import dev.abfleet.controller.report.ExperimentFacts;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.dashboard;
 
+import dev.abfleet.controller.report.ExperimentFacts;
+
 import static dev.abfleet.controller.dashboard.DashboardPage.esc;
 
 import dev.abfleet.proto.fleet.v1.Experiment;

@@ -1,6 +1,6 @@
-package dev.abfleet.controller.dashboard;
+package dev.abfleet.controller.report;
 
-import dev.abfleet.controller.report.ProtoReports;
+import dev.abfleet.report.Numbers;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.util.ArrayList;
@@ -8,34 +8,35 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What the dashboard says about one experiment, for its HTML and its JSON alike: the current look
+ * What is said about a running or finished experiment, by the dashboard (its HTML and JSON) and
+ * by the CLI's progress line alike: the current look
  * of a sequential design, the ETA or place in line, each gating metric's running estimate, and
  * the overall verdict (the controller's, through the one report model).
  */
-final class ExperimentFacts {
+public final class ExperimentFacts {
   private ExperimentFacts() {}
 
   /** One gating metric's running estimate; change and interval as fractions (0.05 = +5%). */
-  record Estimate(String metric, String arm, double change, double ciLow, double ciHigh,
+  public record Estimate(String metric, String arm, double change, double ciLow, double ciHigh,
       String verdict) {
-    String text(boolean withArm) {
-      return metric + (withArm ? " (" + arm + ")" : "") + " " + percent(change)
+    public String text(boolean withArm) {
+      return metric + (withArm ? " (" + arm + ")" : "") + " " + Numbers.percent(change)
           + (Double.isFinite(ciLow) && Double.isFinite(ciHigh)
-              ? " [" + percent(ciLow) + ", " + percent(ciHigh) + "]" : "")
+              ? " [" + Numbers.percent(ciLow) + ", " + Numbers.percent(ciHigh) + "]" : "")
           + (verdict.isEmpty() ? "" : " " + verdict);
     }
   }
 
-  static boolean running(Experiment e) {
+  public static boolean running(Experiment e) {
     return e.getState().equals("running");
   }
 
-  static boolean queued(Experiment e) {
+  public static boolean queued(Experiment e) {
     return running(e) && e.getQueuePosition() > 0;
   }
 
   /** "look 2 of 3 at 20 pairs"; empty for a fixed-size design. */
-  static String look(Experiment e) {
+  public static String look(Experiment e) {
     List<Integer> looks = e.getSpec().getPolicy().getLooksList();
     if (looks.size() <= 1) {
       return "";
@@ -48,14 +49,14 @@ final class ExperimentFacts {
   }
 
   /** "2m 10s", "after the first block" or "" when it is not running. */
-  static String eta(Experiment e) {
+  public static String eta(Experiment e) {
     if (!running(e) || queued(e)) {
       return "";
     }
     return e.getEtaSeconds() > 0 ? duration(e.getEtaSeconds()) : "after the first block";
   }
 
-  static List<Estimate> estimates(Experiment e) {
+  public static List<Estimate> estimates(Experiment e) {
     List<Estimate> out = new ArrayList<>();
     for (Comparison c : e.getComparisonsList()) {
       if (c.getGating() && c.getNPairs() > 0 && Double.isFinite(c.getChange())) {
@@ -67,17 +68,17 @@ final class ExperimentFacts {
   }
 
   /** The overall verdict word (improved, regressed, ...); empty while nothing is decided. */
-  static String overall(Experiment e) {
+  public static String overall(Experiment e) {
     return e.getOverall();
   }
 
   /** The overall verdict with its reasons, as the report's title gives it. */
-  static String overallLabel(Experiment e) {
+  public static String overallLabel(Experiment e) {
     return ProtoReports.of(e).assessment().overallLabel();
   }
 
   /** "45s", "2m 10s", "1h 05m". */
-  static String duration(long seconds) {
+  public static String duration(long seconds) {
     if (seconds < 60) {
       return seconds + "s";
     }
@@ -87,11 +88,8 @@ final class ExperimentFacts {
     return seconds / 3600 + "h " + String.format(Locale.ROOT, "%02dm", seconds % 3600 / 60);
   }
 
-  static String percent(double r) {
-    return String.format(Locale.ROOT, "%+.1f%%", 100 * r);
-  }
 
-  static String ordinal(int n) {
+  public static String ordinal(int n) {
     String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th"
         : switch (n % 10) {
           case 1 -> "st";
