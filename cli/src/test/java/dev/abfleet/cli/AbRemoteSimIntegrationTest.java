@@ -125,10 +125,17 @@ class AbRemoteSimIntegrationTest {
     assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.OK);
     assertThat(r.err()).contains("class by label:cpu");
     assertThat(r.out()).as(r.out()).contains("host classes: sim/sim cpu=a (8 pairs), sim/sim cpu=b (8 pairs)")
-        .containsPattern("metadata_stat +pooled .*inconclusive \\(class_heterogeneity\\)")
         .containsPattern("metadata_stat +sim/sim cpu=a ")
         .containsPattern("metadata_stat +sim/sim cpu=b .* regressed")
         .contains("verdict: regressed");
+    // Class a has no effect, but which sim host runs which pair depends on timing, and now and
+    // then (allowed up to alpha 0.05) its 8 noisy pairs make a false positive: seen once, with
+    // an interval of [-26.9%, -0.0%]. The pooled row must
+    // follow the classes either way: class_heterogeneity when they disagree, the shared verdict
+    // when both regressed.
+    String classA = r.out().lines().filter(l -> l.matches("metadata_stat +sim/sim cpu=a .*")).findFirst().orElseThrow();
+    assertThat(r.out()).as(r.out()).containsPattern(classA.strip().endsWith("regressed")
+        ? "metadata_stat +pooled .* regressed" : "metadata_stat +pooled .*inconclusive \\(class_heterogeneity\\)");
     try (ExperimentClient client = new ExperimentClient(address())) {
       Experiment e = client.get(r.experimentId());
       assertThat(e.getSpec().getPolicy().getClassByList()).containsExactly("label:cpu");
