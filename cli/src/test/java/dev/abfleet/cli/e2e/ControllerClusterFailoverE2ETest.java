@@ -93,7 +93,10 @@ class ControllerClusterFailoverE2ETest {
       String cand = SimArtifacts.kernel(dir.resolve("kernels"), "cand", Map.of()).getUri();
       Process ab = Cli.start(dir, "ab", "ab", "--controller", controllers, "--hypervisor", "sim",
           "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
-          String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--gate",
+          String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3",
+          // No --gate: this is about the experiment outliving its scheduler node, not its verdict.
+          // An A/A may be called regressed at alpha (seen once: -7.2% [-12.7%, -2.0%] over 24
+          // SIMULATED pairs), and the gate would then exit 1.
           "--format", "json");
       String id = AbSubmissions.awaitSubmitted(fleet, ab, Duration.ofSeconds(90));
       int before = awaitPairs(controllers, id, 4);
