@@ -17,6 +17,7 @@ import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
 import dev.abfleet.stats.changepoint.ChangePoint;
 import dev.abfleet.stats.changepoint.ChangePoints;
 import dev.abfleet.stats.changepoint.Settings;
+import dev.abfleet.testkit.SteppedClock;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.IOException;
@@ -24,10 +25,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,30 +51,6 @@ class SimNightlyAcceptanceTest {
   private static final List<String> METRICS = List.of("metadata_stat", "negative_lookup", "create_delete", "seq_read");
 
   @TempDir Path dir;
-
-  /** A clock the test moves. */
-  static final class SteppedClock extends Clock {
-    volatile Instant now;
-
-    SteppedClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @Test
   @Timeout(240)

@@ -2,7 +2,7 @@ package dev.abfleet.controller.bisect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.TestActorKits;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
@@ -55,13 +55,7 @@ class BisectEntityTest {
 
   @BeforeAll
   static void start() {
-    kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
-        .withFallback(ConfigFactory.parseString("""
-            pekko.actor.provider = local
-            pekko.actor.serialization-bindings {
-              "dev.abfleet.controller.CborSerializable" = jackson-cbor
-            }
-            """)));
+    kit = TestActorKits.eventSourced();
   }
 
   @AfterAll

@@ -1,6 +1,6 @@
 package dev.abfleet.controller.experiment;
 
-import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.TestActorKits;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.schedule.Scheduler;
 import java.util.List;
@@ -27,13 +27,7 @@ abstract class EntityTestKit {
 
   @BeforeAll
   static void start() {
-    kit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
-        .withFallback(ConfigFactory.parseString("""
-            pekko.actor.provider = local
-            pekko.actor.serialization-bindings {
-              "dev.abfleet.controller.CborSerializable" = jackson-cbor
-            }
-            """)));
+    kit = TestActorKits.eventSourced();
   }
 
   @AfterAll

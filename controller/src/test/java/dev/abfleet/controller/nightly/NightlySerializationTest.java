@@ -2,7 +2,7 @@ package dev.abfleet.controller.nightly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.TestActorKits;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
@@ -16,12 +16,7 @@ class NightlySerializationTest {
 
   @BeforeAll
   static void start() {
-    kit = ActorTestKit.create(ConfigFactory.parseString("""
-        pekko.actor.provider = local
-        pekko.actor.serialization-bindings {
-          "dev.abfleet.controller.CborSerializable" = jackson-cbor
-        }
-        """));
+    kit = TestActorKits.cbor();
   }
 
   @AfterAll

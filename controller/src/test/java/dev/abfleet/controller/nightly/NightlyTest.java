@@ -9,14 +9,13 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.stats.changepoint.Settings;
+import dev.abfleet.testkit.SteppedClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.function.IntToDoubleFunction;
@@ -43,30 +42,6 @@ class NightlyTest {
   @AfterEach
   void stop() {
     kit.shutdownTestKit();
-  }
-
-  /** A clock the test moves. */
-  static final class SteppedClock extends Clock {
-    volatile Instant now;
-
-    SteppedClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 
   private NightlySchedule schedule(String cron, NightlySchedule.Baseline baseline, String hypervisor) throws IOException {
