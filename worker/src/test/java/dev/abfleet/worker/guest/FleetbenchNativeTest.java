@@ -64,8 +64,28 @@ class FleetbenchNativeTest {
   void countsInterruptsAndContextSwitchesOverEachMetricsMeasuredIterations() throws Exception {
     Path out = tmp.resolve("results.jsonl");
 
-    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
-        "--iterations", "2", "--iteration-ms", "20", "--warmup", "1", "--files", "300");
+    // The counters are the whole kernel's (/proc/stat), and a harness that never blocks on an
+    // otherwise idle host may see no switch at all in 40 ms: a thread that sleeps 1 ms at a time
+    // switches about 80 times in that window, so a counter that works cannot read zero.
+    RunResult r;
+    Thread sleeper = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "switch-source");
+    sleeper.setDaemon(true);
+    sleeper.start();
+    try {
+      r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+          "--iterations", "2", "--iteration-ms", "20", "--warmup", "1", "--files", "300");
+    } finally {
+      sleeper.interrupt();
+      sleeper.join();
+    }
 
     assertThat(r.exitCode()).as(r.outputTail()).isZero();
     ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
