@@ -35,7 +35,7 @@ final class AbSession {
   /** On the running controller at {@code request.hosts().controller()}, on its workers. */
   static int runRemote(AbRequest request, ReportFormat format, boolean gate, PrintStream out, PrintStream err) {
     String target = request.hosts().controller();
-    try (ExperimentClient client = new ExperimentClient(target)) {
+    try (ExperimentClient client = new ExperimentClient(target, Reconnect.standard(target, err))) {
       String id;
       try {
         id = client.submitUploading("", request.toSpec(List.of()), err);
@@ -73,9 +73,9 @@ final class AbSession {
     try {
       done = client.watch(id, new Progress(err)::onChange);
     } catch (StatusRuntimeException | Reconnect.ControllerUnreachable e) {
-      boolean cancelled = e instanceof StatusRuntimeException sre
-          && sre.getStatus().getCode() == Status.Code.CANCELLED;
-      if (!Thread.currentThread().isInterrupted() && !cancelled) {
+      // Only an interrupt of this thread is the user's; a controller that stops is ridden out
+      // by the watch.
+      if (!Thread.currentThread().isInterrupted()) {
         throw e;
       }
       if (finished.compareAndSet(false, true)) {

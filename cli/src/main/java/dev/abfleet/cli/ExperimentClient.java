@@ -165,7 +165,8 @@ public final class ExperimentClient implements AutoCloseable {
 
   /**
    * Follows the experiment until it is terminal and returns its final state. A stream that
-   * breaks (controller restart, keepalive failure) is opened again after a fresh {@link #get}.
+   * breaks (controller restart or clean stop, keepalive failure) is opened again after a fresh
+   * {@link #get}; an interrupt of this thread ends the watch with gRPC's CANCELLED.
    */
   public Experiment watch(String id, Consumer<Experiment> onChange) {
     Experiment last = null;
@@ -179,13 +180,14 @@ public final class ExperimentClient implements AutoCloseable {
           onChange.accept(last);
         }
       } catch (StatusRuntimeException e) {
-        if (!Reconnect.transientFailure(e)) {
+        if (!Reconnect.streamBroken(e)) {
           throw e;
         }
         reconnect.backOff(e);
       }
       if (last == null || !TERMINAL.contains(last.getState())) {
         last = get(id);
+        onChange.accept(last);
       }
     }
     // A long experiment's progress carries only the boots that fit in one message.

@@ -55,14 +55,30 @@ public final class Reconnect {
 
   /** Real time, {@link #DEFAULT_LIMIT}, messages on stderr. */
   public static Reconnect standard(String target) {
-    return new Reconnect(target, DEFAULT_LIMIT, System.err, System::nanoTime, Thread::sleep,
-        new Random());
+    return standard(target, System.err);
+  }
+
+  /** Real time, {@link #DEFAULT_LIMIT}, messages on {@code err} (a command's own stderr). */
+  public static Reconnect standard(String target, PrintStream err) {
+    return new Reconnect(target, DEFAULT_LIMIT, err, System::nanoTime, Thread::sleep, new Random());
   }
 
   /** True for the failures a restart or a network blip produces: worth a retry. */
   public static boolean transientFailure(StatusRuntimeException e) {
     Status.Code c = e.getStatus().getCode();
     return c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /**
+   * True when a server stream broke for a reason a restart produces: a transient failure, or
+   * CANCELLED without this thread being interrupted. A controller that stops cleanly cancels the
+   * streams it serves before it goes away, and a client cancels its own stream only when its
+   * thread is interrupted (gRPC then keeps the interrupt flag set). Unary calls are not
+   * retried on CANCELLED: there it can also mean a refused request.
+   */
+  public static boolean streamBroken(StatusRuntimeException e) {
+    return transientFailure(e) || (e.getStatus().getCode() == Status.Code.CANCELLED
+        && !Thread.currentThread().isInterrupted());
   }
 
   /** Runs {@code call}, retrying it while the controller is away. */

@@ -21,8 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,14 +42,20 @@ class ExperimentClientReconnectTest {
   private Server server;
 
   /** Fails the first {@code getFailures} gets and the first watch (after one update). */
-  static final class FlakyController extends ExperimentServiceGrpc.ExperimentServiceImplBase {
+  static class FlakyController extends ExperimentServiceGrpc.ExperimentServiceImplBase {
     final AtomicInteger getFailures;
     final Status failure;
     final AtomicInteger watches = new AtomicInteger();
+    final Status watchBreak;
 
     FlakyController(int getFailures, Status failure) {
+      this(getFailures, failure, Status.UNAVAILABLE.withDescription("connection reset"));
+    }
+
+    FlakyController(int getFailures, Status failure, Status watchBreak) {
       this.getFailures = new AtomicInteger(getFailures);
       this.failure = failure;
+      this.watchBreak = watchBreak;
     }
 
     @Override
@@ -62,7 +72,7 @@ class ExperimentClientReconnectTest {
     public void watchExperiment(WatchExperimentRequest req, StreamObserver<ExperimentProgress> out) {
       if (watches.getAndIncrement() == 0) {
         out.onNext(progress(req.getExperimentId(), "running"));
-        out.onError(Status.UNAVAILABLE.withDescription("connection reset").asRuntimeException());
+        out.onError(watchBreak.asRuntimeException());
         return;
       }
       out.onNext(progress(req.getExperimentId(), "completed"));
@@ -118,8 +128,64 @@ class ExperimentClientReconnectTest {
       assertThat(done.getState()).isEqualTo("completed");
     }
     assertThat(service.watches.get()).isEqualTo(2);
-    assertThat(seen).containsExactly("running", "completed");
+    // The stream's update, the fresh get between streams, the second stream's update.
+    assertThat(seen).containsExactly("running", "running", "completed");
     assertThat(stderr()).contains("connection reset").contains("is back after");
+  }
+
+  /** A controller that stops cleanly cancels the streams it serves: a restart too. */
+  @Test
+  void watchReopensAStreamTheControllerCancelled() throws Exception {
+    FlakyController service = new FlakyController(1, Status.UNAVAILABLE,
+        Status.CANCELLED.withDescription("RST_STREAM closed stream. HTTP/2 error code: CANCEL"));
+    try (ExperimentClient client = client(service, Duration.ofMinutes(10))) {
+      assertThat(client.watch("e1", e -> { }).getState()).isEqualTo("completed");
+    }
+    assertThat(service.watches.get()).isEqualTo(2);
+    assertThat(stderr()).contains("unavailable (CANCELLED: RST_STREAM").contains("is back after");
+  }
+
+  /** gRPC ends the watch of an interrupted thread with CANCELLED: that one is the user's. */
+  @Test
+  void anInterruptedWatchEndsWithCancelledAndKeepsTheFlag() throws Exception {
+    BlockingController service = new BlockingController();
+    try (ExperimentClient client = client(service, Duration.ofMinutes(10))) {
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      AtomicBoolean flagKept = new AtomicBoolean();
+      Thread t = new Thread(() -> {
+        try {
+          client.watch("e1", e -> { });
+        } catch (RuntimeException e) {
+          thrown.set(e);
+          flagKept.set(Thread.currentThread().isInterrupted());
+        }
+      });
+      t.start();
+      assertThat(service.opened.await(10, TimeUnit.SECONDS)).isTrue();
+      t.interrupt();
+      t.join(10_000);
+      assertThat(thrown.get()).isInstanceOfSatisfying(StatusRuntimeException.class,
+          e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.CANCELLED));
+      assertThat(flagKept).isTrue();
+    }
+    assertThat(service.watches.get()).isEqualTo(1);
+    assertThat(stderr()).doesNotContain("unavailable");
+  }
+
+  /** Sends one update per watch and then nothing: the stream stays open. */
+  static final class BlockingController extends FlakyController {
+    final CountDownLatch opened = new CountDownLatch(1);
+
+    BlockingController() {
+      super(0, Status.UNAVAILABLE);
+    }
+
+    @Override
+    public void watchExperiment(WatchExperimentRequest req, StreamObserver<ExperimentProgress> out) {
+      watches.incrementAndGet();
+      out.onNext(progress(req.getExperimentId(), "running"));
+      opened.countDown();
+    }
   }
 
   @Test

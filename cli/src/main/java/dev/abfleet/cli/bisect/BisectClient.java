@@ -30,11 +30,14 @@ final class BisectClient implements AutoCloseable {
   private final BisectServiceGrpc.BisectServiceBlockingStub stub;
   private final Reconnect reconnect;
 
-  /** @param target a checked address ({@link ControllerAddress#check}) */
-  BisectClient(String target) {
+  /**
+   * @param target a checked address ({@link ControllerAddress#check})
+   * @param err where the client says that the controller went away and came back
+   */
+  BisectClient(String target, java.io.PrintStream err) {
     this.channel = ControllerAddress.channel(target);
     this.stub = BisectServiceGrpc.newBlockingStub(channel);
-    this.reconnect = Reconnect.standard(target);
+    this.reconnect = Reconnect.standard(target, err);
   }
 
   /** Starts the bisect; INVALID_ARGUMENT and FAILED_PRECONDITION become a {@link Problem}. */
@@ -73,9 +76,7 @@ final class BisectClient implements AutoCloseable {
           onChange.accept(last);
         }
       } catch (StatusRuntimeException e) {
-        // A controller that stops cancels its streams (CANCELLED) before it goes away: that
-        // too is a restart to ride out; this client never cancels its own watch.
-        if (!Reconnect.transientFailure(e) && e.getStatus().getCode() != Status.Code.CANCELLED) {
+        if (!Reconnect.streamBroken(e)) {
           throw asProblem(e);
         }
         reconnect.backOff(e);

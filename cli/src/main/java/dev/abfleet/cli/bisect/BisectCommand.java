@@ -3,6 +3,7 @@ package dev.abfleet.cli.bisect;
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.cli.Reconnect;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.config.Problem;
@@ -91,13 +92,13 @@ public final class BisectCommand implements Callable<Integer> {
     }
     String target = ControllerAddress.check(controller, auth);
     if (list) {
-      try (BisectClient client = new BisectClient(target)) {
+      try (BisectClient client = new BisectClient(target, err)) {
         out.print(table(client.list().getBisectsList()));
         return ExitCodes.OK;
       }
     }
     if (cancel != null) {
-      try (BisectClient client = new BisectClient(target)) {
+      try (BisectClient client = new BisectClient(target, err)) {
         Bisect b = client.cancel(cancel, "cancelled with abfleet bisect --cancel");
         out.println("bisect " + b.getBisectId() + ": " + b.getState()
             + (b.getMessage().isEmpty() ? "" : " (" + b.getMessage() + ")"));
@@ -113,7 +114,8 @@ public final class BisectCommand implements Callable<Integer> {
       err.println("abfleet: bisect: " + SIMULATION);
     }
     String id;
-    try (ExperimentClient experiments = new ExperimentClient(target); BisectClient client = new BisectClient(target)) {
+    try (ExperimentClient experiments = new ExperimentClient(target, Reconnect.standard(target, err));
+        BisectClient client = new BisectClient(target, err)) {
       id = client.start(start.request(experiments, BisectStart.newId(), err));
     }
     err.println("abfleet: bisect " + id + " started on the controller; it runs on if this command stops"
@@ -132,7 +134,7 @@ public final class BisectCommand implements Callable<Integer> {
         + " follow it again: abfleet bisect --controller " + controller + " --attach " + id));
     Runtime.getRuntime().addShutdownHook(hint);
     Bisect done;
-    try (BisectClient client = new BisectClient(target)) {
+    try (BisectClient client = new BisectClient(target, err)) {
       done = client.watch(id, new BisectProgress(err)::seen);
     } finally {
       removeHook(hint);
