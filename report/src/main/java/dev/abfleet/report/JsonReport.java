@@ -133,6 +133,7 @@ public final class JsonReport {
     number(n, "ci_high", c.ciHigh());
     number(n, "p_value", c.pValue());
     number(n, "p_adjusted", c.pAdjusted());
+    n.put("adjustment", c.adjustment().wire());
     n.put("host_class", c.hostClass());
     n.put("verdict", c.verdict().wire());
     if (row.ofCeiling() > 0) {

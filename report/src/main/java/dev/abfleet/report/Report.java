@@ -1,5 +1,6 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.Adjustment;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -93,11 +94,16 @@ public record Report(Design design, Assessment assessment, Run run) {
   /** The experiment-level verdict and the rule behind it. */
   public String verdictLine() {
     double alpha = design.policy().alpha();
+    boolean maxT = assessment.rows().stream()
+        .anyMatch(r -> r.comparison().adjustment() == Adjustment.MAXT);
     String family = assessment.byClass()
         ? "every gating metric must improve or hold on every host class; alpha " + alpha
             + " family-wise with Holm over metrics x host classes, pooled verdict only when the"
             + " classes agree"
-        : "every gating metric must improve or hold; alpha " + alpha + " family-wise with Holm";
+        : maxT
+            ? "every gating metric must improve or hold; alpha " + alpha + " family-wise by maxT"
+                + " over joint sign flips of whole pairs"
+            : "every gating metric must improve or hold; alpha " + alpha + " family-wise with Holm";
     return "verdict: " + assessment.overallLabel() + " (" + family + ", joint intervals over gating "
         + (assessment.byClass() ? "rows" : "metrics") + ", noise threshold "
         + Numbers.percent(design.policy().noiseThreshold()).replace("+", "±") + ")";

@@ -24,11 +24,14 @@ import java.util.List;
  * @param pValue two-sided p-value: signed-rank when paired (Wilcoxon scores, bounded for the
  *     largest |d| when the differences are heavy-tailed; see {@link VerdictEngine}),
  *     Mann-Whitney U otherwise
- * @param pAdjusted Holm-adjusted across the gating metrics; equal to pValue when not gating
+ * @param pAdjusted adjusted across the gating rows as {@code adjustment} says; equal to pValue
+ *     when not gating
  * @param reasons why the verdict is inconclusive ({@link Reasons}); empty for other verdicts
  * @param warnings human-readable notes: dropped values, too few values, diagnostics
  * @param hostClass the host class whose pairs this row judges ({@link HostClasses}); empty =
  *     every pair (one class only, or the pooled row of a cross-host comparison)
+ * @param adjustment how {@code pAdjusted} accounts for the other gating rows: Holm, or maxT
+ *     over joint sign flips for a small fixed design; none for a metric that does not gate
  */
 public record Comparison(
     String metric,
@@ -49,10 +52,22 @@ public record Comparison(
     Verdict verdict,
     List<String> reasons,
     List<String> warnings,
-    String hostClass) {
+    String hostClass,
+    Adjustment adjustment) {
 
   public Comparison {
     hostClass = hostClass == null ? "" : hostClass;
+    adjustment = adjustment == null ? (gating ? Adjustment.HOLM : Adjustment.NONE) : adjustment;
+  }
+
+  /** A row of host class {@code hostClass}, Holm-adjusted when gating. */
+  public Comparison(String metric, String unit, Direction better, boolean gating, boolean paired,
+      int nBaseline, int nCandidate, int nPairs, double baselineCenter, double candidateCenter,
+      double change, double ciLow, double ciHigh, double pValue, double pAdjusted,
+      Verdict verdict, List<String> reasons, List<String> warnings, String hostClass) {
+    this(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs, baselineCenter,
+        candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict, reasons, warnings,
+        hostClass, null);
   }
 
   /** A comparison of every pair (no host class). */
@@ -87,14 +102,14 @@ public record Comparison(
     all.addAll(warnings);
     return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
         baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
-        reasons, List.copyOf(all), hostClass);
+        reasons, List.copyOf(all), hostClass, adjustment);
   }
 
   /** This row, judging the pairs of {@code cls} (empty = every pair). */
   public Comparison withHostClass(String cls) {
     return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
         baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
-        reasons, warnings, cls);
+        reasons, warnings, cls, adjustment);
   }
 
   /** This row with another verdict, adjusted p, reasons and warnings (numbers unchanged). */
@@ -102,6 +117,6 @@ public record Comparison(
       List<String> newWarnings) {
     return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
         baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, newPAdjusted, newVerdict,
-        List.copyOf(newReasons), List.copyOf(newWarnings), hostClass);
+        List.copyOf(newReasons), List.copyOf(newWarnings), hostClass, adjustment);
   }
 }

@@ -40,7 +40,8 @@ final class Verdicts {
     return new Comparison(in.metric(), in.unit(), better, in.gating(), ev.paired(),
         ev.nBaseline(), ev.nCandidate(), ev.nPairs(), ev.baselineCenter(),
         ev.candidateCenter(), change, ciLow, ciHigh, ev.pValue(), pAdjusted, verdict, reasons,
-        List.copyOf(warnings));
+        List.copyOf(warnings), "", !in.gating() ? Adjustment.NONE
+            : ev instanceof JointEvidence ? Adjustment.MAXT : Adjustment.HOLM);
   }
 
   /**

@@ -54,6 +54,7 @@ class SmallFamilyTest {
     }
     assertThat(out.get(0).verdict()).isEqualTo(Verdict.IMPROVED);
     assertThat(out.get(0).ciLow()).isPositive();
+    assertThat(out).extracting(Comparison::adjustment).containsOnly(Adjustment.MAXT);
   }
 
   @Test
@@ -68,6 +69,11 @@ class SmallFamilyTest {
     assertThat(VerdictEngine.compare(small, looks))
         .isEqualTo(SequentialPlan.of(looks).decide(1, small, VerdictEngine.DEFAULT_SEED)
             .comparisons());
+    // The report says which family rule decided: Holm on the general path.
+    assertThat(VerdictEngine.compare(big, Policy.DEFAULT)).extracting(Comparison::adjustment)
+        .containsOnly(Adjustment.HOLM);
+    assertThat(VerdictEngine.compare(small, looks)).extracting(Comparison::adjustment)
+        .containsOnly(Adjustment.HOLM);
   }
 
   @Test
@@ -77,5 +83,7 @@ class SmallFamilyTest {
     List<Comparison> out = VerdictEngine.compare(in, Policy.DEFAULT);
     assertThat(out.get(2).pAdjusted()).isEqualTo(out.get(2).pValue());
     assertThat(out.get(2).gating()).isFalse();
+    assertThat(out.get(2).adjustment()).isEqualTo(Adjustment.NONE);
+    assertThat(out.get(0).adjustment()).isEqualTo(Adjustment.MAXT);
   }
 }

@@ -78,10 +78,12 @@ class AnalyzeCommandTest {
     JsonNode c = e.get("comparisons").get(0);
     for (String field : List.of("arm", "metric", "unit", "better", "n_baseline", "n_candidate",
         "n_pairs", "baseline_center", "candidate_center", "change", "ci_low", "ci_high",
-        "p_value", "p_adjusted", "verdict", "reasons", "warnings")) {
+        "p_value", "p_adjusted", "adjustment", "verdict", "reasons", "warnings")) {
       assertThat(c.has(field)).as(field).isTrue();
     }
     assertThat(c.get("metric").asText()).isEqualTo("stat");
+    // 12 pairs, a fixed design: the gating metrics are decided together.
+    assertThat(c.get("adjustment").asText()).isEqualTo("maxT");
     assertThat(c.get("n_pairs").asInt()).isEqualTo(12);
     assertThat(c.get("change").asDouble()).isBetween(0.19, 0.21);
     assertThat(c.get("verdict").asText()).isEqualTo("improved");

@@ -146,6 +146,7 @@ public final class DomainToProto {
         .setPAdjusted(c.pAdjusted()).setVerdict(c.verdict().wire())
         .addAllReasons(c.reasons()).addAllWarnings(c.warnings()).setGating(c.gating())
         .setHostClass(c.hostClass()).setOfCeiling(row.ofCeiling())
+        .setAdjustment(c.adjustment().wire())
         .build();
   }
 

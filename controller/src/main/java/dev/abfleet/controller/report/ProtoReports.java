@@ -13,6 +13,7 @@ import dev.abfleet.report.Report;
 import dev.abfleet.report.Row;
 import dev.abfleet.report.Run;
 import dev.abfleet.report.RunFacts;
+import dev.abfleet.stats.Adjustment;
 import dev.abfleet.stats.BootFailureComparison;
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Direction;
@@ -68,7 +69,7 @@ public final class ProtoReports {
         true, nBaseline, nCandidate, c.getNPairs(), c.getBaselineCenter(),
         c.getCandidateCenter(), c.getChange(), c.getCiLow(), c.getCiHigh(), c.getPValue(),
         c.getPAdjusted(), verdict(c.getVerdict()), c.getReasonsList(), c.getWarningsList(),
-        c.getHostClass());
+        c.getHostClass(), c.getAdjustment().isEmpty() ? null : Adjustment.ofWire(c.getAdjustment()));
   }
 
   private static Direction direction(String better) {
