@@ -1,15 +1,29 @@
 package dev.abfleet.stats;
 
 import org.hipparchus.distribution.continuous.NormalDistribution;
+import org.hipparchus.distribution.continuous.TDistribution;
 
 /**
- * Pairs a paired experiment needs to detect a relative change: the normal approximation of a
- * two-sided paired test on log ratios, n = ((z_{1-alpha/2m} + z_power) * sd / ln(1 + mde))^2,
- * with alpha split over the m gating metrics (Bonferroni, as the family-wise error control of a
- * verdict spends it at worst), divided by the Wilcoxon signed-rank test's asymptotic relative
- * efficiency to the t test at the normal, 3/pi (the engine's test is a signed-rank test), rounded
- * up and at least {@value #MIN_PAIRS} (below that the signed-rank test cannot reach small p at all).
- * Pure.
+ * Pairs a paired experiment needs for a change of {@code mde} to be called improved or
+ * regressed with probability {@code power}. A verdict needs two things ({@link Verdicts}): the
+ * test must reject at its share of alpha, and the estimate must lie beyond the noise threshold.
+ * With the estimate of the log ratio roughly normal around ln(1 + mde) with standard error
+ * se = sd / sqrt(n * 3/pi) (3/pi: the Wilcoxon signed-rank test's asymptotic relative efficiency
+ * to the t test at the normal; the engine's test is a signed-rank test), both hold with
+ * probability {@code power} when
+ * <ul>
+ *   <li>ln(1 + mde) &ge; (z_{1-alpha/2m} + z_power) * se (significance, alpha split over the m
+ *       gating metrics as Bonferroni, which the family-wise control spends at worst), and
+ *   <li>ln(1 + mde) - ln(1 + threshold) &ge; z_power * se (the estimate beyond the threshold).
+ * </ul>
+ * n is the larger of the two, rounded up and at least {@value #MIN_PAIRS} and the fewest pairs
+ * whose exact p can reach alpha / m. The quantiles are Student's t at the n found (iterated until
+ * it settles), since the spread is estimated from those pairs; a plan of at most
+ * {@value #SIMULATED_UP_TO} pairs is then moved to the fewest pairs at which simulated normal
+ * differences reach the power with the exact signed-rank test and the Hodges-Lehmann estimate,
+ * where the normal theory misses the steps of the exact test's p. A change no larger than the threshold is never
+ * called, whatever n: {@link #reachable}. The increase is planned for: a decrease of the same
+ * size is further from 0 and from the threshold on the log scale, so it needs fewer pairs. Pure.
  */
 public final class PowerPlan {
   /** The fewest pairs planned. */
@@ -20,23 +34,120 @@ public final class PowerPlan {
 
   private PowerPlan() {}
 
+  /** True when a change of {@code mde} can be called at all: it is larger than {@code threshold}. */
+  public static boolean reachable(double mde, double threshold) {
+    return mde > threshold;
+  }
+
   /**
    * Pairs needed; -1 when {@code pairedSd} is not a positive finite number (too few pairs were
    * measured to know the noise).
    *
    * @param pairedSd sd of the paired log-ratio differences
-   * @param mde the relative change to detect, e.g. 0.02
+   * @param mde the relative change to detect, e.g. 0.05; larger than {@code threshold}
+   * @param threshold the experiment's noise threshold, e.g. 0.02 (0 = none)
    * @param alpha family-wise significance level
    * @param metrics gating metrics the alpha is split over (at least 1)
-   * @param power probability of detecting a change of mde, e.g. 0.8
+   * @param power probability of the verdict for a change of mde, e.g. 0.8
+   * @throws IllegalArgumentException when the change is not {@link #reachable}
    */
-  public static long pairs(double pairedSd, double mde, double alpha, int metrics, double power) {
+  public static long pairs(double pairedSd, double mde, double threshold, double alpha, int metrics,
+      double power) {
+    if (!reachable(mde, threshold)) {
+      throw new IllegalArgumentException("a change of " + mde + " is within the noise threshold "
+          + threshold + " and is never called improved or regressed");
+    }
     if (!(pairedSd > 0) || !Double.isFinite(pairedSd)) {
       return -1;
     }
-    double zAlpha = STANDARD_NORMAL.inverseCumulativeProbability(1 - alpha / (2.0 * Math.max(1, metrics)));
-    double zPower = STANDARD_NORMAL.inverseCumulativeProbability(power);
-    double n = Math.pow((zAlpha + zPower) * pairedSd / Math.log(1 + mde), 2) / SIGNED_RANK_ARE;
+    int m = Math.max(1, metrics);
+    double effect = Math.log1p(mde);
+    double gap = effect - Math.log1p(Math.max(0, threshold));
+    // Normal quantiles first, then Student's t at the n they give until n settles: the sd is
+    // estimated from the same few pairs, which the normal quantiles forget at small n.
+    long floor = Math.max(MIN_PAIRS, fewestReaching(alpha, m));
+    long n = Math.max(floor, needed(pairedSd, effect, gap, alpha, m, power, 0));
+    for (int i = 0; i < 50; i++) {
+      long next = Math.max(floor, needed(pairedSd, effect, gap, alpha, m, power, n - 1));
+      if (next == n) {
+        break;
+      }
+      n = next;
+    }
+    if (n > SIMULATED_UP_TO) {
+      return n;
+    }
+    // Few pairs: the exact test's p moves in steps the normal theory does not see (at 6 pairs
+    // it rejects at 5% only when all six differences share a sign). Simulate the test there.
+    double alphaEach = alpha / m;
+    double logThreshold = Math.log1p(Math.max(0, threshold));
+    while (n < SIMULATED_UP_TO && simulatedPower((int) n, pairedSd, effect, logThreshold, alphaEach) < power) {
+      n++;
+    }
+    while (n > floor && simulatedPower((int) n - 1, pairedSd, effect, logThreshold, alphaEach) >= power) {
+      n--;
+    }
+    return n;
+  }
+
+  /** Plans of at most this many pairs are checked by simulating the test. */
+  public static final int SIMULATED_UP_TO = 40;
+  private static final int SIMULATED_RUNS = 2000;
+  private static final long SIMULATION_SEED = 0x9_0bee_f00dL;
+
+  /**
+   * The share of {@value #SIMULATED_RUNS} experiments of n normal log-ratio differences (mean
+   * {@code effect}, sd {@code sd}) whose exact signed-rank p (the engine's scores) is at most
+   * {@code alphaEach} and whose Hodges-Lehmann estimate lies beyond {@code logThreshold}. The
+   * same seed for every n, so the shares of neighbouring n compare like with like.
+   */
+  static double simulatedPower(int n, double sd, double effect, double logThreshold, double alphaEach) {
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(SIMULATION_SEED);
+    int hits = 0;
+    double[] d = new double[n];
+    for (int r = 0; r < SIMULATED_RUNS; r++) {
+      for (int i = 0; i < n; i++) {
+        d[i] = effect + sd * gaussian(rng);
+      }
+      if (HodgesLehmann.walshMedian(d) > logThreshold && AdaptiveSignedRank.twoSidedP(d) <= alphaEach) {
+        hits++;
+      }
+    }
+    return (double) hits / SIMULATED_RUNS;
+  }
+
+  /** A standard normal draw (Box-Muller; SplittableRandom has no nextGaussian on Java 17). */
+  private static double gaussian(java.util.SplittableRandom rng) {
+    return Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
+  }
+
+  /**
+   * Pairs for both conditions at quantiles of Student's t with {@code df} degrees of freedom
+   * (0 = the normal), divided by the signed-rank efficiency.
+   */
+  private static long needed(double sd, double effect, double gap, double alpha, int m, double power, long df) {
+    double qAlpha = quantile(1 - alpha / (2.0 * m), df);
+    double qPower = quantile(power, df);
+    double significance = Math.pow((qAlpha + qPower) * sd / effect, 2);
+    double beyond = Math.pow(qPower * sd / gap, 2);
+    double n = Math.max(significance, beyond) / SIGNED_RANK_ARE;
     return Math.max(MIN_PAIRS, (long) Math.ceil(n - 1e-9));
+  }
+
+  private static double quantile(double p, long df) {
+    return df <= 0 ? STANDARD_NORMAL.inverseCumulativeProbability(p)
+        : new TDistribution(df).inverseCumulativeProbability(p);
+  }
+
+  /**
+   * The fewest pairs whose exact two-sided signed-rank p can reach alpha / m at all: its
+   * smallest value, every difference of one sign, is 2 / 2^n.
+   */
+  static long fewestReaching(double alpha, int m) {
+    long n = 1;
+    while (2.0 / Math.pow(2, n) > alpha / m) {
+      n++;
+    }
+    return n;
   }
 }

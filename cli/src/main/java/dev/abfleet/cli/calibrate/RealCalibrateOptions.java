@@ -83,7 +83,7 @@ final class RealCalibrateOptions {
           + " completed); nothing recorded");
       return 3;
     }
-    out.print(RealCalibration.render(r.stored(), fmt, 0.02, cfg.policy().alpha()));
+    out.print(RealCalibration.render(r.stored(), fmt, cfg.policy().noiseThreshold(), cfg.policy().alpha()));
     if (!fmt.equals("json")) {
       out.printf(Locale.ROOT, "%nthis run: %d of %d A/A experiments completed, %d pairs each; records in %s"
           + " (merged with earlier runs); pairs for 2%% at 80%% power, alpha %s over the gating metrics%n",

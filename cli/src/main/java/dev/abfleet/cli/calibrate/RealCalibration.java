@@ -41,9 +41,10 @@ public final class RealCalibration {
   }
 
   /** The stored records as a table: text, markdown or json. */
-  public static String render(List<NoiseRecord> stored, String format, double mde, double alpha) {
+  public static String render(List<NoiseRecord> stored, String format, double threshold, double alpha) {
+    double mde = NoiseQuotes.mdeFor(threshold);
     List<NoiseCalibration> quotes = stored.stream()
-        .map(r -> NoiseQuotes.quote(r, mde, alpha, Math.max(1, r.gating().size()), NoiseQuotes.POWER)).toList();
+        .map(r -> NoiseQuotes.quote(r, threshold, alpha, Math.max(1, r.gating().size()), NoiseQuotes.POWER)).toList();
     return switch (format.toLowerCase(Locale.ROOT)) {
       case "json" -> json(quotes);
       case "markdown", "md" -> table(quotes, true, mde);

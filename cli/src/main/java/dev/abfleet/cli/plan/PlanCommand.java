@@ -23,14 +23,21 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "From the noise abfleet calibrate --real measured (in $ABFLEET_HOME/noise), print per host class",
-      "and metric the pairs a paired A/B experiment needs to detect a change of --mde with --power,",
-      "two-sided at --alpha split over the gating metrics (Bonferroni), on log ratios with the measured",
-      "paired sd, divided by the signed-rank test's efficiency 3/pi; at least 6 pairs."
+      "and metric the pairs a paired A/B experiment needs for a change of --mde to be called improved",
+      "or regressed with probability --power: significant two-sided at --alpha split over the gating",
+      "metrics (Bonferroni) and estimated beyond the noise --threshold, on log ratios with the measured",
+      "paired sd (signed-rank efficiency 3/pi, Student's t at small n; plans of up to 40 pairs are",
+      "checked by simulating the exact test). --mde must be larger than --threshold."
     })
 public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--mde", required = true, paramLabel = "CHANGE",
       description = "Minimum detectable effect: 2%% or 0.02.")
   String mde;
+
+  @Option(names = "--threshold", defaultValue = "0.02", paramLabel = "R",
+      description = "The experiments' noise threshold, relative (default: ${DEFAULT-VALUE}, as ab's): a change"
+          + " must be estimated beyond it to be called.")
+  double threshold;
 
   @Option(names = "--class", paramLabel = "KEY",
       description = "Only this host class: its key (file name in $ABFLEET_HOME/noise, e.g. qemu_tcg) or label.")
@@ -52,6 +59,15 @@ public final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     double change = parseMde(mde);
+    if (!(threshold >= 0 && threshold < 1)) {
+      throw new Problem("--threshold " + threshold + ": expected a relative change from 0 to below 1, e.g. 0.02");
+    }
+    if (!PowerPlan.reachable(change, threshold)) {
+      throw new Problem("--mde " + mde + " is not larger than the noise threshold " + NoiseSection.pct(threshold)
+          + ": a change within the threshold is never called improved or regressed, whatever the pairs;"
+          + " plan for a larger --mde (e.g. " + NoiseSection.pct(2 * Math.max(threshold, 0.01)) + ") or give the"
+          + " experiments a lower --threshold");
+    }
     if (!(alpha > 0 && alpha < 1)) {
       throw new Problem("--alpha " + alpha + ": expected a level between 0 and 1, e.g. 0.05");
     }
@@ -74,16 +90,17 @@ public final class PlanCommand implements Callable<Integer> {
       List<String> family = family(r);
       for (String name : family) {
         MetricNoise m = r.metric(name);
-        long n = m == null ? -1 : PowerPlan.pairs(m.pairedSd(), change, alpha, family.size(), power);
+        long n = m == null ? -1 : PowerPlan.pairs(m.pairedSd(), change, threshold, alpha, family.size(), power);
         rows.add(new String[] {r.hostClass(), name, m == null ? "?" : NoiseSection.pct(m.pairedSd()),
             m == null ? "0" : String.valueOf(m.pairs()), n < 0 ? "? (not measured)" : String.valueOf(n)});
       }
     }
     out.print(Numbers.table(rows));
-    out.printf(Locale.ROOT, "%ndetect %s at %s power, alpha %s two-sided split over each class's %s metrics"
-        + " (Bonferroni); paired signed-rank test on log ratios (efficiency 3/pi); at least %d pairs%n",
+    out.printf(Locale.ROOT, "%na change of %s called at %s power: significant at alpha %s two-sided split over"
+        + " each class's %s metrics (Bonferroni) and estimated beyond the noise threshold %s; paired signed-rank"
+        + " test on log ratios (efficiency 3/pi, Student's t at small n, simulated up to %d pairs); at least %d pairs%n",
         NoiseSection.pct(change), NoiseSection.pct(power), alpha, metrics == null ? "gating" : "listed",
-        PowerPlan.MIN_PAIRS);
+        NoiseSection.pct(threshold), PowerPlan.SIMULATED_UP_TO, PowerPlan.MIN_PAIRS);
     out.flush();
     return 0;
   }

@@ -33,7 +33,7 @@ class PlanCommandTest {
 
   @Test
   void withoutRecordsSaysToCalibrateFirst() {
-    assertThatThrownBy(() -> plan("--mde", "2%")).isInstanceOf(Problem.class)
+    assertThatThrownBy(() -> plan("--mde", "4%")).isInstanceOf(Problem.class)
         .hasMessageContaining("run `abfleet calibrate --real` first");
   }
 
@@ -41,7 +41,7 @@ class PlanCommandTest {
   void anUnknownClassListsTheRecordedOnes() {
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
         List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01)))));
-    assertThatThrownBy(() -> plan("--mde", "2%", "--class", "vz_vz")).isInstanceOf(Problem.class)
+    assertThatThrownBy(() -> plan("--mde", "4%", "--class", "vz_vz")).isInstanceOf(Problem.class)
         .hasMessageContaining("host class 'vz_vz'").hasMessageContaining("recorded classes: qemu_tcg");
   }
 
@@ -55,13 +55,27 @@ class PlanCommandTest {
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 3, 0, LocalDate.of(2026, 12, 3),
         List.of("metadata_stat", "create_delete", "seq_read", "negative_lookup"), metrics));
 
-    String out = plan("--mde", "2%", "--class", "qemu_tcg");
+    String out = plan("--mde", "4%", "--class", "qemu_tcg");
 
-    // sd 0.029 over 4 gating metrics at alpha 0.05, 80% power: 26 pairs (PowerPlanTest's scipy value).
-    assertThat(out).containsPattern("qemu/tcg\\s+metadata_stat\\s+2\\.9%\\s+2\\s+26\\n");
+    // The record's sd, alpha split over the 4 gating metrics, ab's 2% threshold, 80% power
+    // (the plan itself is checked in PowerPlanTest and, against the engine, PowerPlanSimulationTest).
+    long four = dev.abfleet.stats.PowerPlan.pairs(0.029, 0.04, 0.02, 0.05, 4, 0.8);
+    long one = dev.abfleet.stats.PowerPlan.pairs(0.029, 0.04, 0.01, 0.05, 1, 0.8);
+    assertThat(four).isGreaterThan(one);
+    assertThat(out).containsPattern("qemu/tcg\\s+metadata_stat\\s+2\\.9%\\s+2\\s+" + four + "\\n");
     assertThat(out).containsPattern("seq_read\\s+\\?\\s+0\\s+\\? \\(not measured\\)");
-    assertThat(plan("--mde", "0.02", "--metrics", "metadata_stat"))
-        .containsPattern("metadata_stat\\s+2\\.9%\\s+2\\s+18\\n"); // scipy: 17.63 for one metric
+    assertThat(out).contains("a change of 4% called at 80% power").contains("noise threshold 2%;");
+    assertThat(plan("--mde", "0.04", "--metrics", "metadata_stat", "--threshold", "0.01"))
+        .containsPattern("metadata_stat\\s+2\\.9%\\s+2\\s+" + one + "\\n");
+  }
+
+  @Test
+  void aChangeWithinTheNoiseThresholdIsRefusedWithTheFix() {
+    NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
+        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01)))));
+    assertThatThrownBy(() -> plan("--mde", "2%")).isInstanceOf(Problem.class)
+        .hasMessageContaining("--mde 2% is not larger than the noise threshold 2%")
+        .hasMessageContaining("never called improved or regressed").hasMessageContaining("larger --mde (e.g. 4%)");
   }
 
   @Test

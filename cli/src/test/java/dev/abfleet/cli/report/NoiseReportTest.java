@@ -22,9 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 class NoiseReportTest {
   private static final String LINE = "host class qemu/tcg: measured A/A false-positive rate 0/3 experiments"
       + " (95% Wilson 0-56%), calibrated 2026-12-03; noise per metric: metadata_stat CV 2.1%, paired sd 2.9%"
-      + " (12 pairs); pairs for a 2% change at 80% power: 18";
+      + " (12 pairs); pairs for a 4% change at 80% power: 7";
 
-  /** The golden FUSE experiment with its boots on qemu/tcg; its spec lists no gating metrics, so m = 1. */
+  /**
+   * The golden FUSE experiment with its boots on qemu/tcg; its spec lists no gating metrics, so
+   * m = 1, and its noise threshold is 2%, so the pairs are planned for a 4% change.
+   */
   private static Experiment onQemuTcg() {
     Experiment.Builder e = ReportGoldenTest.fuseCase().toBuilder();
     for (Boot.Builder b : e.getBootsBuilderList()) {
@@ -93,6 +96,7 @@ class NoiseReportTest {
     assertThat(m.get("cv").asDouble()).isCloseTo(0.021, org.assertj.core.data.Offset.offset(1e-12));
     assertThat(m.get("paired_sd").asDouble()).isCloseTo(0.029, org.assertj.core.data.Offset.offset(1e-12));
     assertThat(m.get("pairs").asInt()).isEqualTo(12);
-    assertThat(m.get("pairs_for_mde").asInt()).isEqualTo(18);
+    assertThat(m.get("pairs_for_mde").asInt()).isEqualTo(7);
+    assertThat(c.get("mde").asDouble()).isEqualTo(0.04);
   }
 }
