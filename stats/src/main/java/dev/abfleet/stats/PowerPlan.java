@@ -79,12 +79,12 @@ public final class PowerPlan {
     }
     // Few pairs: the exact test's p moves in steps the normal theory does not see (at 6 pairs
     // it rejects at 5% only when all six differences share a sign). Simulate the test there.
-    double alphaEach = alpha / m;
-    double logThreshold = Math.log1p(Math.max(0, threshold));
-    while (n < SIMULATED_UP_TO && simulatedPower((int) n, pairedSd, effect, logThreshold, alphaEach) < power) {
+    Noise normal = rng -> pairedSd * gaussian(rng);
+    Trial t = new Trial(effect, Math.log1p(Math.max(0, threshold)), alpha / m, SIMULATED_RUNS);
+    while (n < SIMULATED_UP_TO && t.power((int) n, normal) < power) {
       n++;
     }
-    while (n > floor && simulatedPower((int) n - 1, pairedSd, effect, logThreshold, alphaEach) >= power) {
+    while (n > floor && t.power((int) n - 1, normal) >= power) {
       n--;
     }
     return n;
@@ -92,28 +92,117 @@ public final class PowerPlan {
 
   /** Plans of at most this many pairs are checked by simulating the test. */
   public static final int SIMULATED_UP_TO = 40;
+  /** The fewest recorded differences {@link #pairsFromSample} resamples. */
+  public static final int MIN_SAMPLE = 20;
+  /** The most pairs {@link #pairsFromSample} simulates; past it the normal plan stands. */
+  public static final int RESAMPLED_UP_TO = 400;
   private static final int SIMULATED_RUNS = 2000;
+  private static final int RESAMPLED_RUNS = 1000;
   private static final long SIMULATION_SEED = 0x9_0bee_f00dL;
 
   /**
-   * The share of {@value #SIMULATED_RUNS} experiments of n normal log-ratio differences (mean
-   * {@code effect}, sd {@code sd}) whose exact signed-rank p (the engine's scores) is at most
-   * {@code alphaEach} and whose Hodges-Lehmann estimate lies beyond {@code logThreshold}. The
-   * same seed for every n, so the shares of neighbouring n compare like with like.
+   * Pairs needed when the paired noise is known as a sample of recorded A/A log-ratio
+   * differences rather than as an sd: experiments are simulated by resampling the sample's
+   * residuals (about its median) around a change of mde, and n is the fewest pairs at which
+   * the exact test and the estimate beyond the threshold reach the power. Real boot noise has
+   * tails (a boot now and then several times slower) that an sd counts in full and the engine's
+   * rank test mostly does not; a robust scale alone (1.4826 MAD) misses the tails the other way.
+   * Past {@value #RESAMPLED_UP_TO} pairs, the normal plan at the sample's sd. Falls back to
+   * {@link #pairs} with the sample's sd below {@value #MIN_SAMPLE} values.
+   *
+   * @throws IllegalArgumentException when the change is not {@link #reachable}
    */
-  static double simulatedPower(int n, double sd, double effect, double logThreshold, double alphaEach) {
-    java.util.SplittableRandom rng = new java.util.SplittableRandom(SIMULATION_SEED);
-    int hits = 0;
-    double[] d = new double[n];
-    for (int r = 0; r < SIMULATED_RUNS; r++) {
-      for (int i = 0; i < n; i++) {
-        d[i] = effect + sd * gaussian(rng);
-      }
-      if (HodgesLehmann.walshMedian(d) > logThreshold && AdaptiveSignedRank.twoSidedP(d) <= alphaEach) {
-        hits++;
+  public static long pairsFromSample(double[] diffs, double mde, double threshold, double alpha, int metrics,
+      double power) {
+    double[] finite = java.util.Arrays.stream(diffs).filter(Double::isFinite).toArray();
+    double sd = sd(finite);
+    if (finite.length < MIN_SAMPLE) {
+      return pairs(sd, mde, threshold, alpha, metrics, power);
+    }
+    if (!reachable(mde, threshold)) {
+      throw new IllegalArgumentException("a change of " + mde + " is within the noise threshold "
+          + threshold + " and is never called improved or regressed");
+    }
+    double[] residuals = finite.clone();
+    java.util.Arrays.sort(residuals);
+    double median = residuals[residuals.length / 2];
+    for (int i = 0; i < residuals.length; i++) {
+      residuals[i] -= median;
+    }
+    if (!(sd > 0)) {
+      return pairs(sd, mde, threshold, alpha, metrics, power);
+    }
+    int m = Math.max(1, metrics);
+    long floor = Math.max(MIN_PAIRS, fewestReaching(alpha, m));
+    Noise resampled = rng -> residuals[rng.nextInt(residuals.length)];
+    Trial t = new Trial(Math.log1p(mde), Math.log1p(Math.max(0, threshold)), alpha / m, RESAMPLED_RUNS);
+    // Double from the floor until the power is reached, then bisect back.
+    long low = floor - 1;
+    long high = floor;
+    while (t.power((int) high, resampled) < power) {
+      low = high;
+      high *= 2;
+      if (high > RESAMPLED_UP_TO) {
+        return Math.max(RESAMPLED_UP_TO, pairs(sd, mde, threshold, alpha, metrics, power));
       }
     }
-    return (double) hits / SIMULATED_RUNS;
+    while (high - low > 1) {
+      long mid = (low + high) / 2;
+      if (t.power((int) mid, resampled) >= power) {
+        high = mid;
+      } else {
+        low = mid;
+      }
+    }
+    return high;
+  }
+
+  private static double sd(double[] x) {
+    if (x.length < 2) {
+      return Double.NaN;
+    }
+    double mean = java.util.Arrays.stream(x).average().orElse(0);
+    double ss = 0;
+    for (double v : x) {
+      ss += (v - mean) * (v - mean);
+    }
+    return Math.sqrt(ss / (x.length - 1));
+  }
+
+  /** One draw of paired noise on the log scale. */
+  interface Noise {
+    double draw(java.util.SplittableRandom rng);
+  }
+
+  /**
+   * Simulated experiments of one plan: a change of {@code effect} (log scale) called when the
+   * exact signed-rank p (the engine's scores) is at most {@code alphaEach} and the
+   * Hodges-Lehmann estimate lies beyond {@code logThreshold}.
+   */
+  record Trial(double effect, double logThreshold, double alphaEach, int runs) {
+    /**
+     * The share of {@code runs} experiments of n pairs called; the same seed for every n, so
+     * the shares of neighbouring n compare like with like.
+     */
+    double power(int n, Noise noise) {
+      java.util.SplittableRandom rng = new java.util.SplittableRandom(SIMULATION_SEED);
+      int hits = 0;
+      double[] d = new double[n];
+      for (int r = 0; r < runs; r++) {
+        for (int i = 0; i < n; i++) {
+          d[i] = effect + noise.draw(rng);
+        }
+        if (HodgesLehmann.walshMedian(d) > logThreshold && AdaptiveSignedRank.twoSidedP(d) <= alphaEach) {
+          hits++;
+        }
+      }
+      return (double) hits / runs;
+    }
+  }
+
+  /** {@link Trial#power} of normal differences with sd {@code sd}, {@value #SIMULATED_RUNS} runs. */
+  static double simulatedPower(int n, double sd, double effect, double logThreshold, double alphaEach) {
+    return new Trial(effect, logThreshold, alphaEach, SIMULATED_RUNS).power(n, rng -> sd * gaussian(rng));
   }
 
   /** A standard normal draw (Box-Muller; SplittableRandom has no nextGaussian on Java 17). */

@@ -87,8 +87,8 @@ public final class NoiseMeasure {
       }
     }
     List<MetricNoise> out = new ArrayList<>();
-    medians.forEach((metric, values) -> out.add(new MetricNoise(metric, Moments.of(array(values)),
-        Moments.of(array(diffs.getOrDefault(metric, List.of()))))));
+    medians.forEach((metric, values) -> out.add(MetricNoise.of(metric, Moments.of(array(values)),
+        array(diffs.getOrDefault(metric, List.of())))));
     return out;
   }
 

@@ -1,7 +1,6 @@
 package dev.abfleet.cli.noise;
 
 import dev.abfleet.bench.calibrate.Wilson;
-import dev.abfleet.stats.PowerPlan;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;
 import java.util.ArrayList;
@@ -12,7 +11,7 @@ import java.util.TreeSet;
  * The noise records a report quotes: one per host class the experiment's boots ran on that has a
  * record. The pair counts are planned for the experiment's own gating family: its alpha split
  * over its gating metrics, twice its noise threshold as the change to be called
- * ({@link #mdeFor}), {@value #POWER} power ({@link PowerPlan}).
+ * ({@link #mdeFor}), {@value #POWER} power ({@link MetricNoise#pairsFor}).
  */
 public final class NoiseQuotes {
   /** Power the reports plan pair counts for. */
@@ -56,7 +55,7 @@ public final class NoiseQuotes {
     double[] wilson = Wilson.interval(r.falsePositives(), r.experiments(), Z95);
     List<NoiseCalibration.Metric> metrics = r.metrics().stream().map(mn -> new NoiseCalibration.Metric(
         mn.metric(), mn.cv(), mn.pairedSd(), mn.pairs(),
-        PowerPlan.pairs(mn.pairedSd(), mde, threshold, alpha, gatingMetrics, power))).toList();
+        mn.pairsFor(mde, threshold, alpha, gatingMetrics, power))).toList();
     return new NoiseCalibration(r.hostClass(), r.experiments(), r.falsePositives(), wilson[0], wilson[1],
         r.date().toString(), mde, power, metrics);
   }

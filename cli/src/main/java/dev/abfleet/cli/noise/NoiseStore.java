@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * <p>Each {@link #merge} adds to the class's record ({@link NoiseRecord#merge}: experiments and
  * pairs accumulate, the latest date is kept), so noise measured over many nights tightens rather
  * than being replaced. The merged moments are stored, the derived cv and paired_sd beside them
- * for people reading the file.
+ * for people reading the file, and the newest paired log ratios ({@link MetricNoise#recent};
+ * optional: a record written before they were kept plans from its sd).
  */
 public final class NoiseStore {
   static final int FORMAT_VERSION = 1;
@@ -143,6 +144,8 @@ public final class NoiseStore {
       o.put("pairs", m.pairs());
       moments(o.putObject("boot_medians"), m.boots());
       moments(o.putObject("paired_log_ratios"), m.diffs());
+      ArrayNode recent = o.putArray("recent_log_ratios");
+      m.recent().forEach(recent::add);
     }
     return n;
   }
@@ -179,8 +182,15 @@ public final class NoiseStore {
     n.path("gating_metrics").forEach(g -> gating.add(g.asText()));
     List<MetricNoise> metrics = new ArrayList<>();
     for (JsonNode m : required(n, "metrics")) {
+      List<Double> recent = new ArrayList<>();
+      for (JsonNode d : m.path("recent_log_ratios")) {
+        if (!d.isNumber() || !Double.isFinite(d.asDouble())) {
+          throw new IllegalArgumentException("recent_log_ratios holds " + d + "; expected finite numbers");
+        }
+        recent.add(d.asDouble());
+      }
       metrics.add(new MetricNoise(required(m, "metric").asText(), moments(required(m, "boot_medians")),
-          moments(required(m, "paired_log_ratios"))));
+          moments(required(m, "paired_log_ratios")), recent));
     }
     long experiments = required(n, "experiments").asLong();
     long fps = required(n, "false_positives").asLong();

@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
       "and metric the pairs a paired A/B experiment needs for a change of --mde to be called improved",
       "or regressed with probability --power: significant two-sided at --alpha split over the gating",
       "metrics (Bonferroni) and estimated beyond the noise --threshold, on log ratios with the measured",
-      "paired sd (signed-rank efficiency 3/pi, Student's t at small n; plans of up to 40 pairs are",
-      "checked by simulating the exact test). --mde must be larger than --threshold."
+      "paired noise: resampling the recorded paired log ratios when 20 or more are kept, else from their",
+      "sd (signed-rank efficiency 3/pi, Student's t at small n, plans of up to 40 pairs checked by",
+      "simulating the exact test). --mde must be larger than --threshold."
     })
 public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--mde", required = true, paramLabel = "CHANGE",
@@ -90,17 +91,18 @@ public final class PlanCommand implements Callable<Integer> {
       List<String> family = family(r);
       for (String name : family) {
         MetricNoise m = r.metric(name);
-        long n = m == null ? -1 : PowerPlan.pairs(m.pairedSd(), change, threshold, alpha, family.size(), power);
+        long n = m == null ? -1 : m.pairsFor(change, threshold, alpha, family.size(), power);
         rows.add(new String[] {r.hostClass(), name, m == null ? "?" : NoiseSection.pct(m.pairedSd()),
             m == null ? "0" : String.valueOf(m.pairs()), n < 0 ? "? (not measured)" : String.valueOf(n)});
       }
     }
     out.print(Numbers.table(rows));
     out.printf(Locale.ROOT, "%na change of %s called at %s power: significant at alpha %s two-sided split over"
-        + " each class's %s metrics (Bonferroni) and estimated beyond the noise threshold %s; paired signed-rank"
-        + " test on log ratios (efficiency 3/pi, Student's t at small n, simulated up to %d pairs); at least %d pairs%n",
+        + " each class's %s metrics (Bonferroni) and estimated beyond the noise threshold %s; the exact paired"
+        + " signed-rank test simulated on the recorded paired log ratios (%d or more kept), else the normal plan"
+        + " from their sd (efficiency 3/pi, Student's t, simulated up to %d pairs); at least %d pairs%n",
         NoiseSection.pct(change), NoiseSection.pct(power), alpha, metrics == null ? "gating" : "listed",
-        NoiseSection.pct(threshold), PowerPlan.SIMULATED_UP_TO, PowerPlan.MIN_PAIRS);
+        NoiseSection.pct(threshold), PowerPlan.MIN_SAMPLE, PowerPlan.SIMULATED_UP_TO, PowerPlan.MIN_PAIRS);
     out.flush();
     return 0;
   }

@@ -64,4 +64,42 @@ class NoiseStoreTest {
     store.merge(measured("no_change", LocalDate.of(2026, 12, 3)));
     assertThat(store.load("qemu tcg")).isEmpty();
   }
+  @Test
+  void theNewestPairedLogRatiosAreKeptUpToTheLimitOldestFirst(@TempDir Path dir) {
+    NoiseStore store = new NoiseStore(dir);
+    double[] first = new double[300];
+    double[] second = new double[300];
+    for (int i = 0; i < 300; i++) {
+      first[i] = i * 1e-4;
+      second[i] = -i * 1e-4;
+    }
+    store.merge(record(MetricNoise.of("metadata_stat", Moments.of(100, 101), first)));
+    NoiseRecord merged = store.merge(record(MetricNoise.of("metadata_stat", Moments.of(100, 101), second)));
+
+    MetricNoise m = merged.metric("metadata_stat");
+    assertThat(m.pairs()).isEqualTo(600);
+    assertThat(m.recent()).hasSize(MetricNoise.RECENT_MAX);
+    assertThat(m.recent().get(0)).isEqualTo(first[200]);
+    assertThat(m.recent().get(MetricNoise.RECENT_MAX - 1)).isEqualTo(second[299]);
+    assertThat(new NoiseStore(dir).load("qemu/tcg")).contains(merged);
+  }
+
+  @Test
+  void aRecordWithoutKeptRatiosStillReadsAndPlansFromItsSd(@TempDir Path dir) throws Exception {
+    NoiseStore store = new NoiseStore(dir);
+    store.merge(record(MetricNoise.of("metadata_stat", Moments.of(100, 101), 0.03, -0.01, 0.02)));
+    Path f = store.file("qemu/tcg");
+    Files.writeString(f, Files.readString(f).replaceAll("(?s),\\s*\"recent_log_ratios\"\\s*:\\s*\\[[^]]*]", ""));
+    assertThat(Files.readString(f)).doesNotContain("recent_log_ratios");
+
+    MetricNoise m = new NoiseStore(dir).load("qemu/tcg").orElseThrow().metric("metadata_stat");
+    assertThat(m.recent()).isEmpty();
+    assertThat(m.pairsFor(0.04, 0.02, 0.05, 1, 0.8))
+        .isEqualTo(dev.abfleet.stats.PowerPlan.pairs(m.pairedSd(), 0.04, 0.02, 0.05, 1, 0.8));
+  }
+
+  private static NoiseRecord record(MetricNoise m) {
+    return new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), java.util.List.of("metadata_stat"),
+        java.util.List.of(m));
+  }
 }

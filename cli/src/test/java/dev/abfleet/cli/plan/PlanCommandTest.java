@@ -40,7 +40,7 @@ class PlanCommandTest {
   @Test
   void anUnknownClassListsTheRecordedOnes() {
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
-        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01)))));
+        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01), List.of()))));
     assertThatThrownBy(() -> plan("--mde", "4%", "--class", "vz_vz")).isInstanceOf(Problem.class)
         .hasMessageContaining("host class 'vz_vz'").hasMessageContaining("recorded classes: qemu_tcg");
   }
@@ -50,8 +50,8 @@ class PlanCommandTest {
     // Two paired log ratios +-h have sd sqrt(2) * h: 0.029 and 0.05.
     double h = 0.029 / Math.sqrt(2);
     List<MetricNoise> metrics = List.of(
-        new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(h, -h)),
-        new MetricNoise("create_delete", Moments.of(100, 101), Moments.of(0.05 / Math.sqrt(2), -0.05 / Math.sqrt(2))));
+        new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(h, -h), List.of()),
+        new MetricNoise("create_delete", Moments.of(100, 101), Moments.of(0.05 / Math.sqrt(2), -0.05 / Math.sqrt(2)), List.of()));
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 3, 0, LocalDate.of(2026, 12, 3),
         List.of("metadata_stat", "create_delete", "seq_read", "negative_lookup"), metrics));
 
@@ -69,10 +69,28 @@ class PlanCommandTest {
         .containsPattern("metadata_stat\\s+2\\.9%\\s+2\\s+" + one + "\\n");
   }
 
+  /** 100 recorded differences, one in ten from a boot five times noisier: planned from the sample, not its sd. */
+  @Test
+  void aRecordWithKeptRatiosIsPlannedFromThem() {
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+    double[] d = new double[100];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = 0.03 * rng.nextGaussian() * (i % 10 == 0 ? 5 : 1);
+    }
+    MetricNoise m = MetricNoise.of("metadata_stat", Moments.of(100, 102), d);
+    NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 5, 0, LocalDate.of(2026, 12, 3),
+        List.of("metadata_stat"), List.of(m)));
+
+    long fromSample = dev.abfleet.stats.PowerPlan.pairsFromSample(d, 0.04, 0.02, 0.05, 1, 0.8);
+    long fromSd = dev.abfleet.stats.PowerPlan.pairs(m.pairedSd(), 0.04, 0.02, 0.05, 1, 0.8);
+    assertThat(fromSample).isLessThan(fromSd);
+    assertThat(plan("--mde", "4%")).containsPattern("metadata_stat\\s+\\S+%\\s+100\\s+" + fromSample + "\\n");
+  }
+
   @Test
   void aChangeWithinTheNoiseThresholdIsRefusedWithTheFix() {
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
-        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01)))));
+        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.01, -0.01), List.of()))));
     assertThatThrownBy(() -> plan("--mde", "2%")).isInstanceOf(Problem.class)
         .hasMessageContaining("--mde 2% is not larger than the noise threshold 2%")
         .hasMessageContaining("never called improved or regressed").hasMessageContaining("larger --mde (e.g. 4%)");

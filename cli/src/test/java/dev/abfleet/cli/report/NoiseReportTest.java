@@ -44,7 +44,7 @@ class NoiseReportTest {
   private static NoiseStore storeWithQemuTcg(Path dir) {
     NoiseStore store = new NoiseStore(dir);
     store.merge(new NoiseRecord("qemu/tcg", 3, 0, LocalDate.of(2026, 12, 3), List.of("metadata_stat"),
-        List.of(new MetricNoise("metadata_stat", moments(24, 30000, 630), moments(12, 0, 0.029)))));
+        List.of(new MetricNoise("metadata_stat", moments(24, 30000, 630), moments(12, 0, 0.029), List.of()))));
     return store;
   }
 
