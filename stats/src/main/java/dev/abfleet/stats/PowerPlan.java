@@ -81,10 +81,10 @@ public final class PowerPlan {
     // it rejects at 5% only when all six differences share a sign). Simulate the test there.
     Noise normal = rng -> pairedSd * gaussian(rng);
     Trial t = new Trial(effect, Math.log1p(Math.max(0, threshold)), alpha / m, SIMULATED_RUNS);
-    while (n < SIMULATED_UP_TO && t.power((int) n, normal) < power) {
+    while (n < SIMULATED_UP_TO && !t.reaches((int) n, normal, power)) {
       n++;
     }
-    while (n > floor && t.power((int) n - 1, normal) >= power) {
+    while (n > floor && t.reaches((int) n - 1, normal, power)) {
       n--;
     }
     return n;
@@ -97,7 +97,7 @@ public final class PowerPlan {
   /** The most pairs {@link #pairsFromSample} simulates; past it the normal plan stands. */
   public static final int RESAMPLED_UP_TO = 400;
   private static final int SIMULATED_RUNS = 2000;
-  private static final int RESAMPLED_RUNS = 1000;
+  private static final int RESAMPLED_RUNS = 600;
   private static final long SIMULATION_SEED = 0x9_0bee_f00dL;
 
   /**
@@ -139,16 +139,16 @@ public final class PowerPlan {
     // Double from the floor until the power is reached, then bisect back.
     long low = floor - 1;
     long high = floor;
-    while (t.power((int) high, resampled) < power) {
-      low = high;
-      high *= 2;
-      if (high > RESAMPLED_UP_TO) {
+    while (!t.reaches((int) high, resampled, power)) {
+      if (high >= RESAMPLED_UP_TO) {
         return Math.max(RESAMPLED_UP_TO, pairs(sd, mde, threshold, alpha, metrics, power));
       }
+      low = high;
+      high = Math.min(RESAMPLED_UP_TO, high * 2);
     }
     while (high - low > 1) {
       long mid = (low + high) / 2;
-      if (t.power((int) mid, resampled) >= power) {
+      if (t.reaches((int) mid, resampled, power)) {
         high = mid;
       } else {
         low = mid;
@@ -185,18 +185,35 @@ public final class PowerPlan {
      * the shares of neighbouring n compare like with like.
      */
     double power(int n, Noise noise) {
+      return (double) hits(n, noise, runs + 1, runs + 1) / runs;
+    }
+
+    /**
+     * True when at least {@code power} of the runs are called: the same answer as {@code
+     * power(n, noise) >= power}, stopping as soon as the count of hits or misses decides it.
+     */
+    boolean reaches(int n, Noise noise, double power) {
+      int needed = (int) Math.ceil(power * runs - 1e-9);
+      return hits(n, noise, needed, runs - needed + 1) >= needed;
+    }
+
+    /** Hits over the runs, stopping at {@code enoughHits} hits or {@code enoughMisses} misses. */
+    private int hits(int n, Noise noise, int enoughHits, int enoughMisses) {
       java.util.SplittableRandom rng = new java.util.SplittableRandom(SIMULATION_SEED);
       int hits = 0;
+      int misses = 0;
       double[] d = new double[n];
-      for (int r = 0; r < runs; r++) {
+      for (int r = 0; r < runs && hits < enoughHits && misses < enoughMisses; r++) {
         for (int i = 0; i < n; i++) {
           d[i] = effect + noise.draw(rng);
         }
         if (HodgesLehmann.walshMedian(d) > logThreshold && AdaptiveSignedRank.twoSidedP(d) <= alphaEach) {
           hits++;
+        } else {
+          misses++;
         }
       }
-      return (double) hits / runs;
+      return hits;
     }
   }
 
