@@ -165,7 +165,8 @@ public final class WorkerAgent implements AutoCloseable {
         .addAllAccelerators(d.accelerators())
         .setVersion(d.version())
         .addAllVolumeTransports(d.accelerators().isEmpty() ? java.util.List.of() : d.volumeTransports())
-        .addAllGuestArches(d.guestArches())));
+        .addAllGuestArches(d.guestArches())
+        .setVcpuPinning(d.pinsVcpus() ? "threads" : "none")));
     return h.build();
   }
 

@@ -27,7 +27,7 @@ class WorkerAgentTest {
     Hello hello = WorkerAgent.hello(settings, Map.of("sim", new SimDriver(SimModel.defaults(), "sim-0001")), facts);
 
     assertThat(hello.getHypervisorsList()).containsExactly(HypervisorCapability.newBuilder()
-        .setName("sim").addAccelerators("sim").setVersion("sim-1").build());
+        .setName("sim").addAccelerators("sim").setVersion("sim-1").setVcpuPinning("threads").build());
     assertThat(hello.getFingerprint().getCpuModel()).isEqualTo("sim");
     assertThat(hello.getLabelsMap()).containsEntry("rack", "r1");
   }
@@ -61,6 +61,23 @@ class WorkerAgentTest {
     Hello hello = WorkerAgent.hello(settings, Map.of("qemu", qemu), facts);
 
     assertThat(hello.getHypervisors(0).getVolumeTransportsList()).containsExactly("9p");
+  }
+
+  /** QEMU pins vCPU threads; VZ cannot (the controller then never leases it a pinned arm). */
+  @Test
+  void advertisesWhichHypervisorsPinVcpus() {
+    WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "mac", Map.of(), Path.of("/tmp"));
+    HostFacts facts = new HostFacts("aarch64", 8, 16384, "Apple M2", "24.1", "Mac OS X");
+    VmDriver vz = new dev.abfleet.worker.vm.vz.VzDriver("Mac OS X", "aarch64",
+        n -> java.util.Optional.of(Path.of("/opt/homebrew/bin", n)), (argv, workDir, logName, timeout) -> {
+          throw new AssertionError("the hello runs nothing");
+        });
+
+    Hello hello = WorkerAgent.hello(settings, new java.util.TreeMap<>(Map.of("qemu", probedQemu(List.of(), List.of()), "vz", vz)),
+        facts);
+
+    assertThat(hello.getHypervisorsList()).extracting(HypervisorCapability::getName, HypervisorCapability::getVcpuPinning)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("qemu", "threads"), org.assertj.core.groups.Tuple.tuple("vz", "none"));
   }
 
   @Test

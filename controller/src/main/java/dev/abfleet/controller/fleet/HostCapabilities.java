@@ -2,6 +2,7 @@ package dev.abfleet.controller.fleet;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a worker host can do, as it said in its hello.
@@ -13,6 +14,8 @@ import java.util.Map;
  *     here, preferred first ("virtiofs", "9p"); absent = none
  * @param guestArches hypervisor name -> guest architectures it boots here ("x86_64",
  *     "aarch64"); absent = the host's own architecture only
+ * @param unpinnable hypervisors that cannot pin vCPU threads to host CPUs here (VZ); a pinned
+ *     arm never runs on them
  */
 public record HostCapabilities(
     String hostId,
@@ -26,8 +29,10 @@ public record HostCapabilities(
     String agentVersion,
     Map<String, String> hypervisorVersions,
     Map<String, List<String>> volumeTransports,
-    Map<String, List<String>> guestArches) {
+    Map<String, List<String>> guestArches,
+    Set<String> unpinnable) {
   public HostCapabilities {
+    unpinnable = unpinnable == null ? Set.of() : Set.copyOf(unpinnable);
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
     arch = arch == null ? "" : arch;
@@ -37,6 +42,20 @@ public record HostCapabilities(
     hypervisorVersions = hypervisorVersions == null ? Map.of() : Map.copyOf(hypervisorVersions);
     volumeTransports = volumeTransports == null ? Map.of() : Map.copyOf(volumeTransports);
     guestArches = guestArches == null ? Map.of() : Map.copyOf(guestArches);
+  }
+
+  /** Capabilities whose hypervisors all pin vCPUs. */
+  public HostCapabilities(String hostId, String arch, int cpus, long memoryMib,
+      Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
+      String hostKernel, String agentVersion, Map<String, String> hypervisorVersions,
+      Map<String, List<String>> volumeTransports, Map<String, List<String>> guestArches) {
+    this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
+        hypervisorVersions, volumeTransports, guestArches, Set.of());
+  }
+
+  /** True when {@code hypervisor} pins each vCPU thread to a host CPU of its own here. */
+  public boolean pins(String hypervisor) {
+    return !unpinnable.contains(hypervisor);
   }
 
   /** Capabilities whose hypervisors boot guests of the host's own architecture only. */

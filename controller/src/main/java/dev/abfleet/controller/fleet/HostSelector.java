@@ -95,9 +95,11 @@ public record HostSelector(
     if (host == null) {
       return hypervisor;
     }
-    return allowedHypervisors().stream()
-        .filter(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty())
-        .findFirst().orElse(hypervisor);
+    List<String> usable = allowedHypervisors().stream()
+        .filter(h -> !host.hypervisors().getOrDefault(h, List.of()).isEmpty()).toList();
+    // A pinned arm takes the first usable hypervisor that pins, when the host has one.
+    return usable.stream().filter(h -> pin.vcpus() == 0 || host.pins(h)).findFirst()
+        .orElse(usable.isEmpty() ? hypervisor : usable.get(0));
   }
 
   /**
@@ -110,7 +112,20 @@ public record HostSelector(
 
   /** True when the host matches everything but, perhaps, the host volume's transport. */
   public boolean matchesAnyVolume(HostCapabilities host) {
-    return matchesPlace(host) && pin.fits(host);
+    return matchesPlace(host) && pinFits(host);
+  }
+
+  /**
+   * True when the host can pin the pinned arms' vCPUs: a CPU for each, under a hypervisor that
+   * pins (always true when no arm is pinned).
+   */
+  private boolean pinFits(HostCapabilities host) {
+    return pin.fits(host) && (pin.vcpus() == 0 || host.pins(hypervisorFor(host)));
+  }
+
+  /** True when the host matches all but the pinning, whatever its CPUs: its hypervisor cannot pin. */
+  public boolean matchesButCannotPin(HostCapabilities host) {
+    return matchesUnpinned(host) && pin.vcpus() > 0 && !host.pins(hypervisorFor(host));
   }
 
   /** True when the host matches everything but, perhaps, the CPUs that pinning needs. */

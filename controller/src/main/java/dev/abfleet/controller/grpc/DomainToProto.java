@@ -235,7 +235,8 @@ public final class DomainToProto {
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))
             .addAllVolumeTransports(c.volumeTransports().getOrDefault(name, List.of()))
-            .addAllGuestArches(c.guestArches().getOrDefault(name, List.of()))));
+            .addAllGuestArches(c.guestArches().getOrDefault(name, List.of()))
+            .setVcpuPinning(c.pins(name) ? "threads" : "none")));
     return b.build();
   }
 

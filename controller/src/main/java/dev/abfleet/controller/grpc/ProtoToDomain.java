@@ -83,8 +83,12 @@ final class ProtoToDomain {
     Map<String, String> versions = new LinkedHashMap<>();
     Map<String, List<String>> transports = new LinkedHashMap<>();
     Map<String, List<String>> guestArches = new LinkedHashMap<>();
+    java.util.Set<String> unpinnable = new java.util.TreeSet<>();
     for (HypervisorCapability c : h.getHypervisorsList()) {
       hypervisors.put(c.getName(), List.copyOf(c.getAcceleratorsList()));
+      if (c.getVcpuPinning().equals("none")) {
+        unpinnable.add(c.getName());
+      }
       if (c.getGuestArchesCount() > 0) {
         guestArches.put(c.getName(), List.copyOf(c.getGuestArchesList()));
       }
@@ -97,7 +101,7 @@ final class ProtoToDomain {
     }
     return new HostCapabilities(h.getHostId(), h.getArch(), h.getCpus(), h.getMemoryMib(),
         h.getLabelsMap(), hypervisors, h.getFingerprint().getCpuModel(),
-        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions, transports, guestArches);
+        h.getFingerprint().getHostKernel(), h.getAgentVersion(), versions, transports, guestArches, unpinnable);
   }
 
   /** A boot that reported samples; no samples at all counts as a harness failure. */

@@ -42,6 +42,13 @@ public final class FleetSummary {
     if (tooSmall.isPresent()) {
       return tooSmall;
     }
+    List<String> cannotPin = known.stream().filter(selector::matchesButCannotPin)
+        .map(h -> selector.hypervisorFor(h)).distinct().sorted().toList();
+    if (!cannotPin.isEmpty()) {
+      return Optional.of("arm " + selector.pin().arm() + " has pinned vCPUs, and the hosts matching "
+          + describe(selector) + " run it on " + String.join(", ", cannotPin) + ", which cannot pin vCPU"
+          + " threads. Run the pinned arm on qemu, or leave it unpinned.");
+    }
     String why = "no host matches " + describe(selector) + "; the fleet has: " + describe(known);
     if (!selector.hosts().isEmpty()) {
       why += " (host ids: " + known.stream().map(HostCapabilities::hostId).sorted().limit(10)
@@ -59,7 +66,8 @@ public final class FleetSummary {
 
   /** When hosts match but none has the CPUs to pin the pinned arm: say so, with the largest. */
   private static Optional<String> tooFewCpus(HostSelector selector, Collection<HostCapabilities> known) {
-    OptionalInt largest = known.stream().filter(selector::matchesUnpinned).mapToInt(HostCapabilities::cpus).max();
+    OptionalInt largest = known.stream().filter(h -> selector.matchesUnpinned(h) && !selector.matchesButCannotPin(h))
+        .mapToInt(HostCapabilities::cpus).max();
     if (largest.isEmpty()) {
       return Optional.empty();
     }

@@ -38,6 +38,17 @@ class FleetSummaryTest {
   }
 
   @Test
+  void pinnedArmOnHostsWhoseHypervisorCannotPinSaysSoAndTheFix() {
+    var vzOnly = new HostCapabilities("mac1", "aarch64", 8, 16384, Map.of(), Map.of("vz", List.of("vz")), "", "", "",
+        Map.of(), Map.of(), Map.of(), java.util.Set.of("vz"));
+    var selector = new HostSelector("vz", "", Map.of(), List.of()).pinning(new PinNeed("pinned", 2));
+
+    assertThat(FleetSummary.unsatisfiable(selector, List.of(vzOnly))).contains(
+        "arm pinned has pinned vCPUs, and the hosts matching hypervisor=vz run it on vz, which cannot pin vCPU"
+            + " threads. Run the pinned arm on qemu, or leave it unpinned.");
+  }
+
+  @Test
   void pinnedArmIsAcceptedWhenOneHostHasTheCpus() {
     var selector = new HostSelector("qemu", "", Map.of(), List.of()).pinning(new PinNeed("pinned", 2));
 

@@ -55,6 +55,14 @@ public interface VmDriver {
     return List.of();
   }
 
+  /**
+   * True when this driver pins each vCPU thread of a pinned arm to a host CPU of its own; the
+   * host's Hello says so, and the controller never leases a pinned arm to a driver that cannot.
+   */
+  default boolean pinsVcpus() {
+    return true;
+  }
+
   /** Version of the hypervisor binary, recorded in the host's Hello; empty = unknown. */
   default String version() {
     return "";

@@ -101,6 +101,12 @@ public final class VzDriver implements VmDriver {
     return unavailableReason().isPresent() ? List.of() : List.of(VolumeTransport.VIRTIOFS.wire());
   }
 
+  /** VZ does not expose its vCPU threads: pinned arms are leased to other hypervisors only. */
+  @Override
+  public boolean pinsVcpus() {
+    return false;
+  }
+
   /** Why this host cannot use VZ, or empty when it can. */
   public Optional<String> unavailableReason() {
     if (!osName.startsWith("Mac")) {
