@@ -1,5 +1,7 @@
 package dev.abfleet.stats;
 
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 import org.hipparchus.distribution.continuous.TDistribution;
 
@@ -114,7 +116,7 @@ public final class PowerPlan {
    */
   public static long pairsFromSample(double[] diffs, double mde, double threshold, double alpha, int metrics,
       double power) {
-    double[] finite = java.util.Arrays.stream(diffs).filter(Double::isFinite).toArray();
+    double[] finite = Arrays.stream(diffs).filter(Double::isFinite).toArray();
     double sd = sd(finite);
     if (finite.length < MIN_SAMPLE) {
       return pairs(sd, mde, threshold, alpha, metrics, power);
@@ -124,7 +126,7 @@ public final class PowerPlan {
           + threshold + " and is never called improved or regressed");
     }
     double[] residuals = finite.clone();
-    java.util.Arrays.sort(residuals);
+    Arrays.sort(residuals);
     double median = residuals[residuals.length / 2];
     for (int i = 0; i < residuals.length; i++) {
       residuals[i] -= median;
@@ -161,7 +163,7 @@ public final class PowerPlan {
     if (x.length < 2) {
       return Double.NaN;
     }
-    double mean = java.util.Arrays.stream(x).average().orElse(0);
+    double mean = Arrays.stream(x).average().orElse(0);
     double ss = 0;
     for (double v : x) {
       ss += (v - mean) * (v - mean);
@@ -171,7 +173,7 @@ public final class PowerPlan {
 
   /** One draw of paired noise on the log scale. */
   interface Noise {
-    double draw(java.util.SplittableRandom rng);
+    double draw(SplittableRandom rng);
   }
 
   /**
@@ -199,7 +201,7 @@ public final class PowerPlan {
 
     /** Hits over the runs, stopping at {@code enoughHits} hits or {@code enoughMisses} misses. */
     private int hits(int n, Noise noise, int enoughHits, int enoughMisses) {
-      java.util.SplittableRandom rng = new java.util.SplittableRandom(SIMULATION_SEED);
+      SplittableRandom rng = new SplittableRandom(SIMULATION_SEED);
       int hits = 0;
       int misses = 0;
       double[] d = new double[n];
@@ -223,7 +225,7 @@ public final class PowerPlan {
   }
 
   /** A standard normal draw (Box-Muller; SplittableRandom has no nextGaussian on Java 17). */
-  private static double gaussian(java.util.SplittableRandom rng) {
+  private static double gaussian(SplittableRandom rng) {
     return Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
   }
 

@@ -1,5 +1,6 @@
 package dev.abfleet.worker;
 
+import dev.abfleet.worker.vm.vz.VzDriver;
 import java.util.List;
 import dev.abfleet.worker.vm.VmDriver;
 import dev.abfleet.worker.vm.BootRequest;
@@ -15,6 +16,8 @@ import dev.abfleet.worker.sim.SimModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class WorkerAgentTest {
@@ -68,12 +71,12 @@ class WorkerAgentTest {
   void advertisesWhichHypervisorsPinVcpus() {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "mac", Map.of(), Path.of("/tmp"));
     HostFacts facts = new HostFacts("aarch64", 8, 16384, "Apple M2", "24.1", "Mac OS X");
-    VmDriver vz = new dev.abfleet.worker.vm.vz.VzDriver("Mac OS X", "aarch64",
-        n -> java.util.Optional.of(Path.of("/opt/homebrew/bin", n)), (argv, workDir, logName, timeout) -> {
+    VmDriver vz = new VzDriver("Mac OS X", "aarch64",
+        n -> Optional.of(Path.of("/opt/homebrew/bin", n)), (argv, workDir, logName, timeout) -> {
           throw new AssertionError("the hello runs nothing");
         });
 
-    Hello hello = WorkerAgent.hello(settings, new java.util.TreeMap<>(Map.of("qemu", probedQemu(List.of(), List.of()), "vz", vz)),
+    Hello hello = WorkerAgent.hello(settings, new TreeMap<>(Map.of("qemu", probedQemu(List.of(), List.of()), "vz", vz)),
         facts);
 
     assertThat(hello.getHypervisorsList()).extracting(HypervisorCapability::getName, HypervisorCapability::getVcpuPinning)

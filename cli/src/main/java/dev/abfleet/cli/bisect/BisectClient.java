@@ -14,6 +14,7 @@ import dev.abfleet.proto.fleet.v1.WatchBisectRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.PrintStream;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ final class BisectClient implements AutoCloseable {
    * @param target a checked address ({@link ControllerAddress#check})
    * @param err where the client says that the controller went away and came back
    */
-  BisectClient(String target, java.io.PrintStream err) {
+  BisectClient(String target, PrintStream err) {
     this.channel = ControllerAddress.channel(target);
     this.stub = BisectServiceGrpc.newBlockingStub(channel);
     this.reconnect = Reconnect.standard(target, err);

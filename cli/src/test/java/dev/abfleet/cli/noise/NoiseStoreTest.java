@@ -8,6 +8,7 @@ import dev.abfleet.config.Problem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,7 +100,7 @@ class NoiseStoreTest {
   }
 
   private static NoiseRecord record(MetricNoise m) {
-    return new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), java.util.List.of("metadata_stat"),
-        java.util.List.of(m));
+    return new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of("metadata_stat"),
+        List.of(m));
   }
 }

@@ -10,11 +10,13 @@ import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.Moments;
 import dev.abfleet.cli.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
+import dev.abfleet.stats.PowerPlan;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
@@ -59,8 +61,8 @@ class PlanCommandTest {
 
     // The record's sd, alpha split over the 4 gating metrics, ab's 2% threshold, 80% power
     // (the plan itself is checked in PowerPlanTest and, against the engine, PowerPlanSimulationTest).
-    long four = dev.abfleet.stats.PowerPlan.pairs(0.029, 0.04, 0.02, 0.05, 4, 0.8);
-    long one = dev.abfleet.stats.PowerPlan.pairs(0.029, 0.04, 0.01, 0.05, 1, 0.8);
+    long four = PowerPlan.pairs(0.029, 0.04, 0.02, 0.05, 4, 0.8);
+    long one = PowerPlan.pairs(0.029, 0.04, 0.01, 0.05, 1, 0.8);
     assertThat(four).isGreaterThan(one);
     assertThat(out).containsPattern("qemu/tcg\\s+metadata_stat\\s+2\\.9%\\s+2\\s+" + four + "\\n");
     assertThat(out).containsPattern("seq_read\\s+\\?\\s+0\\s+\\? \\(not measured\\)");
@@ -72,7 +74,7 @@ class PlanCommandTest {
   /** 100 recorded differences, one in ten from a boot five times noisier: planned from the sample, not its sd. */
   @Test
   void aRecordWithKeptRatiosIsPlannedFromThem() {
-    java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+    SplittableRandom rng = new SplittableRandom(5);
     double[] d = new double[100];
     for (int i = 0; i < d.length; i++) {
       d[i] = 0.03 * rng.nextGaussian() * (i % 10 == 0 ? 5 : 1);
@@ -81,8 +83,8 @@ class PlanCommandTest {
     NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 5, 0, LocalDate.of(2026, 12, 3),
         List.of("metadata_stat"), List.of(m)));
 
-    long fromSample = dev.abfleet.stats.PowerPlan.pairsFromSample(d, 0.04, 0.02, 0.05, 1, 0.8);
-    long fromSd = dev.abfleet.stats.PowerPlan.pairs(m.pairedSd(), 0.04, 0.02, 0.05, 1, 0.8);
+    long fromSample = PowerPlan.pairsFromSample(d, 0.04, 0.02, 0.05, 1, 0.8);
+    long fromSd = PowerPlan.pairs(m.pairedSd(), 0.04, 0.02, 0.05, 1, 0.8);
     assertThat(fromSample).isLessThan(fromSd);
     assertThat(plan("--mde", "4%")).containsPattern("metadata_stat\\s+\\S+%\\s+100\\s+" + fromSample + "\\n");
   }

@@ -28,6 +28,8 @@ import dev.abfleet.proto.fleet.v1.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Proto -> domain, for everything that enters the controller through gRPC. */
 final class ProtoToDomain {
@@ -83,7 +85,7 @@ final class ProtoToDomain {
     Map<String, String> versions = new LinkedHashMap<>();
     Map<String, List<String>> transports = new LinkedHashMap<>();
     Map<String, List<String>> guestArches = new LinkedHashMap<>();
-    java.util.Set<String> unpinnable = new java.util.TreeSet<>();
+    Set<String> unpinnable = new TreeSet<>();
     for (HypervisorCapability c : h.getHypervisorsList()) {
       hypervisors.put(c.getName(), List.copyOf(c.getAcceleratorsList()));
       if (c.getVcpuPinning().equals("none")) {

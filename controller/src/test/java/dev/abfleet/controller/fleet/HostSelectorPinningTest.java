@@ -2,8 +2,10 @@ package dev.abfleet.controller.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class HostSelectorPinningTest {
@@ -33,13 +35,13 @@ class HostSelectorPinningTest {
   /** A Mac with vfkit (VZ cannot pin) and QEMU; one with VZ only. */
   static HostCapabilities mac(String id, boolean withQemu) {
     Map<String, List<String>> hypervisors = withQemu
-        ? new java.util.LinkedHashMap<>(Map.of("vz", List.of("vz")))
+        ? new LinkedHashMap<>(Map.of("vz", List.of("vz")))
         : Map.of("vz", List.of("vz"));
     if (withQemu) {
       hypervisors.put("qemu", List.of("hvf"));
     }
     return new HostCapabilities(id, "aarch64", 8, 16384, Map.of(), hypervisors, "", "", "", Map.of(), Map.of(),
-        Map.of(), java.util.Set.of("vz"));
+        Map.of(), Set.of("vz"));
   }
 
   @Test
