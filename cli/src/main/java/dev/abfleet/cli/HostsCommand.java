@@ -194,11 +194,15 @@ final class HostsCommand implements Callable<Integer> {
     return out.toString();
   }
 
-  /** e.g. "qemu(tcg)", or "qemu(tcg; guests x86_64,aarch64)" when it boots several architectures. */
+  /**
+   * e.g. "qemu(tcg)", "qemu(tcg; guests x86_64,aarch64)" when it boots several architectures,
+   * "vz(vz; no pinning)" when it cannot pin vCPUs.
+   */
   private static String hypervisor(HypervisorCapability c) {
     String accels = c.getAcceleratorsCount() == 0 ? "unusable" : String.join(",", c.getAcceleratorsList());
     String guests = c.getGuestArchesCount() > 1 ? "; guests " + String.join(",", c.getGuestArchesList()) : "";
-    return c.getName() + "(" + accels + guests + ")";
+    String pinning = c.getVcpuPinning().equals("none") ? "; no pinning" : "";
+    return c.getName() + "(" + accels + guests + pinning + ")";
   }
 
   private static String orDash(String s) {

@@ -51,6 +51,17 @@ class HostsCommandTest {
   }
 
   @Test
+  void aHypervisorThatCannotPinVcpusSaysSo() {
+    var mac = host("mac1", "idle").toBuilder().clearHypervisors()
+        .addHypervisors(HypervisorCapability.newBuilder().setName("vz").addAccelerators("vz").setVcpuPinning("none"))
+        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("hvf")
+            .setVcpuPinning("threads"))
+        .build();
+
+    assertThat(HostsCommand.table(List.of(mac), false)).contains("vz(vz; no pinning) qemu(hvf)");
+  }
+
+  @Test
   void wideTableCountsRejectedReports() {
     var forger = host("h1", "idle").toBuilder().setRejectedReports(7).build();
 
