@@ -2,6 +2,8 @@ package dev.abfleet.cli.plan;
 
 import dev.abfleet.stats.PowerPlan;
 
+import dev.abfleet.config.FleetConfig;
+import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.config.Problem;
 import dev.abfleet.cli.noise.MetricNoise;
 import dev.abfleet.cli.noise.NoiseRecord;
@@ -10,6 +12,7 @@ import dev.abfleet.report.NoiseSection;
 import dev.abfleet.report.Numbers;
 import dev.abfleet.worker.WorkerSettings;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,18 +38,22 @@ public final class PlanCommand implements Callable<Integer> {
       description = "Minimum detectable effect: 2%% or 0.02.")
   String mde;
 
-  @Option(names = "--threshold", defaultValue = "0.02", paramLabel = "R",
-      description = "The experiments' noise threshold, relative (default: ${DEFAULT-VALUE}, as ab's): a change"
-          + " must be estimated beyond it to be called.")
-  double threshold;
+  @Option(names = "--threshold", paramLabel = "R",
+      description = "The experiments' noise threshold, relative: a change must be estimated beyond it to be"
+          + " called (default: --config's policy.noise_threshold, as ab's; 0.02 built in).")
+  Double threshold;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "fleet.yaml whose policy gives --threshold and --alpha (default: the built-in one).")
+  Path config;
 
   @Option(names = "--class", paramLabel = "KEY",
       description = "Only this host class: its key (file name in $ABFLEET_HOME/noise, e.g. qemu_tcg) or label.")
   String hostClass;
 
-  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
-      description = "Family-wise significance level (default: ${DEFAULT-VALUE}).")
-  double alpha;
+  @Option(names = "--alpha", paramLabel = "A",
+      description = "Family-wise significance level (default: --config's policy.alpha; 0.05 built in).")
+  Double alphaOption;
 
   @Option(names = "--power", defaultValue = "0.8", paramLabel = "P", description = "Power (default: ${DEFAULT-VALUE}).")
   double power;
@@ -59,6 +66,10 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    FleetConfig.Policy policy = (config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config))
+        .policy();
+    double threshold = this.threshold != null ? this.threshold : policy.noiseThreshold();
+    double alpha = alphaOption != null ? alphaOption : policy.alpha();
     double change = parseMde(mde);
     if (!(threshold >= 0 && threshold < 1)) {
       throw new Problem("--threshold " + threshold + ": expected a relative change from 0 to below 1, e.g. 0.02");

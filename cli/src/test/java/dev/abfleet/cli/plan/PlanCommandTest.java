@@ -99,6 +99,23 @@ class PlanCommandTest {
   }
 
   @Test
+  void theThresholdAndAlphaDefaultToFleetYamlsPolicy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    NoiseStore.inHome(home.path()).merge(new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of(),
+        List.of(new MetricNoise("metadata_stat", Moments.of(100, 102), Moments.of(0.02, -0.02), List.of()))));
+    java.nio.file.Path yaml = java.nio.file.Files.writeString(dir.resolve("fleet.yaml"),
+        "policy:\n  noise_threshold: 0.03\n  alpha: 0.01\n");
+
+    assertThatThrownBy(() -> plan("--mde", "3%", "--config", yaml.toString())).isInstanceOf(Problem.class)
+        .hasMessageContaining("not larger than the noise threshold 3%");
+    assertThat(plan("--mde", "6%", "--config", yaml.toString()))
+        .contains("alpha 0.01").contains("noise threshold 3%;")
+        .containsPattern("metadata_stat\\s+\\S+%\\s+2\\s+"
+            + PowerPlan.pairs(0.02 * Math.sqrt(2), 0.06, 0.03, 0.01, 1, 0.8) + "\\n");
+    assertThat(plan("--mde", "3%", "--config", yaml.toString(), "--threshold", "0.02")).contains("noise threshold 2%;");
+  }
+
+  @Test
   void mdeIsAPercentOrAFraction() {
     assertThat(PlanCommand.parseMde("2%")).isCloseTo(0.02, within(1e-12));
     assertThat(PlanCommand.parseMde("0.02")).isCloseTo(0.02, within(1e-12));
