@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
-import dev.abfleet.controller.ControllerSettings;
-import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;
-import dev.abfleet.testkit.Ports;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.ByteArrayOutputStream;
@@ -40,13 +37,8 @@ class AbControllerStopTest {
   @Test
   @Timeout(120)
   void aCleanControllerStopMidRunIsRiddenOutAndTheExperimentCompletes(@TempDir Path dir) throws Exception {
-    int port = Ports.freeLoopbackPort();
-    String target = "127.0.0.1:" + port;
-    ControllerSettings settings = ControllerSettings.defaults().withGrpc("127.0.0.1", port)
-        .withStore(ControllerSettings.Store.JDBC,
-            ControllerSettings.h2FileUrl(dir.resolve("store").resolve("controller")));
-    ArtifactStoreSettings artifacts = new ArtifactStoreSettings(ArtifactStoreSettings.under(dir),
-        ArtifactStoreSettings.DEFAULT_MAX_BYTES);
+    H2Controller h2 = H2Controller.under(dir);
+    String target = h2.target();
     AbCommand cmd = new AbCommand();
     new CommandLine(cmd).parseArgs("--controller", target, "--hypervisor", "sim", "--seed", "7",
         "--metrics", "metadata_stat", "--iterations", "3", "--pairs", String.valueOf(PAIRS),
@@ -55,7 +47,7 @@ class AbControllerStopTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     ExecutorService cli = Executors.newSingleThreadExecutor();
-    ControllerNode controller = ControllerNode.start(settings, artifacts);
+    ControllerNode controller = h2.start();
     // Real boot timing scaled by 0.02: a pair takes about half a second, so the stop lands mid-run.
     try (SimFleet fleet = SimFleet.start(target, 2, "sim-", SimModel.defaults().withTimeScale(0.02),
         Map.of(), dir.resolve("workers"), r -> { })) {
@@ -66,7 +58,7 @@ class AbControllerStopTest {
       assertThat(before).as("the stop lands mid-run").isLessThan(PAIRS);
 
       controller.close();
-      controller = ControllerNode.start(settings, artifacts);
+      controller = h2.start();
 
       int code = exit.get(90, TimeUnit.SECONDS);
       String log = err.toString(StandardCharsets.UTF_8);

@@ -5,16 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ExperimentClient;
+import dev.abfleet.cli.H2Controller;
 import dev.abfleet.controller.ControllerNode;
-import dev.abfleet.controller.ControllerSettings;
-import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.proto.fleet.v1.Bisect;
 import dev.abfleet.proto.fleet.v1.BisectServiceGrpc;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSummary;
 import dev.abfleet.proto.fleet.v1.GetBisectRequest;
 import dev.abfleet.proto.fleet.v1.ListBisectsRequest;
-import dev.abfleet.testkit.Ports;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import io.grpc.ManagedChannel;
@@ -53,12 +51,8 @@ class BisectRestartTest {
   @Test
   @Timeout(120)
   void aBisectSurvivesAControllerRestartAndRunsNoProbeTwice(@TempDir Path dir) throws Exception {
-    int port = Ports.freeLoopbackPort();
-    String target = "127.0.0.1:" + port;
-    ControllerSettings settings = ControllerSettings.defaults().withGrpc("127.0.0.1", port)
-        .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("store").resolve("controller")));
-    ArtifactStoreSettings artifacts = new ArtifactStoreSettings(ArtifactStoreSettings.under(dir),
-        ArtifactStoreSettings.DEFAULT_MAX_BYTES);
+    H2Controller h2 = H2Controller.under(dir);
+    String target = h2.target();
     List<String> args = new ArrayList<>(List.of("--controller", target, "--metric", "seq_read",
         "--threshold", "0.10", "--looks", "10,20,40", "--hypervisor", "sim"));
     for (int i = 0; i < 16; i++) {
@@ -70,7 +64,7 @@ class BisectRestartTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     ExecutorService cli = Executors.newSingleThreadExecutor();
-    ControllerNode controller = ControllerNode.start(settings, artifacts);
+    ControllerNode controller = h2.start();
     try (SimFleet fleet = SimFleet.start(target, 4, "sim-", SimModel.defaults().withTimeScale(0.001), Map.of(),
         dir.resolve("workers"), r -> { })) {
       Future<Integer> exit = cli.submit(() -> cmd.run(new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -90,7 +84,7 @@ class BisectRestartTest {
         channel.shutdownNow();
       }
       controller.close();
-      controller = ControllerNode.start(settings, artifacts);
+      controller = h2.start();
 
       int code = exit.get(90, TimeUnit.SECONDS);
       String report = out.toString(StandardCharsets.UTF_8);
