@@ -17,7 +17,9 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.testkit.PacedWorker;
 import dev.abfleet.testkit.Ports;
+import dev.abfleet.worker.HostFacts;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import java.net.URI;
@@ -66,7 +68,10 @@ class DashboardBrowserTest {
     // Slow enough (about 0.9 s a boot) that 12 pairs on two hosts take several seconds.
     SimModel model = SimModel.defaults().withTimeScale(0.3);
     try (ControllerNode controller = ControllerNode.start(settings);
-        InfraFailingWorker broken = InfraFailingWorker.connect(controller.grpcPort(), "broken-1");
+        // A host like a sim one whose every boot fails for the host's sake (INFRA), so it is
+        // quarantined: the sim workers' injected failures are the arm's (a kernel panic).
+        PacedWorker broken = new PacedWorker(controller.grpcPort(), "broken-1",
+            PacedWorker.Identity.sim(HostFacts.probe().arch()), 0, run -> true).start();
         SimFleet fleet = SimFleet.start("127.0.0.1:" + controller.grpcPort(), 2, "sim-", model,
             Map.of(), home, r -> { });
         ExperimentClient client = new ExperimentClient("127.0.0.1:" + controller.grpcPort())) {
@@ -114,7 +119,7 @@ class DashboardBrowserTest {
       HeadlessChromium.Page hosts = load(browser, base.resolve("hosts"), "hosts");
       assertThat(row(hosts.dom(), "host-broken-1"))
           .contains("<span class=\"state quarantined\">quarantined</span>",
-              "2 INFRA failures in a row; last: " + InfraFailingWorker.MESSAGE);
+              "2 INFRA failures in a row; last: " + PacedWorker.INFRA_MESSAGE);
       assertThat(row(hosts.dom(), "host-sim-0001")).contains("sim/sim");
 
       copyForReadme(Map.of("dashboard-running", "dashboard", "experiment-report", "report",

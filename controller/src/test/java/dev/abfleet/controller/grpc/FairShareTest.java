@@ -6,6 +6,7 @@ import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.testkit.PacedWorker;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.ArrayList;

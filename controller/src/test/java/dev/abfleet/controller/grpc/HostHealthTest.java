@@ -7,6 +7,7 @@ import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.testkit.PacedWorker;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.List;

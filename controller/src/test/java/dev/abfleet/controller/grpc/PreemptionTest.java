@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
+import dev.abfleet.testkit.PacedWorker;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
-package dev.abfleet.controller.grpc;
+package dev.abfleet.testkit;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.BlockFinished;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
+import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.Heartbeat;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
@@ -29,17 +30,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A worker whose boots take {@code bootMs} of wall time, one at a time, as a real host's would;
- * it honours Cancel like the worker's BlockExecutor (after the current boot, or now).
+ * A scripted worker on the real gRPC stream: its boots take {@code bootMs} of wall time, one at a
+ * time, as a real host's would, and report fixed samples, or an INFRA failure for the runs a
+ * predicate picks (its hypervisor binary "missing"); it honours Cancel like the worker's
+ * BlockExecutor (after the current boot, or now).
  */
-final class PacedWorker implements AutoCloseable {
+public final class PacedWorker implements AutoCloseable {
+  /** The message of the INFRA failures it reports. */
+  public static final String INFRA_MESSAGE = "qemu-system-x86_64: not found";
+
   /** One boot as it happened: which run, and when it started and ended (ms since the epoch). */
-  record BootLog(String experimentId, String blockId, String runId, long startMs, long endMs) {}
+  public record BootLog(String experimentId, String blockId, String runId, long startMs, long endMs) {}
 
-  final String hostId;
-  final List<BootLog> boots = new CopyOnWriteArrayList<>();
-  final List<Cancel> cancels = new CopyOnWriteArrayList<>();
+  /**
+   * What its Hello says: one hypervisor with one accelerator, the host architecture, whether it
+   * builds guest images.
+   */
+  public record Identity(String hypervisor, String accelerator, String arch, boolean buildsGuestImages) {
+    /** QEMU with TCG on x86_64. */
+    public static final Identity QEMU_TCG = new Identity("qemu", "tcg", "x86_64", false);
 
+    /** A sim host of this architecture that builds guest images, as a sim worker says. */
+    public static Identity sim(String arch) {
+      return new Identity("sim", "sim", arch, true);
+    }
+  }
+
+  public final String hostId;
+  public final List<BootLog> boots = new CopyOnWriteArrayList<>();
+  public final List<Cancel> cancels = new CopyOnWriteArrayList<>();
+
+  private final Identity identity;
   private final long bootMs;
   private final Predicate<RunAssignment> infraFails;
   private final ManagedChannel channel;
@@ -50,18 +71,25 @@ final class PacedWorker implements AutoCloseable {
   private StreamObserver<WorkerMessage> requests;
 
   /** @param infraFails boots for which the worker reports an INFRA failure instead of samples */
-  PacedWorker(int port, String hostId, long bootMs, Predicate<RunAssignment> infraFails) {
+  public PacedWorker(int port, String hostId, long bootMs, Predicate<RunAssignment> infraFails) {
+    this(port, hostId, Identity.QEMU_TCG, bootMs, infraFails);
+  }
+
+  public PacedWorker(int port, String hostId, Identity identity, long bootMs, Predicate<RunAssignment> infraFails) {
     this.hostId = hostId;
+    this.identity = identity;
     this.bootMs = bootMs;
     this.infraFails = infraFails;
     this.channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
-  static PacedWorker connect(int port, String hostId, long bootMs) {
+  /** A QEMU/TCG host whose every boot reports samples, connected. */
+  public static PacedWorker connect(int port, String hostId, long bootMs) {
     return new PacedWorker(port, hostId, bootMs, r -> false).start();
   }
 
-  PacedWorker start() {
+  /** Connects, says hello and starts its heartbeats. */
+  public PacedWorker start() {
     requests = WorkerServiceGrpc.newStub(channel).connect(new StreamObserver<>() {
       @Override
       public void onNext(ControllerMessage m) {
@@ -85,8 +113,9 @@ final class PacedWorker implements AutoCloseable {
       }
     });
     send(WorkerMessage.newBuilder().setHello(Hello.newBuilder().setHostId(hostId)
-        .setArch("x86_64").setCpus(2).setMemoryMib(4096)
-        .addHypervisors(HypervisorCapability.newBuilder().setName("qemu").addAccelerators("tcg")))
+        .setArch(identity.arch()).setCpus(2).setMemoryMib(4096).setBuildsGuestImages(identity.buildsGuestImages())
+        .addHypervisors(HypervisorCapability.newBuilder().setName(identity.hypervisor())
+            .addAccelerators(identity.accelerator())))
         .build());
     heartbeats.scheduleAtFixedRate(() -> send(WorkerMessage.newBuilder()
         .setHeartbeat(Heartbeat.getDefaultInstance()).build()), 50, 100, TimeUnit.MILLISECONDS);
@@ -121,14 +150,13 @@ final class PacedWorker implements AutoCloseable {
   }
 
   private WorkerMessage report(BlockAssignment block, RunAssignment run) {
-    RunTelemetry telemetry = RunTelemetry.newBuilder().setHostId(hostId).setHypervisor("qemu")
-        .setAccelerator("tcg").setBootMs(bootMs / 4).setRunMs(bootMs).build();
+    RunTelemetry telemetry = RunTelemetry.newBuilder().setHostId(hostId).setHypervisor(identity.hypervisor())
+        .setAccelerator(identity.accelerator()).setBootMs(bootMs / 4).setRunMs(bootMs).build();
     if (infraFails.test(run)) {
       return WorkerMessage.newBuilder().setRunFailure(RunFailure.newBuilder()
           .setRunId(run.getRunId()).setExperimentId(block.getExperimentId())
           .setBlockId(block.getBlockId()).setLeaseEpoch(block.getLeaseEpoch())
-          .setKind(dev.abfleet.proto.fleet.v1.FailureKind.INFRA)
-          .setMessage("qemu-system-x86_64: not found").setTelemetry(telemetry)).build();
+          .setKind(FailureKind.INFRA).setMessage(INFRA_MESSAGE).setTelemetry(telemetry)).build();
     }
     RunResult.Builder r = RunResult.newBuilder().setRunId(run.getRunId())
         .setExperimentId(block.getExperimentId()).setBlockId(block.getBlockId())
@@ -140,7 +168,8 @@ final class PacedWorker implements AutoCloseable {
     return WorkerMessage.newBuilder().setRunResult(r).build();
   }
 
-  synchronized void send(WorkerMessage message) {
+  /** Sends {@code message} on its stream; a closed stream swallows it. */
+  public synchronized void send(WorkerMessage message) {
     try {
       requests.onNext(message);
     } catch (RuntimeException closed) {
