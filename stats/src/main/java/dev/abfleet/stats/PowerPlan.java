@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.hipparchus.distribution.continuous.NormalDistribution;
 import org.hipparchus.distribution.continuous.TDistribution;
+import org.hipparchus.stat.descriptive.moment.StandardDeviation;
 
 /**
  * Pairs a paired experiment needs for a change of {@code mde} to be called improved or
@@ -41,6 +42,13 @@ public final class PowerPlan {
     return mde > threshold;
   }
 
+  private static void requireReachable(double mde, double threshold) {
+    if (!reachable(mde, threshold)) {
+      throw new IllegalArgumentException("a change of " + mde + " is within the noise threshold "
+          + threshold + " and is never called improved or regressed");
+    }
+  }
+
   /**
    * Pairs needed; -1 when {@code pairedSd} is not a positive finite number (too few pairs were
    * measured to know the noise).
@@ -55,10 +63,7 @@ public final class PowerPlan {
    */
   public static long pairs(double pairedSd, double mde, double threshold, double alpha, int metrics,
       double power) {
-    if (!reachable(mde, threshold)) {
-      throw new IllegalArgumentException("a change of " + mde + " is within the noise threshold "
-          + threshold + " and is never called improved or regressed");
-    }
+    requireReachable(mde, threshold);
     if (!(pairedSd > 0) || !Double.isFinite(pairedSd)) {
       return -1;
     }
@@ -117,22 +122,16 @@ public final class PowerPlan {
   public static long pairsFromSample(double[] diffs, double mde, double threshold, double alpha, int metrics,
       double power) {
     double[] finite = Arrays.stream(diffs).filter(Double::isFinite).toArray();
-    double sd = sd(finite);
-    if (finite.length < MIN_SAMPLE) {
+    double sd = new StandardDeviation().evaluate(finite); // n - 1; 0 for one value, NaN for none
+    if (finite.length < MIN_SAMPLE || !(sd > 0)) {
       return pairs(sd, mde, threshold, alpha, metrics, power);
     }
-    if (!reachable(mde, threshold)) {
-      throw new IllegalArgumentException("a change of " + mde + " is within the noise threshold "
-          + threshold + " and is never called improved or regressed");
-    }
+    requireReachable(mde, threshold);
     double[] residuals = finite.clone();
     Arrays.sort(residuals);
     double median = residuals[residuals.length / 2];
     for (int i = 0; i < residuals.length; i++) {
       residuals[i] -= median;
-    }
-    if (!(sd > 0)) {
-      return pairs(sd, mde, threshold, alpha, metrics, power);
     }
     int m = Math.max(1, metrics);
     long floor = Math.max(MIN_PAIRS, fewestReaching(alpha, m));
@@ -157,18 +156,6 @@ public final class PowerPlan {
       }
     }
     return high;
-  }
-
-  private static double sd(double[] x) {
-    if (x.length < 2) {
-      return Double.NaN;
-    }
-    double mean = Arrays.stream(x).average().orElse(0);
-    double ss = 0;
-    for (double v : x) {
-      ss += (v - mean) * (v - mean);
-    }
-    return Math.sqrt(ss / (x.length - 1));
   }
 
   /** One draw of paired noise on the log scale. */
