@@ -28,4 +28,15 @@ public interface CommandRunner {
   default RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps) {
     return run(argv, workDir, logName, timeout);
   }
+
+  /**
+   * As above, and once {@code end}'s file holds its marker the process tree gets the marker's
+   * grace to exit and is then stopped; {@link RunResult#stoppedAfterEnd()} says so. A process
+   * stopped this way finished its work: it is neither timed out nor failed. Null = no marker.
+   * This default ignores the marker (test doubles); {@link ProcessRunner} watches it.
+   */
+  default RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps,
+      EndMarker end) {
+    return run(argv, workDir, logName, timeout, caps);
+  }
 }

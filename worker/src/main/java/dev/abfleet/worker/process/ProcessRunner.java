@@ -52,6 +52,12 @@ public final class ProcessRunner implements CommandRunner {
 
   @Override
   public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps) {
+    return run(argv, workDir, logName, timeout, caps, null);
+  }
+
+  @Override
+  public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps,
+      EndMarker end) {
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("empty argv");
     }
@@ -71,46 +77,66 @@ public final class ProcessRunner implements CommandRunner {
       return new RunResult(-1, false, false, Duration.ZERO, out, err, "", "",
           "cannot start " + argv.get(0) + ": " + e.getMessage());
     }
-    Ending end = await(process, argv.get(0), start + timeout.toNanos(), caps);
+    Ending ending = await(process, argv.get(0), start + timeout.toNanos(), caps, end);
     // A child may also have written past a cap and exited between two looks.
-    String overCap = end.overCap() != null ? end.overCap() : overCap(caps);
+    String overCap = ending.overCap() != null ? ending.overCap() : overCap(caps);
     Duration wall = Duration.ofNanos(System.nanoTime() - start);
-    int exit = end.killed() || process.isAlive() ? -1 : process.exitValue();
-    return new RunResult(exit, end.timedOut(), end.interrupted(), wall, out, err,
-        TextTail.of(out, TextTail.DEFAULT_LINES), TextTail.of(err, TextTail.DEFAULT_LINES), null, overCap);
+    int exit = ending.killed() || process.isAlive() ? -1 : process.exitValue();
+    return new RunResult(exit, ending.timedOut(), ending.interrupted(), wall, out, err,
+        TextTail.of(out, TextTail.DEFAULT_LINES), TextTail.of(err, TextTail.DEFAULT_LINES), null, overCap,
+        ending.stoppedAfterEnd());
   }
 
   /** How waiting for a child ended; a killed child is dead (or SIGKILLed) when it is returned. */
-  private record Ending(boolean timedOut, boolean interrupted, String overCap) {
+  private record Ending(boolean timedOut, boolean interrupted, String overCap, boolean stoppedAfterEnd) {
+    static final Ending EXITED = new Ending(false, false, null, false);
+
     boolean killed() {
-      return timedOut || interrupted || overCap != null;
+      return timedOut || interrupted || overCap != null || stoppedAfterEnd;
     }
   }
 
-  /** Waits until the child exits, the deadline passes, a capped file overflows or we are interrupted. */
-  private Ending await(Process process, String program, long deadline, List<OutputCap> caps) {
+  /**
+   * Waits until the child exits, the deadline passes, a capped file overflows, the grace after
+   * its end marker runs out or we are interrupted.
+   */
+  private Ending await(Process process, String program, long deadline, List<OutputCap> caps, EndMarker end) {
+    boolean poll = !caps.isEmpty() || end != null;
+    boolean ended = false; // the end marker was seen; the child has until graceEnds
+    long graceEnds = 0;
     try {
       while (true) {
-        long left = deadline - System.nanoTime();
+        long now = System.nanoTime();
+        if (ended && now - graceEnds >= 0) {
+          log.info("{} still running {} after its end marker in {}; stopping it", program, end.grace(),
+              end.file().getFileName());
+          killTree(process);
+          return new Ending(false, false, null, true);
+        }
+        long left = deadline - now;
         if (left <= 0) {
           log.debug("{} still running at its timeout; killing it", program);
           killTree(process);
-          return new Ending(true, false, null);
+          return new Ending(true, false, null, false);
         }
-        if (process.waitFor(caps.isEmpty() ? left : Math.min(left, CAP_POLL.toNanos()), TimeUnit.NANOSECONDS)) {
-          return new Ending(false, false, null);
+        if (process.waitFor(poll ? Math.min(left, CAP_POLL.toNanos()) : left, TimeUnit.NANOSECONDS)) {
+          return Ending.EXITED;
         }
         String overCap = overCap(caps);
         if (overCap != null) {
           log.debug("{}: {}; killing it", program, overCap);
           killTree(process);
-          return new Ending(false, false, overCap);
+          return new Ending(false, false, overCap, false);
+        }
+        if (end != null && !ended && end.seen()) {
+          ended = true;
+          graceEnds = System.nanoTime() + end.grace().toNanos();
         }
       }
     } catch (InterruptedException e) {
       killTree(process);
       Thread.currentThread().interrupt();
-      return new Ending(false, true, null);
+      return new Ending(false, true, null, false);
     }
   }
 

@@ -19,6 +19,8 @@ import java.util.stream.Stream;
  * @param launchError non-null when the process could not be started (missing binary, no permission)
  * @param overCap     non-null when a watched file ({@link OutputCap}) ended past its cap: which file
  *                    and how big; the process was killed if it was still running
+ * @param stoppedAfterEnd true when the process wrote its {@link EndMarker} and, still running after
+ *                    the marker's grace, was stopped: it finished its work ({@code exitCode} is -1)
  */
 public record RunResult(
     int exitCode,
@@ -30,12 +32,19 @@ public record RunResult(
     String stdoutTail,
     String stderrTail,
     String launchError,
-    String overCap) {
+    String overCap,
+    boolean stoppedAfterEnd) {
+
+  /** A result of a process that was not stopped after an end marker. */
+  public RunResult(int exitCode, boolean timedOut, boolean interrupted, Duration wall, Path stdout, Path stderr,
+      String stdoutTail, String stderrTail, String launchError, String overCap) {
+    this(exitCode, timedOut, interrupted, wall, stdout, stderr, stdoutTail, stderrTail, launchError, overCap, false);
+  }
 
   /** A result with no output cap involved. */
   public RunResult(int exitCode, boolean timedOut, boolean interrupted, Duration wall, Path stdout, Path stderr,
       String stdoutTail, String stderrTail, String launchError) {
-    this(exitCode, timedOut, interrupted, wall, stdout, stderr, stdoutTail, stderrTail, launchError, null);
+    this(exitCode, timedOut, interrupted, wall, stdout, stderr, stdoutTail, stderrTail, launchError, null, false);
   }
 
   /** True when the process ran to completion by itself with status 0. */

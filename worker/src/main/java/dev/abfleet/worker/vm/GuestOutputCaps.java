@@ -1,7 +1,9 @@
 package dev.abfleet.worker.vm;
 
+import dev.abfleet.worker.process.EndMarker;
 import dev.abfleet.worker.process.OutputCap;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -26,7 +28,22 @@ public final class GuestOutputCaps {
    */
   public static final long CONSOLE_BYTES = 8L << 20;
 
+  /**
+   * How long a guest may take to power off after the harness's last line. /init only syncs and
+   * powers off, which takes well under a second; a kernel that cannot power off (x86 without
+   * ACPI halts instead) is stopped after this, its results kept.
+   */
+  public static final Duration POWEROFF_GRACE = Duration.ofSeconds(5);
+
   private GuestOutputCaps() {}
+
+  /**
+   * The results channel's last lines: the harness's {@code done} line, or /init's setup error
+   * (after which it only powers off). Either ends the boot's work.
+   */
+  public static EndMarker endOf(Path results) {
+    return new EndMarker(results, List.of("{\"event\":\"done\"", "{\"event\":\"setup_error\""), POWEROFF_GRACE);
+  }
 
   /** The caps on one boot's console and results files. */
   public static List<OutputCap> of(Path console, Path results) {

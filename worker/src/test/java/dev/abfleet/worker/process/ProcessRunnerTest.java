@@ -119,4 +119,38 @@ class ProcessRunnerTest {
     assertThat(result.get().wall()).isLessThan(Duration.ofSeconds(5));
     assertThat(flag.get()).isTrue();
   }
+
+  @Test
+  void stopsAProcessStillRunningAfterItsEndMarkerAndKeepsItsWork() {
+    // A guest kernel without ACPI: the results are complete, then the VM only halts.
+    Path results = dir.resolve("results.log");
+    RunResult r = runner.run(List.of("sh", "-c", "echo '{\"event\":\"done\",\"elapsed_ms\":1}' > results.log; sleep 30"),
+        dir, "t", Duration.ofSeconds(20), List.of(), new EndMarker(results, List.of("\"event\":\"done\""),
+            Duration.ofMillis(300)));
+
+    assertThat(r.stoppedAfterEnd()).isTrue();
+    assertThat(r.timedOut()).isFalse();
+    assertThat(r.wall()).isLessThan(Duration.ofSeconds(10));
+    assertThat(results).content().contains("\"done\"");
+  }
+
+  @Test
+  void letsAProcessExitByItselfWithinTheGraceAfterItsEndMarker() {
+    Path results = dir.resolve("results.log");
+    RunResult r = runner.run(List.of("sh", "-c", "echo done > results.log; sleep 0.2; exit 0"), dir, "t",
+        Duration.ofSeconds(20), List.of(), new EndMarker(results, List.of("done"), Duration.ofSeconds(10)));
+
+    assertThat(r.stoppedAfterEnd()).isFalse();
+    assertThat(r.succeeded()).isTrue();
+  }
+
+  @Test
+  void withoutItsEndMarkerAProcessRunsToItsTimeout() {
+    Path results = dir.resolve("results.log");
+    RunResult r = runner.run(List.of("sh", "-c", "echo partial > results.log; sleep 30"), dir, "t",
+        Duration.ofMillis(800), List.of(), new EndMarker(results, List.of("done"), Duration.ofMillis(100)));
+
+    assertThat(r.timedOut()).isTrue();
+    assertThat(r.stoppedAfterEnd()).isFalse();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.EndMarker;
 import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootRequest;
@@ -32,8 +33,9 @@ final class PinnedLaunch {
 
   /** Runs {@code argv} (which listens for QMP on {@code qmp}) and pins its vCPUs. */
   static Pinned run(CommandRunner runner, VcpuPinner pinner, List<String> argv, BootRequest req, Path qmp,
-      List<OutputCap> caps) throws InterruptedException {
-    FutureTask<RunResult> qemu = new FutureTask<>(() -> runner.run(argv, req.workDir(), "qemu", req.timeout(), caps));
+      List<OutputCap> caps, EndMarker end) throws InterruptedException {
+    FutureTask<RunResult> qemu =
+        new FutureTask<>(() -> runner.run(argv, req.workDir(), "qemu", req.timeout(), caps, end));
     Thread thread = new Thread(qemu, "qemu-" + req.runId());
     thread.setDaemon(true);
     thread.start();

@@ -2,6 +2,7 @@ package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.EndMarker;
 import dev.abfleet.worker.process.Executables;
 import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.ProcessRunner;
@@ -264,10 +265,11 @@ public final class QemuDriver implements VmDriver {
           req.pinVcpus() ? " pinned" : "", req.memoryMib(),
           req.volume() == null ? "-" : req.volume().transport().wire());
       List<OutputCap> caps = GuestOutputCaps.of(console, results);
+      EndMarker end = GuestOutputCaps.endOf(results);
       if (qmp == null) {
-        r = runner.run(argv, req.workDir(), "qemu", req.timeout(), caps);
+        r = runner.run(argv, req.workDir(), "qemu", req.timeout(), caps, end);
       } else {
-        pinned = PinnedLaunch.run(runner, pinner, argv, req, qmp, caps);
+        pinned = PinnedLaunch.run(runner, pinner, argv, req, qmp, caps, end);
         r = pinned.qemu();
       }
     } catch (IOException e) {
@@ -283,6 +285,10 @@ public final class QemuDriver implements VmDriver {
     }
     if (r.overCap() != null) {
       log.warn("boot {}: {}; VM killed", req.runId(), r.overCap());
+    }
+    if (r.stoppedAfterEnd()) {
+      log.warn("boot {}: the guest did not power off within {} of its last result (a kernel without ACPI only"
+          + " halts); VM stopped, results kept", req.runId(), GuestOutputCaps.POWEROFF_GRACE);
     }
     if (r.interrupted()) {
       Thread.interrupted(); // the exception below carries the interrupt
@@ -354,7 +360,7 @@ public final class QemuDriver implements VmDriver {
     if (r.launchError() != null) {
       return r.launchError();
     }
-    if (!r.timedOut() && r.overCap() == null && r.exitCode() != 0 && consoleTail.isBlank()) {
+    if (!r.timedOut() && r.overCap() == null && !r.stoppedAfterEnd() && r.exitCode() != 0 && consoleTail.isBlank()) {
       return binary.getFileName() + " failed before the guest started (exit " + r.exitCode() + "): "
           + (r.stderrTail().isBlank() ? "no message" : r.stderrTail().strip());
     }

@@ -156,14 +156,16 @@ public final class VzDriver implements VmDriver {
     } catch (IOException e) {
       return BootOutcome.notStarted(console, results, "cannot create " + share + ": " + e);
     }
-    RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout(), GuestOutputCaps.of(console, results));
+    RunResult r = runner.run(argv, req.workDir(), "vfkit", req.timeout(), GuestOutputCaps.of(console, results),
+        GuestOutputCaps.endOf(results));
     if (r.interrupted()) {
       Thread.interrupted(); // the exception below carries the interrupt
       throw new InterruptedException("boot " + req.runId() + " interrupted; VM killed");
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     String launchError = r.launchError();
-    if (launchError == null && !r.timedOut() && r.overCap() == null && r.exitCode() != 0 && consoleTail.isBlank()) {
+    if (launchError == null && !r.timedOut() && r.overCap() == null && !r.stoppedAfterEnd() && r.exitCode() != 0
+        && consoleTail.isBlank()) {
       launchError = "vfkit failed before the guest started (exit " + r.exitCode() + "): " + r.stderrTail().strip();
     }
     return new BootOutcome("vz", r.exitCode(), r.timedOut(), r.wall(), console,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.worker.artifact.TestKernels;
 import dev.abfleet.worker.process.CommandRunner;
+import dev.abfleet.worker.process.EndMarker;
 import dev.abfleet.worker.process.OutputCap;
 import dev.abfleet.worker.process.RunResult;
 import dev.abfleet.worker.vm.BootOutcome;
@@ -183,6 +184,32 @@ class QemuDriverTest {
         new OutputCap(dir.resolve("boot/results.log"), GuestOutputCaps.RESULTS_BYTES),
         new OutputCap(dir.resolve("boot/console.log"), GuestOutputCaps.CONSOLE_BYTES));
     assertThat(o.overCap()).isEqualTo(flood);
+    assertThat(o.launchError()).isNull();
+  }
+
+  @Test
+  void keepsTheResultsOfAGuestThatHaltsInsteadOfPoweringOff() throws Exception {
+    // A kernel without ACPI: the harness wrote its done line, the VM only halted and was stopped.
+    List<EndMarker> ends = new ArrayList<>();
+    CommandRunner halting = new CommandRunner() {
+      @Override
+      public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout) {
+        throw new AssertionError("a boot must be run with its end marker");
+      }
+
+      @Override
+      public RunResult run(List<String> argv, Path workDir, String logName, Duration timeout, List<OutputCap> caps,
+          EndMarker end) {
+        ends.add(end);
+        return new RunResult(-1, false, false, Duration.ofSeconds(9), null, null, "", "", null, null, true);
+      }
+    };
+    QemuDriver d = new QemuDriver(halting, QEMU_INSTALLED, probeFinding(List.of("tcg")), "x86_64", dir);
+
+    BootOutcome o = d.boot(request("x86_64", bzImage));
+
+    assertThat(ends).singleElement().isEqualTo(GuestOutputCaps.endOf(dir.resolve("boot/results.log")));
+    assertThat(o.timedOut()).isFalse();
     assertThat(o.launchError()).isNull();
   }
 
