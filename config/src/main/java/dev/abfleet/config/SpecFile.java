@@ -62,18 +62,50 @@ public record SpecFile(
    * One arm.
    *
    * @param role baseline, candidate or ceiling
-   * @param kernel the kernel image; a relative path in the file is relative to the file's directory
+   * @param kernel the kernel image; a relative path in the file is relative to the file's directory;
+   *     null when the arm's kernel is built from source ({@code build})
    * @param cmdline extra kernel arguments, appended to the driver's defaults
    * @param modules kernel modules the guest loads before the harness
    * @param modulesDir the kernel's module tree on the worker hosts; empty = beside the kernel
    * @param volumeOptions mount options appended to the volume transport's defaults
    * @param vm this arm's VM shape; unset fields come from the file's vm, then fleet.yaml
    * @param where "file:line" of the arm, for messages
+   * @param build how to build the arm's kernel from source; null = {@code kernel} is an image
    */
   public record Arm(String name, String role, Path kernel, String cmdline, List<String> modules, String modulesDir,
-      String volumeOptions, Vm vm, String where) {
+      String volumeOptions, Vm vm, String where, Build build) {
     public Arm {
       modules = List.copyOf(modules);
+    }
+
+    /** An arm whose kernel is an image. */
+    public Arm(String name, String role, Path kernel, String cmdline, List<String> modules, String modulesDir,
+        String volumeOptions, Vm vm, String where) {
+      this(name, role, kernel, cmdline, modules, modulesDir, volumeOptions, vm, where, null);
+    }
+  }
+
+  /**
+   * A kernel built from source ({@code build:} of an arm). Relative paths in the file are relative
+   * to the file's directory.
+   *
+   * @param source a kernel source tarball, an unpacked tree or a git repository
+   * @param ref the commit, branch or tag of a git source; null for a tarball or tree
+   * @param patches applied in order ({@code git apply} semantics)
+   * @param config the base: abfleet-minimal, tinyconfig, defconfig, or a .config file's path
+   * @param configFragments fragment files merged on top, in order
+   * @param configLines {@code CONFIG_X=y} lines merged after the fragments
+   * @param arch x86_64 or aarch64
+   * @param makeArgs extra make arguments, e.g. KCFLAGS=-O2
+   * @param where "file:line" of the build block, for messages
+   */
+  public record Build(Path source, String ref, List<Path> patches, String config, List<Path> configFragments,
+      List<String> configLines, String arch, List<String> makeArgs, String where) {
+    public Build {
+      patches = List.copyOf(patches);
+      configFragments = List.copyOf(configFragments);
+      configLines = List.copyOf(configLines);
+      makeArgs = List.copyOf(makeArgs);
     }
   }
 }

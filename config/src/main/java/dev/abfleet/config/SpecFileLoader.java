@@ -22,8 +22,8 @@ public final class SpecFileLoader {
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
       "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files");
-  private static final Set<String> ARM = Set.of("name", "role", "kernel", "cmdline", "modules", "modules_dir",
-      "volume_options", "vm");
+  private static final Set<String> ARM = Set.of("name", "role", "kernel", "build", "cmdline", "modules",
+      "modules_dir", "volume_options", "vm");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
 
   private SpecFileLoader() {}
@@ -106,10 +106,15 @@ public final class SpecFileLoader {
 
   private static SpecFile.Arm arm(YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(ARM);
-    for (String required : List.of("name", "role", "kernel")) {
+    for (String required : List.of("name", "role")) {
       if (!m.containsKey(required)) {
-        throw n.problem(n.path() + " has no " + required + "; every arm needs name, role and kernel");
+        throw n.problem(n.path() + " has no " + required + "; every arm needs name, role and kernel (or build)");
       }
+    }
+    if (m.containsKey("kernel") == m.containsKey("build")) {
+      throw n.problem(n.path() + (m.containsKey("kernel") ? " has both kernel and build; give one: kernel names an"
+          + " image, build: {source, patches, config} builds one" : " has no kernel; give kernel: (an image) or"
+          + " build: {source: /usr/src/linux-source-6.1.tar.xz, config: abfleet-minimal}"));
     }
     String name = m.get("name").string();
     if (!ARM_NAME.matcher(name).matches()) {
@@ -117,11 +122,17 @@ public final class SpecFileLoader {
           + " (at most 64)");
     }
     String role = m.get("role").oneOf(ROLES);
-    String kernelText = m.get("kernel").string();
-    if (kernelText.isBlank()) {
-      throw m.get("kernel").problem(n.path() + ".kernel is empty; give the path of a kernel image");
+    Path kernel = null;
+    SpecFile.Build build = null;
+    if (m.containsKey("build")) {
+      build = SpecBuildLoader.build(m.get("build"), dir);
+    } else {
+      String kernelText = m.get("kernel").string();
+      if (kernelText.isBlank()) {
+        throw m.get("kernel").problem(n.path() + ".kernel is empty; give the path of a kernel image");
+      }
+      kernel = dir == null ? Path.of(kernelText) : dir.resolve(kernelText).normalize();
     }
-    Path kernel = dir == null ? Path.of(kernelText) : dir.resolve(kernelText).normalize();
     String cmdline = m.containsKey("cmdline") ? m.get("cmdline").string() : "";
     if (cmdline.indexOf('\n') >= 0 || cmdline.indexOf('\0') >= 0) {
       throw m.get("cmdline").problem(n.path() + ".cmdline may not contain newlines; write it on one line");
@@ -131,7 +142,7 @@ public final class SpecFileLoader {
     String volumeOptions = m.containsKey("volume_options") ? volumeOptions(m.get("volume_options")) : "";
     SpecFile.Vm vm = m.containsKey("vm") ? vm(m.get("vm")) : SpecFile.Vm.UNSET;
     return new SpecFile.Arm(name, role, kernel, cmdline.trim(), modules, modulesDir, volumeOptions, vm,
-        n.where());
+        n.where(), build);
   }
 
   private static List<String> modules(YamlNode list) {

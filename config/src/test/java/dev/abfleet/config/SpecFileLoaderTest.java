@@ -115,7 +115,82 @@ class SpecFileLoaderTest {
   @Test
   void armWithoutKernelSaysWhatAnArmNeeds() {
     assertThatThrownBy(() -> parse(GOOD.replace("    kernel: kernels/vmlinuz-spin\n", "")))
-        .hasMessage("spec.yaml:9: arms[1] has no kernel; every arm needs name, role and kernel");
+        .hasMessage("spec.yaml:9: arms[1] has no kernel; give kernel: (an image) or build: {source:"
+            + " /usr/src/linux-source-6.1.tar.xz, config: abfleet-minimal}");
+  }
+
+  private static final String BUILT = """
+      arms:
+        - name: stock
+          role: baseline
+          build:
+            source: /usr/src/linux-source-6.1.tar.xz
+        - name: slow
+          role: candidate
+          build:
+            source: linux.git
+            ref: v6.1
+            patches: [patches/slow.patch, /srv/more.patch]
+            config: defconfig
+            config_fragments: [frag/virtiofs.config, CONFIG_ACPI=y, "# CONFIG_SMP is not set"]
+            arch: aarch64
+            make_args: [KCFLAGS=-O2]
+      """;
+
+  @Test
+  void readsAnArmsBuildBlockResolvingPathsBesideTheFile() {
+    SpecFile s = parse(BUILT);
+
+    assertThat(s.arms().get(0).kernel()).isNull();
+    assertThat(s.arms().get(0).build()).isEqualTo(new SpecFile.Build(Path.of("/usr/src/linux-source-6.1.tar.xz"),
+        null, List.of(), "abfleet-minimal", List.of(), List.of(), "x86_64", List.of(), "spec.yaml:5"));
+    SpecFile.Build slow = s.arms().get(1).build();
+    assertThat(slow.source()).isEqualTo(DIR.resolve("linux.git"));
+    assertThat(slow.ref()).isEqualTo("v6.1");
+    assertThat(slow.patches()).containsExactly(DIR.resolve("patches/slow.patch"), Path.of("/srv/more.patch"));
+    assertThat(slow.config()).isEqualTo("defconfig");
+    assertThat(slow.configFragments()).containsExactly(DIR.resolve("frag/virtiofs.config"));
+    assertThat(slow.configLines()).containsExactly("CONFIG_ACPI=y", "# CONFIG_SMP is not set");
+    assertThat(slow.arch()).isEqualTo("aarch64");
+    assertThat(slow.makeArgs()).containsExactly("KCFLAGS=-O2");
+  }
+
+  @Test
+  void aConfigFileBaseIsResolvedBesideTheSpec() {
+    SpecFile s = parse(BUILT.replace("config: defconfig", "config: configs/my.config"));
+
+    assertThat(s.arms().get(1).build().config()).isEqualTo(DIR.resolve("configs/my.config").toString());
+  }
+
+  @Test
+  void anArmWithBothKernelAndBuildIsRefused() {
+    assertThatThrownBy(() -> parse(BUILT.replace("    build:\n      source: /usr/src", "    kernel: /boot/vmlinuz\n"
+        + "    build:\n      source: /usr/src")))
+        .hasMessageContaining("has both kernel and build; give one");
+  }
+
+  @Test
+  void aBuildWithoutSourceSaysWhatToGive() {
+    assertThatThrownBy(() -> parse(BUILT.replace("      source: /usr/src/linux-source-6.1.tar.xz\n", "      arch: x86_64\n")))
+        .hasMessageContaining("has no source; give a kernel source tarball, tree or git repository");
+  }
+
+  @Test
+  void aMalformedConfigLineIsRefusedWithTheForm() {
+    assertThatThrownBy(() -> parse(BUILT.replace("CONFIG_ACPI=y", "CONFIG_ACPI")))
+        .hasMessageContaining("'CONFIG_ACPI' is not a config line; write CONFIG_NAME=y");
+  }
+
+  @Test
+  void makeArgsAreVariablesNotOptions() {
+    assertThatThrownBy(() -> parse(BUILT.replace("KCFLAGS=-O2", "-j1")))
+        .hasMessageContaining("'-j1' is not a make variable; write NAME=value");
+  }
+
+  @Test
+  void anUnknownBuildKeyIsRefused() {
+    assertThatThrownBy(() -> parse(BUILT.replace("arch: aarch64", "target: aarch64")))
+        .isInstanceOf(Problem.class).hasMessageContaining("target");
   }
 
   @Test
