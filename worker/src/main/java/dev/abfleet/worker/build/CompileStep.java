@@ -1,0 +1,97 @@
+package dev.abfleet.worker.build;
+
+import dev.abfleet.worker.process.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compiles a configured tree out of tree ({@code make -C src O=out}), reporting each object as
+ * make announces it, then installs the modules (when the config has any) and asks the release.
+ */
+final class CompileStep {
+
+  private static final Duration COMPILE_TIMEOUT = Duration.ofHours(4);
+  private static final Duration SHORT_TIMEOUT = Duration.ofMinutes(10);
+
+  private CompileStep() {}
+
+  /**
+   * What make produced, or the problem.
+   *
+   * @param image     the boot image in {@code out}
+   * @param systemMap System.map in {@code out}
+   * @param modules   the staged {@code INSTALL_MOD_PATH} (holding lib/modules/RELEASE), or null
+   * @param release   {@code make kernelrelease}
+   * @param objects   objects compiled by this build
+   */
+  record Outcome(Path image, Path systemMap, Path modules, String release, int objects, Problem problem) {
+    static Outcome failed(Problem p) {
+      return new Outcome(null, null, null, null, 0, p);
+    }
+  }
+
+  /**
+   * @param expected objects the last full build of this configuration compiled; passed on to the
+   *                 listener only when this build starts from an empty {@code out} (0 = unknown)
+   * @param withModules true when the config has =m options
+   */
+  static Outcome compile(WarmTree tree, BuildSpec spec, boolean withModules, int expected, int jobs,
+      StepRunner steps, BuildListener listener) throws InterruptedException, IOException {
+    listener.phase("compile");
+    int expect = Files.exists(tree.out().resolve("vmlinux")) ? 0 : expected;
+    List<String> targets = new ArrayList<>(List.of(BuildCommands.imageTarget(spec.arch())));
+    if (withModules) {
+      targets.add("modules");
+    }
+    CompileProgress progress = new CompileProgress();
+    int[] reported = {-1};
+    RunResult r = steps.runWatching("make", BuildCommands.make(spec.arch(), tree.src(), tree.out(), jobs,
+        spec.makeArgs(), targets.toArray(String[]::new)), COMPILE_TIMEOUT, chunk -> {
+          int n = progress.feed(chunk);
+          if (n != reported[0]) {
+            reported[0] = n;
+            listener.compiled(n, expect);
+          }
+        });
+    if (!r.succeeded()) {
+      return Outcome.failed(makeProblem(r, tree.src()));
+    }
+    Path modules = null;
+    if (withModules) {
+      listener.phase("modules");
+      modules = tree.run().resolve("modules");
+      RunResult install = steps.run("modules_install", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
+          spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"), SHORT_TIMEOUT);
+      if (!install.succeeded()) {
+        return Outcome.failed(makeProblem(install, tree.src()));
+      }
+    }
+    RunResult release = steps.run("kernelrelease", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
+        spec.makeArgs(), "-s", "kernelrelease"), SHORT_TIMEOUT);
+    if (!release.succeeded()) {
+      return Outcome.failed(makeProblem(release, tree.src()));
+    }
+    return new Outcome(tree.out().resolve(BuildCommands.imagePath(spec.arch())), tree.out().resolve("System.map"),
+        modules, lastLine(release.stdoutTail()), progress.objects(), null);
+  }
+
+  /** A failed make: host trouble, else the first compile error. */
+  static Problem makeProblem(RunResult r, Path src) throws IOException {
+    Problem infra = TreeSetup.infraOf("make", r);
+    if (infra != null) {
+      return infra;
+    }
+    String stderr = Files.exists(r.stderr()) ? StepRunner.text(r.stderr()) : "";
+    Problem fromFullErr = BuildErrors.infra(stderr);
+    return fromFullErr != null ? fromFullErr : BuildErrors.compile(stderr, stderr, src.toAbsolutePath().toString());
+  }
+
+  private static String lastLine(String text) {
+    String[] lines = text.strip().split("\n");
+    return lines[lines.length - 1].strip();
+  }
+}
