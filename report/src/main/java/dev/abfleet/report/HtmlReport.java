@@ -63,6 +63,7 @@ public final class HtmlReport {
           .append("</strong></p>\n");
     }
     out.append("<p>").append(esc(facts(r))).append("</p>\n");
+    list(r.buildLines(), "builds", out);
     if (a.byClass()) {
       out.append("<p>Host classes: ").append(esc(r.classesLine())).append('.')
           .append(a.classHeterogeneity()
@@ -119,7 +120,16 @@ public final class HtmlReport {
     if (items.isEmpty()) {
       return;
     }
-    out.append("<h2>").append(esc(heading)).append("</h2>\n<ul>\n");
+    out.append("<h2>").append(esc(heading)).append("</h2>\n");
+    list(items, "", out);
+  }
+
+  /** {@code items} as a list of class {@code cssClass} (empty = none); nothing when empty. */
+  private static void list(List<String> items, String cssClass, StringBuilder out) {
+    if (items.isEmpty()) {
+      return;
+    }
+    out.append(cssClass.isEmpty() ? "<ul>\n" : "<ul class=\"" + cssClass + "\">\n");
     items.forEach(i -> out.append("<li>").append(esc(i)).append("</li>\n"));
     out.append("</ul>\n");
   }

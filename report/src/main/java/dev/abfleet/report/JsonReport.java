@@ -17,7 +17,7 @@ import java.util.Map;
  * <p>Every experiment is one object with the same verdict fields whoever ran it ({@code design},
  * {@code policy}, {@code pairs_done}, {@code overall}, {@code host_classes},
  * {@code overall_reasons}, {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
- * fleet ran adds its run facts ({@code state}, {@code seed}, {@code boots}, ...).
+ * fleet ran adds its run facts ({@code state}, {@code seed}, {@code builds}, {@code boots}, ...).
  */
 public final class JsonReport {
   public static final int FORMAT_VERSION = 1;
@@ -61,6 +61,10 @@ public final class JsonReport {
     d.candidates().forEach(cands::add);
     if (!d.ceiling().isEmpty()) {
       n.put("ceiling", d.ceiling());
+    }
+    if (!r.builds().isEmpty()) {
+      ObjectNode builds = n.putObject("builds");
+      r.builds().forEach((arm, b) -> builds.set(arm, build(b)));
     }
     if (run != null) {
       n.put("seed", run.seed());
@@ -112,6 +116,20 @@ public final class JsonReport {
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
     }
+    return n;
+  }
+
+  private static ObjectNode build(ArmBuild b) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("key", b.key());
+    n.put("source", b.source());
+    n.put("source_digest", b.sourceDigest());
+    strings(n.putArray("patches"), b.patches());
+    strings(n.putArray("patch_digests"), b.patchDigests());
+    n.put("config", b.config());
+    n.put("arch", b.arch());
+    n.put("toolchain", b.toolchain());
+    n.put("release", b.release());
     return n;
   }
 

@@ -27,6 +27,7 @@ public final class MarkdownReport {
       out.append("> **").append(Report.SIMULATION).append("**\n\n");
     }
     out.append(facts(r)).append("\n\n");
+    builds(r, out);
     if (a.byClass()) {
       out.append("Host classes: ").append(r.classesLine()).append(".");
       if (a.classHeterogeneity()) {
@@ -54,6 +55,16 @@ public final class MarkdownReport {
     return r.pairsLine().replaceFirst(" pairs?", " back-to-back boot$0") + " on "
         + String.join(", ", r.hosts()) + " (" + String.join(", ", r.accelerators())
         + "), experiment `" + r.design().experiment() + "`, seed " + r.run().seed() + ".";
+  }
+
+  /** A list item per arm abfleet built: "- `stock`: build 3f2a9c1d (...)". */
+  private static void builds(Report r, StringBuilder out) {
+    if (r.builds().isEmpty()) {
+      return;
+    }
+    r.builds().forEach((arm, b) -> out.append("- `").append(arm).append("`: ")
+        .append(escape(b.describe())).append('\n'));
+    out.append('\n');
   }
 
   private static void table(Report r, StringBuilder out) {

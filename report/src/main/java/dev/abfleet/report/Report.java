@@ -1,7 +1,10 @@
 package dev.abfleet.report;
 
 import dev.abfleet.stats.Adjustment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,6 +53,31 @@ public record Report(Design design, Assessment assessment, Run run) {
       run.boots().forEach(b -> s.add(b.host()));
     }
     return s;
+  }
+
+  /** Arms abfleet built, by name: the baseline first, then as compared; empty without fleet facts. */
+  public Map<String, ArmBuild> builds() {
+    Map<String, ArmBuild> out = new LinkedHashMap<>();
+    if (run == null) {
+      return out;
+    }
+    List<String> arms = new ArrayList<>();
+    arms.add(design.baseline());
+    arms.addAll(design.compared());
+    for (String arm : arms) {
+      ArmBuild b = run.builds().get(arm);
+      if (b != null) {
+        out.put(arm, b);
+      }
+    }
+    run.builds().forEach(out::putIfAbsent);
+    return out;
+  }
+
+  /** "stock: build 3f2a9c1d (linux-source-6.1.tar.xz + 0 patches, ...)", one per built arm. */
+  public List<String> buildLines() {
+    return builds().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().describe())
+        .toList();
   }
 
   /** "hypervisor/accelerator" of the listed boots that reported one, sorted. */

@@ -1,6 +1,9 @@
 package dev.abfleet.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the fleet knows about an experiment it ran, beyond its verdicts.
@@ -14,6 +17,8 @@ import java.util.List;
  * @param message why the experiment failed or was cancelled; empty otherwise
  * @param simulation true when it ran (or asked to run) on the simulated hypervisor
  * @param boots every boot listed: completed pairs, blocks in flight and warm-up boots, in order
+ * @param builds by arm name, the arms whose kernel abfleet built from source; an arm booting a
+ *     kernel image the user gave has none
  */
 public record Run(
     String state,
@@ -24,11 +29,20 @@ public record Run(
     int rejectedStale,
     String message,
     boolean simulation,
-    List<BootRecord> boots) {
+    List<BootRecord> boots,
+    Map<String, ArmBuild> builds) {
 
   public Run {
     message = message == null ? "" : message;
     boots = List.copyOf(boots);
+    builds = builds == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(builds));
+  }
+
+  /** A run none of whose arms abfleet built. */
+  public Run(String state, long seed, int pairsDone, int pairsWanted, int retriedBlocks,
+      int rejectedStale, String message, boolean simulation, List<BootRecord> boots) {
+    this(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message, simulation,
+        boots, Map.of());
   }
 
   /** A sequential experiment that completed before its last look. */

@@ -21,6 +21,7 @@ public final class TextReport {
       out.append(Report.SIMULATION).append('\n');
     }
     out.append(header(r)).append('\n');
+    r.buildLines().forEach(line -> out.append(line).append('\n'));
     Assessment a = r.assessment();
     if (a.byClass()) {
       out.append("host classes: ").append(r.classesLine()).append('\n');
