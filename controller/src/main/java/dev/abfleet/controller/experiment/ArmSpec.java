@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.GuestSetup;
 
@@ -10,6 +11,9 @@ import dev.abfleet.controller.plan.GuestSetup;
  * @param vcpus 0 = driver default
  * @param memoryMib 0 = driver default
  * @param guest pinning, modules and volume options; {@link GuestSetup#NONE} = none
+ * @param build where abfleet built the kernel from; null = a kernel image the user gave. Left
+ *     out of the journal when null, so arms without a build persist as they did before builds
+ *     (and events written before builds read back with null)
  */
 public record ArmSpec(
     String name,
@@ -19,7 +23,8 @@ public record ArmSpec(
     String cmdlineExtra,
     int vcpus,
     int memoryMib,
-    GuestSetup guest) {
+    GuestSetup guest,
+    @JsonInclude(JsonInclude.Include.NON_NULL) KernelBuildInfo build) {
 
   /**
    * One baseline, one or more candidates, at most one ceiling: the best achievable
@@ -35,6 +40,12 @@ public record ArmSpec(
   public ArmSpec {
     cmdlineExtra = cmdlineExtra == null ? "" : cmdlineExtra;
     guest = guest == null ? GuestSetup.NONE : guest;
+  }
+
+  /** An arm whose kernel abfleet did not build. */
+  public ArmSpec(String name, Role role, ArtifactRef kernel, ArtifactRef initrd,
+      String cmdlineExtra, int vcpus, int memoryMib, GuestSetup guest) {
+    this(name, role, kernel, initrd, cmdlineExtra, vcpus, memoryMib, guest, null);
   }
 
   /** An arm with no pinning, extra modules or volume options. */

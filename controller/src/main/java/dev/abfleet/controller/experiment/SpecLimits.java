@@ -64,7 +64,7 @@ final class SpecLimits {
   }
 
   /** At most {@code max} characters, no control characters (empty is fine). */
-  private static void text(String field, String value, int max, List<String> problems) {
+  static void text(String field, String value, int max, List<String> problems) {
     if (value.length() > max) {
       problems.add(field + ": " + value.length() + " characters; use at most " + max);
     } else if (CONTROL.matcher(value).find()) {

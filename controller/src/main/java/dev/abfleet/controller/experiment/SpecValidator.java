@@ -245,6 +245,7 @@ public final class SpecValidator {
       ArtifactChecks.check(at + ".initrd", arm.initrd(), problems);
       ArtifactChecks.check(at + ".guest_image", arm.guest().guestImage(), problems);
       ArtifactChecks.check(at + ".modules_tree", arm.guest().modulesTree(), problems);
+      BuildChecks.check(at + ".build", arm.build(), problems);
       if (arm.initrd() != null && !SHA256.matcher(arm.initrd().sha256()).matches()) {
         problems.add(at + ".initrd.sha256: '" + arm.initrd().sha256()
             + "' is not a lower-case hex SHA-256; leave it empty for the built-in initramfs");

@@ -9,6 +9,7 @@ import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
+import dev.abfleet.controller.experiment.KernelBuildInfo;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.plan.Block;
@@ -26,6 +27,7 @@ import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -115,7 +117,17 @@ public final class DomainToProto {
     if (a.guest().modulesTree() != null) {
       b.setModulesTree(artifact(a.guest().modulesTree()));
     }
+    if (a.build() != null) {
+      b.setBuild(build(a.build()));
+    }
     return b.build();
+  }
+
+  private static KernelBuild build(KernelBuildInfo k) {
+    return KernelBuild.newBuilder().setKey(k.key()).setSource(k.source())
+        .setSourceDigest(k.sourceDigest()).addAllPatches(k.patches())
+        .addAllPatchDigests(k.patchDigests()).setConfig(k.config()).setArch(k.arch())
+        .setToolchain(k.toolchain()).setRelease(k.release()).build();
   }
 
   private static Artifact artifact(ArtifactRef a) {

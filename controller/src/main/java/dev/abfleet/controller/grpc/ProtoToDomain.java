@@ -5,6 +5,7 @@ import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.experiment.GuestCounters;
 import dev.abfleet.controller.experiment.GuestFacts;
+import dev.abfleet.controller.experiment.KernelBuildInfo;
 import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
@@ -18,6 +19,7 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -69,7 +71,13 @@ final class ProtoToDomain {
         new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
             a.getVolumeOptions(), a.getArch(),
             a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage()),
-            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree())));
+            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree())),
+        a.hasBuild() ? build(a.getBuild()) : null);
+  }
+
+  private static KernelBuildInfo build(KernelBuild b) {
+    return new KernelBuildInfo(b.getKey(), b.getSource(), b.getSourceDigest(), b.getPatchesList(),
+        b.getPatchDigestsList(), b.getConfig(), b.getArch(), b.getToolchain(), b.getRelease());
   }
 
   private static WorkloadSpec workload(Workload w) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * put); nested values are written by field name, so their package is not in the bytes. The
  * fixtures were written by the controller before the move, with the serializer and bindings of
  * application.conf, and are read here the way the journal reads a row (serializer id, manifest,
- * bytes).
+ * bytes). The same fixtures predate arms' kernel builds: they read back with no build, and an
+ * arm without a build is still written as before.
  */
 class JournalCompatibilityTest {
   private static ActorTestKit kit;
@@ -44,6 +45,27 @@ class JournalCompatibilityTest {
     assertThat(event).isEqualTo(JournalSamples.submitted());
     var arm = ((ExperimentEvent.ExperimentSubmitted) event).spec().arms().get(1);
     assertThat(arm.guest().guestImage().uri()).isEqualTo("/cache/guest.cpio");
+  }
+
+  @Test
+  void submittedEventWrittenBeforeBuildsReadsBackWithNoArmBuilt() throws IOException {
+    var event = (ExperimentEvent.ExperimentSubmitted) read("experiment-submitted");
+
+    assertThat(event.spec().arms()).hasSize(2).allSatisfy(arm -> assertThat(arm.build()).isNull());
+  }
+
+  @Test
+  void anArmsBuildSurvivesTheJournal() {
+    ExperimentEvent.ExperimentSubmitted built = JournalSamples.submittedWithBuild();
+
+    byte[] bytes = serialization.serialize(built).get();
+    var serializer = serialization.findSerializerFor(built);
+    Object back = serialization.deserialize(bytes, serializer.identifier(),
+        org.apache.pekko.serialization.Serializers.manifestFor(serializer, built)).get();
+
+    assertThat(back).isEqualTo(built);
+    assertThat(((ExperimentEvent.ExperimentSubmitted) back).spec().arms().get(1).build().patches())
+        .containsExactly("slow-stat.patch");
   }
 
   @Test

@@ -37,6 +37,21 @@ final class JournalSamples {
     return new ExperimentEvent.ExperimentSubmitted("compat-1", spec, 42);
   }
 
+  /** {@link #submitted()} with the candidate's kernel built by abfleet. */
+  static ExperimentEvent.ExperimentSubmitted submittedWithBuild() {
+    ExperimentEvent.ExperimentSubmitted plain = submitted();
+    ArmSpec cand = plain.spec().arms().get(1);
+    KernelBuildInfo build = new KernelBuildInfo("9b1e07aa" + "0".repeat(56), "linux-source-6.1.tar.xz",
+        "ef".repeat(32), List.of("slow-stat.patch"), List.of("12".repeat(32)), "abfleet-minimal", "x86_64",
+        "gcc (Debian 12.2.0-14) 12.2.0", "6.1.176");
+    ArmSpec built = new ArmSpec(cand.name(), cand.role(), cand.kernel(), cand.initrd(), cand.cmdlineExtra(),
+        cand.vcpus(), cand.memoryMib(), cand.guest(), build);
+    ExperimentSpec s = plain.spec();
+    return new ExperimentEvent.ExperimentSubmitted(plain.experimentId(), new ExperimentSpec(s.name(),
+        List.of(s.arms().get(0), built), s.benchmark(), s.selector(), s.policy(), s.priority(), s.owner()),
+        plain.seed());
+  }
+
   static ExperimentEvent.BlockStarted started() {
     return new ExperimentEvent.BlockStarted("compat-1-p0-a0", 0, 0, "h1", 3,
         List.of("compat-1-p0-a0-base", "compat-1-p0-a0-cand"), List.of("base", "cand"),

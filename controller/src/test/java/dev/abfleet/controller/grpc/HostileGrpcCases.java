@@ -12,6 +12,7 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.FleetServiceGrpc;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
 import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
@@ -160,6 +161,16 @@ final class HostileGrpcCases {
         new UnaryCase("initrd uri traversal", candidate(a -> a.setInitrd(Artifact.newBuilder().setSha256(HEX_A)
             .setUri("../initrd"))), Code.INVALID_ARGUMENT, "arms[1].initrd.uri: '../initrd' contains '..'",
             "without '..' segments"),
+        new UnaryCase("build toolchain with a terminal escape", candidate(a -> a.setBuild(KernelBuild.newBuilder()
+            .setKey(HEX_A).setSource("linux-source-6.1.tar.xz").setToolchain("gcc\u001b[2J"))), Code.INVALID_ARGUMENT,
+            "arms[1].build.toolchain: 'gcc?[2J' contains control characters", "write it on one line"),
+        new UnaryCase("10,000 build patches", candidate(a -> {
+          KernelBuild.Builder build = KernelBuild.newBuilder().setKey(HEX_A);
+          for (int i = 0; i < 10_000; i++) {
+            build.addPatches(i + ".patch");
+          }
+          return a.setBuild(build);
+        }), Code.INVALID_ARGUMENT, "arms[1].build.patches: 10000 entries", "at most 256 are allowed"),
         new UnaryCase("workload files uri traversal", submit(b -> b.setBenchmark(b.getBenchmark().toBuilder()
             .clearMetrics().setWorkload(Workload.newBuilder().setRun("sh run.sh").setFiles(Artifact.newBuilder()
                 .setSha256(HEX_A).setUri("abfleet:sha256:../../etc/passwd"))))), Code.INVALID_ARGUMENT,

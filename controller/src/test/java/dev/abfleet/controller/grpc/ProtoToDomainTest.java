@@ -6,6 +6,7 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.Workload;
@@ -59,5 +60,25 @@ class ProtoToDomainTest {
     assertThat(back.getArms(0).getModulesTree()).isEqualTo(tree);
     assertThat(back.getArms(1).hasModulesTree()).isFalse();
     assertThat(back.getArms(1).getModulesDir()).isEqualTo("/srv/lib/modules/6.1.0-50-amd64");
+  }
+
+  @Test
+  void anArmsKernelBuildReachesTheDomainAndComesBackAndAnArmWithoutOneHasNone() {
+    KernelBuild build = KernelBuild.newBuilder().setKey("9b1e07aa" + "0".repeat(56))
+        .setSource("linux-source-6.1.tar.xz").setSourceDigest("ef".repeat(32))
+        .addPatches("slow-stat.patch").addPatchDigests("12".repeat(32)).setConfig("abfleet-minimal")
+        .setArch("x86_64").setToolchain("gcc (Debian 12.2.0-14) 12.2.0").setRelease("6.1.176").build();
+    ExperimentSpec p = ExperimentSpec.newBuilder()
+        .addArms(Arm.newBuilder().setName("slow").setBuild(build))
+        .addArms(Arm.newBuilder().setName("given")).build();
+
+    var domain = ProtoToDomain.spec(p);
+
+    assertThat(domain.arms().get(0).build().patches()).containsExactly("slow-stat.patch");
+    assertThat(domain.arms().get(0).build().release()).isEqualTo("6.1.176");
+    assertThat(domain.arms().get(1).build()).isNull();
+    ExperimentSpec back = DomainToProto.spec(domain);
+    assertThat(back.getArms(0).getBuild()).isEqualTo(build);
+    assertThat(back.getArms(1).hasBuild()).isFalse();
   }
 }
