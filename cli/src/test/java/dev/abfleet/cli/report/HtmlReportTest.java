@@ -125,6 +125,17 @@ class HtmlReportTest {
   }
 
   @Test
+  void builtArmsAreListedUnderTheFactsLineOnePerArm() {
+    String html = html(ReportGoldenTest.buildsCase());
+
+    assertThat(html).contains("seed 42, completed.</p>\n<ul class=\"builds\">\n"
+        + "<li>stock: build 3f2a9c1d (linux-source-6.1.tar.xz + 0 patches, abfleet-minimal, x86_64)</li>\n"
+        + "<li>spinwait: build 9b1e07aa (linux-source-6.1.tar.xz + 1 patch: fuse-spinwait.patch,"
+        + " abfleet-minimal, x86_64)</li>\n</ul>\n<table");
+    assertThat(html(ReportGoldenTest.fuseCase())).doesNotContain("class=\"builds\"");
+  }
+
+  @Test
   void theDocumentIsSelfContained() {
     String html = html(HtmlFixtures.crossHost());
 

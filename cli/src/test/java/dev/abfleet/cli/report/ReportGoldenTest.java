@@ -11,6 +11,7 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.HostSelector;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.report.JsonReport;
@@ -119,6 +120,41 @@ class ReportGoldenTest {
     assertGolden("ceiling.txt", text(e.build()));
     assertThat(json(e.build())).contains("\"ceiling\" : \"pinned\"").contains("\"of_ceiling\" : 0.97");
     assertThat(markdown(e.build())).contains("spinwait/metadata_stat (97% of ceiling)");
+  }
+
+  /** The FUSE table with both kernels built by abfleet: the stock tree, and it with one patch. */
+  static Experiment buildsCase() {
+    Experiment.Builder e = fuseCase().toBuilder();
+    ExperimentSpec.Builder spec = e.getSpec().toBuilder();
+    spec.setArms(0, spec.getArms(0).toBuilder().setBuild(kernelBuild(
+        "3f2a9c1d5b0e8f47a6c2d9e1b3f5a7c8e0d2b4f6a8c1e3d5f7b9a0c2e4d6f8b1")));
+    spec.setArms(1, spec.getArms(1).toBuilder().setBuild(kernelBuild(
+        "9b1e07aa4c6e8d2f1a3b5c7d9e0f2a4b6c8d0e1f3a5b7c9d2e4f6a8b0c1d3e5f")
+        .addPatches("fuse-spinwait.patch")
+        .addPatchDigests("a4895eb44afc336fecbba6e520cd67e178dace0276655d102fceffa8e5f70570")));
+    return e.setSpec(spec).build();
+  }
+
+  static KernelBuild.Builder kernelBuild(String key) {
+    return KernelBuild.newBuilder().setKey(key).setSource("linux-source-6.1.tar.xz")
+        .setSourceDigest("25a6634263c1b1f6fc4697a04e2b9904ea4b042a89af59dc93ec1f5d44848a26")
+        .setConfig("abfleet-minimal").setArch("x86_64").setToolchain("gcc (Debian 12.2.0-14) 12.2.0")
+        .setRelease("6.1.176");
+  }
+
+  @Test
+  void builtArmsTextReportMatchesGolden() throws IOException {
+    assertGolden("builds.txt", text(buildsCase()));
+  }
+
+  @Test
+  void builtArmsMarkdownReportMatchesGolden() throws IOException {
+    assertGolden("builds.md", markdown(buildsCase()));
+  }
+
+  @Test
+  void builtArmsJsonReportMatchesGolden() throws IOException {
+    assertGolden("builds.json", json(buildsCase()));
   }
 
   @Test

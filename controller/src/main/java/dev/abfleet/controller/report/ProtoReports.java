@@ -4,6 +4,7 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.report.ArmBuild;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
@@ -92,7 +93,21 @@ public final class ProtoReports {
         || e.getBootsList().stream().anyMatch(b -> b.getTelemetry().getHypervisor().equals("sim"));
     return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
         e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
-        e.getBootsList().stream().map(ProtoReports::boot).toList());
+        e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e));
+  }
+
+  /** The arms abfleet built, by name, in spec order. */
+  private static Map<String, ArmBuild> builds(Experiment e) {
+    Map<String, ArmBuild> out = new LinkedHashMap<>();
+    for (Arm a : e.getSpec().getArmsList()) {
+      if (a.hasBuild()) {
+        var b = a.getBuild();
+        out.put(a.getName(), new ArmBuild(b.getKey(), b.getSource(), b.getSourceDigest(),
+            b.getPatchesList(), b.getPatchDigestsList(), b.getConfig(), b.getArch(),
+            b.getToolchain(), b.getRelease()));
+      }
+    }
+    return out;
   }
 
   private static BootRecord boot(Boot b) {
