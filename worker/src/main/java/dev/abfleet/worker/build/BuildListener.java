@@ -21,9 +21,10 @@ public interface BuildListener {
   /**
    * Objects compiled so far in this build (make's {@code CC} lines).
    *
-   * @param expected the objects the last full build of this configuration compiled, when this
-   *                 build starts from an empty output directory and such a build is on record; 0 = unknown
-   *                 (always for an incremental rebuild, whose size depends on the patch)
+   * @param expected the objects the last from-scratch build of this configuration (any source
+   *                 version) compiled, when this build too starts with nothing compiled and such
+   *                 a build is on record; 0 = unknown (always for an incremental rebuild, whose
+   *                 size depends on the patch)
    */
   void compiled(int objects, int expected);
 }

@@ -35,14 +35,13 @@ final class CompileStep {
   }
 
   /**
-   * @param expected objects the last full build of this configuration compiled; passed on to the
-   *                 listener only when this build starts from an empty {@code out} (0 = unknown)
+   * @param expected objects the last full build of this configuration compiled, passed on to the
+   *                 listener (0 = unknown)
    * @param withModules true when the config has =m options
    */
   static Outcome compile(WarmTree tree, BuildSpec spec, boolean withModules, int expected, int jobs,
       StepRunner steps, BuildListener listener) throws InterruptedException, IOException {
     listener.phase("compile");
-    int expect = Files.exists(tree.out().resolve("vmlinux")) ? 0 : expected;
     List<String> targets = new ArrayList<>(List.of(BuildCommands.imageTarget(spec.arch())));
     if (withModules) {
       targets.add("modules");
@@ -54,7 +53,7 @@ final class CompileStep {
           int n = progress.feed(chunk);
           if (n != reported[0]) {
             reported[0] = n;
-            listener.compiled(n, expect);
+            listener.compiled(n, expected);
           }
         });
     if (!r.succeeded()) {

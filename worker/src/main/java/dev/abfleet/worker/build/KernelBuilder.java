@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code failed/<key>/build.log}, {@code trees/<treeKey>/} (warm trees, see {@link WarmTree}:
  * one per source, configuration, arch, make arguments and toolchain, patches excluded, so a
  * patch rebuilds only what it touches), {@code objects/<configKey>} (objects compiled by the
- * last full build of a configuration, for progress) and {@code tmp/}.
+ * last from-scratch build of a configuration, for progress) and {@code tmp/}.
  *
  * <p>Failures of the user's input or of the host are {@link BuildResult.Failed} values;
  * interrupting the building thread kills the running command and throws InterruptedException.
@@ -113,6 +113,7 @@ public final class KernelBuilder {
       try {
         var other = store.cached(r.key(), since(start)); // another process may just have built it
         result = other.isPresent() ? other.get() : buildLocked(r, tree, listener, start);
+        tree.measure();
       } finally {
         held.close();
       }
@@ -156,13 +157,13 @@ public final class KernelBuilder {
     }
     config.dropped().forEach(d -> steps.note("dropped: " + d));
     Path objects = home.resolve("objects").resolve(r.inputs().configKey());
-    boolean full = !Files.exists(tree.out().resolve("vmlinux"));
+    boolean fresh = tree.outIsFresh();
     CompileStep.Outcome compiled = CompileStep.compile(tree, spec, KernelConfig.hasModules(config.config()),
-        readCount(objects), jobs, steps, listener);
+        fresh ? readCount(objects) : 0, jobs, steps, listener);
     if (compiled.problem() != null) {
       return failed(r.key(), compiled.problem(), steps);
     }
-    if (full) {
+    if (fresh) {
       Files.createDirectories(objects.getParent());
       Files.writeString(objects, compiled.objects() + "\n");
     }
@@ -174,7 +175,6 @@ public final class KernelBuilder {
     BuildResult.Built built = store.store(m, compiled, tree.out().resolve(".config"), steps.log(),
         config.dropped(), since(start));
     CacheFiles.deleteTree(home.resolve("failed").resolve(r.key()));
-    tree.measure();
     return built;
   }
 

@@ -4,14 +4,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** The shipped {@code abfleet-minimal} config fragments, one resource per arch. */
+/** The shipped {@code abfleet-minimal} config fragments, one resource per arch, read once. */
 final class MinimalFragment {
+
+  private static final Map<String, String> TEXTS = new ConcurrentHashMap<>();
 
   private MinimalFragment() {}
 
   /** The fragment of {@code arch} ({@code x86_64} or {@code aarch64}). */
   static String text(String arch) {
+    return TEXTS.computeIfAbsent(arch, MinimalFragment::read);
+  }
+
+  private static String read(String arch) {
     String name = "abfleet-minimal-" + arch + ".config";
     try (InputStream in = MinimalFragment.class.getResourceAsStream(name)) {
       if (in == null) {

@@ -44,6 +44,16 @@ record WarmTree(Path dir) {
     return dir.resolve("lock");
   }
 
+  /** True when nothing has been compiled in {@code out} yet: it holds at most the .config. */
+  boolean outIsFresh() throws IOException {
+    if (!Files.isDirectory(out())) {
+      return true;
+    }
+    try (Stream<Path> entries = Files.list(out())) {
+      return entries.allMatch(p -> p.getFileName().toString().equals(".config"));
+    }
+  }
+
   /** The base commit of a prepared tree, or null when the tree must be prepared (again). */
   String base() {
     return read("base");
