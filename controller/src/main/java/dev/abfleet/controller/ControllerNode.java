@@ -5,11 +5,13 @@ import dev.abfleet.controller.artifact.ArtifactStore;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.controller.bisect.BisectCatalog;
 import dev.abfleet.controller.bisect.BisectEntity;
+import dev.abfleet.controller.build.BuildEntity;
 import dev.abfleet.controller.dashboard.Dashboard;
 import dev.abfleet.controller.dashboard.FleetReader;
 import dev.abfleet.controller.dashboard.NightlySeriesPage;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.grpc.BisectServiceImpl;
+import dev.abfleet.controller.grpc.BuildServiceImpl;
 import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
@@ -145,6 +147,8 @@ public final class ControllerNode implements AutoCloseable {
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
           ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
+      ClusterSharding.get(system).init(Entity.of(BuildEntity.TYPE_KEY,
+          ctx -> BuildEntity.create(ctx.getEntityId(), scheduler, java.time.Clock.systemUTC())));
       ClusterSharding.get(system).init(Entity.of(BisectEntity.TYPE_KEY,
           ctx -> BisectEntity.create(ctx.getEntityId(),
               id -> ClusterSharding.get(system).entityRefFor(ExperimentEntity.TYPE_KEY, id),
@@ -190,6 +194,7 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new FleetServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new BisectServiceImpl(system, scheduler, settings.askTimeout()))
           .addService(new ArtifactServiceImpl(artifactStore))
+          .addService(new BuildServiceImpl(system, artifactStore, settings.askTimeout()))
           .addService(new NightlyServiceImpl(system, nightly, settings.askTimeout()))
           .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
           // The last interceptor added runs first: calls are limited and counted before the

@@ -16,6 +16,9 @@ import java.util.Set;
  *     "aarch64"); absent = the host's own architecture only
  * @param unpinnable hypervisors that cannot pin vCPU threads to host CPUs here (VZ); a pinned
  *     arm never runs on them
+ * @param buildArches kernel architectures the host builds ("x86_64", "aarch64"); empty = it
+ *     takes no kernel builds
+ * @param toolchain the host's toolchain identity for builds; empty = unknown
  */
 public record HostCapabilities(
     String hostId,
@@ -30,8 +33,12 @@ public record HostCapabilities(
     Map<String, String> hypervisorVersions,
     Map<String, List<String>> volumeTransports,
     Map<String, List<String>> guestArches,
-    Set<String> unpinnable) {
+    Set<String> unpinnable,
+    List<String> buildArches,
+    String toolchain) {
   public HostCapabilities {
+    buildArches = buildArches == null ? List.of() : List.copyOf(buildArches);
+    toolchain = toolchain == null ? "" : toolchain;
     unpinnable = unpinnable == null ? Set.of() : Set.copyOf(unpinnable);
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     hypervisors = hypervisors == null ? Map.of() : Map.copyOf(hypervisors);
@@ -42,6 +49,23 @@ public record HostCapabilities(
     hypervisorVersions = hypervisorVersions == null ? Map.of() : Map.copyOf(hypervisorVersions);
     volumeTransports = volumeTransports == null ? Map.of() : Map.copyOf(volumeTransports);
     guestArches = guestArches == null ? Map.of() : Map.copyOf(guestArches);
+  }
+
+  /** Capabilities of a host that builds no kernels. */
+  public HostCapabilities(String hostId, String arch, int cpus, long memoryMib,
+      Map<String, String> labels, Map<String, List<String>> hypervisors, String cpuModel,
+      String hostKernel, String agentVersion, Map<String, String> hypervisorVersions,
+      Map<String, List<String>> volumeTransports, Map<String, List<String>> guestArches,
+      Set<String> unpinnable) {
+    this(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel, hostKernel, agentVersion,
+        hypervisorVersions, volumeTransports, guestArches, unpinnable, List.of(), "");
+  }
+
+  /** These capabilities, building kernels of {@code arches} with {@code toolchain}. */
+  public HostCapabilities building(List<String> arches, String toolchain) {
+    return new HostCapabilities(hostId, arch, cpus, memoryMib, labels, hypervisors, cpuModel,
+        hostKernel, agentVersion, hypervisorVersions, volumeTransports, guestArches, unpinnable,
+        arches, toolchain);
   }
 
   /** Capabilities whose hypervisors all pin vCPUs. */

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.fleet;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -21,10 +22,14 @@ import java.util.Map;
  * @param guestArch the guest architecture of the arms' kernels: only hosts whose hypervisor for
  *     the block boots it match; empty = unknown (any host). Not chosen by the client: derived from
  *     the arms (see ExperimentSpec)
+ * @param buildArch non-empty = a kernel build for this architecture: only hosts that build it
+ *     match, whatever their hypervisors; empty = boots (left out of the journal, so experiments'
+ *     events stay byte for byte as before)
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
-    List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch) {
+    List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String buildArch) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -37,6 +42,18 @@ public record HostSelector(
     hosts = hosts == null ? List.of() : List.copyOf(hosts);
     pin = pin == null ? PinNeed.NONE : pin;
     guestArch = guestArch == null ? "" : guestArch;
+    buildArch = buildArch == null ? "" : buildArch;
+  }
+
+  /** A selector for boots. */
+  public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
+      List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch) {
+    this(hypervisor, arch, labels, hosts, hypervisors, hostVolume, pin, guestArch, "");
+  }
+
+  /** Any host that builds kernels of {@code arch}. */
+  public static HostSelector forBuild(String arch) {
+    return new HostSelector("", "", Map.of(), List.of(), List.of(), false, PinNeed.NONE, "", arch);
   }
 
   /** A guest-volume benchmark with no pinned arm. */
@@ -107,6 +124,9 @@ public record HostSelector(
    * one, with a CPU for each vCPU of a pinned arm.
    */
   public boolean matches(HostCapabilities host) {
+    if (!buildArch.isEmpty()) {
+      return host.buildArches().contains(buildArch) && inPlace(host);
+    }
     return matchesAnyVolume(host) && volumeFits(host);
   }
 
@@ -147,6 +167,11 @@ public record HostSelector(
     if (!guestArch.isEmpty() && !host.bootsGuestArch(hypervisorFor(host), guestArch)) {
       return false;
     }
+    return inPlace(host);
+  }
+
+  /** The host's arch, explicit hosts and labels. */
+  private boolean inPlace(HostCapabilities host) {
     if (!arch.isEmpty() && !arch.equals(host.arch())) {
       return false;
     }

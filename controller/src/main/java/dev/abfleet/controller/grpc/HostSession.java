@@ -7,6 +7,7 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.AssignBlock;
+import dev.abfleet.controller.schedule.AssignBuild;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.IntroduceHost;
 import dev.abfleet.controller.schedule.StopBlock;
@@ -104,6 +105,7 @@ final class HostSession {
   private final Map<String, Integer> reportsInFlight = new HashMap<>();
   private final Map<String, Scheduler.BlockDone> doneAfterReports = new HashMap<>();
   private long refused;
+  private final SessionBuilds builds;
 
   private HostSession(ActorContext<SessionMessage> context, TimerScheduler<SessionMessage> timers,
       HostCapabilities capabilities, WorkerStream stream, ActorRef<Scheduler.Command> scheduler,
@@ -116,6 +118,7 @@ final class HostSession {
     this.sharding = sharding;
     this.heartbeatTimeout = heartbeatTimeout;
     this.metrics = metrics;
+    this.builds = new SessionBuilds(context, capabilities.hostId(), stream, scheduler, sharding);
   }
 
   /**
@@ -145,6 +148,10 @@ final class HostSession {
         .onMessage(WorkerFinishedBlock.class, m -> onBlockFinished(state, m))
         .onMessage(AssignBlock.class, m -> onAssign(state, m))
         .onMessage(StopBlock.class, m -> onStop(state, m))
+        .onMessage(AssignBuild.class, this::onAssignBuild)
+        .onMessage(SessionBuilds.BuildProgressed.class, this::onBuildProgress)
+        .onMessage(SessionBuilds.BuildReported.class, this::onBuildReported)
+        .onMessage(SessionBuilds.BuildReportHandled.class, this::onBuildReportHandled)
         .onMessage(SessionReplaced.class, m -> onReplaced())
         .onMessage(IntroduceHost.class, this::onIntroduce)
         .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
@@ -267,8 +274,31 @@ final class HostSession {
     return stop == null ? active(next) : active(stopped(next, block, stop));
   }
 
-  /** Sends Cancel for the blocks under the stopped epoch; one assigned later is stopped then. */
+  private Behavior<SessionMessage> onAssignBuild(AssignBuild m) {
+    builds.assign(m.job());
+    return Behaviors.same();
+  }
+
+  private Behavior<SessionMessage> onBuildProgress(SessionBuilds.BuildProgressed m) {
+    armHeartbeatTimer();
+    builds.progress(m);
+    return Behaviors.same();
+  }
+
+  private Behavior<SessionMessage> onBuildReported(SessionBuilds.BuildReported m) {
+    armHeartbeatTimer();
+    builds.report(m).ifPresent(why -> reject(m.attemptId(), m.buildId(), why));
+    return Behaviors.same();
+  }
+
+  private Behavior<SessionMessage> onBuildReportHandled(SessionBuilds.BuildReportHandled m) {
+    builds.handled(m);
+    return Behaviors.same();
+  }
+
+  /** Sends Cancel for the blocks (and builds) under the stopped epoch; a block assigned later is stopped then. */
   private Behavior<SessionMessage> onStop(Blocks state, StopBlock m) {
+    builds.stop(m);
     Map<Long, StopBlock> stops = new HashMap<>(state.stops());
     stops.put(m.epoch(), m);
     Blocks next = new Blocks(state.blocks(), stops, state.preempted());

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.controller.build.BuildView;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.SessionMessage;
@@ -120,6 +121,16 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
           }
           case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
               message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
+          case BUILD_PROGRESS -> {
+            var p = message.getBuildProgress();
+            session.tell(new SessionBuilds.BuildProgressed(p.getAttemptId(), p.getLeaseEpoch(),
+                new BuildView.Progress(p.getPhase(), p.getObjects(), p.getObjectsExpected())));
+          }
+          case BUILD_REPORT -> {
+            var r = message.getBuildReport();
+            session.tell(new SessionBuilds.BuildReported(r.getBuildId(), r.getAttemptId(), r.getLeaseEpoch(),
+                BuildProtos.outcome(r)));
+          }
           default -> session.tell(new HostSession.WorkerHeartbeat(""));
         }
       }
@@ -181,7 +192,8 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
               + " or with a certificate issued for its host id"));
           return;
         }
-        HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello());
+        HostCapabilities capabilities = ProtoToDomain.capabilities(message.getHello()).building(
+            message.getHello().getBuild().getArchesList(), message.getHello().getBuild().getToolchain());
         hostId = capabilities.hostId();
         arch = message.getHello().getArch();
         String nodeName = system.address().toString();

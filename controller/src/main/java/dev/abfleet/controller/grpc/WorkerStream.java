@@ -55,6 +55,10 @@ final class WorkerStream {
     send(ControllerMessage.newBuilder().setAssignment(assignment).build());
   }
 
+  synchronized void assignBuild(dev.abfleet.controller.plan.BuildJob job) {
+    send(ControllerMessage.newBuilder().setBuildAssignment(BuildProtos.assignment(job)).build());
+  }
+
   /** The hypervisor a run assigned on this stream boots on; empty when it is not known. */
   synchronized String hypervisorOf(String runId) {
     return hypervisors.getOrDefault(runId, "");

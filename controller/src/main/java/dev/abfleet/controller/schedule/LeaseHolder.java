@@ -3,6 +3,7 @@ package dev.abfleet.controller.schedule;
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.BuildJob;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -30,10 +31,13 @@ public final class LeaseHolder {
     }
   }
 
-  public sealed interface PlanReply extends CborSerializable permits BlockPlanned, NoBlockNeeded {}
+  public sealed interface PlanReply extends CborSerializable permits BlockPlanned, BuildPlanned, NoBlockNeeded {}
 
   /** The block the host's session runs under the lease. */
   public record BlockPlanned(Block block) implements PlanReply {}
+
+  /** A kernel build the host's session runs under the lease (the holder is a build). */
+  public record BuildPlanned(BuildJob job) implements PlanReply {}
 
   /**
    * Nothing to run on this host: the lease can go to someone else.

@@ -86,6 +86,8 @@ public final class Scheduler
 
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
+  /** A build lease with no report after this long is revoked and the build runs elsewhere. */
+  static final Duration BUILD_LEASE_TIMEOUT = Duration.ofHours(3);
 
   /** A scheduler with {@link FleetPolicy#defaults()}. */
   public static Behavior<Command> create() {
@@ -426,9 +428,16 @@ public final class Scheduler
   private Effect<Event, SchedulerState> onPlanAnswered(SchedulerState state, PlanAnswered msg) {
     Lease lease = msg.lease();
     if (!state.leases().isCurrent(lease.hostId(), lease.epoch())) {
-      if (msg.reply() instanceof LeaseHolder.BlockPlanned) {
+      if (msg.reply() instanceof LeaseHolder.BlockPlanned || msg.reply() instanceof LeaseHolder.BuildPlanned) {
         tellLeaseLost(lease, "host went offline before the block was assigned");
       }
+      return Effect().none();
+    }
+    if (msg.reply() instanceof LeaseHolder.BuildPlanned planned) {
+      fleet.host(lease.hostId()).map(Fleet.Host::session)
+          .ifPresent(s -> s.tell(new AssignBuild(planned.job())));
+      timers.startSingleTimer("lease-" + lease.hostId(),
+          new LeaseExpired(lease.hostId(), lease.epoch(), BUILD_LEASE_TIMEOUT), BUILD_LEASE_TIMEOUT);
       return Effect().none();
     }
     if (msg.reply() instanceof LeaseHolder.BlockPlanned planned) {

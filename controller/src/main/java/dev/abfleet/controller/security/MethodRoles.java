@@ -42,6 +42,9 @@ public final class MethodRoles {
       Map.entry("fleet.v1.BisectService/StartBisect", Need.role(Role.SUBMIT)),
       // Submit may cancel its own bisects only; BisectServiceImpl checks the owner.
       Map.entry("fleet.v1.BisectService/CancelBisect", Need.role(Role.SUBMIT)),
+      Map.entry("fleet.v1.BuildService/GetBuild", Need.role(Role.READ)),
+      Map.entry("fleet.v1.BuildService/WatchBuild", Need.role(Role.READ)),
+      Map.entry("fleet.v1.BuildService/SubmitBuild", Need.role(Role.SUBMIT)),
       Map.entry("fleet.v1.NightlyService/ListSchedules", Need.role(Role.READ)),
       Map.entry("fleet.v1.NightlyService/GetRun", Need.role(Role.READ)),
       Map.entry("fleet.v1.NightlyService/GetSeries", Need.role(Role.READ)),
