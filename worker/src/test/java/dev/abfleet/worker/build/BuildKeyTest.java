@@ -132,6 +132,21 @@ class BuildKeyTest {
   }
 
   @Test
+  void aTreeSourceIsKeyedByItsListingSoATouchedFileChangesTheKey() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("linux"));
+    Files.createDirectories(tree.resolve("kernel"));
+    Path stat = Files.writeString(tree.resolve("Makefile"), "VERSION = 6\n");
+    BuildSpec spec = BuildSpec.of(new BuildSource.Tree(tree));
+    String before = keyOf(spec).key();
+
+    Files.setLastModifiedTime(stat, java.nio.file.attribute.FileTime.fromMillis(1_000_000));
+
+    assertThat(keyOf(spec).key()).isNotEqualTo(before);
+    assertThatThrownBy(() -> keyOf(BuildSpec.of(new BuildSource.Tree(dir.resolve("probe-less")))))
+        .hasMessageContaining("is not a kernel tree");
+  }
+
+  @Test
   void anUnknownGitRefIsASourceErrorNamingTheRef() throws Exception {
     Path repo = Files.createDirectories(dir.resolve("repo"));
     git(repo, "init", "-q");

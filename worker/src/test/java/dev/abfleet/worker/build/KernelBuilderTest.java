@@ -168,6 +168,28 @@ class KernelBuilderTest {
     assertThat(progress).containsExactly("unpack", "import", "config", "compile", "2/2", "store");
   }
 
+  @Test
+  void twoConcurrentBuildsOfOneSpecBuildOnceAndTheSecondGetsTheCachedEntry() throws Exception {
+    List<BuildResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+    Runnable build = () -> {
+      try {
+        results.add(builder.build(spec(), BuildListener.NONE));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    Thread a = new Thread(build);
+    Thread b = new Thread(build);
+    a.start();
+    b.start();
+    a.join();
+    b.join();
+
+    assertThat(results).hasSize(2).allMatch(r -> r instanceof BuildResult.Built);
+    assertThat(results).extracting(r -> ((BuildResult.Built) r).cached()).containsExactlyInAnyOrder(false, true);
+    assertThat(fake.callsWith("bzImage")).hasSize(1);
+  }
+
   private BuildSpec spec() {
     return BuildSpec.of(new BuildSource.Tarball(tarball));
   }
