@@ -6,7 +6,14 @@ import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
+import dev.abfleet.proto.fleet.v1.BuildAssignment;
+import dev.abfleet.proto.fleet.v1.BuildCapability;
+import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.artifact.ArtifactUri;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
+import dev.abfleet.worker.build.KernelBuilder;
+import dev.abfleet.worker.buildjob.BuildCapabilities;
+import dev.abfleet.worker.buildjob.BuildExecutor;
 import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.ControllerTargets;
@@ -50,10 +57,17 @@ public final class WorkerAgent implements AutoCloseable {
   private final ManagedChannel channel;
   private final ScheduledExecutorService timer;
   private final BlockExecutor executor;
+  private final BuildExecutor builds;
   private final ControllerLink link;
 
   private WorkerAgent(WorkerSettings settings, ManagedChannel channel, Map<String, VmDriver> drivers,
       HostFacts facts, RunProcedure procedure) {
+    this(settings, channel, drivers, facts, procedure, BuildCapability.getDefaultInstance());
+  }
+
+  /** @param build the kernel builds this host takes (empty = none) */
+  private WorkerAgent(WorkerSettings settings, ManagedChannel channel, Map<String, VmDriver> drivers,
+      HostFacts facts, RunProcedure procedure, BuildCapability build) {
     this.settings = settings;
     this.channel = channel;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -63,7 +77,8 @@ public final class WorkerAgent implements AutoCloseable {
     });
     ControllerLink[] linkRef = new ControllerLink[1];
     this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
-    Hello hello = hello(settings, drivers, facts);
+    this.builds = build.getArchesCount() == 0 ? null : kernelBuilds(settings, channel, m -> linkRef[0].send(m));
+    Hello hello = hello(settings, drivers, facts).toBuilder().setBuild(build).build();
     this.link = new ControllerLink(channel, () -> hello, executor::runningRunId, new ControllerLink.Handler() {
       @Override
       public void onAssignment(BlockAssignment assignment) {
@@ -73,21 +88,62 @@ public final class WorkerAgent implements AutoCloseable {
       @Override
       public void onCancel(Cancel cancel) {
         executor.cancel(cancel);
+        if (builds != null) {
+          builds.cancel(cancel);
+        }
+      }
+
+      @Override
+      public void onBuild(BuildAssignment assignment) {
+        if (builds != null) {
+          builds.submit(assignment);
+        } else {
+          log.warn("ignoring build {}: this worker takes no kernel builds", assignment.getAttemptId());
+        }
       }
     }, Backoff.standard(new SplittableRandom()), timer);
     linkRef[0] = link;
   }
 
-  /** Probes the hypervisors of this host and connects; returns at once (the link reconnects by itself). */
+  /**
+   * Kernel builds under {@code <home>/builds} (the builder's cache and warm trees), inputs
+   * fetched into the artifact cache, outputs uploaded to the controller's store.
+   */
+  private static BuildExecutor kernelBuilds(WorkerSettings settings, ManagedChannel channel,
+      java.util.function.Consumer<dev.abfleet.proto.fleet.v1.WorkerMessage> out) {
+    ControllerArtifacts store = new ControllerArtifacts(channel, settings.controller());
+    ArtifactCache cache = new ArtifactCache(settings.home().resolve("artifacts"), settings.artifactCacheMaxBytes(),
+        store);
+    KernelBuilder builder = new KernelBuilder(settings.home().resolve("builds"));
+    return new BuildExecutor(builder::build, sha -> cache.stage(sha, ArtifactUri.of(sha)),
+        settings.home().resolve("builds").resolve("inputs"),
+        file -> store.upload(file, ArtifactCache.sha256(file)).sha256(), out, System::currentTimeMillis);
+  }
+
+  /** Probes the hypervisors of this host and connects; builds kernels when its tools allow. */
   public static WorkerAgent start(WorkerSettings settings) {
+    return start(settings, true);
+  }
+
+  /**
+   * Probes the hypervisors of this host and connects; returns at once (the link reconnects by
+   * itself).
+   *
+   * @param kernelBuilds false = advertise no kernel builds even where the tools are installed
+   */
+  public static WorkerAgent start(WorkerSettings settings, boolean kernelBuilds) {
     HostFacts facts = HostFacts.probe();
     Map<String, VmDriver> drivers = new LinkedHashMap<>();
     drivers.put("qemu", QemuDriver.forThisHost(settings.home().resolve("probe")));
     drivers.put("vz", VzDriver.forThisHost());
     ManagedChannel channel = channel(settings);
     // Artifacts named abfleet:sha256:<hex> and boot console logs travel over the same connection.
+    BuildCapability build = BuildCapabilities.probe(facts.arch(), kernelBuilds);
     WorkerAgent agent = new WorkerAgent(settings, channel, drivers, facts, new GuestRunProcedure(settings, drivers,
-        new ControllerArtifacts(channel, settings.controller())));
+        new ControllerArtifacts(channel, settings.controller())), build);
+    log.info("kernel builds: {}", build.getArchesCount() == 0
+        ? (kernelBuilds ? "none (make, gcc, flex, bison or bc missing)" : "off (--no-build)")
+        : String.join(", ", build.getArchesList()) + " with " + build.getToolchain());
     drivers.forEach((name, d) -> log.info("{}: accelerators {}, volume transports {}, guest arches {}", name,
         d.accelerators(), d.volumeTransports(), d.guestArches()));
     log.info("guest images: {}", settings.buildsImages() ? "built here when a run carries none"
@@ -182,6 +238,9 @@ public final class WorkerAgent implements AutoCloseable {
   public void close() {
     link.close();
     executor.close();
+    if (builds != null) {
+      builds.close();
+    }
     timer.shutdownNow();
     channel.shutdownNow();
   }

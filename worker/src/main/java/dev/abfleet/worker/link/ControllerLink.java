@@ -1,6 +1,7 @@
 package dev.abfleet.worker.link;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BuildAssignment;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Heartbeat;
@@ -47,6 +48,9 @@ public final class ControllerLink implements AutoCloseable {
     void onAssignment(BlockAssignment assignment);
 
     void onCancel(Cancel cancel);
+
+    /** A kernel build under a lease of this host; a worker that builds nothing ignores it. */
+    default void onBuild(BuildAssignment assignment) {}
   }
 
   private final WorkerServiceGrpc.WorkerServiceStub stub;
@@ -244,6 +248,7 @@ public final class ControllerLink implements AutoCloseable {
         case WELCOME -> onWelcome(gen, message.getWelcome().getHeartbeatIntervalMs());
         case ASSIGNMENT -> handler.onAssignment(message.getAssignment());
         case CANCEL -> handler.onCancel(message.getCancel());
+        case BUILD_ASSIGNMENT -> handler.onBuild(message.getBuildAssignment());
         case REPORT_ACK -> onAck(message.getReportAck());
         default -> log.warn("ignoring unknown controller message {}", message.getKindCase());
       }

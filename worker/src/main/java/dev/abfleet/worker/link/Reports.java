@@ -18,6 +18,7 @@ final class Reports {
     return switch (m.getKindCase()) {
       case RUN_RESULT -> Optional.of(m.getRunResult().getRunId());
       case RUN_FAILURE -> Optional.of(m.getRunFailure().getRunId());
+      case BUILD_REPORT -> Optional.of(m.getBuildReport().getAttemptId());
       default -> Optional.empty();
     };
   }
@@ -49,6 +50,16 @@ final class Reports {
           .setMessage(message + "; " + why + "; its console tail was dropped")
           .clearConsoleTail())
           .build();
+    }
+    if (report.hasBuildReport() && report.getBuildReport().hasFailed()) {
+      var f = report.getBuildReport().getFailed();
+      String error = f.getFirstError().length() > SHRUNK_MESSAGE_CHARS
+          ? f.getFirstError().substring(0, SHRUNK_MESSAGE_CHARS) + "..." : f.getFirstError();
+      return WorkerMessage.newBuilder().setBuildReport(report.getBuildReport().toBuilder()
+          .setFailed(f.toBuilder().setFirstError(error + "; " + why))).build();
+    }
+    if (report.hasBuildReport()) {
+      return report; // a build's outcome is a few hashes: nothing to drop
     }
     throw new IllegalArgumentException("not a run report: " + report.getKindCase());
   }
