@@ -54,6 +54,11 @@ final class WorkerCommand implements Callable<Integer> {
           + " guest image are refused). Default on macOS.")
   boolean noImageBuild;
 
+  @Option(names = "--no-build",
+      description = "Take no kernel builds, even where make, gcc, flex, bison and bc are installed (by default a"
+          + " worker with those tools builds kernels for the fleet, under a lease of its own: never during a boot).")
+  boolean noBuild;
+
   @Option(names = "--artifact-cache-max-bytes", paramLabel = "SIZE",
       description = "Cap of the artifact cache under the home (kernels, images fetched from the controller or"
           + " staged from paths), e.g. 20GiB (the default); least recently used artifacts are evicted beyond it.")
@@ -90,7 +95,7 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerSettings settings = settings(id).withChannelSecurity(channelSecurity());
     SimModel model = sim ? SimModels.load(simModel, timeScale) : null;
     CountDownLatch stop = new CountDownLatch(1);
-    try (WorkerAgent agent = sim ? WorkerAgent.startSim(settings, new SimDriver(model, id)) : WorkerAgent.start(settings)) {
+    try (WorkerAgent agent = sim ? WorkerAgent.startSim(settings, new SimDriver(model, id)) : WorkerAgent.start(settings, !noBuild)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         agent.close();
         stop.countDown();
