@@ -140,13 +140,13 @@ public final class KernelBuilder {
     tree.freshRunDir();
     StepRunner steps = new StepRunner(runner, tree.run(), tree.run().resolve("build.log"));
     steps.note("build " + r.key() + " of " + r.sourceLabel() + " in tree " + tree.key());
-    if (tree.base() == null) {
+    if (tree.base() == null || !TreeSetup.reset(tree, steps)) {
       Problem p = TreeSetup.prepare(tree, spec.source(), r.inputs().sourceDigest(), steps, listener);
       if (p != null) {
         return failed(r.key(), p, steps);
       }
     }
-    Problem patched = TreeSetup.resetAndPatch(tree, spec.patches(), steps, listener);
+    Problem patched = TreeSetup.patch(tree, spec.patches(), steps, listener);
     if (patched != null) {
       return failed(r.key(), patched, steps);
     }

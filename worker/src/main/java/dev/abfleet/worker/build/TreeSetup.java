@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * Gets a warm tree's {@code src} to the state a build needs: prepared once from the source (a
  * git work tree whose base commit is the unpatched source), then for every build reset to that
- * base and patched.
+ * base and patched. A tree that cannot be reset (damaged on disk) is prepared again.
  */
 final class TreeSetup {
 
@@ -54,14 +54,21 @@ final class TreeSetup {
     return null;
   }
 
-  /** Resets {@code tree} to its base and applies {@code patches} in order; null on success. */
-  static Problem resetAndPatch(WarmTree tree, List<Path> patches, StepRunner steps, BuildListener listener)
-      throws InterruptedException, IOException {
-    Problem reset = runAll("reset", BuildCommands.resetTo(tree.src(), tree.base()), steps, INFRA);
-    if (reset != null) {
-      tree.forgetBase();
-      return reset;
+  /**
+   * Resets a prepared {@code tree} to its base commit; false when that fails (a damaged work
+   * tree), and the tree is then marked for preparing again.
+   */
+  static boolean reset(WarmTree tree, StepRunner steps) throws InterruptedException, IOException {
+    if (runAll("reset", BuildCommands.resetTo(tree.src(), tree.base()), steps, INFRA) == null) {
+      return true;
     }
+    tree.forgetBase();
+    return false;
+  }
+
+  /** Applies {@code patches} in order to a tree at its base; null on success. */
+  static Problem patch(WarmTree tree, List<Path> patches, StepRunner steps, BuildListener listener)
+      throws InterruptedException, IOException {
     if (!patches.isEmpty()) {
       listener.phase("patch");
     }

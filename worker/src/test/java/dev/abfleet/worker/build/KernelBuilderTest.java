@@ -169,6 +169,20 @@ class KernelBuilderTest {
   }
 
   @Test
+  void aWarmTreeThatCannotBeResetIsPreparedAgainFromTheSource() throws Exception {
+    builder.build(spec(), BuildListener.NONE);
+    Path patch = Files.writeString(dir.resolve("p.patch"), "--- a/x\n");
+    fake.override = argv -> argv.contains("reset") ? new FakeKbuild.Reply(128, "", "fatal: not a git repository\n")
+        : null;
+    int untarsBefore = fake.callsWith("--strip-components=1").size();
+
+    BuildResult r = builder.build(spec().withPatches(List.of(patch)), BuildListener.NONE);
+
+    assertThat(r).isInstanceOf(BuildResult.Built.class);
+    assertThat(fake.callsWith("--strip-components=1")).hasSize(untarsBefore + 1);
+  }
+
+  @Test
   void twoConcurrentBuildsOfOneSpecBuildOnceAndTheSecondGetsTheCachedEntry() throws Exception {
     List<BuildResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
     Runnable build = () -> {
