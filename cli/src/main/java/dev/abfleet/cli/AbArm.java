@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.SpecFile;
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +12,35 @@ import java.util.List;
  * VM shape settled.
  *
  * @param role baseline, candidate or ceiling
+ * @param kernel the kernel image; null while a kernel to build from source ({@code build}) is not built
  * @param origin where the arm was given, for messages: "--candidate" or "spec.yaml:9: arm"
+ * @param build how to build the kernel from source; null = {@code kernel} was given
+ * @param built where the built kernel came from, once built; null for a given kernel
  */
 record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<String> modules, String modulesDir,
-    String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin) {
+    String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin, SpecFile.Build build,
+    KernelBuild built) {
 
   AbArm {
     modules = List.copyOf(modules);
+  }
+
+  /** An arm whose kernel is an image the user gave. */
+  AbArm(String name, String role, Path kernel, String cmdlineExtra, List<String> modules, String modulesDir,
+      String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin) {
+    this(name, role, kernel, cmdlineExtra, modules, modulesDir, volumeOptions, vcpus, memoryMib, pinVcpus, origin,
+        null, null);
+  }
+
+  /** True while the arm's kernel still has to be built from source. */
+  boolean unbuilt() {
+    return kernel == null && build != null;
+  }
+
+  /** This arm with the kernel built from its {@code build}: {@code image} and where it came from. */
+  AbArm builtAs(Path image, KernelBuild provenance) {
+    return new AbArm(name, role, image, cmdlineExtra, modules, modulesDir, volumeOptions, vcpus, memoryMib, pinVcpus,
+        origin, build, provenance);
   }
 
   /**
@@ -56,7 +79,7 @@ record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<St
     return spec.arms().stream().map(a -> {
       SpecFile.Vm shape = flags.over(a.vm()).over(spec.vm()).over(vm(defaults));
       return new AbArm(a.name(), a.role(), a.kernel(), a.cmdline(), a.modules(), a.modulesDir(), a.volumeOptions(),
-          shape.vcpus(), shape.memoryMib(), shape.pinVcpus(), a.where() + ": arm");
+          shape.vcpus(), shape.memoryMib(), shape.pinVcpus(), a.where() + ": arm", a.build(), null);
     }).toList();
   }
 

@@ -154,7 +154,14 @@ final class AbCommand implements Callable<Integer> {
 
   /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
   int run(java.io.PrintStream out, java.io.PrintStream err) {
-    AbRequest request = request();
+    AbRequest request;
+    try {
+      request = ArmBuilds.resolve(request(), err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("abfleet ab: interrupted while building kernels; nothing was submitted");
+      return ExitCodes.FAILED;
+    }
     AbHosts hosts = request.hosts();
     ReportFormat fmt = ReportFormat.parse(format);
     if (hosts.remote()) {

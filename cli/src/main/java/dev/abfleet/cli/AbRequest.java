@@ -107,8 +107,18 @@ record AbRequest(
     }
   }
 
-  /** A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels). */
+  /**
+   * A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels).
+   * A kernel still to be built is checked once it is ({@link ArmBuilds}).
+   */
   private static void checkKernel(AbArm arm, boolean sim) {
+    if (arm.unbuilt()) {
+      if (sim) {
+        throw new Problem(arm.origin() + " " + arm.name() + ": build: with --hypervisor sim; sim hosts boot"
+            + " placeholder kernels, not built ones: give kernel: (abfleet sim-kernels writes them)");
+      }
+      return;
+    }
     if (sim) {
       if (!java.nio.file.Files.isRegularFile(arm.kernel()) || !java.nio.file.Files.isReadable(arm.kernel())) {
         throw new Problem(arm.origin() + " " + arm.name() + ": " + arm.kernel() + " is not a readable file; with"
@@ -179,7 +189,16 @@ record AbRequest(
     return pairs != null ? List.of() : config.policy().looks();
   }
 
+  /** This request with {@code arms} in place of its own (the same arms, their kernels built). */
+  AbRequest withArms(List<AbArm> built) {
+    return new AbRequest(built, config, benchmarkName, metrics, pairs, looks, threshold, alpha, seed, iterations,
+        bootTimeoutS, warmupBoot, hosts);
+  }
+
   private Arm arm(AbArm a) {
+    if (a.unbuilt()) {
+      throw new IllegalStateException("arm " + a.name() + " is submitted before its kernel was built");
+    }
     Path kernel = a.kernel().toAbsolutePath().normalize();
     String sha;
     try {
@@ -187,7 +206,7 @@ record AbRequest(
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return Arm.newBuilder()
+    Arm.Builder arm = Arm.newBuilder()
         .setName(a.name())
         .setRole(a.role())
         .setKernel(Artifact.newBuilder().setSha256(sha).setUri(kernel.toString()).setSizeBytes(kernel.toFile().length()))
@@ -195,7 +214,10 @@ record AbRequest(
         .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()).setPinVcpus(a.pinVcpus()))
         .addAllModules(a.modules())
         .setModulesDir(a.modulesDir())
-        .setVolumeOptions(a.volumeOptions())
-        .build();
+        .setVolumeOptions(a.volumeOptions());
+    if (a.built() != null) {
+      arm.setBuild(a.built());
+    }
+    return arm.build();
   }
 }

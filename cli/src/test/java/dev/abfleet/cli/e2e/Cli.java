@@ -60,7 +60,12 @@ final class Cli {
   }
 
   static Result run(Path dir, long timeoutMinutes, String... args) throws Exception {
-    Process p = start(dir, "run", args);
+    return run(dir, timeoutMinutes, Map.of(), args);
+  }
+
+  /** As above, with variables added to the process's environment. */
+  static Result run(Path dir, long timeoutMinutes, Map<String, String> env, String... args) throws Exception {
+    Process p = start(dir, "run", List.of(), env, args);
     if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("abfleet " + String.join(" ", args) + " did not finish in " + timeoutMinutes
