@@ -33,12 +33,45 @@ import picocli.CommandLine.Parameters;
       "The controller runs the bisect as a job of its own: it survives a controller restart, and",
       "interrupting this command leaves it running (--attach ID follows it again, --cancel ID stops it).",
       "With --hypervisor sim the results are SIMULATION (sim placeholder kernels carry their effect).",
+      "--git REPO --good REF --bad REF walks a commit range instead (first parent), building each probe's",
+      "kernel on demand (cached by build key; --patch, --config BASE, --config-fragment, --arch as in abfleet",
+      "build; --fleet-config for fleet.yaml). The endpoints are built and measured first; each probe is an A/B",
+      "of the good endpoint's kernel against it: bad when its interval rules out no change on the worse side,",
+      "good when it rules out half the endpoints' regression, else ambiguous (the search stops). Without",
+      "--controller the A/Bs run on an embedded fleet here.",
       "Exit codes: 0 found, 1 ambiguous (an inconclusive probe), 2 bad input, 3 an experiment failed",
       "(or the bisect was cancelled)."
     })
 public final class BisectCommand implements Callable<Integer> {
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas (required, except with --git).")
   String controller;
+
+  @Option(names = "--git", paramLabel = "REPO", description = "A kernel git repository: bisect its commits, building each probe.")
+  Path git;
+
+  @Option(names = "--good", paramLabel = "REF", description = "With --git: the last known good commit.")
+  String good;
+
+  @Option(names = "--bad", paramLabel = "REF", description = "With --git: the first known bad commit.")
+  String bad;
+
+  @Option(names = "--patch", paramLabel = "FILE", description = "With --git: a patch applied on every commit (repeatable).")
+  List<Path> patches = new java.util.ArrayList<>();
+
+  @Option(names = "--config-fragment", paramLabel = "FILE|LINE", description = "With --git: a config fragment or CONFIG_X=y line (repeatable).")
+  List<String> fragments = new java.util.ArrayList<>();
+
+  @Option(names = "--arch", paramLabel = "ARCH", defaultValue = "x86_64", description = "With --git: x86_64 or aarch64 (default: ${DEFAULT-VALUE}).")
+  String arch;
+
+  @Option(names = "--pairs", paramLabel = "N", description = "With --git: pairs of each A/B, a fixed design instead of --looks.")
+  Integer pairs;
+
+  @Option(names = "--local-workers", paramLabel = "N", description = "With --git and no --controller: local workers (default: 1).")
+  Integer localWorkers;
+
+  @Option(names = "--fleet-config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one); with --git, --config is the kernel config.")
+  Path fleetConfig;
 
   @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
 
@@ -58,8 +91,10 @@ public final class BisectCommand implements Callable<Integer> {
   @Option(names = "--hypervisor", defaultValue = "qemu", paramLabel = "H", description = "qemu, vz or sim (default: ${DEFAULT-VALUE}).")
   String hypervisor;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
-  Path config;
+  @Option(names = "--config", paramLabel = "FILE|BASE",
+      description = "fleet.yaml (default: the built-in one); with --git the kernel config base as in abfleet build"
+          + " (abfleet-minimal, tinyconfig, defconfig or a .config file; default abfleet-minimal).")
+  String config;
 
   @Option(names = "--benchmark", paramLabel = "NAME", description = "Benchmark from fleet.yaml (default: default_benchmark).")
   String benchmarkName;
@@ -86,6 +121,17 @@ public final class BisectCommand implements Callable<Integer> {
 
   /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
   int run(PrintStream out, PrintStream err) {
+    if (git != null) {
+      return GitBisectOptions.run(this, out, err);
+    }
+    if (good != null || bad != null) {
+      throw new Problem("--good and --bad name commits of a --git repository; add --git REPO, or list kernel"
+          + " images oldest first");
+    }
+    if (controller == null) {
+      throw new Problem("--controller HOST:PORT is required to bisect a list of kernels (or bisect commits with"
+          + " --git REPO --good REF --bad REF)");
+    }
     int modes = (attach != null ? 1 : 0) + (cancel != null ? 1 : 0) + (list ? 1 : 0);
     if (modes > 1 || (modes == 1 && !kernels.isEmpty())) {
       throw new Problem("give one of KERNEL..., --attach ID, --cancel ID or --list");
@@ -124,8 +170,11 @@ public final class BisectCommand implements Callable<Integer> {
     return follow(target, id, out, err);
   }
 
-  private FleetConfig config() {
-    return config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
+  FleetConfig config() {
+    if (fleetConfig != null) {
+      return FleetConfigLoader.load(fleetConfig);
+    }
+    return config == null || git != null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(Path.of(config));
   }
 
   /** Follows bisect {@code id} to its end, then prints its report and answers its exit code. */

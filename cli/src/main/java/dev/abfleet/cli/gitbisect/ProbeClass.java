@@ -1,0 +1,49 @@
+package dev.abfleet.cli.gitbisect;
+
+/**
+ * Which end of the range a probe resembles, judged on the bisected metric against the good
+ * endpoint's kernel. Changes are direction-aware: negative = worse, whatever the unit.
+ *
+ * <ul>
+ *   <li>BAD: the probe's interval rules out no change on the worse side (its better end is
+ *       still worse than the good kernel).
+ *   <li>GOOD: the interval rules out {@value #RULED_OUT_FRACTION} of the regression measured
+ *       between the endpoints (its worse end is better than that fraction of it).
+ *   <li>AMBIGUOUS: neither; the search stops there and reports the open range.
+ * </ul>
+ *
+ * Error rates: a probe is called BAD only when its interval excludes zero, so at the
+ * experiment's alpha a good probe is called bad at most alpha/2 of the time (one side of a
+ * two-sided interval); a bad probe is called GOOD only when its interval excludes half the
+ * endpoint regression, which for a bad probe (whose true change is the full regression) is again
+ * an interval missing its true value on one side: at most alpha/2.
+ */
+public enum ProbeClass {
+  GOOD, BAD, AMBIGUOUS;
+
+  /** The fraction of the endpoint regression a good probe's interval must rule out. */
+  public static final double RULED_OUT_FRACTION = 0.5;
+
+  /**
+   * @param worseLow  the interval's worse end, as a direction-aware log-free relative change (negative = worse)
+   * @param worseHigh the interval's better end
+   * @param endpoint  the regression between the endpoints, direction-aware (negative)
+   */
+  public static ProbeClass of(double worseLow, double worseHigh, double endpoint) {
+    if (Double.isNaN(worseLow) || Double.isNaN(worseHigh)) {
+      return AMBIGUOUS;
+    }
+    if (worseHigh < 0) {
+      return BAD;
+    }
+    if (endpoint < 0 && worseLow > RULED_OUT_FRACTION * endpoint) {
+      return GOOD;
+    }
+    return AMBIGUOUS;
+  }
+
+  /** A relative change's interval turned direction-aware: for lower-is-better metrics, a rise is worse. */
+  public static double[] directionAware(double ciLow, double ciHigh, boolean higherIsBetter) {
+    return higherIsBetter ? new double[] {ciLow, ciHigh} : new double[] {-ciHigh, -ciLow};
+  }
+}
