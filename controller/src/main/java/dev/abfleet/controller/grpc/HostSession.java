@@ -298,7 +298,9 @@ final class HostSession {
 
   /** Sends Cancel for the blocks (and builds) under the stopped epoch; a block assigned later is stopped then. */
   private Behavior<SessionMessage> onStop(Blocks state, StopBlock m) {
-    builds.stop(m);
+    if (builds.stop(m)) {
+      return Behaviors.same();
+    }
     Map<Long, StopBlock> stops = new HashMap<>(state.stops());
     stops.put(m.epoch(), m);
     Blocks next = new Blocks(state.blocks(), stops, state.preempted());

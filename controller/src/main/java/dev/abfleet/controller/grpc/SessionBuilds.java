@@ -57,10 +57,18 @@ final class SessionBuilds {
     stream.assignBuild(job);
   }
 
-  /** A stop of the lease cancels its build now; a stop at a boot boundary (preemption) lets it finish. */
-  void stop(StopBlock stop) {
-    jobs.values().stream().filter(j -> j.leaseEpoch() == stop.epoch() && !stop.afterCurrentBoot())
-        .forEach(j -> stream.cancel(j.attemptId(), stop.reason(), false));
+  /**
+   * A stop of a build's lease cancels the build now; a stop at a boot boundary (preemption) lets
+   * it finish.
+   *
+   * @return true when the stopped lease is a build's (nothing for the blocks to keep)
+   */
+  boolean stop(StopBlock stop) {
+    var stopped = jobs.values().stream().filter(j -> j.leaseEpoch() == stop.epoch()).toList();
+    if (!stop.afterCurrentBoot()) {
+      stopped.forEach(j -> stream.cancel(j.attemptId(), stop.reason(), false));
+    }
+    return !stopped.isEmpty();
   }
 
   void progress(BuildProgressed m) {
