@@ -2,17 +2,24 @@ package dev.abfleet.cli.build;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.abfleet.cli.ClientAuthOptions;
+import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.build.BuildResult;
+import dev.abfleet.worker.build.BuildSource;
 import dev.abfleet.worker.build.BuildSpec;
 import dev.abfleet.worker.build.KernelBuilder;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -68,7 +75,7 @@ public final class BuildCommand implements Callable<Integer> {
           + " takes the build, and the image is fetched into the local build cache (tarball sources only).")
   String controller;
 
-  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+  @Mixin ClientAuthOptions auth;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
       description = "text or json (default: ${DEFAULT-VALUE}).")
@@ -102,19 +109,27 @@ public final class BuildCommand implements Callable<Integer> {
 
   /** {@code --controller}: the build runs on a fleet builder ({@link RemoteBuild}). */
   private int onFleet(BuildSpec spec) throws InterruptedException {
-    if (!(spec.source() instanceof dev.abfleet.worker.build.BuildSource.Tarball tarball)) {
+    if (!(spec.source() instanceof BuildSource.Tarball tarball)) {
       throw new Problem("--source " + source + ": the fleet builds from tarballs only; pass a .tar.xz/.tar.gz, or"
           + " build here without --controller");
     }
-    String target = dev.abfleet.cli.ControllerAddress.check(controller, auth);
-    io.grpc.ManagedChannel channel = dev.abfleet.cli.ControllerAddress.channel(target);
+    if (format.equals("json")) {
+      throw new Problem("--format json: not available with --controller yet; drop it (text: key, image, local path)");
+    }
+    String target = ControllerAddress.check(controller, auth);
+    ManagedChannel channel = ControllerAddress.channel(target);
     try {
       RemoteBuild remote = new RemoteBuild(channel, target, System.err);
       var inputs = remote.inputs(tarball.file(), spec.patches(), spec.configBase(), spec.configFragments(),
           spec.configLines(), spec.arch(), spec.makeArgs());
       return remote.run(inputs, System.out);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
+        throw new Problem("the controller refused the build: " + e.getStatus().getDescription());
+      }
+      throw e;
     } finally {
-      dev.abfleet.cli.ControllerAddress.close(channel);
+      ControllerAddress.close(channel);
     }
   }
 
