@@ -94,6 +94,13 @@ public final class WorkerAgent implements AutoCloseable {
       }
 
       @Override
+      public void onStreamEnded(String why) {
+        if (builds != null) {
+          builds.cancelAll("the controller stream ended (" + why + "): the build's lease is gone");
+        }
+      }
+
+      @Override
       public void onBuild(BuildAssignment assignment) {
         if (builds != null) {
           builds.submit(assignment);

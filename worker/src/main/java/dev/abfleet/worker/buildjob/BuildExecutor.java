@@ -97,6 +97,17 @@ public final class BuildExecutor implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops every attempt, running or waiting: their lease ended with the stream. The warm tree
+   * keeps what was compiled, so a new attempt here picks up where this one stopped.
+   */
+  public void cancelAll(String reason) {
+    attempts.forEach((id, f) -> {
+      log.warn("cancelling build attempt {}: {}", id, reason);
+      f.cancel(true);
+    });
+  }
+
   private void run(BuildAssignment a) {
     log.info("build {} attempt {} (lease epoch {}): {}", a.getBuildId(), a.getAttemptId(), a.getLeaseEpoch(),
         a.getInputs().getSource().getName());

@@ -51,6 +51,12 @@ public final class ControllerLink implements AutoCloseable {
 
     /** A kernel build under a lease of this host; a worker that builds nothing ignores it. */
     default void onBuild(BuildAssignment assignment) {}
+
+    /**
+     * The stream ended: the controller has released this host's lease (it does so for a stream
+     * that ends), so work that reports only at its end (a kernel build) is moot.
+     */
+    default void onStreamEnded(String why) {}
   }
 
   private final WorkerServiceGrpc.WorkerServiceStub stub;
@@ -218,6 +224,7 @@ public final class ControllerLink implements AutoCloseable {
         status.getCode(),
         status.getDescription(),
         delay.toMillis());
+    handler.onStreamEnded(status.getCode() + ": " + status.getDescription());
     timer.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 

@@ -189,6 +189,29 @@ class BuildExecutorTest {
   }
 
   @Test
+  void aBuildStopsWhenTheStreamItsLeaseCameOnEnds(@TempDir Path dir) throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    try (BuildExecutor e = executor(dir, (spec, l) -> {
+      started.countDown();
+      try {
+        Thread.sleep(60_000);
+      } catch (InterruptedException stopped) {
+        interrupted.countDown();
+        throw stopped;
+      }
+      throw new AssertionError("not interrupted");
+    })) {
+      e.submit(assignment());
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+      e.cancelAll("the controller stream ended");
+
+      assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void buildArchesFollowTheToolsOnThePath() {
     assertThat(BuildCapabilities.arches("x86_64", t -> true)).containsExactly("x86_64", "aarch64");
     assertThat(BuildCapabilities.arches("x86_64", t -> !t.equals(BuildCapabilities.AARCH64_COMPILER)))
