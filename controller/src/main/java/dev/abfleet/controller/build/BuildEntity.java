@@ -32,7 +32,7 @@ public final class BuildEntity
     extends EventSourcedBehaviorWithEnforcedReplies<BuildEntity.Command, BuildEvent, BuildState> {
 
   public sealed interface Command extends CborSerializable
-      permits Submit, Get, RecordReport, RecordProgress, PlanOnLease, LoseLease {}
+      permits Submit, Get, RecordReport, RecordProgress, PlanOnLease, LoseLease, Orphaned {}
 
   /** Queues the build, or finds the one of the same inputs; replies its {@link BuildView}. */
   public record Submit(BuildInputs inputs, ActorRef<BuildView> replyTo) implements Command {}
@@ -54,6 +54,9 @@ public final class BuildEntity
 
   /** The scheduler's {@link LeaseHolder.LeaseLost}, through the adapter. No reply. */
   private record LoseLease(LeaseHolder.LeaseLost notice) implements Command {}
+
+  /** The controller restarted while the attempt ran: its lease belonged to the scheduler before. */
+  private enum Orphaned implements Command { INSTANCE }
 
   public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "build");
   private static final String PRIORITY = "adhoc";
@@ -93,8 +96,7 @@ public final class BuildEntity
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), state -> {
           if (state.status() == BuildState.Status.BUILDING) {
-            context.getSelf().tell(new LoseLease(new LeaseHolder.LeaseLost(state.attempt().hostId(),
-                state.attempt().epoch(), "the controller restarted")));
+            context.getSelf().tell(Orphaned.INSTANCE);
           } else if (state.status() == BuildState.Status.QUEUED) {
             requestHost(state);
           }
@@ -112,6 +114,7 @@ public final class BuildEntity
         .onCommand(RecordProgress.class, this::onProgress)
         .onCommand(PlanOnLease.class, this::onPlan)
         .onCommand(LoseLease.class, this::onLeaseLost)
+        .onCommand(Orphaned.class, this::onOrphaned)
         .build();
   }
 
@@ -153,6 +156,15 @@ public final class BuildEntity
     String why = "lease lost on host " + lost.hostId() + ": " + lost.reason();
     context.getLog().warn("build {}: attempt {} {}", buildId, attempt.attemptId(), why);
     return Effect().persist(state.retryOrFail(why, clock.millis())).thenRun(this::afterChange).thenNoReply();
+  }
+
+  private ReplyEffect<BuildEvent, BuildState> onOrphaned(BuildState state, Orphaned cmd) {
+    if (state.status() != BuildState.Status.BUILDING) {
+      return Effect().noReply();
+    }
+    String why = "the controller restarted during attempt " + state.attempt().attemptId() + " on host "
+        + state.attempt().hostId();
+    return Effect().persist(state.retryOrFail(why, clock.millis(), false)).thenRun(this::afterChange).thenNoReply();
   }
 
   private ReplyEffect<BuildEvent, BuildState> onReport(BuildState state, RecordReport cmd) {

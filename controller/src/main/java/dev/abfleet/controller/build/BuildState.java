@@ -69,11 +69,16 @@ public record BuildState(String buildId, Status status, BuildInputs inputs, Atte
    * attempt, or, once {@link #MAX_ATTEMPTS} are spent, an INFRA failure.
    */
   public BuildEvent retryOrFail(String reason, long nowMs) {
+    return retryOrFail(reason, nowMs, true);
+  }
+
+  /** As {@link #retryOrFail(String, long)}; {@code hostAtFault} false = a retry may use the same host. */
+  public BuildEvent retryOrFail(String reason, long nowMs, boolean hostAtFault) {
     if (attempts >= MAX_ATTEMPTS) {
       return new BuildFailed(attempt.attemptId(), attempt.hostId(), BuildFailure.infra("gave up after "
           + attempts + " attempts; the last: " + reason + " (check the builders' logs, then submit again)"), nowMs);
     }
-    return new AttemptEnded(attempt.attemptId(), attempt.hostId(), reason);
+    return new AttemptEnded(attempt.attemptId(), attempt.hostId(), reason, hostAtFault);
   }
 
   /** What to persist for a worker's report of the running attempt. */
@@ -98,8 +103,10 @@ public record BuildState(String buildId, Status status, BuildInputs inputs, Atte
     }
     if (event instanceof AttemptEnded e) {
       List<String> troubled = new ArrayList<>(troubledHosts);
-      troubled.remove(e.hostId());
-      troubled.add(e.hostId());
+      if (e.hostAtFault()) {
+        troubled.remove(e.hostId());
+        troubled.add(e.hostId());
+      }
       return new BuildState(buildId, Status.QUEUED, inputs, null, attempts, troubled, e.reason(), null, "", null);
     }
     if (event instanceof BuildSucceeded e) {
