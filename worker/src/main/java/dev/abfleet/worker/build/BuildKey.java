@@ -16,9 +16,19 @@ import java.util.List;
  * @param arch            {@code x86_64} or {@code aarch64}
  * @param makeArgs        the extra make arguments
  * @param toolchain       first lines of the compiler's and make's {@code --version}
+ * @param treeSource      what the warm tree is kept for: the source digest, except for a git
+ *                        source, whose tree serves every commit of its repository ({@code git:<path>}),
+ *                        so that a bisect's probes rebuild incrementally from one another
  */
 record BuildKey(String sourceDigest, List<String> patchDigests, String configBaseId, List<String> fragmentDigests,
-    List<String> configLines, String arch, List<String> makeArgs, String toolchain) {
+    List<String> configLines, String arch, List<String> makeArgs, String toolchain, String treeSource) {
+
+  /** A key whose warm tree is kept for its source digest (tarballs and trees). */
+  BuildKey(String sourceDigest, List<String> patchDigests, String configBaseId, List<String> fragmentDigests,
+      List<String> configLines, String arch, List<String> makeArgs, String toolchain) {
+    this(sourceDigest, patchDigests, configBaseId, fragmentDigests, configLines, arch, makeArgs, toolchain,
+        sourceDigest);
+  }
 
   /** Bumped when the way a build turns inputs into artifacts changes, so older entries are not reused. */
   static final String VERSION = "abfleet-kernel-build 1";
@@ -44,7 +54,7 @@ record BuildKey(String sourceDigest, List<String> patchDigests, String configBas
    * arms differing only in, say, KCFLAGS keep a tree each instead of rebuilding each other's.
    */
   String treeKey() {
-    List<String> parts = new ArrayList<>(List.of(VERSION, "tree", sourceDigest));
+    List<String> parts = new ArrayList<>(List.of(VERSION, "tree", treeSource));
     parts.addAll(configParts());
     return hash(parts);
   }

@@ -61,6 +61,7 @@ final class InputResolver {
     }
     String label;
     String digest;
+    String treeSource = null;
     if (spec.source() instanceof BuildSource.Tarball t) {
       label = t.file().getFileName().toString();
       digest = sha256(t.file(), SOURCE, "source tarball");
@@ -70,6 +71,7 @@ final class InputResolver {
     } else if (spec.source() instanceof BuildSource.Git g) {
       digest = commitOf(g, workDir);
       label = g.repo().toAbsolutePath().normalize().getFileName() + "@" + digest.substring(0, 12);
+      treeSource = "git:" + g.repo().toAbsolutePath().normalize();
     } else {
       throw new BuildInputException(SOURCE, null, "no source: pass a tarball, a tree or a git repository and ref");
     }
@@ -79,7 +81,7 @@ final class InputResolver {
     spec.configFragments().forEach(f -> fragments.add(sha256(f, CONFIG, "config fragment")));
     BuildKey key = new BuildKey(digest, patches, configBaseId(spec), fragments,
         spec.configLines().stream().map(String::strip).toList(), spec.arch(), spec.makeArgs(),
-        Toolchain.identity(runner, workDir, spec.arch()));
+        Toolchain.identity(runner, workDir, spec.arch()), treeSource == null ? digest : treeSource);
     return new Resolved(spec, key, label);
   }
 

@@ -140,7 +140,9 @@ public final class KernelBuilder {
     tree.freshRunDir();
     StepRunner steps = new StepRunner(runner, tree.run(), tree.run().resolve("build.log"));
     steps.note("build " + r.key() + " of " + r.sourceLabel() + " in tree " + tree.key());
-    if (tree.base() == null || !TreeSetup.reset(tree, steps)) {
+    // A git tree serves every commit of its repository: it moves to this build's commit.
+    String base = spec.source() instanceof BuildSource.Git ? r.inputs().sourceDigest() : tree.base();
+    if (tree.base() == null || !TreeSetup.reset(tree, base, steps)) {
       Problem p = TreeSetup.prepare(tree, spec.source(), r.inputs().sourceDigest(), steps, listener);
       if (p != null) {
         return failed(r.key(), p, steps);

@@ -59,7 +59,26 @@ final class TreeSetup {
    * tree), and the tree is then marked for preparing again.
    */
   static boolean reset(WarmTree tree, StepRunner steps) throws InterruptedException, IOException {
-    if (runAll("reset", BuildCommands.resetTo(tree.src(), tree.base()), steps, INFRA) == null) {
+    return reset(tree, tree.base(), steps);
+  }
+
+  /**
+   * Moves a prepared git tree to {@code commit} (fetched from its repository first when the tree
+   * does not have it), which becomes its base: git rewrites only the files that differ, so make
+   * rebuilds what changed between the two commits and nothing else. False when that fails, and
+   * the tree is then marked for preparing again.
+   */
+  static boolean reset(WarmTree tree, String commit, StepRunner steps) throws InterruptedException, IOException {
+    if (!commit.equals(tree.base())
+        && !steps.run("has-commit", BuildCommands.git(tree.src(), "cat-file", "-e", commit + "^{commit}"),
+            GIT_TIMEOUT).succeeded()
+        && !steps.run("fetch", BuildCommands.git(tree.src(), "fetch", "-q", "origin", commit), GIT_TIMEOUT)
+            .succeeded()) {
+      tree.forgetBase();
+      return false;
+    }
+    if (runAll("reset", BuildCommands.resetTo(tree.src(), commit), steps, INFRA) == null) {
+      tree.setBase(commit);
       return true;
     }
     tree.forgetBase();

@@ -123,10 +123,13 @@ class BuildKeyTest {
     String sameCommit = real.resolve(byBranch, dir.resolve("probe")).key();
     Files.writeString(repo.resolve("Makefile"), "v2\n");
     git(repo, "commit", "-q", "-am", "two");
-    String nextCommit = real.resolve(byBranch, dir.resolve("probe")).key();
+    InputResolver.Resolved next = real.resolve(byBranch, dir.resolve("probe"));
+    String nextCommit = next.key();
 
     assertThat(sameCommit).isEqualTo(tagged.key());
     assertThat(nextCommit).isNotEqualTo(tagged.key());
+    // One warm tree per repository: the next commit rebuilds incrementally from the last one built.
+    assertThat(next.inputs().treeKey()).isEqualTo(tagged.inputs().treeKey());
     assertThat(tagged.inputs().sourceDigest()).matches("[0-9a-f]{40}");
     assertThat(tagged.sourceLabel()).isEqualTo("repo@" + tagged.inputs().sourceDigest().substring(0, 12));
   }
