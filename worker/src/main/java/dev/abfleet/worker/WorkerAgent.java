@@ -113,7 +113,8 @@ public final class WorkerAgent implements AutoCloseable {
   }
 
   /**
-   * Kernel builds under {@code <home>/builds} (the builder's cache and warm trees), inputs
+   * Kernel builds under {@code <home>/builds}, or {@code $ABFLEET_BUILD_HOME} (the builder's cache
+   * and warm trees; builders on one host may share it, its trees are locked per build), inputs
    * fetched into the artifact cache, outputs uploaded to the controller's store.
    */
   private static BuildExecutor kernelBuilds(WorkerSettings settings, ManagedChannel channel,
@@ -121,7 +122,10 @@ public final class WorkerAgent implements AutoCloseable {
     ControllerArtifacts store = new ControllerArtifacts(channel, settings.controller());
     ArtifactCache cache = new ArtifactCache(settings.home().resolve("artifacts"), settings.artifactCacheMaxBytes(),
         store);
-    KernelBuilder builder = new KernelBuilder(settings.home().resolve("builds"));
+    String shared = System.getenv("ABFLEET_BUILD_HOME");
+    java.nio.file.Path buildHome = shared != null && !shared.isBlank() ? java.nio.file.Path.of(shared)
+        : settings.home().resolve("builds");
+    KernelBuilder builder = new KernelBuilder(buildHome);
     return new BuildExecutor(builder::build, sha -> cache.stage(sha, ArtifactUri.of(sha)),
         settings.home().resolve("builds").resolve("inputs"),
         file -> store.upload(file, ArtifactCache.sha256(file)).sha256(), out, System::currentTimeMillis);

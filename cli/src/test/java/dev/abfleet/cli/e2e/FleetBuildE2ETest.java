@@ -14,10 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code abfleet build --controller}: a controller and two worker processes (homes of their
- * own, so each builds from scratch), Debian's linux-source-6.1 with the minimal config. The
- * worker that takes the build is killed with SIGKILL once it compiles; the build must end on
- * the other worker and the key and image come back to the client.
+ * {@code abfleet build --controller}: a controller and two worker processes, Debian's
+ * linux-source-6.1 with the minimal config and a patch no other build of the run has (so the
+ * build compiles). The two workers share the run's build cache as two builders on one host
+ * would: the base tree is warm from the other build tests (or built here once), and a build
+ * killed mid-compile leaves the survivor a tree to finish incrementally. The worker that takes
+ * the build is killed with SIGKILL once it compiles; the build must end on the other worker and
+ * the key and image come back to the client.
  */
 @Tag("e2e")
 class FleetBuildE2ETest {
@@ -28,11 +31,16 @@ class FleetBuildE2ETest {
     Path tarball = SourceKernels.tarball();
     try (LocalProcesses fleet = new LocalProcesses(dir)) {
       fleet.startController();
-      Map<String, Process> workers = Map.of("w1", fleet.startWorker("w1"), "w2", fleet.startWorker("w2"));
+      Map<String, Process> workers = Map.of("w1", fleet.startWorker("w1", SourceKernels.env()),
+          "w2", fleet.startWorker("w2", SourceKernels.env()));
       awaitConnected(fleet, List.of("w1", "w2"));
+      // A comment no earlier build had: a new key, compiled on the warm tree.
+      Path patch = Files.writeString(dir.resolve("fleet-build.patch"), SourceKernels.commentPatch(
+          "fleet build " + System.nanoTime()));
       Process client = Cli.start(dir, "build", List.of(),
           Map.of("ABFLEET_BUILD_HOME", dir.resolve("client-builds").toString()),
-          "build", "--source", tarball.toString(), "--config", "abfleet-minimal", "--controller", fleet.target());
+          "build", "--source", tarball.toString(), "--patch", patch.toString(), "--config", "abfleet-minimal",
+          "--controller", fleet.target());
 
       String victim = awaitCompiling(fleet, client, List.of("w1", "w2"));
       // The host dies: the worker and the compiler it started, with no goodbye on the stream.

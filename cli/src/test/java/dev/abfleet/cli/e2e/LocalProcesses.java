@@ -92,10 +92,15 @@ final class LocalProcesses implements AutoCloseable {
   }
 
   Process startWorker(String hostId, String... options) throws Exception {
+    return startWorker(hostId, Map.of(), options);
+  }
+
+  /** As above, with variables added to the worker's environment. */
+  Process startWorker(String hostId, Map<String, String> env, String... options) throws Exception {
     List<String> args = new ArrayList<>(List.of("worker", "--controller", target(), "--plaintext", "--host-id", hostId,
         "--home", Files.createDirectories(dir.resolve(hostId + "-home")).toString()));
     args.addAll(List.of(options));
-    Process p = Cli.start(dir, hostId, args.toArray(String[]::new));
+    Process p = Cli.start(dir, hostId, List.of(), env, args.toArray(String[]::new));
     processes.add(p);
     return p;
   }

@@ -46,4 +46,10 @@ final class SourceKernels {
     assertThat(p).isRegularFile();
     return p;
   }
+
+  /** A patch that adds a comment line {@code text} at the top of fs/stat.c (one object recompiled). */
+  static String commentPatch(String text) {
+    return "--- a/fs/stat.c\n+++ b/fs/stat.c\n@@ -1,3 +1,4 @@\n+/* " + text + " */\n"
+        + " // SPDX-License-Identifier: GPL-2.0\n /*\n  *  linux/fs/stat.c\n";
+  }
 }

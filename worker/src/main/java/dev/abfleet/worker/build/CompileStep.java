@@ -46,6 +46,11 @@ final class CompileStep {
     if (withModules) {
       targets.add("modules");
     }
+    int discarded = CrashMarker.arm(tree.out());
+    if (discarded > 0) {
+      steps.note("the last build of this tree stopped while compiling: " + discarded
+          + " files it wrote are removed, so that make writes them whole");
+    }
     CompileProgress progress = new CompileProgress();
     int[] reported = {-1};
     RunResult r = steps.runWatching("make", BuildCommands.make(spec.arch(), tree.src(), tree.out(), jobs,
@@ -56,6 +61,9 @@ final class CompileStep {
             listener.compiled(n, expected);
           }
         });
+    if (!r.interrupted() && !r.timedOut() && r.launchError() == null) {
+      CrashMarker.disarm(tree.out());
+    }
     if (!r.succeeded()) {
       return Outcome.failed(makeProblem(r, tree.src()));
     }
