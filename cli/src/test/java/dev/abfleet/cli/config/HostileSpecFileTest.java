@@ -52,7 +52,7 @@ public class HostileSpecFileTest {
         new FileCase("unknown role", arms("", BASE, arm("name: c, role: control, kernel: vmlinuz")),
             "role is 'control'", "expected one of baseline, candidate, ceiling"),
         new FileCase("arm without a kernel", arms("", BASE, arm("name: c, role: candidate")), "has no kernel",
-            "every arm needs name, role and kernel"),
+            "has no kernel; give kernel: (an image) or build:"),
         new FileCase("empty kernel", arms("", BASE, arm("name: c, role: candidate, kernel: ''")), "kernel is empty",
             "give the path of a kernel image"),
         new FileCase("kernel path traversal to /etc/passwd",
