@@ -24,11 +24,14 @@ import picocli.CommandLine.Option;
       "and print a verdict per metric. Starts an embedded controller and a local worker that",
       "talk over gRPC on loopback. Progress goes to stderr; stdout carries only the report.",
       "With --controller HOST:PORT the experiment is submitted to that running controller and runs on",
-      "its workers (no local worker): kernel paths must then be readable at the same absolute path on",
-      "the worker hosts (e.g. a shared mount); the workers stage them by sha256 and reject a mismatch.",
+      "its workers (no local worker): the kernels are uploaded to its artifact store and the workers",
+      "stage them by sha256.",
       "Ctrl-C cancels the submitted experiment (reason: abfleet ab interrupted).",
       "--spec FILE takes the whole experiment from a YAML spec file (arms with their own kernel, cmdline,",
       "modules, volume options and VM shape, e.g. a hard-pinned ceiling); options given as well override it.",
+      "An arm with build: {source, patches, config, ...} instead of kernel: is built from source before",
+      "the first boot (here, or by the fleet's builders with --controller); a build that fails ends the",
+      "command with one line naming the arm, the file and the first error (exit 2).",
       "Cross-host comparisons (--controller only): --hypervisor qemu,vz and/or --class-by judge pairs",
       "per host class, with a pooled row flagged class_heterogeneity when the classes disagree; --pairs",
       "and --looks then count per class.",
@@ -38,7 +41,8 @@ import picocli.CommandLine.Option;
 final class AbCommand implements Callable<Integer> {
   @Option(names = "--spec", paramLabel = "FILE",
       description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults, an optional workload"
-          + " (files, run, output, timeout_s) and arms (name, role, kernel, cmdline, modules, volume_options, vm);"
+          + " (files, run, output, timeout_s) and arms (name, role, kernel or build, cmdline, modules,"
+          + " volume_options, vm);"
           + " see the README. Options given as well override its values; the arms come from the file alone.")
   Path spec;
 
@@ -115,8 +119,7 @@ final class AbCommand implements Callable<Integer> {
 
   @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
       description = "Submit to this running controller (abfleet controller; several addresses = the nodes"
-          + " of a controller cluster) instead of starting an embedded one; the kernels must be"
-          + " readable at the same absolute paths on its workers.")
+          + " of a controller cluster) instead of starting an embedded one; the kernels are uploaded to it.")
   String controller;
 
   @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
@@ -160,6 +163,9 @@ final class AbCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("abfleet ab: interrupted while building kernels; nothing was submitted");
+      return ExitCodes.FAILED;
+    } catch (FleetArmBuilds.InfraFailure e) {
+      err.println("abfleet: " + e.getMessage());
       return ExitCodes.FAILED;
     }
     AbHosts hosts = request.hosts();

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,9 @@ final class ArmBuilds {
   static AbRequest resolve(AbRequest request, PrintStream err) throws InterruptedException {
     if (request.arms().stream().noneMatch(AbArm::unbuilt)) {
       return request;
+    }
+    if (request.hosts().remote()) {
+      return FleetArmBuilds.resolve(request, err);
     }
     KernelBuilder builder = new KernelBuilder(KernelBuilds.home());
     Map<String, BuildResult.Built> byKey = new HashMap<>();
@@ -56,7 +60,7 @@ final class ArmBuilds {
         err.println("build " + arm.name() + ": " + built.manifest().describe()
             + (built.cached() ? " (cached)" : " in " + built.wall().toSeconds() + " s") + ": " + built.image());
         built.droppedOptions().forEach(d -> err.println("build " + arm.name() + ": warning: " + d));
-        checkGuest(who, built, spec.arch(), volume);
+        checkGuest(who, built.config(), spec.arch(), volume);
         byKey.put(key, built);
       }
       AbArm done = arm.builtAs(built.image(), KernelBuilds.provenance(built.manifest()));
@@ -74,12 +78,12 @@ final class ArmBuilds {
    * Refuses a built kernel that cannot run the benchmark: options it needs that are neither built
    * in nor modules. A host volume needs 9p or virtio-fs, whichever the host offers: one of the two.
    */
-  private static void checkGuest(String who, BuildResult.Built built, String arch, String volume) {
+  static void checkGuest(String who, Path configFile, String arch, String volume) {
     Map<String, String> config;
     try {
-      config = KernelConfig.parse(Files.readString(built.config()));
+      config = KernelConfig.parse(Files.readString(configFile));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the built kernel's config " + built.config(), e);
+      throw new UncheckedIOException("cannot read the built kernel's config " + configFile, e);
     }
     List<GuestRequirements.Missing> missing = new ArrayList<>(notModules(GuestRequirements.check(config, arch, null)));
     if ("host".equals(volume)) {

@@ -26,7 +26,7 @@ import java.util.List;
  * build, follows it on stderr until it is built or failed, and fetches the image into the local
  * build cache ({@code <build home>/fleet/<key>/}) so that {@code ab} can boot it.
  */
-final class RemoteBuild {
+public final class RemoteBuild {
   /** Compile counts go to stderr at most this often, in ms; every other change at once. */
   static final long COUNT_EVERY_MS = 15_000;
 
@@ -34,7 +34,7 @@ final class RemoteBuild {
   private final String target;
   private final PrintStream err;
 
-  RemoteBuild(Channel channel, String target, PrintStream err) {
+  public RemoteBuild(Channel channel, String target, PrintStream err) {
     this.channel = channel;
     this.target = target;
     this.err = err;
@@ -60,32 +60,46 @@ final class RemoteBuild {
 
   /** Submits, follows and fetches; returns the exit code (0 built, 2 the user's input, 3 infra). */
   int run(BuildInputs inputs, PrintStream out) throws InterruptedException {
-    var stub = BuildServiceGrpc.newBlockingStub(channel);
-    BuildStatus submitted = stub.submitBuild(SubmitBuildRequest.newBuilder().setInputs(inputs).build());
+    BuildStatus submitted = submit(inputs);
     err.println("build: " + submitted.getBuildId() + " submitted");
+    return finish(follow(submitted, "build"), out);
+  }
+
+  /** Submits a build (the same inputs twice are one build); answers its first status. */
+  public BuildStatus submit(BuildInputs inputs) {
+    return BuildServiceGrpc.newBlockingStub(channel).submitBuild(SubmitBuildRequest.newBuilder().setInputs(inputs)
+        .build());
+  }
+
+  /**
+   * Follows a submitted build on stderr, each line starting with {@code who}, until it is built or
+   * failed (or the controller ends the watch); answers the last status.
+   */
+  public BuildStatus follow(BuildStatus submitted, String who) {
     BuildStatus last = submitted;
-    Iterator<BuildStatus> watch = stub.watchBuild(GetBuildRequest.newBuilder().setBuildId(submitted.getBuildId()).build());
+    Iterator<BuildStatus> watch = BuildServiceGrpc.newBlockingStub(channel)
+        .watchBuild(GetBuildRequest.newBuilder().setBuildId(submitted.getBuildId()).build());
     String shown = "";
     String retryShown = "";
     long countedAt = 0;
     while (watch.hasNext()) {
       last = watch.next();
       if (!last.getLastRetry().isEmpty() && !last.getLastRetry().equals(retryShown)) {
-        err.println("build: an attempt ended without a verdict (" + last.getLastRetry() + "); the build runs again");
+        err.println(who + ": an attempt ended without a verdict (" + last.getLastRetry() + "); the build runs again");
         retryShown = last.getLastRetry();
       }
-      String line = line(last);
+      String line = who + line(last).substring("build".length());
       boolean countOnly = line.equals(shown);
       if (!countOnly) {
         err.println(line);
         shown = line;
       } else if (last.getObjects() > 0 && System.currentTimeMillis() - countedAt >= COUNT_EVERY_MS) {
-        err.println("build: compiled " + last.getObjects() + (last.getObjectsExpected() > 0
+        err.println(who + ": compiled " + last.getObjects() + (last.getObjectsExpected() > 0
             ? " of ~" + last.getObjectsExpected() : "") + " objects on " + last.getHost());
         countedAt = System.currentTimeMillis();
       }
     }
-    return finish(last, out);
+    return last;
   }
 
   /** The line a state change prints; the same line again means only the object count moved. */
@@ -125,7 +139,7 @@ final class RemoteBuild {
   }
 
   /** One line: the kind, the file and the first error. */
-  static String failureLine(BuildFailure f) {
+  public static String failureLine(BuildFailure f) {
     String kind = f.getKind().name().toLowerCase(java.util.Locale.ROOT);
     String where = f.getFile().isEmpty() || f.getFirstError().contains(f.getFile()) ? "" : f.getFile() + ": ";
     String log = f.getLogSha256().isEmpty() ? "" : " (log: " + ArtifactUri.of(f.getLogSha256()) + ")";
@@ -134,26 +148,32 @@ final class RemoteBuild {
 
   /** The image under {@code <build home>/fleet/<key>/}; null (with a warning) when it cannot be fetched. */
   private Path fetchImage(String key, String arch, String sha) throws InterruptedException {
-    Path dir = KernelBuilds.home().resolve("fleet").resolve(key);
-    Path image = dir.resolve(arch.equals("aarch64") ? "Image" : "bzImage");
     try {
-      if (Files.isRegularFile(image) && ArtifactCache.sha256(image).equals(sha)) {
-        return image;
-      }
-      Files.createDirectories(dir);
-      Path partial = dir.resolve(image.getFileName() + ".partial");
-      Files.deleteIfExists(partial);
-      new ControllerArtifacts(channel, target).fetchInto(sha, partial);
-      Files.move(partial, image, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return image;
+      return fetch(key, arch.equals("aarch64") ? "Image" : "bzImage", sha);
     } catch (IOException e) {
-      err.println("build: warning: cannot fetch the image into " + dir + ": " + e.getMessage());
+      err.println("build: warning: cannot fetch the image into " + KernelBuilds.home().resolve("fleet").resolve(key)
+          + ": " + e.getMessage());
       return null;
     }
   }
 
+  /** The stored file {@code sha} as {@code <build home>/fleet/<key>/<name>}, fetched unless it is there. */
+  public Path fetch(String key, String name, String sha) throws IOException, InterruptedException {
+    Path dir = KernelBuilds.home().resolve("fleet").resolve(key);
+    Path image = dir.resolve(name);
+    if (Files.isRegularFile(image) && ArtifactCache.sha256(image).equals(sha)) {
+      return image;
+    }
+    Files.createDirectories(dir);
+    Path partial = dir.resolve(image.getFileName() + ".partial");
+    Files.deleteIfExists(partial);
+    new ControllerArtifacts(channel, target).fetchInto(sha, partial);
+    Files.move(partial, image, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return image;
+  }
+
   /** The inputs with every local file uploaded. */
-  BuildInputs inputs(Path source, List<Path> patches, String config, List<Path> fragments, List<String> lines,
+  public BuildInputs inputs(Path source, List<Path> patches, String config, List<Path> fragments, List<String> lines,
       String arch, List<String> makeArgs) throws InterruptedException {
     var b = BuildInputs.newBuilder().setSource(upload(source)).addAllConfigLines(lines).setArch(arch)
         .addAllMakeArgs(makeArgs);

@@ -62,6 +62,26 @@ class FleetBuildE2ETest {
       assertThat(Path.of(local.group(1))).isRegularFile();
       assertThat(Files.size(Path.of(local.group(1)))).isGreaterThan(1 << 20);
       assertThat(err).contains("lease lost on host " + victim);
+
+      // ab --spec --controller: both arms built by the fleet (the patched one is the build above,
+      // answered at once; the stock one a cache hit on the builder), then booted on it.
+      Path spec = Files.writeString(dir.resolve("ab.yaml"), String.join("\n",
+          "benchmark: fuse-metadata",
+          "metrics: [metadata_stat]",
+          "pairs: 2",
+          "arms:",
+          "  - {name: stock, role: baseline, build: {source: " + tarball + "}}",
+          "  - {name: noted, role: candidate, build: {source: " + tarball + ", patches: [" + patch + "]}}",
+          ""));
+      Cli.Result ab = Cli.run(dir, 20, Map.of("ABFLEET_BUILD_HOME", dir.resolve("client-builds").toString()),
+          "ab", "--spec", spec.toString(), "--controller", fleet.target(), "--format", "json");
+      assertThat(ab.exit()).as(ab.err()).isZero();
+      com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(ab.out());
+      assertThat(report.get("pairs_done").asInt()).isEqualTo(2);
+      assertThat(report.at("/builds/noted/key").asText()).isEqualTo(key.group(1));
+      assertThat(report.at("/builds/stock/key").asText()).hasSize(64).isNotEqualTo(key.group(1));
+      assertThat(ab.err()).contains("build stock: built on " + survivor);
     }
   }
 
