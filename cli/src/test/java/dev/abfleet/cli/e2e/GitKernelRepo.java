@@ -29,7 +29,8 @@ final class GitKernelRepo {
     Files.createDirectories(repo);
     run(repo, "tar", "-xf", SourceKernels.tarball().toString(), "--strip-components=1");
     git(repo, "init", "-q");
-    git(repo, "add", "-A");
+    // -f: Debian's tarball carries a .gitignore that ignores everything at the top level.
+    git(repo, "add", "-A", "-f");
     git(repo, "commit", "-q", "-m", "linux-source-6.1 as packaged by Debian");
     edit(repo, "Documentation/process/howto.rst", "HOWTO do Linux kernel development", "HOWTO do Linux kernel"
         + " development (noted)");
