@@ -43,9 +43,10 @@ public record GitRange(Path repo, List<Commit> commits) {
     if (!list.succeeded()) {
       throw new Problem("git log " + good + ".." + bad + " in " + repo + " failed: " + list.outputTail());
     }
+    List<String> lines = read(list.stdout()); // before the next git command writes the same file
     List<Commit> commits = new ArrayList<>();
     commits.add(new Commit(goodId, subject(git, repo, goodId, scratch)));
-    for (String line : read(list.stdout())) {
+    for (String line : lines) {
       int space = line.indexOf(' ');
       commits.add(space < 0 ? new Commit(line, "") : new Commit(line.substring(0, space), line.substring(space + 1)));
     }

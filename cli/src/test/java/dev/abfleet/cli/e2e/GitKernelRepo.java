@@ -66,7 +66,7 @@ final class GitKernelRepo {
 
   private static void git(Path repo, String... args) throws Exception {
     List<String> argv = new ArrayList<>(List.of("git", "-c", "user.name=abfleet", "-c", "user.email=abfleet@localhost",
-        "-c", "core.autocrlf=false", "-C", repo.toString()));
+        "-c", "core.autocrlf=false", "-c", "gc.auto=0", "-C", repo.toString()));
     argv.addAll(List.of(args));
     run(repo, argv.toArray(String[]::new));
   }
