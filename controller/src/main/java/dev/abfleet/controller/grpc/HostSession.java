@@ -159,7 +159,14 @@ final class HostSession {
             "no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
             Status.UNAVAILABLE.withDescription("no heartbeat for "
                 + heartbeatTimeout.toMillis() + " ms; reconnect")))
+        .onSignal(PostStop.class, signal -> onStopped())
         .build();
+  }
+
+  /** However the session ends (the worker left, a newer stream took over, the node stops). */
+  private Behavior<SessionMessage> onStopped() {
+    metrics.hostDisconnected();
+    return Behaviors.same();
   }
 
   private Behavior<SessionMessage> onHeartbeat() {

@@ -50,4 +50,31 @@ class MetricsScrapeTest extends ControllerNodeTest {
       channel.shutdownNow();
     }
   }
+
+  @Test
+  void theConnectedHostsGaugeFallsWhenAWorkerGoes() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (ControllerNode node = ControllerNode.start(fastSettings().withMetricsPort(port))) {
+      ManagedChannel channel = channel(node);
+      FakeWorker worker = FakeWorker.connect(node.grpcPort(), "leaving", 1.0);
+      LimitsTest.await(() -> scrape(port).contains("abfleet_connected_hosts 1.0"));
+
+      worker.close();
+
+      LimitsTest.await(() -> scrape(port).contains("abfleet_connected_hosts 0.0"));
+      channel.shutdownNow();
+    }
+  }
+
+  private static java.util.List<String> scrape(int port) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+          .build(), HttpResponse.BodyHandlers.ofString()).body().lines().toList();
+    } catch (Exception e) {
+      return java.util.List.of();
+    }
+  }
 }
