@@ -78,7 +78,7 @@ public final class GitBisectRun {
         + " (first parent); at most " + Bisection.maxProbes(range.commits().size()) + " probes after the endpoints");
     AbArm good = kernel(0);
     AbArm bad = kernel(range.commits().size() - 1);
-    double[] endpoint = measure(good, bad);
+    double[] endpoint = measure(good, bad, 1);
     report.endpoints(range.commits().get(0), range.commits().get(range.commits().size() - 1), endpoint);
     if (!(endpoint[1] < 0)) {
       out.print(report.render(range, search, builds, "the bad endpoint does not regress " + o.metric()
@@ -87,9 +87,16 @@ public final class GitBisectRun {
     }
     for (OptionalInt next = search.next(); next.isPresent(); next = search.next()) {
       int i = next.getAsInt();
-      double[] probe = measure(good, kernel(i));
+      double[] probe = measure(good, kernel(i), 1);
       ProbeClass c = ProbeClass.of(probe[0], probe[1], endpoint[2]);
-      report.probe(range.commits().get(i), probe, c);
+      boolean again = ProbeClass.doubtful(c, probe[2], endpoint[2]);
+      if (again) {
+        err.println("abfleet: bisect: " + range.commits().get(i).shortId() + " rules out no change but lies nearer the"
+            + " good end (" + GitBisectReport.interval(probe) + "); measuring it again with twice the pairs");
+        probe = measure(good, kernel(i), 2);
+        c = ProbeClass.of(probe[0], probe[1], endpoint[2]);
+      }
+      report.probe(range.commits().get(i), probe, c, again);
       err.println("abfleet: bisect: " + range.commits().get(i).shortId() + " " + c.name().toLowerCase()
           + " (" + GitBisectReport.interval(probe) + ")");
       if (c == ProbeClass.AMBIGUOUS) {
@@ -137,11 +144,12 @@ public final class GitBisectRun {
    * One A/B of {@code base} against {@code probe} on the metric: the probe's direction-aware
    * interval and estimate {low, high, change} (negative = worse).
    */
-  private double[] measure(AbArm base, AbArm probe) throws InterruptedException {
+  private double[] measure(AbArm base, AbArm probe, int pairsFactor) throws InterruptedException {
     AbArm baseline = new AbArm("good-" + base.name().substring(2), "baseline", base.kernel(), "", List.of(),
         base.modulesDir(), "", base.vcpus(), base.memoryMib(), base.pinVcpus(), base.origin(), null, base.built());
     AbRequest request = new AbRequest(List.of(baseline, probe), o.config(), o.benchmark(), List.of(o.metric()),
-        o.looks() == null ? o.pairs() : null, o.looks(), o.threshold(), o.alpha(), null, null, null, null,
+        o.looks() == null ? pairs(pairsFactor) : null, o.looks() == null ? null : looks(pairsFactor), o.threshold(),
+        o.alpha(), null, null, null, null,
         AbHosts.of(o.controller(), null, null, null, null, o.controller() == null ? o.localWorkers() : null));
     Experiment done = experiment(request);
     if (!done.getState().equals("completed")) {
@@ -152,6 +160,18 @@ public final class GitBisectRun {
     boolean higher = c.getBetter().equals("higher");
     double[] ci = ProbeClass.directionAware(c.getCiLow(), c.getCiHigh(), higher);
     return new double[] {ci[0], ci[1], higher ? c.getChange() : -c.getChange()};
+  }
+
+  /** The design's pairs times {@code factor}; null (fleet.yaml's design) stays null unless doubled. */
+  private Integer pairs(int factor) {
+    if (o.pairs() != null) {
+      return o.pairs() * factor;
+    }
+    return factor == 1 ? null : o.config().policy().pairs() * factor;
+  }
+
+  private List<Integer> looks(int factor) {
+    return o.looks().stream().map(l -> l * factor).toList();
   }
 
   private Experiment experiment(AbRequest request) {

@@ -158,10 +158,11 @@ class AbFleetOptionsTest {
   }
 
   @Test
-  void helpSaysKernelsMustBeReadableOnTheWorkersAndWhichOptionsNeedAFleet() {
+  void helpSaysKernelsAreUploadedAndWhichOptionsNeedAFleet() {
     String help = new picocli.CommandLine(new AbCommand()).getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
     assertThat(help.replaceAll("\\s+", " "))
-        .contains("kernel paths must then be readable at the same absolute path on the worker hosts")
+        .contains("the kernels are uploaded to its artifact store and the workers stage them by sha256")
+        .doesNotContain("same absolute path")
         .contains("Ctrl-C cancels the submitted experiment")
         .contains("--hypervisor=H[,H...]").contains("--class-by=DIM[,DIM...]").contains("--label=KEY=VALUE")
         .contains("--priority=P").contains("needs --controller");

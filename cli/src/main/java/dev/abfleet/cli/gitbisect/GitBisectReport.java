@@ -26,10 +26,11 @@ public final class GitBisectReport {
         subject(bad)));
   }
 
-  public void probe(GitRange.Commit c, double[] measured, ProbeClass cls) {
+  /** @param remeasured the probe was measured again (the line shows the second measurement) */
+  public void probe(GitRange.Commit c, double[] measured, ProbeClass cls, boolean remeasured) {
     probes++;
-    lines.add(String.format(Locale.ROOT, "  %-12s  %-8s  %-24s  %s", c.shortId(), cls.name().toLowerCase(Locale.ROOT),
-        interval(measured), subject(c)));
+    lines.add(String.format(Locale.ROOT, "  %-12s  %-8s  %-24s  %s%s", c.shortId(),
+        cls.name().toLowerCase(Locale.ROOT), interval(measured), subject(c), remeasured ? " (measured twice)" : ""));
   }
 
   /** "-54.1% [-58.0%, -49.7%]" (direction-aware: negative = worse). */

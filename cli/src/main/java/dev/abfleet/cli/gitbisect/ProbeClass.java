@@ -12,6 +12,9 @@ package dev.abfleet.cli.gitbisect;
  *   <li>AMBIGUOUS: neither; the search stops there and reports the open range.
  * </ul>
  *
+ * A BAD probe whose estimate is nearer the good end ({@link #doubtful}) is measured again with
+ * twice the pairs, and the second measurement decides.
+ *
  * Error rates: a probe is called BAD only when its interval excludes zero, so at the
  * experiment's alpha a good probe is called bad at most alpha/2 of the time (one side of a
  * two-sided interval); a bad probe is called GOOD only when its interval excludes half the
@@ -40,6 +43,16 @@ public enum ProbeClass {
       return GOOD;
     }
     return AMBIGUOUS;
+  }
+
+  /**
+   * A BAD probe whose estimate lies nearer the good end than the bad one (above half the
+   * endpoints' regression): a partial regression, or noise that ruled out zero by chance. Such a
+   * probe is measured once more before it decides anything; GOOD is never doubtful this way (its
+   * whole interval, the estimate with it, lies above half the regression).
+   */
+  public static boolean doubtful(ProbeClass c, double change, double endpoint) {
+    return c == BAD && change > RULED_OUT_FRACTION * endpoint;
   }
 
   /** A relative change's interval turned direction-aware: for lower-is-better metrics, a rise is worse. */

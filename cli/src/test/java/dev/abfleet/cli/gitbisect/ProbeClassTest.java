@@ -29,6 +29,16 @@ class ProbeClassTest {
   }
 
   @Test
+  void aBadProbeNearerTheGoodEndIsDoubtfulAndMeasuredAgain() {
+    // -13.4% [-52.0%, -4.1%] against an endpoint regression of -85.6%: rules out zero, looks good.
+    ProbeClass c = ProbeClass.of(-0.520, -0.041, -0.856);
+    assertThat(c).isEqualTo(ProbeClass.BAD);
+    assertThat(ProbeClass.doubtful(c, -0.134, -0.856)).isTrue();
+    assertThat(ProbeClass.doubtful(ProbeClass.BAD, -0.80, -0.856)).isFalse();
+    assertThat(ProbeClass.doubtful(ProbeClass.GOOD, -0.01, -0.856)).isFalse();
+  }
+
+  @Test
   void undefinedIntervalsAreAmbiguous() {
     assertThat(ProbeClass.of(Double.NaN, Double.NaN, -0.5)).isEqualTo(ProbeClass.AMBIGUOUS);
   }
