@@ -1,11 +1,11 @@
 package dev.abfleet.config;
 
+import dev.abfleet.worker.build.BuildSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads an arm's {@code build:} block: the kernel is built from source before any boot. Paths are
@@ -17,10 +17,6 @@ final class SpecBuildLoader {
       "make_args");
   private static final List<String> BASES = List.of("abfleet-minimal", "tinyconfig", "defconfig");
   private static final List<String> ARCHES = List.of("x86_64", "aarch64");
-  /** A config line of a fragment: {@code CONFIG_X=y|m|n|value} or {@code # CONFIG_X is not set}. */
-  static final Pattern CONFIG_LINE = Pattern.compile("CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set");
-  /** A make argument: VAR=value, never an option that changes what make does with the tree. */
-  private static final Pattern MAKE_ARG = Pattern.compile("[A-Z][A-Z0-9_]*=[^\\s]*");
 
   private SpecBuildLoader() {}
 
@@ -48,7 +44,7 @@ final class SpecBuildLoader {
     if (m.containsKey("config_fragments")) {
       for (YamlNode f : m.get("config_fragments").sequence()) {
         String text = f.string().trim();
-        if (CONFIG_LINE.matcher(text).matches()) {
+        if (BuildSpec.CONFIG_LINE.matcher(text).matches()) {
           lines.add(text);
         } else if (text.startsWith("CONFIG_") || text.startsWith("#")) {
           throw f.problem(f.path() + " '" + text + "' is not a config line; write CONFIG_NAME=y (or =m, =n, a value)"
@@ -63,7 +59,7 @@ final class SpecBuildLoader {
     if (m.containsKey("make_args")) {
       for (YamlNode a : m.get("make_args").sequence()) {
         String arg = a.string().trim();
-        if (!MAKE_ARG.matcher(arg).matches()) {
+        if (!BuildSpec.MAKE_ARG.matcher(arg).matches()) {
           throw a.problem(a.path() + " '" + arg + "' is not a make variable; write NAME=value, e.g. KCFLAGS=-O2");
         }
         makeArgs.add(arg);

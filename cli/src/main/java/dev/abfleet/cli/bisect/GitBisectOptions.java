@@ -8,8 +8,6 @@ import dev.abfleet.worker.build.BuildSource;
 import dev.abfleet.worker.build.BuildSpec;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Checks {@code abfleet bisect --git}'s options and runs it. */
@@ -40,19 +38,10 @@ final class GitBisectOptions {
       throw new Problem("--pairs " + c.pairs + ": a probe needs at least 2 pairs");
     }
     c.patches.forEach(p -> KernelBuilds.readable(p, "--patch", "patch"));
-    List<Path> files = new ArrayList<>();
-    List<String> lines = new ArrayList<>();
-    for (String f : c.fragments) {
-      if (f.trim().matches("CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set")) {
-        lines.add(f.trim());
-      } else {
-        KernelBuilds.readable(Path.of(f), "--config-fragment", "config fragment");
-        files.add(Path.of(f));
-      }
-    }
+    KernelBuilds.Fragments f = KernelBuilds.Fragments.of(c.fragments, "--config-fragment");
     // The source is replaced by each probe's commit.
-    BuildSpec build = new BuildSpec(new BuildSource.Git(c.git, c.bad), c.patches, c.config, files, lines, c.arch,
-        List.of());
+    BuildSpec build = new BuildSpec(new BuildSource.Git(c.git, c.bad), c.patches, c.config, f.files(), f.lines(),
+        c.arch, List.of());
     GitBisectRun.Options o = new GitBisectRun.Options(c.git.toAbsolutePath().normalize(), c.good, c.bad, c.metric,
         build, c.config(), c.benchmarkName, c.pairs, c.pairs != null ? null : c.looks, c.threshold, c.alpha,
         c.controller, c.localWorkers);

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,7 +39,6 @@ import picocli.CommandLine.Option;
       "config; one line names the file and the first error), 3 the host could not build (a missing tool)."
     })
 public final class BuildCommand implements Callable<Integer> {
-  private static final Pattern CONFIG_LINE = Pattern.compile("CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set");
 
   @Option(names = "--source", required = true, paramLabel = "SRC",
       description = "Kernel source: a tarball (e.g. /usr/src/linux-source-6.1.tar.xz), an unpacked tree or a git"
@@ -134,26 +132,11 @@ public final class BuildCommand implements Callable<Integer> {
   }
 
   private BuildSpec spec() {
-    List<Path> files = new ArrayList<>();
-    List<String> lines = new ArrayList<>();
-    for (String f : fragments) {
-      if (CONFIG_LINE.matcher(f.trim()).matches()) {
-        lines.add(f.trim());
-      } else {
-        Path p = Path.of(f);
-        KernelBuilds.readable(p, "--config-fragment", "config fragment");
-        files.add(p);
-      }
-    }
-    for (Path p : patches) {
-      KernelBuilds.readable(p, "--patch", "patch");
-    }
-    for (String a : makeArgs) {
-      if (!a.matches("[A-Z][A-Z0-9_]*=\\S*")) {
-        throw new Problem("--make-arg " + a + ": expected a make variable, NAME=value, e.g. KCFLAGS=-O2");
-      }
-    }
-    return new BuildSpec(KernelBuilds.source(source, ref, "--source"), patches, config, files, lines, arch, makeArgs);
+    KernelBuilds.Fragments f = KernelBuilds.Fragments.of(fragments, "--config-fragment");
+    patches.forEach(p -> KernelBuilds.readable(p, "--patch", "patch"));
+    KernelBuilds.checkMakeArgs(makeArgs, "--make-arg");
+    return new BuildSpec(KernelBuilds.source(source, ref, "--source"), patches, config, f.files(), f.lines(), arch,
+        makeArgs);
   }
 
   static String text(BuildResult.Built b) {

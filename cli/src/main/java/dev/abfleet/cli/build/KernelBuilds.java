@@ -10,6 +10,8 @@ import dev.abfleet.worker.build.BuildSource;
 import dev.abfleet.worker.build.BuildSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What the client's commands share about kernel builds: where the build cache lives, how a
@@ -75,6 +77,36 @@ public final class KernelBuilds {
     }
     return new BuildSpec(source(b.source(), b.ref(), label), b.patches(), b.config(), b.configFragments(),
         b.configLines(), b.arch(), b.makeArgs());
+  }
+
+  /**
+   * Command-line config fragments: each a {@code CONFIG_X=y} line or a readable fragment file.
+   *
+   * @param option the option that gave them, for messages
+   */
+  public record Fragments(List<Path> files, List<String> lines) {
+    public static Fragments of(List<String> given, String option) {
+      List<Path> files = new ArrayList<>();
+      List<String> lines = new ArrayList<>();
+      for (String f : given) {
+        if (BuildSpec.CONFIG_LINE.matcher(f.trim()).matches()) {
+          lines.add(f.trim());
+        } else {
+          readable(Path.of(f), option, "config fragment");
+          files.add(Path.of(f));
+        }
+      }
+      return new Fragments(files, lines);
+    }
+  }
+
+  /** Make arguments as variables only. */
+  public static void checkMakeArgs(List<String> args, String option) {
+    for (String a : args) {
+      if (!BuildSpec.MAKE_ARG.matcher(a).matches()) {
+        throw new Problem(option + " " + a + ": expected a make variable, NAME=value, e.g. KCFLAGS=-O2");
+      }
+    }
   }
 
   /** A readable regular file, or a problem naming it. */

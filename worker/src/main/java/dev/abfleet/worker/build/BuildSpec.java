@@ -2,6 +2,7 @@ package dev.abfleet.worker.build;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Everything a kernel build depends on besides the toolchain. Null lists are empty, a null or
@@ -22,6 +23,12 @@ public record BuildSpec(BuildSource source, List<Path> patches, String configBas
     List<Path> configFragments, List<String> configLines, String arch, List<String> makeArgs) {
 
   public static final String DEFAULT_CONFIG_BASE = "abfleet-minimal";
+
+  /** A config line: {@code CONFIG_X=value} or {@code # CONFIG_X is not set}. */
+  public static final Pattern CONFIG_LINE = Pattern.compile("CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set");
+
+  /** A make argument: a variable, NAME=value, never an option that changes what make does with the tree. */
+  public static final Pattern MAKE_ARG = Pattern.compile("[A-Z][A-Z0-9_]*=\\S*");
 
   public BuildSpec {
     patches = patches == null ? List.of() : List.copyOf(patches);

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Turns a {@link BuildSpec} into the identities of its inputs ({@link BuildKey}): hashes files,
@@ -27,8 +26,6 @@ final class InputResolver {
   /** Config bases that are make targets of every kernel tree. */
   static final Set<String> MAKE_TARGETS = Set.of("tinyconfig", "defconfig", "allnoconfig");
 
-  private static final Pattern CONFIG_LINE =
-      Pattern.compile("CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set");
   private static final Duration GIT_TIMEOUT = Duration.ofMinutes(2);
 
   private final CommandRunner runner;
@@ -54,7 +51,7 @@ final class InputResolver {
       throw new BuildInputException(CONFIG, null, "unknown arch '" + spec.arch() + "'; expected x86_64 or aarch64");
     }
     for (String line : spec.configLines()) {
-      if (!CONFIG_LINE.matcher(line.strip()).matches()) {
+      if (!BuildSpec.CONFIG_LINE.matcher(line.strip()).matches()) {
         throw new BuildInputException(CONFIG, null, "config line '" + line
             + "' is neither CONFIG_NAME=value nor '# CONFIG_NAME is not set'");
       }
