@@ -16,13 +16,23 @@ import java.util.List;
  * @param origin where the arm was given, for messages: "--candidate" or "spec.yaml:9: arm"
  * @param build how to build the kernel from source; null = {@code kernel} was given
  * @param built where the built kernel came from, once built; null for a given kernel
+ * @param volume the arm's host-volume transport and daemon cache mode; unset fields = the benchmark's
  */
 record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<String> modules, String modulesDir,
     String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin, SpecFile.Build build,
-    KernelBuild built) {
+    KernelBuild built, SpecFile.Volume volume) {
 
   AbArm {
     modules = List.copyOf(modules);
+    volume = volume == null ? SpecFile.Volume.UNSET : volume;
+  }
+
+  /** An arm whose volume, if any, is the benchmark's. */
+  AbArm(String name, String role, Path kernel, String cmdlineExtra, List<String> modules, String modulesDir,
+      String volumeOptions, int vcpus, int memoryMib, boolean pinVcpus, String origin, SpecFile.Build build,
+      KernelBuild built) {
+    this(name, role, kernel, cmdlineExtra, modules, modulesDir, volumeOptions, vcpus, memoryMib, pinVcpus, origin,
+        build, built, SpecFile.Volume.UNSET);
   }
 
   /** An arm whose kernel is an image the user gave. */
@@ -40,7 +50,13 @@ record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<St
   /** This arm with the kernel built from its {@code build}: {@code image} and where it came from. */
   AbArm builtAs(Path image, KernelBuild provenance) {
     return new AbArm(name, role, image, cmdlineExtra, modules, modulesDir, volumeOptions, vcpus, memoryMib, pinVcpus,
-        origin, build, provenance);
+        origin, build, provenance, volume);
+  }
+
+  /** This arm with its module tree at {@code dir}. */
+  AbArm withModulesDir(String dir) {
+    return new AbArm(name, role, kernel, cmdlineExtra, modules, dir, volumeOptions, vcpus, memoryMib, pinVcpus,
+        origin, build, built, volume);
   }
 
   /**
@@ -73,13 +89,16 @@ record AbArm(String name, String role, Path kernel, String cmdlineExtra, List<St
 
   /**
    * Arms of a spec file. Each field of an arm's VM shape comes from, first to last: the
-   * command line (--vcpus, --pin), the arm's vm, the file's vm, fleet.yaml's vm.
+   * command line (--vcpus, --pin), the arm's vm, the file's vm, fleet.yaml's vm. The daemon
+   * cache mode comes from the arm's volume, then the file's; the transport named by the arm
+   * alone (the file's goes to the benchmark).
    */
   static List<AbArm> fromSpec(SpecFile spec, FleetConfig.Vm defaults, VmFlags flags) {
     return spec.arms().stream().map(a -> {
       SpecFile.Vm shape = flags.over(a.vm()).over(spec.vm()).over(vm(defaults));
       return new AbArm(a.name(), a.role(), a.kernel(), a.cmdline(), a.modules(), a.modulesDir(), a.volumeOptions(),
-          shape.vcpus(), shape.memoryMib(), shape.pinVcpus(), a.where() + ": arm", a.build(), null);
+          shape.vcpus(), shape.memoryMib(), shape.pinVcpus(), a.where() + ": arm", a.build(), null,
+          new SpecFile.Volume(a.volume().transport(), a.volume().over(spec.volume()).cache()));
     }).toList();
   }
 

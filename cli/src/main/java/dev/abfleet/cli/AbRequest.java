@@ -214,7 +214,10 @@ record AbRequest(
         .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()).setPinVcpus(a.pinVcpus()))
         .addAllModules(a.modules())
         .setModulesDir(a.modulesDir())
-        .setVolumeOptions(a.volumeOptions());
+        .setVolumeOptions(a.volumeOptions())
+        .setVolumeTransport(a.volume().transport() == null || a.volume().transport().equals("auto") ? ""
+            : a.volume().transport())
+        .setVolumeCache(a.volume().cache() == null ? "" : a.volume().cache());
     if (a.built() != null) {
       arm.setBuild(a.built());
     }

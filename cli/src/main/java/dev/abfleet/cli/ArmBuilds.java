@@ -65,9 +65,7 @@ final class ArmBuilds {
       }
       AbArm done = arm.builtAs(built.image(), KernelBuilds.provenance(built.manifest()));
       if (built.modulesDir() != null && done.modulesDir().isEmpty()) {
-        done = new AbArm(done.name(), done.role(), done.kernel(), done.cmdlineExtra(), done.modules(),
-            built.modulesDir().toString(), done.volumeOptions(), done.vcpus(), done.memoryMib(), done.pinVcpus(),
-            done.origin(), done.build(), done.built());
+        done = done.withModulesDir(built.modulesDir().toString());
       }
       arms.add(done);
     }

@@ -148,7 +148,17 @@ public record FleetConfig(
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
-      String volume, int files, String cache, Workload workload) {
+      String volume, int files, String cache, Workload workload, String transport) {
+
+    public Benchmark {
+      transport = transport == null || transport.equals("auto") ? "" : transport;
+    }
+
+    /** A benchmark whose host volume, if any, goes over the host's preferred transport. */
+    public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
+        int iterationMs, int warmup, String volume, int files, String cache, Workload workload) {
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload, "");
+    }
 
     /** The built-in harness. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
@@ -167,12 +177,19 @@ public record FleetConfig(
      * (the workload reports what it measures), harness settings left at their defaults.
      */
     public Benchmark withWorkload(Workload w) {
-      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w);
+      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, transport);
     }
 
     /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
     public Benchmark withFiles(int n) {
-      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload);
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload,
+          transport);
+    }
+
+    /** This benchmark's host volume over {@code t} ("virtiofs", "9p", or "auto": the host's preferred). */
+    public Benchmark withTransport(String t) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
+          workload, t);
     }
 
     /**
@@ -193,7 +210,8 @@ public record FleetConfig(
           .setWarmupIterations(warmup)
           .setVolume(volume)
           .setFiles(files)
-          .setCache(cache);
+          .setCache(cache)
+          .setTransport(transport);
     }
   }
 
@@ -309,6 +327,11 @@ public record FleetConfig(
   /** This fleet with the benchmark {@code name} (null = the default one) using {@code n} files. */
   public FleetConfig withFiles(String name, int n) {
     return withBenchmark(benchmark(name).withFiles(n));
+  }
+
+  /** This config with the benchmark {@code name} (null = the default one) on transport {@code t}. */
+  public FleetConfig withTransport(String name, String t) {
+    return withBenchmark(benchmark(name).withTransport(t));
   }
 
   private FleetConfig withBenchmark(Benchmark b) {

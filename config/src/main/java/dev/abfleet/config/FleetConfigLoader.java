@@ -225,7 +225,8 @@ public final class FleetConfigLoader {
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
-        "volume", "files", "cache", "workload"));
+        "volume", "files", "cache", "workload", "transport"));
+    String transport = transport(n, m);
     if (m.containsKey("workload")) {
       return workloadBenchmark(name, n, m, dir);
     }
@@ -246,7 +247,7 @@ public final class FleetConfigLoader {
     int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
     String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
     return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
-        cache);
+        cache, null, transport);
   }
 
   /** A benchmark running a user workload: no fleetbench metrics or settings, gating by the workload's names. */
@@ -268,7 +269,21 @@ public final class FleetConfigLoader {
     FleetConfig.Workload w = WorkloadConfig.parse(m.get("workload"), dir);
     List<String> gating = m.containsKey("gating") ? WorkloadConfig.metricNames(m.get("gating")) : List.of();
     String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
-    return new FleetConfig.Benchmark(name, Harnesses.FLEETBENCH, List.of(), gating, 0, 0, 0, volume, 0, "warm", w);
+    return new FleetConfig.Benchmark(name, Harnesses.FLEETBENCH, List.of(), gating, 0, 0, 0, volume, 0, "warm", w,
+        transport(n, m));
+  }
+
+  /** {@code transport:} of a benchmark: virtiofs, 9p or auto, and only with volume: host. */
+  private static String transport(YamlNode n, Map<String, YamlNode> m) {
+    if (!m.containsKey("transport")) {
+      return "";
+    }
+    String t = m.get("transport").oneOf(List.of("auto", "virtiofs", "9p"));
+    if (!m.containsKey("volume") || !m.get("volume").string().equals("host")) {
+      throw m.get("transport").problem(n.path() + ".transport is how a host volume is shared; add volume: host, or"
+          + " drop transport");
+    }
+    return t;
   }
 
   private static List<String> checked(YamlNode list, String harness) {

@@ -21,14 +21,25 @@ import java.util.List;
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order
  * @param workload a user workload run on the benchmark's volume instead of its metrics
  * @param files files in the find_recursive / rm_rf tree (fleetbench), instead of the benchmark's
+ * @param volume the host volume of every arm that does not set its own: its transport replaces
+ *     the benchmark's
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload, Integer files) {
+    FleetConfig.Workload workload, Integer files, Volume volume) {
 
   public SpecFile {
     arms = List.copyOf(arms);
+    volume = volume == null ? Volume.UNSET : volume;
+  }
+
+  /** Without a volume of its own. */
+  public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
+      Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
+      FleetConfig.Workload workload, Integer files) {
+    this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
+        workload, files, Volume.UNSET);
   }
 
   /** Without a workload. */
@@ -44,7 +55,25 @@ public record SpecFile(
    */
   public FleetConfig applyTo(FleetConfig config, String name) {
     FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
+    c = volume.transport() == null ? c : c.withTransport(name, volume.transport());
     return files == null ? c : c.withFiles(name, files);
+  }
+
+  /**
+   * How a host volume is shared ({@code volume: {transport: virtiofs, cache: always}}); each
+   * null field was not given.
+   *
+   * @param transport "virtiofs", "9p" or "auto"
+   * @param cache virtio-fs: the daemon's cache mode, "auto", "always" or "none"
+   */
+  public record Volume(String transport, String cache) {
+    public static final Volume UNSET = new Volume(null, null);
+
+    /** This volume with every field it leaves unset taken from {@code fallback}. */
+    public Volume over(Volume fallback) {
+      return new Volume(transport != null ? transport : fallback.transport(),
+          cache != null ? cache : fallback.cache());
+    }
   }
 
   /** A VM shape; each null field was not given. */
@@ -71,11 +100,19 @@ public record SpecFile(
    * @param vm this arm's VM shape; unset fields come from the file's vm, then fleet.yaml
    * @param where "file:line" of the arm, for messages
    * @param build how to build the arm's kernel from source; null = {@code kernel} is an image
+   * @param volume this arm's host volume; unset fields come from the file's volume, then the benchmark
    */
   public record Arm(String name, String role, Path kernel, String cmdline, List<String> modules, String modulesDir,
-      String volumeOptions, Vm vm, String where, Build build) {
+      String volumeOptions, Vm vm, String where, Build build, Volume volume) {
     public Arm {
       modules = List.copyOf(modules);
+      volume = volume == null ? Volume.UNSET : volume;
+    }
+
+    /** An arm whose volume is the file's. */
+    public Arm(String name, String role, Path kernel, String cmdline, List<String> modules, String modulesDir,
+        String volumeOptions, Vm vm, String where, Build build) {
+      this(name, role, kernel, cmdline, modules, modulesDir, volumeOptions, vm, where, build, Volume.UNSET);
     }
 
     /** An arm whose kernel is an image. */

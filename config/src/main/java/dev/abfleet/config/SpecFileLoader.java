@@ -21,10 +21,13 @@ public final class SpecFileLoader {
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
-      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files");
+      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume");
   private static final Set<String> ARM = Set.of("name", "role", "kernel", "build", "cmdline", "modules",
-      "modules_dir", "volume_options", "vm");
+      "modules_dir", "volume_options", "vm", "volume");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
+  private static final Set<String> VOLUME = Set.of("transport", "cache");
+  private static final List<String> TRANSPORTS = List.of("auto", "virtiofs", "9p");
+  private static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
 
   private SpecFileLoader() {}
 
@@ -70,6 +73,7 @@ public final class SpecFileLoader {
     Integer bootTimeout = top.containsKey("boot_timeout") ? top.get("boot_timeout").integer(5, 86_400) : null;
     Boolean warmupBoot = top.containsKey("warmup_boot") ? top.get("warmup_boot").bool() : null;
     SpecFile.Vm vm = top.containsKey("vm") ? vm(top.get("vm")) : SpecFile.Vm.UNSET;
+    SpecFile.Volume volume = top.containsKey("volume") ? volume(top.get("volume")) : SpecFile.Volume.UNSET;
     if (!top.containsKey("arms")) {
       // One line, as every message: the example in YAML's flow style.
       throw root.get().problem("no arms; add arms: with a baseline and at least one candidate, e.g. arms:"
@@ -77,8 +81,9 @@ public final class SpecFileLoader {
           + " {name: patched, role: candidate, kernel: /srv/vmlinuz-patched}]");
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
+    checkHostVolume(top, arms, config, benchmark);
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
-        vm, arms, workload, files);
+        vm, arms, workload, files, volume);
   }
 
   private static List<SpecFile.Arm> arms(YamlNode list, Path dir) {
@@ -141,8 +146,9 @@ public final class SpecFileLoader {
     String modulesDir = m.containsKey("modules_dir") ? m.get("modules_dir").string() : "";
     String volumeOptions = m.containsKey("volume_options") ? volumeOptions(m.get("volume_options")) : "";
     SpecFile.Vm vm = m.containsKey("vm") ? vm(m.get("vm")) : SpecFile.Vm.UNSET;
+    SpecFile.Volume volume = m.containsKey("volume") ? volume(m.get("volume")) : SpecFile.Volume.UNSET;
     return new SpecFile.Arm(name, role, kernel, cmdline.trim(), modules, modulesDir, volumeOptions, vm,
-        n.where(), build);
+        n.where(), build, volume);
   }
 
   private static List<String> modules(YamlNode list) {
@@ -166,6 +172,50 @@ public final class SpecFileLoader {
           + " without spaces, e.g. cache=loose");
     }
     return options;
+  }
+
+  /** {@code volume: {transport: virtiofs|9p|auto, cache: auto|always|none}}. */
+  private static SpecFile.Volume volume(YamlNode n) {
+    Map<String, YamlNode> m = n.mapping(VOLUME);
+    if (m.isEmpty()) {
+      throw n.problem(n.path() + " is empty; give transport (virtiofs, 9p or auto) and/or cache (auto, always, none),"
+          + " e.g. volume: {transport: virtiofs, cache: always}");
+    }
+    return new SpecFile.Volume(m.containsKey("transport") ? m.get("transport").oneOf(TRANSPORTS) : null,
+        m.containsKey("cache") ? m.get("cache").oneOf(DAEMON_CACHES) : null);
+  }
+
+  /**
+   * A volume setting only where the benchmark shares a host volume, and a daemon cache mode only
+   * where the transport may be virtio-fs.
+   */
+  private static void checkHostVolume(Map<String, YamlNode> top, List<SpecFile.Arm> arms, FleetConfig config,
+      String benchmark) {
+    FleetConfig.Benchmark b = config.benchmark(benchmark);
+    SpecFile.Volume fileVolume = top.containsKey("volume") ? volume(top.get("volume")) : SpecFile.Volume.UNSET;
+    if (!b.volume().equals("host")) {
+      if (top.containsKey("volume")) {
+        throw top.get("volume").problem("volume is set but benchmark " + b.name() + " runs on the guest's tmpfs"
+            + " (volume: guest); pick a volume: host benchmark (e.g. benchmark: host-volume) or drop volume");
+      }
+      for (SpecFile.Arm a : arms) {
+        if (!a.volume().equals(SpecFile.Volume.UNSET)) {
+          throw new Problem(a.where() + ": arm " + a.name() + " sets volume but benchmark " + b.name()
+              + " runs on the guest's tmpfs (volume: guest); pick a volume: host benchmark or drop the arm's volume");
+        }
+      }
+      return;
+    }
+    String benchTransport = b.transport().isEmpty() ? "auto" : b.transport();
+    for (SpecFile.Arm a : arms) {
+      SpecFile.Volume v = a.volume().over(fileVolume);
+      String transport = v.transport() == null ? benchTransport : v.transport();
+      if (v.cache() != null && transport.equals("9p")) {
+        throw new Problem(a.where() + ": arm " + a.name() + " sets cache " + v.cache() + ", a virtio-fs daemon"
+            + " setting, but its volume goes over 9p; set transport: virtiofs, or for 9p use volume_options:"
+            + " cache=loose");
+      }
+    }
   }
 
   private static SpecFile.Vm vm(YamlNode n) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -311,5 +312,20 @@ class FleetConfigLoaderTest {
     assertThatThrownBy(() -> FleetConfigLoader.load(f))
         .isInstanceOf(Problem.class)
         .hasMessage(f + ":2: not UTF-8 text; save the file as UTF-8");
+  }
+
+  @Test
+  void readsABenchmarksVolumeTransportAndRefusesItWithoutAHostVolume() {
+    FleetConfig c = FleetConfigLoader.parse("fleet.yaml", """
+        benchmarks:
+          vfs: {volume: host, transport: virtiofs}
+        """);
+    assertThat(c.benchmark("vfs").transport()).isEqualTo("virtiofs");
+    assertThat(c.benchmark("vfs").toProto(List.of(), 1).getTransport()).isEqualTo("virtiofs");
+
+    assertThatThrownBy(() -> FleetConfigLoader.parse("fleet.yaml", """
+        benchmarks:
+          vfs: {transport: virtiofs}
+        """)).hasMessageContaining("transport is how a host volume is shared; add volume: host");
   }
 }

@@ -97,13 +97,13 @@ class SpecFileLoaderTest {
     assertThatThrownBy(() -> parse("pair: 8\n" + GOOD))
         .isInstanceOf(Problem.class)
         .hasMessage("spec.yaml:1: unknown key 'pair' at the top level; expected one of alpha, arms, benchmark, boot_timeout,"
-            + " files, iterations, looks, metrics, pairs, seed, threshold, vm, warmup_boot, workload");
+            + " files, iterations, looks, metrics, pairs, seed, threshold, vm, volume, warmup_boot, workload");
   }
 
   @Test
   void unknownBenchmarkListsFleetYamlsBenchmarks() {
     assertThatThrownBy(() -> parse(GOOD.replace("benchmark: host-volume", "benchmark: nfs")))
-        .hasMessage("spec.yaml:1: benchmark is 'nfs'; expected one of fuse-metadata, host-volume");
+        .hasMessage("spec.yaml:1: benchmark is 'nfs'; expected one of fuse-metadata, host-volume, virtiofs");
   }
 
   @Test
@@ -288,5 +288,55 @@ class SpecFileLoaderTest {
 
     assertThatThrownBy(() -> SpecFileLoader.load(file, FLEET))
         .hasMessage(file + ":2: not UTF-8 text; save the file as UTF-8");
+  }
+
+  @Test
+  void aTopLevelVolumeReplacesTheBenchmarksTransportAndGivesArmsWithoutTheirOwnItsCache() {
+    SpecFile s = parse("""
+        benchmark: host-volume
+        volume: {transport: virtiofs, cache: auto}
+        arms:
+          - {name: a, role: baseline, kernel: /k}
+          - {name: b, role: candidate, kernel: /k, volume: {cache: always}}
+        """);
+
+    assertThat(s.volume()).isEqualTo(new SpecFile.Volume("virtiofs", "auto"));
+    assertThat(s.arms().get(1).volume()).isEqualTo(new SpecFile.Volume(null, "always"));
+    assertThat(s.arms().get(0).volume().over(s.volume())).isEqualTo(new SpecFile.Volume("virtiofs", "auto"));
+    assertThat(FLEET.benchmark("host-volume").transport()).isEqualTo("9p");
+    assertThat(s.applyTo(FLEET, s.benchmark()).benchmark("host-volume").transport()).isEqualTo("virtiofs");
+  }
+
+  @Test
+  void rejectsADaemonCacheModeOnAnArmWhoseVolumeGoesOverNineP() {
+    assertThatThrownBy(() -> parse("""
+        benchmark: host-volume
+        arms:
+          - {name: a, role: baseline, kernel: /k}
+          - {name: b, role: candidate, kernel: /k, volume: {cache: always}}
+        """)).hasMessageContaining("arm b sets cache always, a virtio-fs daemon setting, but its volume goes over 9p")
+        .hasMessageContaining("transport: virtiofs");
+  }
+
+  @Test
+  void rejectsAVolumeOnABenchmarkThatRunsOnTheGuestsTmpfs() {
+    assertThatThrownBy(() -> parse("""
+        benchmark: fuse-metadata
+        volume: {transport: virtiofs}
+        arms:
+          - {name: a, role: baseline, kernel: /k}
+          - {name: b, role: candidate, kernel: /k}
+        """)).hasMessageStartingWith("spec.yaml:2:").hasMessageContaining("runs on the guest's tmpfs");
+  }
+
+  @Test
+  void rejectsAnUnknownTransportNamingTheChoices() {
+    assertThatThrownBy(() -> parse("""
+        benchmark: host-volume
+        volume: {transport: nfs}
+        arms:
+          - {name: a, role: baseline, kernel: /k}
+          - {name: b, role: candidate, kernel: /k}
+        """)).hasMessageContaining("nfs").hasMessageContaining("auto, virtiofs, 9p");
   }
 }

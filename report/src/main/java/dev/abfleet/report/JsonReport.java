@@ -227,7 +227,11 @@ public final class JsonReport {
       n.put("console_tail", f.consoleTail());
     }
     if (!f.volumeTransport().isEmpty()) {
-      n.putObject("volume").put("transport", f.volumeTransport()).put("options", f.volumeOptions());
+      ObjectNode v = n.putObject("volume").put("transport", f.volumeTransport()).put("options", f.volumeOptions());
+      if (f.volumeDaemon() != null) {
+        v.put("daemon", f.volumeDaemon().daemon()).put("daemon_options", f.volumeDaemon().options())
+            .put("daemon_cpu_ms", f.volumeDaemon().cpuMs()).put("daemon_threads", f.volumeDaemon().threads());
+      }
     }
     if (!f.vcpuHostCpus().isEmpty()) {
       ArrayNode cpus = n.putArray("vcpu_host_cpus");

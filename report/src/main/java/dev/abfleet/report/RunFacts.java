@@ -17,6 +17,7 @@ package dev.abfleet.report;
  * @param guestArch guest architecture ("x86_64", "aarch64"); empty = unknown
  * @param guestImageSha256 SHA-256 of the guest image the boot used; empty = unknown or the arm's
  *     own initrd
+ * @param volumeDaemon the host process that served the volume and what it used; null = none
  */
 public record RunFacts(
     String hypervisor,
@@ -33,7 +34,8 @@ public record RunFacts(
     java.util.List<Integer> vcpuHostCpus,
     java.util.List<MetricCounters> counters,
     String guestArch,
-    String guestImageSha256) {
+    String guestImageSha256,
+    DaemonUsage volumeDaemon) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
@@ -46,6 +48,15 @@ public record RunFacts(
     counters = counters == null ? java.util.List.of() : java.util.List.copyOf(counters);
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
+  }
+
+  /** Facts of a boot whose volume, if any, had no daemon beside the VM. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, null);
   }
 
   /** Facts of a boot whose guest architecture and image are unknown. */

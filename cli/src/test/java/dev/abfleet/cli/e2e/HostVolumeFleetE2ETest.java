@@ -18,28 +18,34 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * volume: host through a controller and a worker process: the worker advertises 9p, the
- * controller leases it, both boots run the harness on the 9p share of the generic kernel and
- * record the transport; the cloud kernel (no 9p) fails the experiment as a configuration error.
+ * volume: host through a controller and a worker process: the worker advertises virtio-fs and 9p
+ * (virtio-fs first: this host has QEMU's virtiofsd and the worker runs as root), the controller
+ * leases it, both boots run the harness on the virtio-fs share of the generic kernel and record
+ * the transport and its daemon; the cloud kernel (no 9p) on a 9p benchmark fails the experiment
+ * as a configuration error.
  */
 @Tag("e2e")
 class HostVolumeFleetE2ETest {
 
   @Test
-  void bothArmsRunOnTheNinePShareAndRecordTheTransport(@TempDir Path dir) throws Exception {
+  void bothArmsRunOnTheHostsPreferredVirtiofsShareAndRecordTheTransportAndDaemon(@TempDir Path dir)
+      throws Exception {
     try (LocalProcesses fleet = new LocalProcesses(dir)) {
       fleet.startController();
       fleet.startWorker("w1");
       FleetProcessesE2ETest.awaitHosts(fleet, 1);
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-        Experiment done = FleetProcessesE2ETest.awaitDone(client, client.submit("", spec(Kernels.generic())), fleet);
+        Experiment done = FleetProcessesE2ETest.awaitDone(client,
+            client.submit("", spec(Kernels.generic(), "auto")), fleet);
 
         assertThat(done.getState()).as(done.getMessage() + "\n" + fleet.log("w1")).isEqualTo("completed");
         assertThat(done.getBootsList()).hasSize(2).allSatisfy(b -> {
           assertThat(b.getStatus()).isEqualTo("ok");
-          assertThat(b.getTelemetry().getVolumeTransport()).isEqualTo("9p");
-          assertThat(b.getTelemetry().getVolumeOptions()).isEqualTo("trans=virtio,version=9p2000.L,msize=512000");
-          assertThat(b.getHostClass()).isEqualTo("qemu/tcg volume=9p");
+          assertThat(b.getTelemetry().getVolumeTransport()).isEqualTo("virtiofs");
+          assertThat(b.getTelemetry().getVolumeOptions()).isEqualTo("rw");
+          assertThat(b.getTelemetry().getVolumeDaemon()).matches("(qemu-)?virtiofsd.*");
+          assertThat(b.getTelemetry().getVolumeDaemonCpuMs()).isPositive();
+          assertThat(b.getHostClass()).isEqualTo("qemu/tcg volume=virtiofs");
         });
       }
     }
@@ -52,7 +58,7 @@ class HostVolumeFleetE2ETest {
       fleet.startWorker("w1");
       FleetProcessesE2ETest.awaitHosts(fleet, 1);
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-        Experiment done = FleetProcessesE2ETest.awaitDone(client, client.submit("", spec(Kernels.cloud())), fleet);
+        Experiment done = FleetProcessesE2ETest.awaitDone(client, client.submit("", spec(Kernels.cloud(), "9p")), fleet);
 
         assertThat(done.getState()).isEqualTo("failed");
         assertThat(done.getMessage()).contains("kernel 6.1.0-50-cloud-amd64 has no modules 9pnet_virtio, 9p")
@@ -63,14 +69,14 @@ class HostVolumeFleetE2ETest {
     }
   }
 
-  private static ExperimentSpec spec(Path k) throws Exception {
+  private static ExperimentSpec spec(Path k, String transport) throws Exception {
     Artifact kernel = Artifact.newBuilder().setSha256(ArtifactCache.sha256(k)).setUri(k.toString()).build();
     return ExperimentSpec.newBuilder()
         .setName("e2e-volume")
         .addArms(Arm.newBuilder().setName("a").setRole("baseline").setKernel(kernel))
         .addArms(Arm.newBuilder().setName("b").setRole("candidate").setKernel(kernel))
         .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("metadata_stat")
-            .setIterations(3).setIterationMs(100).setVolume("host"))
+            .setIterations(3).setIterationMs(100).setVolume("host").setTransport(transport))
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu"))
         .setPolicy(Policy.newBuilder().setPairs(1).setBootTimeoutS(180))
         .setPriority("pr")

@@ -33,6 +33,7 @@ public record ExperimentSpec(
     arms = arms == null ? List.of() : List.copyOf(arms);
     benchmark = benchmark == null ? new BenchmarkSpec("", List.of(), 0, 0, 0) : benchmark;
     selector = (selector == null ? HostSelector.any() : selector).needingVolume(benchmark.hostVolume())
+        .needingTransports(benchmark.hostVolume() ? transports(benchmark, arms) : List.of())
         .pinning(pinNeed(arms)).forGuestArch(guestArch(arms));
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
@@ -42,6 +43,18 @@ public record ExperimentSpec(
   /** This spec as submitted by the token {@code ownerId} (empty = no token). */
   public ExperimentSpec withOwner(String ownerId) {
     return new ExperimentSpec(name, arms, benchmark, selector, policy, priority, ownerId);
+  }
+
+  /** The volume transports the arms name (their own, else the benchmark's), in arm order; empty = any. */
+  static List<String> transports(BenchmarkSpec benchmark, List<ArmSpec> arms) {
+    java.util.LinkedHashSet<String> named = new java.util.LinkedHashSet<>();
+    for (ArmSpec a : arms) {
+      String t = a.guest().volumeTransport().isEmpty() ? benchmark.transport() : a.guest().volumeTransport();
+      if (!t.isEmpty()) {
+        named.add(t);
+      }
+    }
+    return List.copyOf(named);
   }
 
   /** The pinned arm with the most vCPUs (a host needs a CPU for each), or none. */

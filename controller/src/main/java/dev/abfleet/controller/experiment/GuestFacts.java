@@ -1,5 +1,7 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.abfleet.report.DaemonUsage;
 import java.util.List;
 
 /**
@@ -14,9 +16,12 @@ import java.util.List;
  *     or unknown
  * @param consoleLogSha256 SHA-256 of the boot's console log in the controller's artifact store;
  *     empty = not uploaded (absent from events recorded before logs were uploaded)
+ * @param volumeDaemon the host process that served the volume and what it used; null = none (or
+ *     recorded before daemons were measured)
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
-    List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256) {
+    List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
+    @JsonInclude(JsonInclude.Include.NON_NULL) DaemonUsage volumeDaemon) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
   public GuestFacts {
@@ -27,6 +32,12 @@ public record GuestFacts(String volumeTransport, String volumeOptions, List<Inte
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLogSha256 = consoleLogSha256 == null ? "" : consoleLogSha256;
+  }
+
+  /** Facts of a boot with no volume daemon. */
+  public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
+      List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256) {
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, consoleLogSha256, null);
   }
 
   /** Facts of a boot whose console log was not uploaded. */

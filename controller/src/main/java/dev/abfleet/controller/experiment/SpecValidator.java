@@ -4,6 +4,7 @@ import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,7 +80,35 @@ public final class SpecValidator {
     if (bench.workload() != null) {
       checkWorkload(bench.workload(), problems);
     }
+    checkVolume(spec, problems);
     return problems;
+  }
+
+  static final List<String> TRANSPORTS = List.of("virtiofs", "9p");
+  static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
+
+  /** Transports and daemon cache modes: known names, and only where a host volume is shared. */
+  private static void checkVolume(ExperimentSpec spec, List<String> problems) {
+    BenchmarkSpec bench = spec.benchmark();
+    if (!bench.transport().isEmpty() && !TRANSPORTS.contains(bench.transport())) {
+      problems.add("benchmark.transport: unknown volume transport '" + bench.transport()
+          + "'; expected virtiofs, 9p or auto");
+    }
+    for (ArmSpec arm : spec.arms()) {
+      GuestSetup g = arm.guest();
+      if (!g.volumeTransport().isEmpty() && !TRANSPORTS.contains(g.volumeTransport())) {
+        problems.add("arms[" + arm.name() + "].volume_transport: unknown volume transport '" + g.volumeTransport()
+            + "'; expected virtiofs or 9p (empty = the benchmark's)");
+      }
+      if (!g.volumeCache().isEmpty() && !DAEMON_CACHES.contains(g.volumeCache())) {
+        problems.add("arms[" + arm.name() + "].volume_cache: unknown virtio-fs cache mode '" + g.volumeCache()
+            + "'; expected auto, always or none");
+      }
+      if (!bench.hostVolume() && !(g.volumeTransport().isEmpty() && g.volumeCache().isEmpty())) {
+        problems.add("arms[" + arm.name() + "]: a volume transport or cache is set but benchmark volume is '"
+            + bench.volume() + "'; use a volume: host benchmark, or drop them");
+      }
+    }
   }
 
   /**

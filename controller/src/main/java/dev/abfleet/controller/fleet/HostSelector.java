@@ -25,11 +25,15 @@ import java.util.Map;
  * @param buildArch non-empty = a kernel build for this architecture: only hosts that build it
  *     match, whatever their hypervisors; empty = boots (left out of the journal, so experiments'
  *     events stay byte for byte as before)
+ * @param volumeTransports the host-volume transports the arms ask for by name ("virtiofs",
+ *     "9p"): a matching host offers every one; empty = any transport (left out of the journal
+ *     when empty). Not chosen by the client: derived from the benchmark and arms
  */
 public record HostSelector(
     String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
     List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) String buildArch) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String buildArch,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> volumeTransports) {
   public static final String DEFAULT_HYPERVISOR = "qemu";
 
   public HostSelector {
@@ -43,6 +47,13 @@ public record HostSelector(
     pin = pin == null ? PinNeed.NONE : pin;
     guestArch = guestArch == null ? "" : guestArch;
     buildArch = buildArch == null ? "" : buildArch;
+    volumeTransports = volumeTransports == null ? List.of() : List.copyOf(volumeTransports);
+  }
+
+  /** A selector that takes any volume transport. */
+  public HostSelector(String hypervisor, String arch, Map<String, String> labels, List<String> hosts,
+      List<String> hypervisors, boolean hostVolume, PinNeed pin, String guestArch, String buildArch) {
+    this(hypervisor, arch, labels, hosts, hypervisors, hostVolume, pin, guestArch, buildArch, List.of());
   }
 
   /** A selector for boots. */
@@ -64,29 +75,42 @@ public record HostSelector(
 
   /** This selector for a benchmark that does ({@code true}) or does not run on a host volume. */
   public HostSelector needingVolume(boolean needed) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin, guestArch);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, needed, pin, guestArch, buildArch,
+        volumeTransports);
+  }
+
+  /** This selector for arms whose host volume goes over {@code transports} by name (empty = any). */
+  public HostSelector needingTransports(List<String> transports) {
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, pin, guestArch, buildArch,
+        transports);
   }
 
   /** This selector for an experiment whose pinned arms need {@code need}. */
   public HostSelector pinning(PinNeed need) {
-    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need, guestArch);
+    return new HostSelector(hypervisor, arch, labels, hosts, hypervisors, hostVolume, need, guestArch, buildArch,
+        volumeTransports);
   }
 
   /** This selector for arms whose kernels are of guest architecture {@code arch} (empty = unknown). */
   public HostSelector forGuestArch(String arch) {
-    return new HostSelector(hypervisor, this.arch, labels, hosts, hypervisors, hostVolume, pin, arch);
+    return new HostSelector(hypervisor, this.arch, labels, hosts, hypervisors, hostVolume, pin, arch, buildArch,
+        volumeTransports);
   }
 
   /**
-   * The volume transport a block on this host uses: the first that the block's hypervisor
-   * offers; empty when it offers none, the host is unknown, or the benchmark needs no host volume.
+   * The volume transport a block on this host uses: the first one asked for by name, else the
+   * first that the block's hypervisor offers; empty when it does not offer it (or any), the host
+   * is unknown, or the benchmark needs no host volume.
    */
   public String volumeTransportFor(HostCapabilities host) {
     if (!hostVolume || host == null) {
       return "";
     }
-    List<String> transports = host.volumeTransports().getOrDefault(hypervisorFor(host), List.of());
-    return transports.isEmpty() ? "" : transports.get(0);
+    List<String> offered = host.volumeTransports().getOrDefault(hypervisorFor(host), List.of());
+    if (!offered.containsAll(volumeTransports)) {
+      return "";
+    }
+    return !volumeTransports.isEmpty() ? volumeTransports.get(0) : offered.isEmpty() ? "" : offered.get(0);
   }
 
   /** One hypervisor. */

@@ -107,6 +107,8 @@ public final class DomainToProto {
         .addAllModules(a.guest().modules())
         .setModulesDir(a.guest().modulesDir())
         .setVolumeOptions(a.guest().volumeOptions())
+        .setVolumeTransport(a.guest().volumeTransport())
+        .setVolumeCache(a.guest().volumeCache())
         .setArch(a.guest().arch());
     if (a.initrd() != null) {
       b.setInitrd(artifact(a.initrd()));
@@ -139,7 +141,7 @@ public final class DomainToProto {
     Benchmark.Builder out = Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
-        .setCache(b.cache());
+        .setCache(b.cache()).setTransport(b.transport());
     WorkloadSpec w = b.workload();
     if (w != null) {
       out.setWorkload(Workload.newBuilder().setFiles(artifact(w.files())).setRun(w.run())
@@ -185,7 +187,11 @@ public final class DomainToProto {
             .addAllVcpuHostCpus(o.guest().vcpuHostCpus())
             .setGuestArch(o.guest().guestArch())
             .setGuestImageSha256(o.guest().guestImageSha256())
-            .setConsoleLogSha256(o.guest().consoleLogSha256()))
+            .setConsoleLogSha256(o.guest().consoleLogSha256())
+            .setVolumeDaemon(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().daemon())
+            .setVolumeDaemonOptions(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().options())
+            .setVolumeDaemonCpuMs(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().cpuMs())
+            .setVolumeDaemonThreads(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().threads()))
         .setConsoleLogSha256(o.guest().consoleLogSha256())
         .setStatus(o.status().wire())
         .setMessage(o.message())
@@ -218,6 +224,8 @@ public final class DomainToProto {
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllModules(r.guest().modules()).setModulesDir(r.guest().modulesDir())
           .setVolumeOptions(r.guest().volumeOptions())
+          .setVolumeTransport(r.guest().volumeTransport())
+          .setVolumeCache(r.guest().volumeCache())
           .setArch(r.guest().arch());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));

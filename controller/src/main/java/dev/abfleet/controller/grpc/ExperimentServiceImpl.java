@@ -112,7 +112,8 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
     if (spec.selector().allowedHypervisors().size() > 1) {
       HostSelector s = spec.selector();
       s.allowedHypervisors().forEach(h -> selectors.add(
-          new HostSelector(h, s.arch(), s.labels(), s.hosts()).needingVolume(s.hostVolume()).pinning(s.pin())
+          new HostSelector(h, s.arch(), s.labels(), s.hosts()).needingVolume(s.hostVolume())
+              .needingTransports(s.volumeTransports()).pinning(s.pin())
               .forGuestArch(s.guestArch())));
     }
     CompletionStage<String> problem = CompletableFuture.completedFuture("");

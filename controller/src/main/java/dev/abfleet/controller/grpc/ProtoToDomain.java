@@ -14,6 +14,7 @@ import dev.abfleet.controller.experiment.Sample;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
@@ -47,7 +48,7 @@ final class ProtoToDomain {
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
             b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(),
-            b.hasWorkload() ? workload(b.getWorkload()) : null),
+            b.hasWorkload() ? workload(b.getWorkload()) : null, b.getTransport()),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
@@ -71,7 +72,8 @@ final class ProtoToDomain {
         new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
             a.getVolumeOptions(), a.getArch(),
             a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage()),
-            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree())),
+            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree()),
+            a.getVolumeTransport(), a.getVolumeCache()),
         a.hasBuild() ? build(a.getBuild()) : null);
   }
 
@@ -151,7 +153,8 @@ final class ProtoToDomain {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
             c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList(),
-        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256());
+        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(), DaemonUsage.of(t.getVolumeDaemon(),
+            t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()));
   }
 
   private static Sample sample(MetricSample s) {

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -14,10 +15,13 @@ import java.util.List;
  * @param files files in the find_recursive / rm_rf tree; 0 = harness default
  * @param cache "warm" or "cold" (caches dropped before each iteration)
  * @param workload a user workload run instead of the harness; null = the harness
+ * @param transport volume host only: "virtiofs", "9p", or "auto" (= empty: the first the host
+ *     offers)
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
-    String volume, int files, String cache, WorkloadSpec workload) {
+    String volume, int files, String cache, WorkloadSpec workload,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String transport) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
@@ -26,6 +30,16 @@ public record BenchmarkSpec(
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
     volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
+    transport = transport == null || transport.equals(TRANSPORT_AUTO) ? "" : transport;
+  }
+
+  /** What lets the host pick the volume transport. */
+  public static final String TRANSPORT_AUTO = "auto";
+
+  /** A benchmark whose host volume, if any, goes over the host's preferred transport. */
+  public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
+      int warmupIterations, String volume, int files, String cache, WorkloadSpec workload) {
+    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, workload, "");
   }
 
   /** The built-in harness (no workload). */

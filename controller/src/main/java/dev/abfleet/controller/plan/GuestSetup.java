@@ -1,5 +1,6 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -17,9 +18,14 @@ import java.util.List;
  *     kernel; null = the worker builds its own
  * @param modulesTree the kernel's module tree packed by the client and staged like the kernel;
  *     null = {@code modulesDir} (events written before trees were uploaded have none)
+ * @param volumeTransport the arm's host-volume transport ("virtiofs", "9p"); empty = the benchmark's
+ * @param volumeCache virtio-fs: the daemon's cache mode ("auto", "always", "none"); empty = auto
+ *     (both left out of the journal when empty, so experiments' events stay byte for byte as before)
  */
 public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir,
-    String volumeOptions, String arch, ArtifactRef guestImage, ArtifactRef modulesTree) {
+    String volumeOptions, String arch, ArtifactRef guestImage, ArtifactRef modulesTree,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String volumeTransport,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String volumeCache) {
   public static final GuestSetup NONE = new GuestSetup(false, List.of(), "", "");
 
   public GuestSetup {
@@ -27,6 +33,14 @@ public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesD
     modulesDir = modulesDir == null ? "" : modulesDir;
     volumeOptions = volumeOptions == null ? "" : volumeOptions;
     arch = arch == null ? "" : arch;
+    volumeTransport = volumeTransport == null ? "" : volumeTransport;
+    volumeCache = volumeCache == null ? "" : volumeCache;
+  }
+
+  /** A guest whose volume, if any, goes over the benchmark's transport with the daemon's defaults. */
+  public GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir, String volumeOptions, String arch,
+      ArtifactRef guestImage, ArtifactRef modulesTree) {
+    this(pinVcpus, modules, modulesDir, volumeOptions, arch, guestImage, modulesTree, "", "");
   }
 
   /** A guest of unknown architecture whose image the worker builds. */

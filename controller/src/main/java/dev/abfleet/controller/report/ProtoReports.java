@@ -8,6 +8,7 @@ import dev.abfleet.report.ArmBuild;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
+import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.report.Design;
 import dev.abfleet.report.MetricCounters;
 import dev.abfleet.report.Report;
@@ -122,7 +123,8 @@ public final class ProtoReports {
             t.getVcpuHostCpusList(), b.getGuestCountersList().stream().map(c -> new MetricCounters(
                 c.getMetric(), c.getWork(), c.getWorkUnit(), c.getInterruptsMap(),
                 c.getContextSwitches(), c.getInterruptsTotal())).toList(),
-            t.getGuestArch(), t.getGuestImageSha256()));
+            t.getGuestArch(), t.getGuestImageSha256(), DaemonUsage.of(t.getVolumeDaemon(),
+                t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads())));
   }
 
   private static BootSample sample(MetricSample s) {

@@ -32,6 +32,13 @@ public final class FleetSummary {
           + " qemu-system-x86). Use a kernel built for those, or connect a worker that boots "
           + selector.guestArch() + ".");
     }
+    if (selector.hostVolume() && !selector.volumeTransports().isEmpty()
+        && known.stream().anyMatch(selector.needingTransports(List.of())::matches)) {
+      return Optional.of("no host offers volume transport " + String.join(" and ", selector.volumeTransports())
+          + ": the hosts matching " + describe(selector) + " offer others (virtiofs needs a virtiofsd: the"
+          + " virtiofsd package, or QEMU's own /usr/lib/qemu/virtiofsd with the worker running as root; see the"
+          + " worker's log). Use transport: auto, or connect a worker that has it.");
+    }
     if (selector.hostVolume() && known.stream().anyMatch(selector::matchesAnyVolume)) {
       return Optional.of("no host can run volume host: no host matching " + describe(selector)
           + " advertises a volume transport for its hypervisor (QEMU offers 9p when built with virtfs,"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.schedule.FleetSummary;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ class HostVolumeClassTest {
 
   private static final HostCapabilities NINE_P = host("h9", List.of("9p"));
   private static final HostCapabilities NO_TRANSPORT = host("h0", List.of());
+  private static final HostCapabilities BOTH = host("hb", List.of("virtiofs", "9p"));
 
   @Test
   void aHostVolumeBenchmarkMatchesOnlyHostsWhoseHypervisorOffersATransport() {
@@ -54,11 +56,58 @@ class HostVolumeClassTest {
     assertThat(FleetSummary.unsatisfiable(spec("host").selector(), List.of(NO_TRANSPORT, NINE_P))).isEmpty();
   }
 
+  @Test
+  void aBenchmarkNamingVirtiofsMatchesOnlyHostsThatOfferItAndClassesThemByIt() {
+    ExperimentSpec spec = spec("host", "virtiofs");
+
+    assertThat(spec.selector().matches(NINE_P)).isFalse();
+    assertThat(spec.selector().matches(BOTH)).isTrue();
+    assertThat(HostClassKey.planned(spec, BOTH)).isEqualTo("qemu/tcg volume=virtiofs");
+  }
+
+  @Test
+  void anArmNamingNinePOnAHostPreferringVirtiofsIsPlannedOverNineP() {
+    ExperimentSpec s = spec("host", "");
+    List<ArmSpec> arms = s.arms().stream().map(a -> new ArmSpec(a.name(), a.role(), a.kernel(), a.initrd(),
+        a.cmdlineExtra(), a.vcpus(), a.memoryMib(), new GuestSetup(false, List.of(), "", "", "", null, null, "9p", ""),
+        a.build())).toList();
+    ExperimentSpec spec = new ExperimentSpec(s.name(), arms, s.benchmark(), s.selector(), s.policy(), s.priority());
+
+    assertThat(spec.selector().volumeTransports()).containsExactly("9p");
+    assertThat(HostClassKey.planned(spec, BOTH)).isEqualTo("qemu/tcg volume=9p");
+  }
+
+  @Test
+  void rejectsASubmitNamingATransportNoKnownHostOffersAndSaysWhatToInstall() {
+    assertThat(FleetSummary.unsatisfiable(spec("host", "virtiofs").selector(), List.of(NINE_P)))
+        .hasValueSatisfying(why -> assertThat(why).startsWith("no host offers volume transport virtiofs")
+            .contains("virtiofsd").contains("transport: auto"));
+    assertThat(FleetSummary.unsatisfiable(spec("host", "virtiofs").selector(), List.of(NINE_P, BOTH))).isEmpty();
+  }
+
+  @Test
+  void rejectsUnknownTransportsAndCacheModesAndVolumeSettingsWithoutAHostVolume() {
+    ExperimentSpec s = spec("guest", "");
+    List<ArmSpec> arms = s.arms().stream().map(a -> new ArmSpec(a.name(), a.role(), a.kernel(), a.initrd(),
+        a.cmdlineExtra(), a.vcpus(), a.memoryMib(),
+        new GuestSetup(false, List.of(), "", "", "", null, null, "nfs", "loose"), a.build())).toList();
+    ExperimentSpec spec = new ExperimentSpec(s.name(), arms, s.benchmark(), s.selector(), s.policy(), s.priority());
+
+    assertThat(SpecValidator.validate(spec)).anySatisfy(p -> assertThat(p).contains("unknown volume transport 'nfs'"))
+        .anySatisfy(p -> assertThat(p).contains("unknown virtio-fs cache mode 'loose'"))
+        .anySatisfy(p -> assertThat(p).contains("benchmark volume is 'guest'"));
+  }
+
   private static ExperimentSpec spec(String volume) {
+    return spec(volume, "");
+  }
+
+  private static ExperimentSpec spec(String volume, String transport) {
     ExperimentSpec s = Specs.ab(4, 1);
     BenchmarkSpec b = s.benchmark();
     return new ExperimentSpec(s.name(), s.arms(), new BenchmarkSpec(b.harness(), b.metrics(), b.iterations(),
-        b.iterationMs(), b.warmupIterations(), volume, 0, "warm"), s.selector(), s.policy(), s.priority());
+        b.iterationMs(), b.warmupIterations(), volume, 0, "warm", null, transport), s.selector(), s.policy(),
+        s.priority());
   }
 
   private static HostCapabilities host(String id, List<String> transports) {

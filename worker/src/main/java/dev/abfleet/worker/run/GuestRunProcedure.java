@@ -100,8 +100,10 @@ public final class GuestRunProcedure implements RunProcedure {
       return failure(block, run, telemetry, FailureKind.INFRA,
           "hypervisor '" + telemetry.getHypervisor() + "' is not usable on host " + settings.hostId(), "");
     }
-    VolumePlan.Decision volume = VolumePlan.decide(run.getBenchmark().getVolume(), driver.volumeTransports(),
-        run.getVolumeOptions(), telemetry.getHypervisor(), settings.hostId());
+    VolumePlan.Decision volume = VolumePlan.decide(run.getBenchmark().getVolume(),
+        run.getVolumeTransport().isEmpty() ? run.getBenchmark().getTransport() : run.getVolumeTransport(),
+        driver.volumeTransports(), run.getVolumeOptions(), run.getVolumeCache(), telemetry.getHypervisor(),
+        settings.hostId());
     if (volume.failed()) {
       return failure(block, run, telemetry, volume.kind(), volume.problem(), "");
     }
@@ -155,7 +157,8 @@ public final class GuestRunProcedure implements RunProcedure {
     if (plan != null) {
       params = params.withVolume(plan.guestVolume());
       share = new VolumeShare(plan.transport(),
-          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG);
+          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG,
+          plan.cache());
     }
     BootRequest request = new BootRequest(
         run.getRunId(),
@@ -182,6 +185,12 @@ public final class GuestRunProcedure implements RunProcedure {
         .setRunMs(outcome.wall().toMillis())
         .setExitCode(outcome.exitCode())
         .addAllVcpuHostCpus(outcome.vcpuHostCpus());
+    if (outcome.volumeDaemon() != null) {
+      telemetry.setVolumeDaemon(outcome.volumeDaemon().name())
+          .setVolumeDaemonOptions(outcome.volumeDaemon().options())
+          .setVolumeDaemonCpuMs(outcome.volumeDaemon().cpuMs())
+          .setVolumeDaemonThreads(outcome.volumeDaemon().threads());
+    }
     parsed.start().ifPresent(s -> {
       telemetry.setKernelRelease(s.kernelRelease());
       s.uptimeMs().ifPresent(telemetry::setBootMs);

@@ -22,6 +22,8 @@ import java.util.List;
  *                     file and how big
  * @param vcpuHostCpus host CPU each vCPU thread was pinned to (index = vCPU), as read back
  *                     after pinning; empty = not pinned
+ * @param volumeDaemon the daemon that served the host volume and what it used; null = none
+ *                     (no volume, or a transport the hypervisor serves itself)
  */
 public record BootOutcome(
     String accelerator,
@@ -33,10 +35,24 @@ public record BootOutcome(
     String consoleTail,
     String launchError,
     String overCap,
-    List<Integer> vcpuHostCpus) {
+    List<Integer> vcpuHostCpus,
+    VolumeDaemon volumeDaemon) {
 
   public BootOutcome {
     vcpuHostCpus = vcpuHostCpus == null ? List.of() : List.copyOf(vcpuHostCpus);
+  }
+
+  /** An outcome without a volume daemon. */
+  public BootOutcome(String accelerator, int exitCode, boolean timedOut, Duration wall, Path consoleLog,
+      Path resultsLog, String consoleTail, String launchError, String overCap, List<Integer> vcpuHostCpus) {
+    this(accelerator, exitCode, timedOut, wall, consoleLog, resultsLog, consoleTail, launchError, overCap, vcpuHostCpus,
+        null);
+  }
+
+  /** This outcome with the volume's daemon. */
+  public BootOutcome withVolumeDaemon(VolumeDaemon daemon) {
+    return new BootOutcome(accelerator, exitCode, timedOut, wall, consoleLog, resultsLog, consoleTail, launchError,
+        overCap, vcpuHostCpus, daemon);
   }
 
   /** An outcome of a boot whose vCPUs were not pinned. */

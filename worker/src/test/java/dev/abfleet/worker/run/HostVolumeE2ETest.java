@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code volume: host} for real: the Debian generic kernel boots in QEMU (TCG here), /init loads
  * the 9p modules resolved from the kernel's own module tree, mounts the worker's fresh host
- * directory over virtio-9p and runs fleetbench on it. Downloads the kernel packages into the
- * abfleet cache on first use.
+ * directory over virtio-9p and runs fleetbench on it; the same over virtio-fs, served by the
+ * host's virtiofsd (Debian 12: QEMU's own C daemon, the worker running as root). Downloads the
+ * kernel packages into the abfleet cache on first use.
  */
 @Tag("e2e")
 class HostVolumeE2ETest {
@@ -54,6 +55,29 @@ class HostVolumeE2ETest {
         telemetry.getRunMs(), telemetry.getStageMs(), report.getRunResult().getSamplesList().stream()
             .map(s -> "  " + s.getMetric() + " " + s.getIteration() + " " + s.getValue() + " " + s.getUnit())
             .reduce((a, b) -> a + "\n" + b).orElse(""));
+  }
+
+  @Test
+  void runsTheHarnessOnAVirtiofsShareOfTheGenericKernelAndMeasuresItsDaemon() throws Exception {
+    Path kernel = TestKernels.genericKernel();
+
+    WorkerMessage report = execute(run("v4", kernel, "virtiofs"));
+
+    assertThat(report.hasRunResult()).as(report.getRunFailure().getMessage() + "\n"
+        + report.getRunFailure().getConsoleTail()).isTrue();
+    var telemetry = report.getRunResult().getTelemetry();
+    assertThat(telemetry.getVolumeTransport()).isEqualTo("virtiofs");
+    assertThat(telemetry.getVolumeDaemon()).matches("(qemu-)?virtiofsd.*");
+    assertThat(telemetry.getVolumeDaemonOptions()).isEqualTo("cache=auto");
+    assertThat(telemetry.getVolumeDaemonCpuMs()).isPositive();
+    assertThat(telemetry.getVolumeDaemonThreads()).isPositive();
+    Path console = WorkerSettings.defaultHome().resolve("runs").resolve(HOST).resolve("v4-e1").resolve("console.log");
+    assertThat(Files.readString(console)).as("the guest mounted the share").contains("abfleet-vol /mnt/host virtiofs");
+    Path daemonLog = WorkerSettings.defaultHome().resolve("runs").resolve(HOST).resolve("v4-e1").resolve("virtiofsd.stderr");
+    assertThat(daemonLog).as("the daemon's stderr is kept with the boot").exists();
+    System.out.printf("generic kernel on virtio-fs (%s): boot %d ms, run %d ms, daemon %d ms CPU, %d threads%n",
+        telemetry.getVolumeDaemon(), telemetry.getBootMs(), telemetry.getRunMs(), telemetry.getVolumeDaemonCpuMs(),
+        telemetry.getVolumeDaemonThreads());
   }
 
   @Test
@@ -96,12 +120,16 @@ class HostVolumeE2ETest {
   }
 
   private static RunAssignment run(String id, Path kernel) throws Exception {
+    return run(id, kernel, "9p");
+  }
+
+  private static RunAssignment run(String id, Path kernel, String transport) throws Exception {
     return RunAssignment.newBuilder()
         .setRunId(id)
         .setArm("base")
         .setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString()))
         .setBenchmark(Benchmark.newBuilder().setVolume("host").addMetrics("metadata_stat").addMetrics("create_delete")
-            .setIterations(3))
+            .setIterations(3).setTransport(transport))
         .setTimeoutS(180)
         .setHypervisor("qemu")
         .build();

@@ -12,6 +12,7 @@ import dev.abfleet.worker.vm.BootOutcome;
 import dev.abfleet.worker.vm.BootRequest;
 import dev.abfleet.worker.vm.GuestOutputCaps;
 import dev.abfleet.worker.vm.VmDriver;
+import dev.abfleet.worker.vm.VolumeDaemon;
 import dev.abfleet.worker.vm.VolumeShare;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -237,6 +238,7 @@ public final class QemuDriver implements VmDriver {
       return BootOutcome.notStarted(console, results, volumeProblem);
     }
     RunResult r;
+    VolumeDaemon daemon = null;
     PinnedLaunch.Pinned pinned = null;
     Path qmp = null;
     try (QemuVolume volume = req.volume() == null ? null : QemuVolume.prepare(req.volume())) {
@@ -272,7 +274,8 @@ public final class QemuDriver implements VmDriver {
         pinned = PinnedLaunch.run(runner, pinner, argv, req, qmp, caps, end);
         r = pinned.qemu();
       }
-    } catch (IOException e) {
+      daemon = volume == null ? null : volume.stop();
+    } catch (IOException | IllegalArgumentException e) {
       return BootOutcome.notStarted(console, results, "host volume: " + e.getMessage());
     } finally {
       PinnedLaunch.deleteQuietly(qmp);
@@ -296,7 +299,8 @@ public final class QemuDriver implements VmDriver {
     }
     String consoleTail = TextTail.of(console, TextTail.DEFAULT_LINES);
     return new BootOutcome(accel, r.exitCode(), r.timedOut(), r.wall(), console, results, consoleTail,
-        launchError(binary.get(), r, consoleTail), r.overCap(), pinned == null ? List.of() : pinned.pin().hostCpus());
+        launchError(binary.get(), r, consoleTail), r.overCap(), pinned == null ? List.of() : pinned.pin().hostCpus(),
+        daemon);
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.abfleet.worker.vm.qemu;
 
 import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.process.ProcUsage;
+import dev.abfleet.worker.vm.VolumeDaemon;
 import dev.abfleet.worker.vm.VolumeShare;
 import dev.abfleet.worker.vm.VolumeTransport;
 import java.io.IOException;
@@ -14,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * #prepare} before the argv is built (for virtio-fs: a socket directory of its own, since a unix
  * socket path is limited to 107 bytes), {@link #start} just before QEMU (virtio-fs: virtiofsd,
  * returning once its socket exists), {@link #close} after QEMU exited (daemon stopped,
- * directory removed). 9p needs nothing beside the VM: QEMU serves it.
+ * directory removed; {@link #stop} does it earlier and says what the daemon used). 9p needs
+ * nothing beside the VM: QEMU serves it.
  */
 final class QemuVolume implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(QemuVolume.class);
@@ -22,6 +25,7 @@ final class QemuVolume implements AutoCloseable {
   private final QemuLaunch.Volume launch;
   private final Path socketDir;
   private Virtiofsd daemon;
+  private VirtiofsDaemon which;
 
   private QemuVolume(QemuLaunch.Volume launch, Path socketDir) {
     this.launch = launch;
@@ -48,12 +52,29 @@ final class QemuVolume implements AutoCloseable {
    * @param virtiofsd the daemon the probe found (virtio-fs only)
    * @param logDir receives the daemon's stdout and stderr
    * @throws IOException the daemon did not come up (the message says why)
+   * @throws IllegalArgumentException the share asks for a cache mode the daemons do not have
    */
-  void start(Path virtiofsd, Path logDir) throws IOException, InterruptedException {
+  void start(VirtiofsDaemon virtiofsd, Path logDir) throws IOException, InterruptedException {
     if (launch.virtiofsSocket() != null) {
-      daemon = Virtiofsd.start(Virtiofsd.argv(virtiofsd, launch.virtiofsSocket(), launch.share().hostDir()),
+      VolumeShare share = launch.share();
+      daemon = Virtiofsd.start(virtiofsd.argv(launch.virtiofsSocket(), share.hostDir(), share.cache()),
           launch.virtiofsSocket(), logDir, Virtiofsd.READY_TIMEOUT);
+      which = virtiofsd;
     }
+  }
+
+  /**
+   * Stops the daemon, if one runs, and says what it used; null when nothing served the volume
+   * beside the VM.
+   */
+  VolumeDaemon stop() {
+    if (daemon == null) {
+      return null;
+    }
+    daemon.close();
+    ProcUsage u = daemon.usage();
+    String cache = launch.share().cache().isEmpty() ? VirtiofsDaemon.DEFAULT_CACHE : launch.share().cache();
+    return new VolumeDaemon(which.label(), "cache=" + cache, u.cpuMs(), u.threads());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.worker.process.ProcUsage;
 import dev.abfleet.worker.process.TextTail;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * socket does not appear within the ready timeout. {@link #close} sends SIGTERM, waits
  * {@link #STOP_GRACE}, then kills. stdout and stderr go to {@code virtiofsd.stdout} and
  * {@code virtiofsd.stderr} in the boot's work directory.
+ *
+ * <p>While it runs, its CPU time and thread count are sampled from /proc every
+ * {@link #SAMPLE_INTERVAL} ({@link #usage}): the daemon's side of the I/O path, reported beside
+ * the guest's counters. The last sample before the daemon exits is what is kept, so up to one
+ * interval of CPU time at the very end (the guest powering off) can be missing.
  */
 public final class Virtiofsd implements AutoCloseable {
 
@@ -24,23 +30,16 @@ public final class Virtiofsd implements AutoCloseable {
   public static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
   /** How long a stopped daemon gets to exit after SIGTERM before it is killed. */
   static final Duration STOP_GRACE = Duration.ofSeconds(2);
+  /** How often CPU time and threads are read while the daemon runs. */
+  static final Duration SAMPLE_INTERVAL = Duration.ofMillis(100);
   private static final long POLL_MS = 20;
 
   private final Process process;
+  private final ProcUsage.Sampler sampler;
 
   private Virtiofsd(Process process) {
     this.process = process;
-  }
-
-  /**
-   * The daemon's argv: the command line of the maintained virtiofsd (gitlab.com/virtio-fs).
-   * {@code --sandbox=none}: the namespace sandbox needs root or user namespaces, and the
-   * directory is a scratch directory made for this boot; {@code --cache=auto} is virtiofsd's
-   * default, written out so that the argv says what the guest sees.
-   */
-  public static List<String> argv(Path binary, Path socket, Path sharedDir) {
-    return List.of(binary.toString(), "--socket-path=" + socket, "--shared-dir=" + sharedDir,
-        "--cache=auto", "--sandbox=none");
+    this.sampler = ProcUsage.sample(process.pid(), SAMPLE_INTERVAL);
   }
 
   /**
@@ -90,9 +89,15 @@ public final class Virtiofsd implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** CPU time and the most threads seen so far (after {@link #close}: over the daemon's life). */
+  public ProcUsage usage() {
+    return sampler.usage();
+  }
+
   /** Stops the daemon (and anything it started): SIGTERM, then SIGKILL after {@link #STOP_GRACE}. */
   @Override
   public void close() {
+    sampler.close();
     List<ProcessHandle> children = process.descendants().toList();
     process.destroy();
     boolean interrupted = false;

@@ -33,7 +33,7 @@ class QemuDriverVolumeTest {
   @Test
   void startsVirtiofsdBeforeTheVmAndStopsItWithTheVm() throws Exception {
     Path daemon = fakeVirtiofsd();
-    QemuDriver d = driver(new VolumeProbe(List.of("virtiofs", "9p"), daemon, Map.of()));
+    QemuDriver d = driver(new VolumeProbe(List.of("virtiofs", "9p"), qemuDaemon(daemon), Map.of()));
 
     BootOutcome o = d.boot(request(VolumeTransport.VIRTIOFS));
 
@@ -43,12 +43,27 @@ class QemuDriverVolumeTest {
         .substring("socket,id=vol,path=".length());
     assertThat(Path.of(socket)).as("the socket directory goes with the VM").doesNotExist();
     assertThat(ProcessHandle.of(pid()).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
+    assertThat(o.volumeDaemon().name()).isEqualTo("qemu-virtiofsd 7.2");
+    assertThat(o.volumeDaemon().options()).isEqualTo("cache=auto");
+    assertThat(o.volumeDaemon().threads()).isPositive();
+  }
+
+  @Test
+  void passesTheArmsCacheModeToQemusDaemon() throws Exception {
+    Path daemon = fakeVirtiofsd();
+    QemuDriver d = driver(new VolumeProbe(List.of("virtiofs", "9p"), qemuDaemon(daemon), Map.of()));
+    Path volume = Files.createDirectories(dir.resolve("volume"));
+
+    BootOutcome o = d.boot(request(new VolumeShare(VolumeTransport.VIRTIOFS, volume, VolumeTransport.TAG, "always")));
+
+    assertThat(Files.readString(dir.resolve("args"))).contains("-o source=" + volume + " -o cache=always -o sandbox=chroot");
+    assertThat(o.volumeDaemon().options()).isEqualTo("cache=always");
   }
 
   @Test
   void startsNoDaemonForANinePVolume() throws Exception {
     Path daemon = fakeVirtiofsd();
-    QemuDriver d = driver(new VolumeProbe(List.of("virtiofs", "9p"), daemon, Map.of()));
+    QemuDriver d = driver(new VolumeProbe(List.of("virtiofs", "9p"), qemuDaemon(daemon), Map.of()));
 
     d.boot(request(VolumeTransport.NINE_P));
 
@@ -78,11 +93,18 @@ class QemuDriverVolumeTest {
   }
 
   private BootRequest request(VolumeTransport transport) throws IOException {
+    return request(new VolumeShare(transport, Files.createDirectories(dir.resolve("volume")), VolumeTransport.TAG));
+  }
+
+  private BootRequest request(VolumeShare share) throws IOException {
     Path kernel = TestKernels.bzImage(dir.resolve("vmlinuz"));
     Path initrd = Files.write(dir.resolve("initrd.gz"), new byte[] {1});
-    Path volume = Files.createDirectories(dir.resolve("volume"));
     return new BootRequest("r1", "x86_64", kernel, initrd, "", List.of(), 1, 512, Duration.ofSeconds(60),
-        dir.resolve("boot"), new VolumeShare(transport, volume, VolumeTransport.TAG));
+        dir.resolve("boot"), share);
+  }
+
+  private static VirtiofsDaemon qemuDaemon(Path binary) {
+    return new VirtiofsDaemon(binary, VirtiofsDaemon.Flavor.QEMU, "7.2");
   }
 
   private long pid() {
@@ -96,6 +118,7 @@ class QemuDriverVolumeTest {
   private Path fakeVirtiofsd() throws IOException {
     Path script = Files.writeString(dir.resolve("virtiofsd"), "#!/bin/sh\n"
         + "for a in \"$@\"; do case \"$a\" in --socket-path=*) sock=\"${a#*=}\" ;; esac; done\n"
+        + "echo \"$*\" > '" + dir.resolve("args") + "'\n"
         + "echo $$ > '" + dir.resolve("pid") + "'\n"
         + ": > \"$sock\"\n"
         + "exec sleep 600\n");

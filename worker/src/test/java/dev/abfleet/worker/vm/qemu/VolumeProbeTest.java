@@ -26,6 +26,15 @@ class VolumeProbeTest {
           --sandbox <sandbox>  Sandbox mechanism to isolate the daemon process (namespace, chroot, none)
       """;
 
+  private static final String C_DAEMON_HELP = """
+      usage: /usr/lib/qemu/virtiofsd [options]
+          -o cache=<mode>            cache mode. could be one of "auto, always, none"
+          -o source=PATH             shared directory tree
+      """;
+  private static final String C_DAEMON_VERSION = """
+      virtiofsd version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)
+      """;
+
   @TempDir Path dir;
 
   @Test
@@ -35,7 +44,7 @@ class VolumeProbeTest {
     VolumeProbe p = probe(BOTH_DEVICES, Map.of("virtiofsd", daemon));
 
     assertThat(p.transports()).containsExactly("virtiofs", "9p");
-    assertThat(p.virtiofsd()).isEqualTo(daemon);
+    assertThat(p.virtiofsd().binary()).isEqualTo(daemon);
   }
 
   @Test
@@ -54,17 +63,38 @@ class VolumeProbeTest {
     VolumeProbe p = probe(BOTH_DEVICES, Map.of("/usr/libexec/virtiofsd", daemon));
 
     assertThat(p.transports()).containsExactly("virtiofs", "9p");
-    assertThat(p.virtiofsd()).isEqualTo(daemon);
+    assertThat(p.virtiofsd().binary()).isEqualTo(daemon);
   }
 
   @Test
-  void leavesOutADaemonWithoutTheSharedDirOption() throws IOException {
-    Path daemon = fake("old-virtiofsd", "usage: virtiofsd [options]\n    -o source=PATH   shared directory tree\n");
+  void offersVirtiofsOverQemusOwnCDaemonWhenRunningAsRoot() throws IOException {
+    Path daemon = fake("qemu-virtiofsd", C_DAEMON_HELP + C_DAEMON_VERSION);
 
-    VolumeProbe p = probe(BOTH_DEVICES, Map.of("/usr/lib/qemu/virtiofsd", daemon));
+    VolumeProbe p = probe(BOTH_DEVICES, Map.of("/usr/lib/qemu/virtiofsd", daemon), true);
+
+    assertThat(p.transports()).containsExactly("virtiofs", "9p");
+    assertThat(p.virtiofsd().flavor()).isEqualTo(VirtiofsDaemon.Flavor.QEMU);
+    assertThat(p.virtiofsd().label()).isEqualTo("qemu-virtiofsd 7.2");
+  }
+
+  @Test
+  void leavesOutQemusCDaemonForAWorkerThatIsNotRootAndSaysWhy() throws IOException {
+    Path daemon = fake("qemu-virtiofsd", C_DAEMON_HELP + C_DAEMON_VERSION);
+
+    VolumeProbe p = probe(BOTH_DEVICES, Map.of("/usr/lib/qemu/virtiofsd", daemon), false);
 
     assertThat(p.transports()).containsExactly("9p");
-    assertThat(p.reasons().get("virtiofs")).contains("does not take --shared-dir");
+    assertThat(p.reasons().get("virtiofs")).contains("qemu-virtiofsd 7.2").contains("runs only as root");
+  }
+
+  @Test
+  void leavesOutADaemonWhoseCommandLineItDoesNotKnow() throws IOException {
+    Path daemon = fake("odd-virtiofsd", "usage: virtiofsd --export PATH\n");
+
+    VolumeProbe p = probe(BOTH_DEVICES, Map.of("virtiofsd", daemon), true);
+
+    assertThat(p.transports()).containsExactly("9p");
+    assertThat(p.reasons().get("virtiofs")).contains("takes neither --shared-dir").contains("-o source=");
   }
 
   @Test
@@ -78,9 +108,13 @@ class VolumeProbeTest {
   }
 
   private VolumeProbe probe(String deviceHelp, Map<String, Path> installed) throws IOException {
+    return probe(deviceHelp, installed, false);
+  }
+
+  private VolumeProbe probe(String deviceHelp, Map<String, Path> installed, boolean root) throws IOException {
     Path qemu = fake("qemu-system-x86_64", deviceHelp);
     Function<String, Optional<Path>> which = name -> Optional.ofNullable(installed.get(name));
-    return VolumeProbe.probe(qemu, which, new ProcessRunner(), dir.resolve("scratch"));
+    return VolumeProbe.probe(qemu, which, new ProcessRunner(), dir.resolve("scratch"), root);
   }
 
   /** An executable that prints {@code help} whatever it is asked. */
