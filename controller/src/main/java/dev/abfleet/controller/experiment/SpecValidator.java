@@ -5,6 +5,7 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.WorkloadSpec;
+import dev.abfleet.report.CounterRatio;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -79,6 +80,7 @@ public final class SpecValidator {
     if (bench.workload() != null) {
       checkWorkload(bench.workload(), problems);
     }
+    CounterRatio.problems(bench.ratios()).forEach(p -> problems.add("benchmark." + p));
     return problems;
   }
 

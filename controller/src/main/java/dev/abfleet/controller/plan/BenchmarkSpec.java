@@ -1,5 +1,7 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.abfleet.report.CounterRatio;
 import java.util.List;
 
 /**
@@ -14,10 +16,13 @@ import java.util.List;
  * @param files files in the find_recursive / rm_rf tree; 0 = harness default
  * @param cache "warm" or "cold" (caches dropped before each iteration)
  * @param workload a user workload run instead of the harness; null = the harness
+ * @param ratios counter ratios the reports show; empty = the default ones
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
-    String volume, int files, String cache, WorkloadSpec workload) {
+    String volume, int files, String cache, WorkloadSpec workload,
+    // Left out of the journal when empty: events written before ratios existed read back equal.
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<CounterRatio> ratios) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
@@ -26,6 +31,14 @@ public record BenchmarkSpec(
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
     volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
+    ratios = ratios == null ? List.of() : List.copyOf(ratios);
+  }
+
+  /** With the default counter ratios. */
+  public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
+      int warmupIterations, String volume, int files, String cache, WorkloadSpec workload) {
+    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, workload,
+        List.of());
   }
 
   /** The built-in harness (no workload). */
