@@ -145,10 +145,21 @@ public record FleetConfig(
    * @param cache "warm", or "cold" (the guest drops its caches before each iteration)
    * @param workload a user workload run instead of the harness's metrics; null = the harness
    *     (metrics then lists nothing: the workload reports its own, and gating may name them)
+   * @param ratios counter ratios the reports show per boot; empty = the default ones
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
-      String volume, int files, String cache, Workload workload) {
+      String volume, int files, String cache, Workload workload, List<dev.abfleet.report.CounterRatio> ratios) {
+
+    public Benchmark {
+      ratios = ratios == null ? List.of() : List.copyOf(ratios);
+    }
+
+    /** With the default counter ratios. */
+    public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
+        int iterationMs, int warmup, String volume, int files, String cache, Workload workload) {
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload, List.of());
+    }
 
     /** The built-in harness. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
@@ -167,12 +178,19 @@ public record FleetConfig(
      * (the workload reports what it measures), harness settings left at their defaults.
      */
     public Benchmark withWorkload(Workload w) {
-      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w);
+      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, ratios);
     }
 
     /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
     public Benchmark withFiles(int n) {
-      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload);
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload,
+          ratios);
+    }
+
+    /** This benchmark with {@code r} as its counter ratios (empty = the default ones). */
+    public Benchmark withRatios(List<dev.abfleet.report.CounterRatio> r) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
+          workload, r);
     }
 
     /**
@@ -185,6 +203,8 @@ public record FleetConfig(
       if (workload != null) {
         b.setWorkload(workload.toProto());
       }
+      ratios.forEach(r -> b.addRatios(dev.abfleet.proto.fleet.v1.CounterRatio.newBuilder()
+          .setName(r.name()).setNum(r.num()).setDen(r.den())));
       return b
           .setHarness(harness)
           .addAllMetrics(metrics)
@@ -309,6 +329,11 @@ public record FleetConfig(
   /** This fleet with the benchmark {@code name} (null = the default one) using {@code n} files. */
   public FleetConfig withFiles(String name, int n) {
     return withBenchmark(benchmark(name).withFiles(n));
+  }
+
+  /** This fleet with the benchmark {@code name} (null = the default one) showing {@code ratios}. */
+  public FleetConfig withRatios(String name, List<dev.abfleet.report.CounterRatio> ratios) {
+    return withBenchmark(benchmark(name).withRatios(ratios));
   }
 
   private FleetConfig withBenchmark(Benchmark b) {

@@ -225,9 +225,11 @@ public final class FleetConfigLoader {
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
-        "volume", "files", "cache", "workload"));
+        "volume", "files", "cache", "workload", "ratios"));
+    List<dev.abfleet.report.CounterRatio> ratios = m.containsKey("ratios") ? RatioConfig.parse(m.get("ratios"))
+        : List.of();
     if (m.containsKey("workload")) {
-      return workloadBenchmark(name, n, m, dir);
+      return workloadBenchmark(name, n, m, dir).withRatios(ratios);
     }
     String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
     List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
@@ -246,7 +248,7 @@ public final class FleetConfigLoader {
     int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
     String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
     return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
-        cache);
+        cache, null, ratios);
   }
 
   /** A benchmark running a user workload: no fleetbench metrics or settings, gating by the workload's names. */

@@ -1,5 +1,6 @@
 package dev.abfleet.config;
 
+import dev.abfleet.report.CounterRatio;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -21,14 +22,25 @@ import java.util.List;
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order
  * @param workload a user workload run on the benchmark's volume instead of its metrics
  * @param files files in the find_recursive / rm_rf tree (fleetbench), instead of the benchmark's
+ * @param ratios counter ratios the reports show, instead of the benchmark's (empty = the default
+ *     ones)
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload, Integer files) {
+    FleetConfig.Workload workload, Integer files, List<CounterRatio> ratios) {
 
   public SpecFile {
     arms = List.copyOf(arms);
+    ratios = ratios == null ? null : List.copyOf(ratios);
+  }
+
+  /** Without ratios of its own. */
+  public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
+      Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
+      FleetConfig.Workload workload, Integer files) {
+    this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
+        workload, files, null);
   }
 
   /** Without a workload. */
@@ -39,12 +51,13 @@ public record SpecFile(
   }
 
   /**
-   * The fleet with this file's workload or file count, if any, on the benchmark {@code name}
-   * (null = the default one).
+   * The fleet with this file's workload, file count or ratios, if any, on the benchmark
+   * {@code name} (null = the default one).
    */
   public FleetConfig applyTo(FleetConfig config, String name) {
     FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
-    return files == null ? c : c.withFiles(name, files);
+    c = files == null ? c : c.withFiles(name, files);
+    return ratios == null ? c : c.withRatios(name, ratios);
   }
 
   /** A VM shape; each null field was not given. */
