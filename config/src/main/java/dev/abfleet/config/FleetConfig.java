@@ -145,19 +145,23 @@ public record FleetConfig(
    * @param cache "warm", or "cold" (the guest drops its caches before each iteration)
    * @param workload a user workload run instead of the harness's metrics; null = the harness
    *     (metrics then lists nothing: the workload reports its own, and gating may name them)
+   * @param ratios counter ratios the reports show per boot; empty = the default ones
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
-      String volume, int files, String cache, Workload workload, String transport) {
+      String volume, int files, String cache, Workload workload, String transport,
+      List<dev.abfleet.report.CounterRatio> ratios) {
 
     public Benchmark {
       transport = transport == null || transport.equals("auto") ? "" : transport;
+      ratios = ratios == null ? List.of() : List.copyOf(ratios);
     }
 
-    /** A benchmark whose host volume, if any, goes over the host's preferred transport. */
+    /** Over the host's preferred transport, with the default counter ratios. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
         int iterationMs, int warmup, String volume, int files, String cache, Workload workload) {
-      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload, "");
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload, "",
+          List.of());
     }
 
     /** The built-in harness. */
@@ -177,19 +181,25 @@ public record FleetConfig(
      * (the workload reports what it measures), harness settings left at their defaults.
      */
     public Benchmark withWorkload(Workload w) {
-      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, transport);
+      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, transport, ratios);
     }
 
     /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
     public Benchmark withFiles(int n) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload,
-          transport);
+          transport, ratios);
     }
 
     /** This benchmark's host volume over {@code t} ("virtiofs", "9p", or "auto": the host's preferred). */
     public Benchmark withTransport(String t) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
-          workload, t);
+          workload, t, ratios);
+    }
+
+    /** This benchmark with {@code r} as its counter ratios (empty = the default ones). */
+    public Benchmark withRatios(List<dev.abfleet.report.CounterRatio> r) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
+          workload, transport, r);
     }
 
     /**
@@ -202,6 +212,8 @@ public record FleetConfig(
       if (workload != null) {
         b.setWorkload(workload.toProto());
       }
+      ratios.forEach(r -> b.addRatios(dev.abfleet.proto.fleet.v1.CounterRatio.newBuilder()
+          .setName(r.name()).setNum(r.num()).setDen(r.den())));
       return b
           .setHarness(harness)
           .addAllMetrics(metrics)
@@ -332,6 +344,11 @@ public record FleetConfig(
   /** This config with the benchmark {@code name} (null = the default one) on transport {@code t}. */
   public FleetConfig withTransport(String name, String t) {
     return withBenchmark(benchmark(name).withTransport(t));
+  }
+
+  /** This fleet with the benchmark {@code name} (null = the default one) showing {@code ratios}. */
+  public FleetConfig withRatios(String name, List<dev.abfleet.report.CounterRatio> ratios) {
+    return withBenchmark(benchmark(name).withRatios(ratios));
   }
 
   private FleetConfig withBenchmark(Benchmark b) {

@@ -225,10 +225,12 @@ public final class FleetConfigLoader {
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
-        "volume", "files", "cache", "workload", "transport"));
+        "volume", "files", "cache", "workload", "transport", "ratios"));
     String transport = transport(n, m);
+    List<dev.abfleet.report.CounterRatio> ratios = m.containsKey("ratios") ? RatioConfig.parse(m.get("ratios"))
+        : List.of();
     if (m.containsKey("workload")) {
-      return workloadBenchmark(name, n, m, dir);
+      return workloadBenchmark(name, n, m, dir).withRatios(ratios);
     }
     String harness = m.containsKey("harness") ? m.get("harness").oneOf(Harnesses.names()) : Harnesses.FLEETBENCH;
     List<String> all = Harnesses.metrics(harness).stream().map(Harnesses.MetricDef::name).toList();
@@ -247,7 +249,7 @@ public final class FleetConfigLoader {
     int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
     String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
     return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
-        cache, null, transport);
+        cache, null, transport, ratios);
   }
 
   /** A benchmark running a user workload: no fleetbench metrics or settings, gating by the workload's names. */
@@ -270,7 +272,7 @@ public final class FleetConfigLoader {
     List<String> gating = m.containsKey("gating") ? WorkloadConfig.metricNames(m.get("gating")) : List.of();
     String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
     return new FleetConfig.Benchmark(name, Harnesses.FLEETBENCH, List.of(), gating, 0, 0, 0, volume, 0, "warm", w,
-        transport(n, m));
+        transport(n, m), List.of());
   }
 
   /** {@code transport:} of a benchmark: virtiofs, 9p or auto, and only with volume: host. */

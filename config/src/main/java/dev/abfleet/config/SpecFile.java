@@ -1,5 +1,6 @@
 package dev.abfleet.config;
 
+import dev.abfleet.report.CounterRatio;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,23 +24,26 @@ import java.util.List;
  * @param files files in the find_recursive / rm_rf tree (fleetbench), instead of the benchmark's
  * @param volume the host volume of every arm that does not set its own: its transport replaces
  *     the benchmark's
+ * @param ratios counter ratios the reports show, instead of the benchmark's (empty = the default
+ *     ones)
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload, Integer files, Volume volume) {
+    FleetConfig.Workload workload, Integer files, Volume volume, List<CounterRatio> ratios) {
 
   public SpecFile {
     arms = List.copyOf(arms);
     volume = volume == null ? Volume.UNSET : volume;
+    ratios = ratios == null ? null : List.copyOf(ratios);
   }
 
-  /** Without a volume of its own. */
+  /** Without a volume or ratios of its own. */
   public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
       Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
       FleetConfig.Workload workload, Integer files) {
     this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
-        workload, files, Volume.UNSET);
+        workload, files, Volume.UNSET, null);
   }
 
   /** Without a workload. */
@@ -50,13 +54,14 @@ public record SpecFile(
   }
 
   /**
-   * The fleet with this file's workload or file count, if any, on the benchmark {@code name}
-   * (null = the default one).
+   * The fleet with this file's workload, file count or ratios, if any, on the benchmark
+   * {@code name} (null = the default one).
    */
   public FleetConfig applyTo(FleetConfig config, String name) {
     FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
     c = volume.transport() == null ? c : c.withTransport(name, volume.transport());
-    return files == null ? c : c.withFiles(name, files);
+    c = files == null ? c : c.withFiles(name, files);
+    return ratios == null ? c : c.withRatios(name, ratios);
   }
 
   /**

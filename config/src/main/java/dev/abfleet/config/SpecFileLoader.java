@@ -21,7 +21,7 @@ public final class SpecFileLoader {
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
-      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume");
+      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios");
   private static final Set<String> ARM = Set.of("name", "role", "kernel", "build", "cmdline", "modules",
       "modules_dir", "volume_options", "vm", "volume");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
@@ -82,8 +82,10 @@ public final class SpecFileLoader {
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
     checkHostVolume(top, arms, config, benchmark);
+    List<dev.abfleet.report.CounterRatio> ratios = top.containsKey("ratios") ? RatioConfig.parse(top.get("ratios"))
+        : null;
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
-        vm, arms, workload, files, volume);
+        vm, arms, workload, files, volume, ratios);
   }
 
   private static List<SpecFile.Arm> arms(YamlNode list, Path dir) {

@@ -97,7 +97,7 @@ class SpecFileLoaderTest {
     assertThatThrownBy(() -> parse("pair: 8\n" + GOOD))
         .isInstanceOf(Problem.class)
         .hasMessage("spec.yaml:1: unknown key 'pair' at the top level; expected one of alpha, arms, benchmark, boot_timeout,"
-            + " files, iterations, looks, metrics, pairs, seed, threshold, vm, volume, warmup_boot, workload");
+            + " files, iterations, looks, metrics, pairs, ratios, seed, threshold, vm, volume, warmup_boot, workload");
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.Set;
  * @param gatingMetrics metrics whose verdicts gate; empty = every metric
  * @param seed seeds the host bootstrap, so the same boots always give the same intervals
  * @param maxPairs use only the first N pairs (unpaired: the first N boots per arm); null = all
+ * @param ratios counter ratios the report shows ({@link CounterRatios}); empty = the defaults
  */
 public record Design(
     String experiment,
@@ -23,13 +24,22 @@ public record Design(
     Set<String> gatingMetrics,
     Policy policy,
     long seed,
-    Integer maxPairs) {
+    Integer maxPairs,
+    List<CounterRatio> ratios) {
 
   public Design {
     candidates = List.copyOf(candidates);
+    ratios = ratios == null ? List.of() : List.copyOf(ratios);
     ceiling = ceiling == null ? "" : ceiling;
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
     gatingMetrics = gatingMetrics == null ? Set.of() : Set.copyOf(gatingMetrics);
+  }
+
+  /** A design that declares no counter ratios (the report shows the defaults). */
+  public Design(String experiment, String baseline, List<String> candidates, String ceiling,
+      List<String> metrics, Set<String> gatingMetrics, Policy policy, long seed, Integer maxPairs) {
+    this(experiment, baseline, candidates, ceiling, metrics, gatingMetrics, policy, seed, maxPairs,
+        List.of());
   }
 
   /** Candidates, then the ceiling: every arm compared with the baseline. */

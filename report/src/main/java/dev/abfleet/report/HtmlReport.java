@@ -145,6 +145,7 @@ public final class HtmlReport {
     List<String> classes = r.assessment().byClass()
         ? List.copyOf(r.assessment().classPairs().keySet()) : java.util.Collections.singletonList(null);
     List<TelemetryChanges.Row> telemetry = TelemetryChanges.of(r);
+    List<CounterRatios.Row> ratios = CounterRatios.of(r);
     for (Comparison m : metrics.values()) {
       out.append("<section class=\"metric\">\n<h2>").append(esc(m.metric()))
           .append(m.unit().isEmpty() ? "" : " (" + esc(m.unit()) + ")").append("</h2>\n");
@@ -170,6 +171,8 @@ public final class HtmlReport {
       }
       VerdictTable.telemetry(r, telemetry.stream().filter(t -> t.metric().equals(m.metric()))
           .toList(), out);
+      VerdictTable.ratios(ratios.stream().filter(t -> t.metric().equals(m.metric())).toList(),
+          out);
       out.append("</section>\n");
     }
   }

@@ -112,6 +112,11 @@ public final class JsonReport {
       ArrayNode t = n.putArray("telemetry_changes");
       changes.forEach(c -> t.add(telemetryChange(c)));
     }
+    List<CounterRatios.Row> ratios = CounterRatios.of(r);
+    if (!ratios.isEmpty()) {
+      ArrayNode t = n.putArray("ratios");
+      ratios.forEach(c -> t.add(ratio(c)));
+    }
     if (run != null) {
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
@@ -188,6 +193,22 @@ public final class JsonReport {
     n.put("pairs", c.pairs());
     number(n, "baseline_rate", c.baselineRate());
     number(n, "candidate_rate", c.candidateRate());
+    number(n, "change", c.change());
+    number(n, "ci_low", c.low());
+    number(n, "ci_high", c.high());
+    return n;
+  }
+
+  private static ObjectNode ratio(CounterRatios.Row c) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("arm", c.arm());
+    n.put("metric", c.metric());
+    n.put("name", c.name());
+    n.put("num", c.num());
+    n.put("den", c.den());
+    n.put("pairs", c.pairs());
+    number(n, "baseline", c.baseline());
+    number(n, "candidate", c.candidate());
     number(n, "change", c.change());
     number(n, "ci_low", c.low());
     number(n, "ci_high", c.high());

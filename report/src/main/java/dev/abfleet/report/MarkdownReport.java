@@ -42,6 +42,7 @@ public final class MarkdownReport {
     out.append(r.verdictLine()).append('\n');
     bootFailures(r, out);
     telemetry(r, out);
+    ratios(r, out);
     warnings(r, out);
     return out.toString();
   }
@@ -140,6 +141,28 @@ public final class MarkdownReport {
           .append(" | ").append(t.label())
           .append(" | ").append(Numbers.value(t.baselineRate()))
           .append(" | ").append(Numbers.value(t.candidateRate()))
+          .append(" | ").append(Numbers.signed(t.change()))
+          .append(" | ").append(Numbers.signedInterval(t.low(), t.high()))
+          .append(" | ").append(t.pairs()).append(" |\n");
+    }
+  }
+
+  /** Ratios of two guest counters per boot: explain, never gate. */
+  private static void ratios(Report r, StringBuilder out) {
+    List<CounterRatios.Row> rows = CounterRatios.of(r);
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("\nCounter ratios per boot (never gating; paired median change with its 95%"
+        + " sign-test interval):\n\n");
+    out.append("| metric | ratio | num / den | baseline | candidate | change | interval | pairs |\n");
+    out.append("|---|---|---|---:|---:|---:|---|---:|\n");
+    for (CounterRatios.Row t : rows) {
+      out.append("| ").append(r.multiArm() ? t.arm() + "/" : "").append(t.metric())
+          .append(" | ").append(t.name())
+          .append(" | `").append(escape(t.definition())).append('`')
+          .append(" | ").append(Numbers.value(t.baseline()))
+          .append(" | ").append(Numbers.value(t.candidate()))
           .append(" | ").append(Numbers.signed(t.change()))
           .append(" | ").append(Numbers.signedInterval(t.low(), t.high()))
           .append(" | ").append(t.pairs()).append(" |\n");

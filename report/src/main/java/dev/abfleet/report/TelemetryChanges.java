@@ -4,10 +4,7 @@ import dev.abfleet.stats.SignInterval;
 import dev.abfleet.stats.VerdictEngine;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -17,8 +14,9 @@ import java.util.TreeSet;
  * count per unit of work minus the baseline's; the median of those differences comes with the
  * sign test's exact 95% interval ({@link SignInterval}). Rows are ranked by how far the median
  * difference moves the rate relative to the larger arm's median rate (in steps of 5%), then by
- * the size of the difference, and the first few per metric are kept. Telemetry never gates: it explains a verdict (e.g. reschedule IPIs per
- * operation falling with a spin-wait patch).
+ * the size of the difference, and the first few per metric are kept, plus the reschedule IPI
+ * row wherever it was counted. Telemetry never gates: it explains a verdict (e.g. reschedule IPIs
+ * per operation falling with a spin-wait patch). Ratios of two counters: {@link CounterRatios}.
  */
 public final class TelemetryChanges {
   /** Level of the intervals. */
@@ -46,18 +44,17 @@ public final class TelemetryChanges {
     }
   }
 
-  /** The rows of a report's boots; empty without fleet facts or counters. */
+  /**
+   * The rows of a report's boots; empty without fleet facts or counters. Per arm and metric, the
+   * first {@link #ROWS_PER_METRIC} rows by change, then the reschedule IPI row ("RES", on arm64
+   * "IPI0") when it was counted and is not among them: IPIs per op are the first thing asked of
+   * a change in synchronous request paths.
+   */
   public static List<Row> of(Report r) {
-    if (r.run() == null) {
-      return List.of();
-    }
-    List<BootRecord> boots = r.run().boots().stream()
-        .filter(b -> !b.warmupBoot() && !b.failed() && b.run() != null).toList();
     List<Row> out = new ArrayList<>();
-    Design d = r.design();
-    for (String arm : d.compared()) {
-      List<BootRecord[]> pairs = pairs(boots, d.baseline(), arm);
-      for (String metric : metrics(pairs)) {
+    for (String arm : r.design().compared()) {
+      List<BootRecord[]> pairs = CounterPairs.of(r, arm);
+      for (String metric : CounterPairs.metrics(pairs)) {
         List<Row> rows = new ArrayList<>();
         for (String row : rowNames(pairs, metric)) {
           Row change = change(arm, metric, row, pairs);
@@ -71,7 +68,12 @@ public final class TelemetryChanges {
             .reversed()
             .thenComparing(Comparator.comparingDouble((Row row) -> Math.abs(row.change())).reversed())
             .thenComparing(Row::row));
-        out.addAll(rows.subList(0, Math.min(ROWS_PER_METRIC, rows.size())));
+        List<Row> top = rows.subList(0, Math.min(ROWS_PER_METRIC, rows.size()));
+        out.addAll(top);
+        String resched = CounterPairs.rescheduleRow(pairs, metric);
+        if (top.stream().noneMatch(row -> row.row().equals(resched))) {
+          rows.stream().filter(row -> row.row().equals(resched)).findFirst().ifPresent(out::add);
+        }
       }
     }
     return out;
@@ -80,29 +82,6 @@ public final class TelemetryChanges {
   private static double relativeShift(Row row) {
     double scale = Math.max(Math.abs(row.baselineRate()), Math.abs(row.candidateRate()));
     return scale > 0 && Double.isFinite(row.change()) ? Math.abs(row.change()) / scale : 0;
-  }
-
-  /** Baseline and arm boot of each (host, pair) where both ran, by pair then host. */
-  private static List<BootRecord[]> pairs(List<BootRecord> boots, String baseline, String arm) {
-    Map<String, BootRecord> other = new LinkedHashMap<>();
-    boots.stream().filter(b -> b.arm().equals(arm))
-        .forEach(b -> other.putIfAbsent(b.host() + "\u0000" + b.pair(), b));
-    List<BootRecord[]> out = new ArrayList<>();
-    for (BootRecord b : boots) {
-      BootRecord o = b.arm().equals(baseline) ? other.get(b.host() + "\u0000" + b.pair()) : null;
-      if (o != null) {
-        out.add(new BootRecord[] {b, o});
-      }
-    }
-    out.sort(Comparator.<BootRecord[], Integer>comparing(p -> p[0].pair() == null ? 0 : p[0].pair())
-        .thenComparing(p -> String.valueOf(p[0].host())));
-    return out;
-  }
-
-  private static Set<String> metrics(List<BootRecord[]> pairs) {
-    Set<String> metrics = new LinkedHashSet<>();
-    pairs.forEach(p -> p[0].run().counters().forEach(c -> metrics.add(c.metric())));
-    return metrics;
   }
 
   private static Set<String> rowNames(List<BootRecord[]> pairs, String metric) {

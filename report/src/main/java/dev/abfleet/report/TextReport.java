@@ -35,6 +35,7 @@ public final class TextReport {
     }
     bootFailures(r, out);
     telemetry(r, out);
+    ratios(r, out);
     for (Row row : a.rows()) {
       for (String w : row.comparison().warnings()) {
         out.append("warning: ").append(r.rowName(row))
@@ -127,6 +128,29 @@ public final class TextReport {
           String.valueOf(t.pairs())});
     }
     out.append(Numbers.table(table));
+  }
+
+  /**
+   * One line per counter ratio, under the counters: "metadata_stat res_per_device_req (RES /
+   * virtio*-request*): 0.980 -> 0.0200 (-0.960 [-0.970, -0.950], 8 pairs)".
+   */
+  static void ratios(Report r, StringBuilder out) {
+    List<CounterRatios.Row> rows = CounterRatios.of(r);
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("counter ratios per boot (never gating): baseline -> candidate median (paired"
+        + " median change [95% sign-test interval], pairs)\n");
+    for (CounterRatios.Row t : rows) {
+      out.append("  ").append(r.multiArm() ? t.arm() + "/" : "").append(t.metric()).append(' ')
+          .append(t.name()).append(" (").append(t.definition()).append("): ")
+          .append(Numbers.value(t.baseline())).append(" -> ").append(Numbers.value(t.candidate()))
+          .append(" (").append(Numbers.signed(t.change()));
+      if (Double.isFinite(t.low())) {
+        out.append(' ').append(Numbers.signedInterval(t.low(), t.high()));
+      }
+      out.append(", ").append(t.pairs()).append(t.pairs() == 1 ? " pair)" : " pairs)").append('\n');
+    }
   }
 
   /** One line per candidate with failed boots: both arms' failures and Fisher's verdict. */

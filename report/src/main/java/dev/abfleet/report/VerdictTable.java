@@ -69,6 +69,33 @@ final class VerdictTable {
     out.append("</tbody>\n</table>\n");
   }
 
+  /** Counter ratios of one metric; none = no table. */
+  static void ratios(List<CounterRatios.Row> rows, StringBuilder out) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("<table class=\"telemetry ratios\">\n<caption>Counter ratios per boot (never gating;"
+        + " paired median change with its 95% sign-test interval)</caption>\n<thead><tr>");
+    for (String h : List.of("arm", "ratio", "num / den", "baseline", "candidate", "change",
+        "interval", "pairs")) {
+      out.append("<th scope=\"col\">").append(h).append("</th>");
+    }
+    out.append("</tr></thead>\n<tbody>\n");
+    for (CounterRatios.Row t : rows) {
+      out.append("<tr>");
+      cell(out, t.arm());
+      cell(out, t.name());
+      cell(out, t.definition());
+      cell(out, Numbers.value(t.baseline()));
+      cell(out, Numbers.value(t.candidate()));
+      cell(out, Numbers.signed(t.change()));
+      cell(out, Numbers.signedInterval(t.low(), t.high()));
+      cell(out, String.valueOf(t.pairs()));
+      out.append("</tr>\n");
+    }
+    out.append("</tbody>\n</table>\n");
+  }
+
   private static void cell(StringBuilder out, String text) {
     out.append("<td>").append(HtmlText.escape(text)).append("</td>");
   }

@@ -62,6 +62,35 @@ class TelemetryChangesTest {
   }
 
   @Test
+  void reschedulesPerOpAreShownBesideTheTopRowsEvenWhenTheyDidNotMove() {
+    List<BootRecord> boots = new ArrayList<>();
+    for (int p = 0; p < 8; p++) {
+      for (String arm : List.of("base", "spin")) {
+        long f = arm.equals("base") ? 2 : 1;
+        Map<String, Long> rows = Map.of("RES", 5_000L, "CAL", 3_000 * f, "TLB", 2_000 * f,
+            "virtio1-requests", 10_000 * f);
+        BootRecord b = boot(arm, p, 0, 0, 0);
+        MetricCounters c = new MetricCounters("metadata_stat", 10_000, "ops", rows, -1, -1);
+        RunFacts f0 = b.run();
+        boots.add(new BootRecord(b.id(), arm, b.host(), p, b.order(), b.status(), b.hostClass(),
+            b.accelerator(), false, b.samples(), new RunFacts(f0.hypervisor(),
+                f0.kernelRelease(), 1, f0.orderInPair(), 0, 0, 0, "", "", "", "", List.of(),
+                List.of(c))));
+      }
+    }
+    Report r = report();
+    Report flat = new Report(r.design(), r.assessment(), new Run("completed", 1, 8, 8, 0, 0, "",
+        false, boots));
+
+    List<TelemetryChanges.Row> rows = TelemetryChanges.of(flat);
+
+    assertThat(rows).extracting(TelemetryChanges.Row::row)
+        .containsExactly("virtio1-requests", "CAL", "TLB", "RES");
+    assertThat(rows.get(3).change()).isZero();
+    assertThat(rows.get(3).baselineRate()).isEqualTo(0.5);
+  }
+
+  @Test
   void aCounterThatDidNotMoveIsNotAmongTheTopRowsWhenOthersDid() {
     assertThat(TelemetryChanges.of(report())).extracting(TelemetryChanges.Row::row)
         .doesNotContain("virtio1-requests");

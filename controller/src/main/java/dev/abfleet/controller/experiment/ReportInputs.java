@@ -44,7 +44,7 @@ public final class ReportInputs {
         spec.candidates().stream().map(ArmSpec::name).toList(),
         ceiling == null ? "" : ceiling.name(), spec.benchmark().metrics(),
         new LinkedHashSet<>(spec.policy().gatingMetrics()), spec.policy().statsPolicy(), seed,
-        null);
+        null, spec.benchmark().ratios());
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
+import dev.abfleet.report.CounterRatio;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -81,6 +82,7 @@ public final class SpecValidator {
       checkWorkload(bench.workload(), problems);
     }
     checkVolume(spec, problems);
+    CounterRatio.problems(bench.ratios()).forEach(p -> problems.add("benchmark." + p));
     return problems;
   }
 

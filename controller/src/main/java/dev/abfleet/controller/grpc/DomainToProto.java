@@ -142,6 +142,8 @@ public final class DomainToProto {
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
         .setCache(b.cache()).setTransport(b.transport());
+    b.ratios().forEach(r -> out.addRatios(dev.abfleet.proto.fleet.v1.CounterRatio.newBuilder()
+        .setName(r.name()).setNum(r.num()).setDen(r.den())));
     WorkloadSpec w = b.workload();
     if (w != null) {
       out.setWorkload(Workload.newBuilder().setFiles(artifact(w.files())).setRun(w.run())

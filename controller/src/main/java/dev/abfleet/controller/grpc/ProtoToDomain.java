@@ -28,6 +28,7 @@ import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.Workload;
+import dev.abfleet.report.CounterRatio;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,9 @@ final class ProtoToDomain {
         arms,
         new BenchmarkSpec(b.getHarness(), b.getMetricsList(), b.getIterations(), b.getIterationMs(),
             b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(),
-            b.hasWorkload() ? workload(b.getWorkload()) : null, b.getTransport()),
+            b.hasWorkload() ? workload(b.getWorkload()) : null, b.getTransport(),
+            b.getRatiosList().stream().map(r -> new CounterRatio(r.getName(), r.getNum(),
+                r.getDen())).toList()),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.abfleet.report.CounterRatio;
 import java.util.List;
 
 /**
@@ -17,11 +18,14 @@ import java.util.List;
  * @param workload a user workload run instead of the harness; null = the harness
  * @param transport volume host only: "virtiofs", "9p", or "auto" (= empty: the first the host
  *     offers)
+ * @param ratios counter ratios the reports show; empty = the default ones
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
     String volume, int files, String cache, WorkloadSpec workload,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) String transport) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) String transport,
+    // Left out of the journal when empty: events written before ratios existed read back equal.
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<CounterRatio> ratios) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
@@ -31,15 +35,17 @@ public record BenchmarkSpec(
     volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
     transport = transport == null || transport.equals(TRANSPORT_AUTO) ? "" : transport;
+    ratios = ratios == null ? List.of() : List.copyOf(ratios);
   }
 
   /** What lets the host pick the volume transport. */
   public static final String TRANSPORT_AUTO = "auto";
 
-  /** A benchmark whose host volume, if any, goes over the host's preferred transport. */
+  /** A benchmark whose host volume, if any, goes over the host's preferred transport, with the default counter ratios. */
   public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
       int warmupIterations, String volume, int files, String cache, WorkloadSpec workload) {
-    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, workload, "");
+    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, workload, "",
+        List.of());
   }
 
   /** The built-in harness (no workload). */

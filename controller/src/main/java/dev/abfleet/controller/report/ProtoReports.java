@@ -8,6 +8,7 @@ import dev.abfleet.report.ArmBuild;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
+import dev.abfleet.report.CounterRatio;
 import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.report.Design;
 import dev.abfleet.report.MetricCounters;
@@ -45,7 +46,9 @@ public final class ProtoReports {
         arms(e, "candidate"), arms(e, "ceiling").stream().findFirst().orElse(""),
         spec.getBenchmark().getMetricsList(), new LinkedHashSet<>(p.getGatingMetricsList()),
         new Policy(p.getNoiseThreshold(), p.getAlpha(), p.getLooksList())
-            .withFutility(p.getFutilityEffect(), p.getFutilityBeta()), e.getSeed(), null);
+            .withFutility(p.getFutilityEffect(), p.getFutilityBeta()), e.getSeed(), null,
+        spec.getBenchmark().getRatiosList().stream()
+            .map(r -> new CounterRatio(r.getName(), r.getNum(), r.getDen())).toList());
   }
 
   private static List<String> arms(Experiment e, String role) {

@@ -106,7 +106,7 @@ class HostVolumeClassTest {
     ExperimentSpec s = Specs.ab(4, 1);
     BenchmarkSpec b = s.benchmark();
     return new ExperimentSpec(s.name(), s.arms(), new BenchmarkSpec(b.harness(), b.metrics(), b.iterations(),
-        b.iterationMs(), b.warmupIterations(), volume, 0, "warm", null, transport), s.selector(), s.policy(),
+        b.iterationMs(), b.warmupIterations(), volume, 0, "warm", null, transport, List.of()), s.selector(), s.policy(),
         s.priority());
   }
 

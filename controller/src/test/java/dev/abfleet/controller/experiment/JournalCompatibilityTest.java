@@ -3,9 +3,12 @@ package dev.abfleet.controller.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.report.CounterRatio;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
@@ -66,6 +69,27 @@ class JournalCompatibilityTest {
     assertThat(back).isEqualTo(built);
     assertThat(((ExperimentEvent.ExperimentSubmitted) back).spec().arms().get(1).build().patches())
         .containsExactly("slow-stat.patch");
+  }
+
+  @Test
+  void aBenchmarksCounterRatiosSurviveTheJournal() {
+    ExperimentEvent.ExperimentSubmitted plain = JournalSamples.submitted();
+    ExperimentSpec s = plain.spec();
+    BenchmarkSpec b = s.benchmark();
+    var ratios = List.of(new CounterRatio("res_per_virtio_req", "RES", "virtio*-request*"));
+    var withRatios = new ExperimentEvent.ExperimentSubmitted(plain.experimentId(),
+        new ExperimentSpec(s.name(), s.arms(), new BenchmarkSpec(b.harness(), b.metrics(),
+            b.iterations(), b.iterationMs(), b.warmupIterations(), b.volume(), b.files(), b.cache(),
+            b.workload(), "", ratios), s.selector(), s.policy(), s.priority(), s.owner()),
+        plain.seed());
+
+    byte[] bytes = serialization.serialize(withRatios).get();
+    var serializer = serialization.findSerializerFor(withRatios);
+    Object back = serialization.deserialize(bytes, serializer.identifier(),
+        org.apache.pekko.serialization.Serializers.manifestFor(serializer, withRatios)).get();
+
+    assertThat(((ExperimentEvent.ExperimentSubmitted) back).spec().benchmark().ratios())
+        .isEqualTo(ratios);
   }
 
   @Test

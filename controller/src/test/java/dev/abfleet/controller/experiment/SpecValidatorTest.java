@@ -3,6 +3,8 @@ package dev.abfleet.controller.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.report.CounterRatio;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,21 @@ class SpecValidatorTest {
     var selector = new HostSelector("qemu", "aarch64", Map.of("pool", "perf-1"), List.of("h1", "mac.local"));
 
     assertThat(SpecValidator.validate(with(selector, "nightly"))).isEmpty();
+  }
+
+  @Test
+  void rejectsInvalidCounterRatiosNamingTheField() {
+    ExperimentSpec s = Specs.ab(4, 1);
+    BenchmarkSpec b = s.benchmark();
+    var ratios = List.of(new CounterRatio("res_per_req", "RES", "virtio*-request*"),
+        new CounterRatio("res_per_req", "RES", ""));
+    ExperimentSpec bad = new ExperimentSpec(s.name(), s.arms(), new BenchmarkSpec(b.harness(),
+        b.metrics(), b.iterations(), b.iterationMs(), b.warmupIterations(), b.volume(), b.files(),
+        b.cache(), b.workload(), "", ratios), s.selector(), s.policy(), s.priority());
+
+    assertThat(SpecValidator.validate(bad)).extracting(p -> p.substring(0, p.indexOf(';')))
+        .containsExactly("benchmark.ratios[1].den: den is empty",
+            "benchmark.ratios[1].name: two ratios are named 'res_per_req'");
   }
 
   @Test

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.proto.fleet.v1.Benchmark;
+import dev.abfleet.proto.fleet.v1.CounterRatio;
+import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
@@ -43,6 +46,22 @@ class ProtoToDomainTest {
     assertThat(DomainToProto.spec(domain).getBenchmark().getWorkload()).isEqualTo(w);
     assertThat(DomainToProto.spec(ProtoToDomain.spec(ExperimentSpec.getDefaultInstance())).getBenchmark()
         .hasWorkload()).isFalse();
+  }
+
+  @Test
+  void aBenchmarksCounterRatiosReachTheDomainSpecTheReportAndComeBackUnchanged() {
+    CounterRatio ratio = CounterRatio.newBuilder().setName("res_per_virtio_req").setNum("RES")
+        .setDen("virtio*-request*").build();
+    ExperimentSpec p = ExperimentSpec.newBuilder()
+        .setBenchmark(Benchmark.newBuilder().addRatios(ratio)).build();
+
+    var domain = ProtoToDomain.spec(p);
+
+    assertThat(domain.benchmark().ratios()).containsExactly(
+        new dev.abfleet.report.CounterRatio("res_per_virtio_req", "RES", "virtio*-request*"));
+    assertThat(DomainToProto.spec(domain).getBenchmark().getRatiosList()).containsExactly(ratio);
+    assertThat(ProtoReports.of(Experiment.newBuilder().setSpec(p).build()).design().ratios())
+        .isEqualTo(domain.benchmark().ratios());
   }
 
   @Test
