@@ -145,10 +145,22 @@ public record FleetConfig(
    * @param cache "warm", or "cold" (the guest drops its caches before each iteration)
    * @param workload a user workload run instead of the harness's metrics; null = the harness
    *     (metrics then lists nothing: the workload reports its own, and gating may name them)
+   * @param load the harness's threads and file sizes
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
-      String volume, int files, String cache, Workload workload) {
+      String volume, int files, String cache, Workload workload, Load load) {
+
+    public Benchmark {
+      load = load == null ? Load.DEFAULT : load;
+    }
+
+    /** Default threads and sizes. */
+    public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
+        int iterationMs, int warmup, String volume, int files, String cache, Workload workload) {
+      this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload,
+          Load.DEFAULT);
+    }
 
     /** The built-in harness. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
@@ -172,7 +184,14 @@ public record FleetConfig(
 
     /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
     public Benchmark withFiles(int n) {
-      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload);
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload,
+          load);
+    }
+
+    /** This benchmark with {@code l} as the harness's threads and file sizes. */
+    public Benchmark withLoad(Load l) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
+          workload, l);
     }
 
     /**
@@ -193,8 +212,23 @@ public record FleetConfig(
           .setWarmupIterations(warmup)
           .setVolume(volume)
           .setFiles(files)
-          .setCache(cache);
+          .setCache(cache)
+          .setThreads(load.threads())
+          .setSeqSizeMib(load.seqSizeMib())
+          .setFileSize(load.fileSize());
     }
+  }
+
+  /**
+   * How hard fleetbench works in each boot (fleet.yaml benchmark or spec file keys threads,
+   * seq_size, file_size).
+   *
+   * @param threads harness threads, each on its own files; 0 = one per guest vCPU
+   * @param seqSizeMib seq_read's file per thread in MiB; 0 = the harness default (16)
+   * @param fileSize bytes in each file the metadata and tree metrics create; 0 = empty files
+   */
+  public record Load(int threads, int seqSizeMib, int fileSize) {
+    public static final Load DEFAULT = new Load(0, 0, 0);
   }
 
   /**
@@ -309,6 +343,11 @@ public record FleetConfig(
   /** This fleet with the benchmark {@code name} (null = the default one) using {@code n} files. */
   public FleetConfig withFiles(String name, int n) {
     return withBenchmark(benchmark(name).withFiles(n));
+  }
+
+  /** This fleet with benchmark {@code name} (null = the default one) running with {@code l}. */
+  public FleetConfig withLoad(String name, Load l) {
+    return withBenchmark(benchmark(name).withLoad(l));
   }
 
   private FleetConfig withBenchmark(Benchmark b) {

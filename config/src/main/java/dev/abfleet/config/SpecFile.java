@@ -21,14 +21,35 @@ import java.util.List;
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order
  * @param workload a user workload run on the benchmark's volume instead of its metrics
  * @param files files in the find_recursive / rm_rf tree (fleetbench), instead of the benchmark's
+ * @param load fleetbench's threads and file sizes, each instead of the benchmark's when given
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload, Integer files) {
+    FleetConfig.Workload workload, Integer files, Load load) {
 
   public SpecFile {
     arms = List.copyOf(arms);
+    load = load == null ? Load.UNSET : load;
+  }
+
+  /** The benchmark's threads and sizes. */
+  public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
+      Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
+      FleetConfig.Workload workload, Integer files) {
+    this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
+        workload, files, Load.UNSET);
+  }
+
+  /** Top-level threads, seq_size (MiB) and file_size (bytes); each null field was not given. */
+  public record Load(Integer threads, Integer seqSizeMib, Integer fileSize) {
+    public static final Load UNSET = new Load(null, null, null);
+
+    /** {@code fallback} with every field given here in its place. */
+    public FleetConfig.Load over(FleetConfig.Load fallback) {
+      return new FleetConfig.Load(threads != null ? threads : fallback.threads(),
+          seqSizeMib != null ? seqSizeMib : fallback.seqSizeMib(), fileSize != null ? fileSize : fallback.fileSize());
+    }
   }
 
   /** Without a workload. */
@@ -39,12 +60,13 @@ public record SpecFile(
   }
 
   /**
-   * The fleet with this file's workload or file count, if any, on the benchmark {@code name}
-   * (null = the default one).
+   * The fleet with this file's workload, file count, threads and sizes, if any, on the benchmark
+   * {@code name} (null = the default one).
    */
   public FleetConfig applyTo(FleetConfig config, String name) {
     FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
-    return files == null ? c : c.withFiles(name, files);
+    c = files == null ? c : c.withFiles(name, files);
+    return load.equals(Load.UNSET) ? c : c.withLoad(name, load.over(c.benchmark(name).load()));
   }
 
   /** A VM shape; each null field was not given. */
