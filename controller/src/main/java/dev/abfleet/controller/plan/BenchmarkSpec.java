@@ -14,18 +14,42 @@ import java.util.List;
  * @param files files in the find_recursive / rm_rf tree; 0 = harness default
  * @param cache "warm" or "cold" (caches dropped before each iteration)
  * @param workload a user workload run instead of the harness; null = the harness
+ * @param load the harness's threads and file sizes; null (events recorded before it existed) =
+ *     {@link Load#DEFAULT}
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
-    String volume, int files, String cache, WorkloadSpec workload) {
+    String volume, int files, String cache, WorkloadSpec workload, Load load) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
+  /**
+   * How hard the harness works in each boot.
+   *
+   * @param threads harness threads, each on its own files; 0 = one per guest vCPU
+   * @param seqSizeMib seq_read's file per thread in MiB; 0 = harness default (16)
+   * @param fileSize bytes in each file the metadata and tree metrics create; 0 = empty files
+   */
+  public record Load(int threads, int seqSizeMib, int fileSize) {
+    public static final Load DEFAULT = new Load(0, 0, 0);
+    /** fleetbench's limits. */
+    public static final int MAX_THREADS = 256;
+    public static final int MAX_SEQ_SIZE_MIB = 4096;
+    public static final int MAX_FILE_SIZE = 16 * 1024 * 1024;
+  }
+
   public BenchmarkSpec {
+    load = load == null ? Load.DEFAULT : load;
     harness = harness == null || harness.isEmpty() ? "fleetbench" : harness;
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
     volume = volume == null || volume.isEmpty() ? VOLUME_GUEST : volume;
     cache = cache == null || cache.isEmpty() ? "warm" : cache;
+  }
+
+  /** Default threads and sizes. */
+  public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,
+      int warmupIterations, String volume, int files, String cache, WorkloadSpec workload) {
+    this(harness, metrics, iterations, iterationMs, warmupIterations, volume, files, cache, workload, Load.DEFAULT);
   }
 
   /** The built-in harness (no workload). */
