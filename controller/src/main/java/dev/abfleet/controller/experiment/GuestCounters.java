@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.report.PerCpu;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,10 @@ import java.util.TreeMap;
  */
 public record GuestCounters(String metric, double work, String workUnit,
     Map<String, Long> interrupts, long contextSwitches, long interruptsTotal,
-    Map<String, List<Long>> interruptsPerCpu, Map<String, List<Long>> softirqsPerCpu,
-    List<Long> wakeupsPerCpu, List<Double> threadRates) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<Long>> interruptsPerCpu,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<Long>> softirqsPerCpu,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> wakeupsPerCpu,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> threadRates) {
   public GuestCounters {
     workUnit = workUnit == null ? "" : workUnit;
     interrupts = interrupts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(interrupts));

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -19,7 +20,8 @@ import java.util.List;
  */
 public record BenchmarkSpec(
     String harness, List<String> metrics, int iterations, int iterationMs, int warmupIterations,
-    String volume, int files, String cache, WorkloadSpec workload, Load load) {
+    String volume, int files, String cache, WorkloadSpec workload,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Load.IsDefault.class) Load load) {
   public static final String VOLUME_GUEST = "guest";
   public static final String VOLUME_HOST = "host";
 
@@ -36,6 +38,22 @@ public record BenchmarkSpec(
     public static final int MAX_THREADS = 256;
     public static final int MAX_SEQ_SIZE_MIB = 4096;
     public static final int MAX_FILE_SIZE = 16 * 1024 * 1024;
+
+    /**
+     * Jackson's filter: the defaults are not written, so a benchmark without threads or sizes
+     * is journalled byte for byte as before they existed (equals true = leave out).
+     */
+    static final class IsDefault {
+      @Override
+      public boolean equals(Object o) {
+        return o == null || DEFAULT.equals(o);
+      }
+
+      @Override
+      public int hashCode() {
+        return 0;
+      }
+    }
   }
 
   public BenchmarkSpec {
