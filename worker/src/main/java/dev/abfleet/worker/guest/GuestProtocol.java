@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
@@ -198,112 +196,12 @@ public final class GuestProtocol {
 
     /** A telemetry event; a malformed one is a parse error, never half a record. */
     private void counters(int number, JsonNode node) {
-      JsonNode metric = node.get("metric");
-      JsonNode work = node.path("work");
-      if (metric == null || !metric.isTextual() || metric.asText().isEmpty()) {
-        error(number, "telemetry without a metric");
-        return;
+      TelemetryEvents.Parsed t = TelemetryEvents.parse(node);
+      if (t.problem() != null) {
+        error(number, t.problem());
+      } else {
+        counters.add(t.counters());
       }
-      if (!work.isMissingNode() && !(work.isNumber() && work.doubleValue() >= 0)) {
-        error(number, "telemetry of " + excerpt(metric.asText()) + ": work must be a number >= 0");
-        return;
-      }
-      Map<String, Long> interrupts = new LinkedHashMap<>();
-      JsonNode rows = node.path("interrupts");
-      if (!rows.isMissingNode() && !rows.isObject()) {
-        error(number, "telemetry of " + excerpt(metric.asText()) + ": interrupts must be an object");
-        return;
-      }
-      for (var it = rows.fields(); it.hasNext(); ) {
-        var row = it.next();
-        if (!row.getValue().canConvertToLong() || row.getValue().longValue() < 0) {
-          error(number, "telemetry of " + excerpt(metric.asText()) + ": interrupt row "
-              + excerpt(row.getKey()) + " must be a count >= 0");
-          return;
-        }
-        interrupts.put(row.getKey(), row.getValue().longValue());
-      }
-      String name = metric.asText();
-      Map<String, List<Long>> irqPerCpu = new LinkedHashMap<>();
-      Map<String, List<Long>> softirqPerCpu = new LinkedHashMap<>();
-      List<Long> wakeups = new ArrayList<>();
-      List<Double> rates = new ArrayList<>();
-      String problem = perCpuRows(node, "interrupts_per_cpu", irqPerCpu);
-      if (problem == null) {
-        problem = perCpuRows(node, "softirqs_per_cpu", softirqPerCpu);
-      }
-      if (problem == null) {
-        problem = counts(node.path("wakeups_per_cpu"), "wakeups_per_cpu", wakeups);
-      }
-      if (problem == null) {
-        problem = rates(node.path("thread_rates"), rates);
-      }
-      if (problem != null) {
-        error(number, "telemetry of " + excerpt(name) + ": " + problem);
-        return;
-      }
-      counters.add(new GuestCounters(name, work.asDouble(0), text(node, "work_unit"),
-          interrupts, count(node, "context_switches"), count(node, "interrupts_total"),
-          irqPerCpu, softirqPerCpu, wakeups, rates));
-    }
-
-    /** Reads {"ROW":[n,...],...} at field into rows; returns what is wrong, or null. */
-    private static String perCpuRows(JsonNode node, String field, Map<String, List<Long>> rows) {
-      JsonNode object = node.path(field);
-      if (object.isMissingNode()) {
-        return null;
-      }
-      if (!object.isObject()) {
-        return field + " must be an object";
-      }
-      for (var it = object.fields(); it.hasNext(); ) {
-        var row = it.next();
-        List<Long> counts = new ArrayList<>();
-        String problem = counts(row.getValue(), field + " row " + excerpt(row.getKey()), counts);
-        if (problem != null) {
-          return problem;
-        }
-        rows.put(row.getKey(), counts);
-      }
-      return null;
-    }
-
-    /** Reads an array of counts >= 0 (a missing one is empty); returns what is wrong, or null. */
-    private static String counts(JsonNode array, String what, List<Long> into) {
-      if (array.isMissingNode()) {
-        return null;
-      }
-      if (!array.isArray()) {
-        return what + " must be an array of counts";
-      }
-      for (JsonNode n : array) {
-        if (!n.canConvertToLong() || !n.isIntegralNumber() || n.longValue() < 0) {
-          return what + " must hold counts >= 0, got " + excerpt(n.toString());
-        }
-        into.add(n.longValue());
-      }
-      return null;
-    }
-
-    private static String rates(JsonNode array, List<Double> into) {
-      if (array.isMissingNode()) {
-        return null;
-      }
-      if (!array.isArray()) {
-        return "thread_rates must be an array of numbers";
-      }
-      for (JsonNode n : array) {
-        if (!n.isNumber() || !(n.doubleValue() >= 0) || Double.isInfinite(n.doubleValue())) {
-          return "thread_rates must hold rates >= 0, got " + excerpt(n.toString());
-        }
-        into.add(n.doubleValue());
-      }
-      return null;
-    }
-
-    private static long count(JsonNode node, String field) {
-      JsonNode n = node.get(field);
-      return n != null && n.canConvertToLong() && n.longValue() >= 0 ? n.longValue() : -1;
     }
 
     ParsedRun build() {
