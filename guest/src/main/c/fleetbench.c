@@ -1,7 +1,7 @@
 /*
  * fleetbench: the in-guest benchmark harness of abfleet.
  *
- * Built static (gcc -static -O2) by the worker and run as /bin/fleetbench from the
+ * Built static (gcc -static -O2 -pthread) by the worker and run as /bin/fleetbench from the
  * initramfs /init. Each metric runs warm-up then measured iterations of about
  * --iteration-ms each, timed with CLOCK_MONOTONIC, and prints one JSON object per line
  * on --out (the guest protocol, see ARCHITECTURE.md "Guest protocol"):
