@@ -1,7 +1,7 @@
 /*
  * fleetbench: the in-guest benchmark harness of abfleet.
  *
- * Built static (gcc -static -O2) by the worker and run as /bin/fleetbench from the
+ * Built static (gcc -static -O2 -pthread) by the worker and run as /bin/fleetbench from the
  * initramfs /init. Each metric runs warm-up then measured iterations of about
  * --iteration-ms each, timed with CLOCK_MONOTONIC, and prints one JSON object per line
  * on --out (the guest protocol, see ARCHITECTURE.md "Guest protocol"):
@@ -11,7 +11,9 @@
  *   {"event":"error","metric":"seq_read","message":"..."}
  *   {"event":"telemetry","metric":"metadata_stat","work":123456.0,"work_unit":"ops",
  *    "interrupts":{"RES":1203,"virtio1-requests":118,...},"context_switches":2410,
- *    "interrupts_total":5120}
+ *    "interrupts_total":5120,"interrupts_per_cpu":{"RES":[601,602],...},
+ *    "softirqs_per_cpu":{"SCHED":[40,38],"RCU":[12,9],...},"wakeups_per_cpu":[700,690],
+ *    "thread_rates":[25100.0,25200.0]}
  *   {"event":"done","elapsed_ms":N}
  *
  * With --workload FILE it runs a user's command instead of the metrics (see "workload" below):
@@ -21,6 +23,12 @@
  *    "timeout_s":600,"lines":12,"elapsed_ms":N}
  *   {"event":"telemetry","metric":"workload","work":1.000,"work_unit":"run",...}
  *
+ * --threads N threads (default: one per online CPU) run each metric at once, thread i in
+ * DIR/t<i> on its own files (its own seq_read file, metadata files and tree; the find_recursive /
+ * rm_rf tree sizes add up to --files). An iteration starts them together and ends when every
+ * thread is done; its sample is the aggregate rate: all threads' units over the iteration's
+ * time.
+ *
  * Iterations are numbered from 0 within a metric; warm-up iterations come first. After a
  * metric's measured iterations, one telemetry line gives what the guest kernel counted during
  * their timed parts only (untimed preparation such as rm_rf's tree creation is left out):
@@ -28,7 +36,11 @@
  * name, numbered IRQs by their device, e.g. virtio1-requests; rows that did not move are left
  * out), and the ctxt and intr counters of /proc/stat. work is what the measured iterations did
  * in the metric's unit (ops, or MiB for seq_read), so a row's count per unit of work compares
- * across arms.
+ * across arms. The same rows per CPU (in column order, CPU0 first; ERR and MIS have no split),
+ * /proc/softirqs rows per CPU, and wake-ups per CPU (/proc/schedstat ttwu_count, version 15 or
+ * later; the key is absent without schedstat; kernel.sched_schedstats is switched on at start)
+ * show where the work landed. thread_rates is each thread's units per second over its own
+ * running time in the measured iterations, in the metric's unit.
  * Exit status: 0 all metrics ran (or the workload exited 0), 1 at least one metric failed (or the
  * workload failed, or --out unusable), 2 bad arguments.
  */
@@ -39,6 +51,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -60,7 +73,12 @@
 #define TREE_DIRS_PER_DIR 10
 #define IRQ_ROWS 512
 #define IRQ_NAME 64
-#define SEQ_FILE_BYTES (16L * 1024 * 1024)
+/* CPU columns kept per /proc row, and the most --threads. */
+#define MAX_CPUS 256
+#define MAX_THREADS 256
+#define SEQ_DEFAULT_MIB 16
+#define SEQ_MAX_MIB 4096
+#define FILE_SIZE_MAX (16L * 1024 * 1024)
 #define SEQ_CHUNK (128 * 1024)
 /* Operations between two clock reads: under TCG clock_gettime may be a real syscall. */
 #define OPS_PER_CLOCK_CHECK 32
@@ -72,28 +90,37 @@ struct options {
     long iterations;
     long iteration_ms;
     long warmup;
-    long files; /* files in the find_recursive / rm_rf tree */
+    long files; /* files in the find_recursive / rm_rf trees, all threads together */
+    long threads;   /* 0 = the online CPUs */
+    long seq_mib;   /* seq_read's file per thread */
+    long file_size; /* bytes in each file the metadata and tree metrics create */
     int cold;   /* drop the page, dentry and inode caches before each iteration */
     const char *workload;  /* file holding a shell command to run instead of the metrics */
     long workload_timeout; /* seconds before the workload's process group is killed */
 };
 
-/* One metric: setup runs once before its iterations; prepare (may be NULL) before each
- * iteration, untimed; run performs operations until the deadline (or, for a one-shot metric,
- * once) and returns the number of units done (ops or bytes), or -1 with errno and a message
- * in err. */
+struct worker;
+
+/* One metric, run by every harness thread at once in its own directory: setup runs once before
+ * its iterations; prepare (may be NULL) before each iteration, untimed; run performs operations
+ * until the thread's deadline (or, for a one-shot metric, once) and returns the number of units
+ * done (ops or bytes), or -1 with errno and a message in the thread's err. */
 struct metric {
     const char *name;
     const char *unit;
     const char *work_unit; /* what one reported unit counts: "ops" or "MiB" */
     double unit_divisor;   /* units per reported unit, e.g. bytes per MiB */
-    int (*setup)(const char *dir, char *err, size_t errlen);
-    int (*prepare)(const char *dir, char *err, size_t errlen);
-    long long (*run)(const char *dir, int64_t deadline_ns, char *err, size_t errlen);
+    int (*setup)(struct worker *w);
+    int (*prepare)(struct worker *w);
+    long long (*run)(struct worker *w);
 };
 
 static FILE *out;
-static long tree_files = 2000;
+static long tree_files = 2000;                  /* --files */
+static long seq_bytes = SEQ_DEFAULT_MIB << 20;  /* --seq-size */
+static long file_size;                          /* --file-size */
+static int nthreads = 1;                        /* --threads, resolved */
+static char fill_buf[SEQ_CHUNK];                /* what files are filled with; read-only once set */
 
 static int64_t now_ns(void)
 {
@@ -158,6 +185,23 @@ static void format_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- metrics ------------------------------------------------------------------ */
 
+/* One harness thread: its directory DIR/t<index>, its share of the tree, and what its last phase
+ * did. Metric functions get their thread and return -1 with errno and a message in err. */
+struct worker {
+    int index;
+    char dir[PATH_MAX / 2 + 16]; /* --dir is at most PATH_MAX / 2 */
+    long tree_files;             /* this thread's share of --files */
+    unsigned long long serial;   /* create_delete: unique names across iterations */
+    const struct metric *m;
+    int phase;
+    int64_t deadline;
+    long long units;  /* what the phase returned; -1 = failed, err says why */
+    int64_t elapsed;  /* ns the phase took on this thread */
+    long long measured_units; /* run phases of the measured iterations */
+    int64_t measured_ns;
+    char err[512];
+};
+
 /* mkdir that accepts an existing directory; 0, or -1 with err set. */
 static int ensure_dir(const char *path, char *err, size_t errlen)
 {
@@ -168,125 +212,34 @@ static int ensure_dir(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-static void meta_path(char *buf, size_t len, const char *dir, const char *prefix, long i)
+/* Writes --file-size bytes of the fill pattern to fd; 0, or -1 with err set. */
+static int write_fill(int fd, long long bytes, const char *path, char *err, size_t errlen)
 {
-    snprintf(buf, len, "%s/fleetbench-meta/%s%05ld", dir, prefix, i);
-}
-
-static int setup_meta(const char *dir, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/fleetbench-meta", dir);
-    if (ensure_dir(path, err, errlen) != 0)
-        return -1;
-    for (long i = 0; i < META_FILES; i++) {
-        meta_path(path, sizeof path, dir, "f", i);
-        int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            format_err(err, errlen, "create %s", path);
+    while (bytes > 0) {
+        size_t n = bytes < SEQ_CHUNK ? (size_t)bytes : SEQ_CHUNK;
+        ssize_t w = write(fd, fill_buf, n);
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            format_err(err, errlen, "write %s", path);
             return -1;
         }
-        close(fd);
+        bytes -= w;
     }
     return 0;
 }
 
-static long long run_metadata_stat(const char *dir, int64_t deadline, char *err, size_t errlen)
+/* Creates path (O_EXCL when excl) holding --file-size bytes; 0, or -1 with err set. */
+static int create_file(const char *path, int excl, char *err, size_t errlen)
 {
-    char path[PATH_MAX];
-    struct stat st;
-    long long ops = 0;
-    do {
-        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
-            meta_path(path, sizeof path, dir, "f", (long)(ops % META_FILES));
-            if (stat(path, &st) != 0) {
-                format_err(err, errlen, "stat %s", path);
-                return -1;
-            }
-        }
-    } while (now_ns() < deadline);
-    return ops;
-}
-
-static long long run_negative_lookup(const char *dir, int64_t deadline, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    struct stat st;
-    long long ops = 0;
-    do {
-        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
-            meta_path(path, sizeof path, dir, "missing-", (long)(ops % META_FILES));
-            if (stat(path, &st) == 0) {
-                errno = EEXIST;
-                format_err(err, errlen, "stat %s unexpectedly succeeded", path);
-                return -1;
-            }
-            if (errno != ENOENT) {
-                format_err(err, errlen, "stat %s", path);
-                return -1;
-            }
-        }
-    } while (now_ns() < deadline);
-    return ops;
-}
-
-static int setup_create_delete(const char *dir, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/fleetbench-cd", dir);
-    if (ensure_dir(path, err, errlen) != 0)
-        return -1;
-    return 0;
-}
-
-static long long run_create_delete(const char *dir, int64_t deadline, char *err, size_t errlen)
-{
-    static unsigned long long serial; /* unique names across iterations */
-    char path[PATH_MAX];
-    long long ops = 0;
-    pid_t pid = getpid();
-    do {
-        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
-            snprintf(path, sizeof path, "%s/fleetbench-cd/c%ld-%llu", dir, (long)pid, serial++);
-            int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
-            if (fd < 0) {
-                format_err(err, errlen, "create %s", path);
-                return -1;
-            }
-            close(fd);
-            if (unlink(path) != 0) {
-                format_err(err, errlen, "unlink %s", path);
-                return -1;
-            }
-        }
-    } while (now_ns() < deadline);
-    return ops;
-}
-
-static char seq_buf[SEQ_CHUNK];
-
-static void seq_path(char *buf, size_t len, const char *dir)
-{
-    snprintf(buf, len, "%s/fleetbench-seq.dat", dir);
-}
-
-static int setup_seq_read(const char *dir, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    seq_path(path, sizeof path, dir);
-    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+    int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC | (excl ? O_EXCL : 0), 0644);
     if (fd < 0) {
         format_err(err, errlen, "create %s", path);
         return -1;
     }
-    for (size_t i = 0; i < sizeof seq_buf; i++)
-        seq_buf[i] = (char)(i * 131u + 7u);
-    for (long done = 0; done < SEQ_FILE_BYTES; done += SEQ_CHUNK) {
-        if (write(fd, seq_buf, SEQ_CHUNK) != SEQ_CHUNK) {
-            format_err(err, errlen, "write %s", path);
-            close(fd);
-            return -1;
-        }
+    if (write_fill(fd, file_size, path, err, errlen) != 0) {
+        close(fd);
+        return -1;
     }
     if (close(fd) != 0) {
         format_err(err, errlen, "close %s", path);
@@ -295,30 +248,142 @@ static int setup_seq_read(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-static long long run_seq_read(const char *dir, int64_t deadline, char *err, size_t errlen)
+static void meta_path(char *buf, size_t len, const char *dir, const char *prefix, long i)
+{
+    snprintf(buf, len, "%s/fleetbench-meta/%s%05ld", dir, prefix, i);
+}
+
+static int setup_meta(struct worker *w)
 {
     char path[PATH_MAX];
-    seq_path(path, sizeof path, dir);
+    snprintf(path, sizeof path, "%s/fleetbench-meta", w->dir);
+    if (ensure_dir(path, w->err, sizeof w->err) != 0)
+        return -1;
+    for (long i = 0; i < META_FILES; i++) {
+        meta_path(path, sizeof path, w->dir, "f", i);
+        if (create_file(path, 0, w->err, sizeof w->err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static long long run_metadata_stat(struct worker *w)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    long long ops = 0;
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            meta_path(path, sizeof path, w->dir, "f", (long)(ops % META_FILES));
+            if (stat(path, &st) != 0) {
+                format_err(w->err, sizeof w->err, "stat %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < w->deadline);
+    return ops;
+}
+
+static long long run_negative_lookup(struct worker *w)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    long long ops = 0;
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            meta_path(path, sizeof path, w->dir, "missing-", (long)(ops % META_FILES));
+            if (stat(path, &st) == 0) {
+                errno = EEXIST;
+                format_err(w->err, sizeof w->err, "stat %s unexpectedly succeeded", path);
+                return -1;
+            }
+            if (errno != ENOENT) {
+                format_err(w->err, sizeof w->err, "stat %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < w->deadline);
+    return ops;
+}
+
+static int setup_create_delete(struct worker *w)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/fleetbench-cd", w->dir);
+    return ensure_dir(path, w->err, sizeof w->err);
+}
+
+static long long run_create_delete(struct worker *w)
+{
+    char path[PATH_MAX];
+    long long ops = 0;
+    pid_t pid = getpid();
+    do {
+        for (int k = 0; k < OPS_PER_CLOCK_CHECK; k++, ops++) {
+            snprintf(path, sizeof path, "%s/fleetbench-cd/c%ld-%llu", w->dir, (long)pid, w->serial++);
+            if (create_file(path, 1, w->err, sizeof w->err) != 0)
+                return -1;
+            if (unlink(path) != 0) {
+                format_err(w->err, sizeof w->err, "unlink %s", path);
+                return -1;
+            }
+        }
+    } while (now_ns() < w->deadline);
+    return ops;
+}
+
+/* Each thread reads into its own buffer. */
+static _Thread_local char seq_buf[SEQ_CHUNK];
+
+static void seq_path(char *buf, size_t len, const char *dir)
+{
+    snprintf(buf, len, "%s/fleetbench-seq.dat", dir);
+}
+
+static int setup_seq_read(struct worker *w)
+{
+    char path[PATH_MAX];
+    seq_path(path, sizeof path, w->dir);
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        format_err(w->err, sizeof w->err, "create %s", path);
+        return -1;
+    }
+    if (write_fill(fd, seq_bytes, path, w->err, sizeof w->err) != 0) {
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        format_err(w->err, sizeof w->err, "close %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+static long long run_seq_read(struct worker *w)
+{
+    char path[PATH_MAX];
+    seq_path(path, sizeof path, w->dir);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        format_err(err, errlen, "open %s", path);
+        format_err(w->err, sizeof w->err, "open %s", path);
         return -1;
     }
     long long bytes = 0;
     for (;;) {
         ssize_t n = read(fd, seq_buf, SEQ_CHUNK);
         if (n < 0) {
-            format_err(err, errlen, "read %s", path);
+            format_err(w->err, sizeof w->err, "read %s", path);
             close(fd);
             return -1;
         }
         bytes += n;
         if (n == 0 && lseek(fd, 0, SEEK_SET) != 0) {
-            format_err(err, errlen, "rewind %s", path);
+            format_err(w->err, sizeof w->err, "rewind %s", path);
             close(fd);
             return -1;
         }
-        if (now_ns() >= deadline)
+        if (now_ns() >= w->deadline)
             break;
     }
     close(fd);
@@ -331,36 +396,33 @@ static void tree_root(char *buf, size_t len, const char *dir)
     snprintf(buf, len, "%s/fleetbench-tree", dir);
 }
 
-static int make_tree(const char *dir, char *err, size_t errlen)
+static int make_tree(struct worker *w)
 {
     char path[PATH_MAX];
-    tree_root(path, sizeof path, dir);
-    if (ensure_dir(path, err, errlen) != 0)
+    char root[PATH_MAX / 2 + 48];
+    tree_root(root, sizeof root, w->dir);
+    if (ensure_dir(root, w->err, sizeof w->err) != 0)
         return -1;
-    long leaves = (tree_files + TREE_FILES_PER_DIR - 1) / TREE_FILES_PER_DIR;
+    long files = w->tree_files;
+    long leaves = (files + TREE_FILES_PER_DIR - 1) / TREE_FILES_PER_DIR;
     for (long leaf = 0; leaf < leaves; leaf++) {
-        char root[PATH_MAX / 2 + 32]; /* --dir is at most PATH_MAX / 2 */
-        tree_root(root, sizeof root, dir);
         if (leaf % TREE_DIRS_PER_DIR == 0) {
             snprintf(path, sizeof path, "%s/d%ld", root, leaf / TREE_DIRS_PER_DIR);
-            if (ensure_dir(path, err, errlen) != 0)
+            if (ensure_dir(path, w->err, sizeof w->err) != 0)
                 return -1;
         }
         snprintf(path, sizeof path, "%s/d%ld/e%ld", root, leaf / TREE_DIRS_PER_DIR, leaf);
-        if (ensure_dir(path, err, errlen) != 0)
+        if (ensure_dir(path, w->err, sizeof w->err) != 0)
             return -1;
-        for (long f = leaf * TREE_FILES_PER_DIR; f < tree_files && f < (leaf + 1) * TREE_FILES_PER_DIR; f++) {
+        for (long f = leaf * TREE_FILES_PER_DIR; f < files && f < (leaf + 1) * TREE_FILES_PER_DIR; f++) {
             snprintf(path, sizeof path, "%s/d%ld/e%ld/f%ld", root, leaf / TREE_DIRS_PER_DIR, leaf, f);
-            int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-            if (fd < 0) {
-                format_err(err, errlen, "create %s", path);
+            if (create_file(path, 0, w->err, sizeof w->err) != 0)
                 return -1;
-            }
-            close(fd);
         }
     }
     return 0;
 }
+
 
 /* Visits every entry below path (lstat each, recurse into directories); remove = unlink and
  * rmdir on the way back. Returns entries visited, or -1 with err set. */
@@ -416,37 +478,37 @@ static long long walk(char *path, size_t len, int remove, char *err, size_t errl
     return n;
 }
 
-static long long run_find_recursive(const char *dir, int64_t deadline, char *err, size_t errlen)
+
+static long long run_find_recursive(struct worker *w)
 {
     char path[PATH_MAX];
     long long entries = 0;
     do {
-        tree_root(path, sizeof path, dir);
-        long long n = walk(path, sizeof path, 0, err, errlen);
+        tree_root(path, sizeof path, w->dir);
+        long long n = walk(path, sizeof path, 0, w->err, sizeof w->err);
         if (n < 0)
             return -1;
         entries += n;
-    } while (now_ns() < deadline);
+    } while (now_ns() < w->deadline);
     return entries;
 }
 
 /* rm_rf: the tree is built before each iteration, untimed; one iteration removes it once. */
-static int setup_none(const char *dir, char *err, size_t errlen)
+static int setup_none(struct worker *w)
 {
-    (void)dir, (void)err, (void)errlen;
+    (void)w;
     return 0;
 }
 
-static long long run_rm_rf(const char *dir, int64_t deadline, char *err, size_t errlen)
+static long long run_rm_rf(struct worker *w)
 {
-    (void)deadline;
     char path[PATH_MAX];
-    tree_root(path, sizeof path, dir);
-    long long n = walk(path, sizeof path, 1, err, errlen);
+    tree_root(path, sizeof path, w->dir);
+    long long n = walk(path, sizeof path, 1, w->err, sizeof w->err);
     if (n < 0)
         return -1;
     if (rmdir(path) != 0) {
-        format_err(err, errlen, "rmdir %s", path);
+        format_err(w->err, sizeof w->err, "rmdir %s", path);
         return -1;
     }
     return n + 1;
@@ -462,17 +524,35 @@ static const struct metric METRICS[] = {
 };
 #define METRIC_COUNT (sizeof METRICS / sizeof METRICS[0])
 
+
 /* ---- telemetry --------------------------------------------------------------- */
 
-/* What the guest kernel has counted: /proc/interrupts rows summed over CPUs, and the ctxt and
- * intr lines of /proc/stat. A source that cannot be read is marked absent (-1 / 0 rows). */
-struct counters {
-    int rows; /* -1 = /proc/interrupts unreadable */
+/* A /proc table of rows by CPU columns (/proc/interrupts, /proc/softirqs): each row summed over
+ * CPUs and per CPU, in column order. rows = -1: the file could not be read. */
+struct table {
+    int rows;
+    int cpus; /* columns, at most MAX_CPUS */
     char name[IRQ_ROWS][IRQ_NAME];
     unsigned long long count[IRQ_ROWS];
+    unsigned long long per_cpu[IRQ_ROWS][MAX_CPUS];
+    unsigned char partial[IRQ_ROWS]; /* fewer columns than CPUs (ERR, MIS): no per-CPU split */
+};
+
+/* What the guest kernel has counted: the two tables, wake-ups per CPU (/proc/schedstat
+ * ttwu_count), and the ctxt and intr lines of /proc/stat. A source that cannot be read is
+ * marked absent (-1). */
+struct counters {
+    struct table irq;
+    struct table softirq;
+    int wake_cpus; /* -1 = no usable /proc/schedstat */
+    unsigned long long wakeups[MAX_CPUS];
     long long ctxt; /* -1 = unknown */
     long long intr;
 };
+
+static const char *interrupts_path = "/proc/interrupts";
+static const char *softirqs_path = "/proc/softirqs";
+static const char *schedstat_path = "/proc/schedstat";
 
 /* The row's name: a named row (RES, IPI0, NMI) by its label, a numbered IRQ by its device (the
  * last word of the line), so the same device keeps its name across kernels. */
@@ -498,35 +578,50 @@ static void row_name(char *dst, const char *label, const char *rest)
     snprintf(dst, IRQ_NAME, "%.*s", IRQ_NAME - 1, name);
 }
 
-static void add_row(struct counters *c, const char *name, unsigned long long n)
+static int row_index(const struct table *t, const char *name)
 {
-    for (int i = 0; i < c->rows; i++) {
-        if (strcmp(c->name[i], name) == 0) {
-            c->count[i] += n;
-            return;
-        }
-    }
-    if (c->rows < IRQ_ROWS) {
-        snprintf(c->name[c->rows], IRQ_NAME, "%s", name);
-        c->count[c->rows++] = n;
-    }
+    for (int i = 0; i < t->rows; i++)
+        if (strcmp(t->name[i], name) == 0)
+            return i;
+    return -1;
 }
 
-static const char *interrupts_path = "/proc/interrupts";
-
-static void read_interrupts(struct counters *c)
+/* Adds n (and per_cpu[0..cpus)) to the row called name, creating it; rows past IRQ_ROWS are
+ * dropped. */
+static void add_row(struct table *t, const char *name, unsigned long long n, const unsigned long long *per_cpu,
+                    int cpus, int partial)
 {
-    c->rows = -1;
-    FILE *f = fopen(interrupts_path, "re");
+    int i = row_index(t, name);
+    if (i < 0) {
+        if (t->rows >= IRQ_ROWS)
+            return;
+        i = t->rows++;
+        snprintf(t->name[i], IRQ_NAME, "%s", name);
+        t->count[i] = 0;
+        memset(t->per_cpu[i], 0, sizeof t->per_cpu[i]);
+        t->partial[i] = 0;
+    }
+    t->count[i] += n;
+    for (int c = 0; c < cpus; c++)
+        t->per_cpu[i][c] += per_cpu[c];
+    t->partial[i] |= (unsigned char)partial;
+}
+
+static void read_table(const char *path, struct table *t)
+{
+    t->rows = -1;
+    t->cpus = 0;
+    FILE *f = fopen(path, "re");
     if (f == NULL)
         return;
-    c->rows = 0;
-    char line[4096];
+    t->rows = 0;
+    static char line[16384]; /* read on the main thread only */
     int cpus = 0;
     if (fgets(line, sizeof line, f) != NULL) {
         for (char *p = line; (p = strstr(p, "CPU")) != NULL; p += 3)
             cpus++;
     }
+    t->cpus = cpus < MAX_CPUS ? cpus : MAX_CPUS;
     while (fgets(line, sizeof line, f) != NULL) {
         char *colon = strchr(line, ':');
         if (colon == NULL)
@@ -536,31 +631,72 @@ static void read_interrupts(struct counters *c)
         while (*label == ' ')
             label++;
         char *p = colon + 1;
-        unsigned long long sum = 0;
+        unsigned long long sum = 0, per_cpu[MAX_CPUS];
+        int columns = 0;
         for (int i = 0; i < cpus; i++) {
             char *end;
             unsigned long long v = strtoull(p, &end, 10);
             if (end == p)
                 break; /* ERR: and MIS: have one column */
             sum += v;
+            if (i < MAX_CPUS)
+                per_cpu[i] = v;
+            columns++;
             p = end;
         }
+        for (int i = columns; i < t->cpus; i++)
+            per_cpu[i] = 0;
         char name[IRQ_NAME];
         row_name(name, label, p);
-        add_row(c, name, sum);
+        add_row(t, name, sum, per_cpu, t->cpus, columns < cpus);
+    }
+    fclose(f);
+}
+
+/* ttwu_count of each "cpuN" line; schedstat versions before 15 order the fields otherwise and
+ * count as absent. */
+static void read_schedstat(struct counters *c)
+{
+    c->wake_cpus = -1;
+    FILE *f = fopen(schedstat_path, "re");
+    if (f == NULL)
+        return;
+    char line[1024];
+    int version = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "version %d", &version) == 1) {
+            if (version < 15)
+                break;
+            c->wake_cpus = 0;
+            continue;
+        }
+        int cpu;
+        unsigned long long yld, legacy, sched, goidle, ttwu;
+        if (c->wake_cpus < 0 || sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &yld, &legacy, &sched, &goidle,
+                                       &ttwu) != 6)
+            continue;
+        if (cpu < 0 || cpu >= MAX_CPUS)
+            continue;
+        for (int i = c->wake_cpus; i < cpu; i++)
+            c->wakeups[i] = 0;
+        c->wakeups[cpu] = ttwu;
+        if (cpu + 1 > c->wake_cpus)
+            c->wake_cpus = cpu + 1;
     }
     fclose(f);
 }
 
 static void read_counters(struct counters *c)
 {
-    read_interrupts(c);
+    read_table(interrupts_path, &c->irq);
+    read_table(softirqs_path, &c->softirq);
+    read_schedstat(c);
     c->ctxt = -1;
     c->intr = -1;
     FILE *f = fopen("/proc/stat", "re");
     if (f == NULL)
         return;
-    char line[8192];
+    static char line[8192];
     while (fgets(line, sizeof line, f) != NULL) {
         if (strncmp(line, "ctxt ", 5) == 0)
             c->ctxt = strtoll(line + 5, NULL, 10);
@@ -570,23 +706,52 @@ static void read_counters(struct counters *c)
     fclose(f);
 }
 
-static unsigned long long row_count(const struct counters *c, const char *name)
+/* An empty sum: every source present until a reading lacks it. */
+static void clear_counters(struct counters *c)
 {
-    for (int i = 0; i < c->rows; i++)
-        if (strcmp(c->name[i], name) == 0)
-            return c->count[i];
-    return 0;
+    c->irq.rows = c->irq.cpus = 0;
+    c->softirq.rows = c->softirq.cpus = 0;
+    c->wake_cpus = 0;
+    memset(c->wakeups, 0, sizeof c->wakeups);
+    c->ctxt = c->intr = 0;
 }
 
-/* sum += after - before, row by row (a row only in after counts from 0). */
-static void accumulate(struct counters *sum, const struct counters *before, const struct counters *after)
+static unsigned long long delta(unsigned long long before, unsigned long long after)
+{
+    return after > before ? after - before : 0;
+}
+
+/* sum += after - before, row by row and CPU by CPU (a row only in after counts from 0). */
+static void accumulate_table(struct table *sum, const struct table *before, const struct table *after)
 {
     if (before->rows < 0 || after->rows < 0)
         sum->rows = -1;
-    for (int i = 0; sum->rows >= 0 && i < after->rows; i++) {
-        unsigned long long b = row_count(before, after->name[i]);
-        if (after->count[i] > b)
-            add_row(sum, after->name[i], after->count[i] - b);
+    if (sum->rows < 0)
+        return;
+    if (after->cpus > sum->cpus)
+        sum->cpus = after->cpus;
+    for (int i = 0; i < after->rows; i++) {
+        int b = row_index(before, after->name[i]);
+        unsigned long long per_cpu[MAX_CPUS];
+        for (int c = 0; c < after->cpus; c++)
+            per_cpu[c] = delta(b >= 0 && c < before->cpus ? before->per_cpu[b][c] : 0, after->per_cpu[i][c]);
+        unsigned long long n = delta(b >= 0 ? before->count[b] : 0, after->count[i]);
+        if (n > 0)
+            add_row(sum, after->name[i], n, per_cpu, after->cpus, after->partial[i]);
+    }
+}
+
+static void accumulate(struct counters *sum, const struct counters *before, const struct counters *after)
+{
+    accumulate_table(&sum->irq, &before->irq, &after->irq);
+    accumulate_table(&sum->softirq, &before->softirq, &after->softirq);
+    if (before->wake_cpus < 0 || after->wake_cpus < 0 || sum->wake_cpus < 0) {
+        sum->wake_cpus = -1;
+    } else {
+        for (int c = 0; c < after->wake_cpus; c++)
+            sum->wakeups[c] += delta(c < before->wake_cpus ? before->wakeups[c] : 0, after->wakeups[c]);
+        if (after->wake_cpus > sum->wake_cpus)
+            sum->wake_cpus = after->wake_cpus;
     }
     if (before->ctxt < 0 || after->ctxt < 0 || sum->ctxt < 0)
         sum->ctxt = -1;
@@ -598,31 +763,94 @@ static void accumulate(struct counters *sum, const struct counters *before, cons
         sum->intr += after->intr - before->intr;
 }
 
-static void emit_telemetry(const struct metric *m, double work, const struct counters *sum)
+static void emit_counts(const unsigned long long *v, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++)
+        fprintf(out, i > 0 ? ",%llu" : "%llu", v[i]);
+    fputc(']', out);
+}
+
+/* ,"key":{"ROW":n,...} of the rows that moved (all rows: moved_only = 0). */
+static void emit_sums(const char *key, const struct table *t, int moved_only)
+{
+    fprintf(out, ",\"%s\":{", key);
+    int first = 1;
+    for (int i = 0; i < t->rows; i++) {
+        if (moved_only && t->count[i] == 0)
+            continue;
+        if (!first)
+            fputc(',', out);
+        first = 0;
+        json_string(t->name[i]);
+        fprintf(out, ":%llu", t->count[i]);
+    }
+    fputc('}', out);
+}
+
+/* ,"key":{"ROW":[cpu0,cpu1,...],...}: rows with one count per CPU (not ERR or MIS). */
+static void emit_per_cpu(const char *key, const struct table *t, int moved_only)
+{
+    fprintf(out, ",\"%s\":{", key);
+    int first = 1;
+    for (int i = 0; i < t->rows; i++) {
+        if ((moved_only && t->count[i] == 0) || t->partial[i])
+            continue;
+        if (!first)
+            fputc(',', out);
+        first = 0;
+        json_string(t->name[i]);
+        fputc(':', out);
+        emit_counts(t->per_cpu[i], t->cpus);
+    }
+    fputc('}', out);
+}
+
+static void emit_counters(const struct counters *c, int moved_only)
+{
+    if (c->irq.rows >= 0)
+        emit_per_cpu("interrupts_per_cpu", &c->irq, moved_only);
+    if (c->softirq.rows >= 0)
+        emit_per_cpu("softirqs_per_cpu", &c->softirq, moved_only);
+    if (c->wake_cpus >= 0) {
+        fputs(",\"wakeups_per_cpu\":", out);
+        emit_counts(c->wakeups, c->wake_cpus);
+    }
+}
+
+/* rates: one per harness thread (NULL: none, the workload). */
+static void emit_telemetry(const struct metric *m, double work, const struct counters *sum, const double *rates,
+                           int nrates)
 {
     fputs("{\"event\":\"telemetry\",\"metric\":", out);
     json_string(m->name);
     fprintf(out, ",\"work\":%.3f,\"work_unit\":\"%s\"", work, m->work_unit);
-    if (sum->rows >= 0) {
-        fputs(",\"interrupts\":{", out);
-        int first = 1;
-        for (int i = 0; i < sum->rows; i++) {
-            if (sum->count[i] == 0)
-                continue;
-            if (!first)
-                fputc(',', out);
-            first = 0;
-            json_string(sum->name[i]);
-            fprintf(out, ":%llu", sum->count[i]);
-        }
-        fputc('}', out);
-    }
+    if (sum->irq.rows >= 0)
+        emit_sums("interrupts", &sum->irq, 1);
     if (sum->ctxt >= 0)
         fprintf(out, ",\"context_switches\":%lld", sum->ctxt);
     if (sum->intr >= 0)
         fprintf(out, ",\"interrupts_total\":%lld", sum->intr);
+    emit_counters(sum, 1);
+    if (nrates > 0) {
+        fputs(",\"thread_rates\":[", out);
+        for (int i = 0; i < nrates; i++)
+            fprintf(out, i > 0 ? ",%.3f" : "%.3f", rates[i]);
+        fputc(']', out);
+    }
     fputc('}', out);
     end_line();
+}
+
+/* Makes schedstat count wake-ups (kernel.sched_schedstats is off by default); best effort. */
+static void enable_schedstats(void)
+{
+    int fd = open("/proc/sys/kernel/sched_schedstats", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (write(fd, "1\n", 2) != 2)
+        fprintf(stderr, "fleetbench: cannot enable sched_schedstats: %s\n", strerror(errno));
+    close(fd);
 }
 
 /* ---- running ------------------------------------------------------------------- */
@@ -642,21 +870,91 @@ static int drop_caches(char *err, size_t errlen)
     return 0;
 }
 
+enum phase { PHASE_SETUP, PHASE_PREPARE, PHASE_RUN };
+
+static struct worker workers[MAX_THREADS];
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    int64_t start = now_ns();
+    switch (w->phase) {
+    case PHASE_SETUP:
+        w->units = ensure_dir(w->dir, w->err, sizeof w->err) != 0 ? -1 : w->m->setup(w);
+        break;
+    case PHASE_PREPARE:
+        w->units = w->m->prepare(w);
+        break;
+    default:
+        w->units = w->m->run(w);
+        break;
+    }
+    w->elapsed = now_ns() - start;
+    return NULL;
+}
+
+/* Runs one phase of m on every thread at once (thread 0 on the calling thread) and waits for
+ * all; returns the first thread that failed, or NULL. */
+static struct worker *run_phase(const struct metric *m, enum phase phase, int64_t deadline)
+{
+    static pthread_t tids[MAX_THREADS];
+    static int started[MAX_THREADS];
+    for (int i = 0; i < nthreads; i++) {
+        workers[i].m = m;
+        workers[i].phase = phase;
+        workers[i].deadline = deadline;
+    }
+    for (int i = 1; i < nthreads; i++) {
+        int rc = pthread_create(&tids[i], NULL, worker_main, &workers[i]);
+        started[i] = rc == 0;
+        if (rc != 0) {
+            errno = rc;
+            format_err(workers[i].err, sizeof workers[i].err, "cannot start thread %d", i);
+            workers[i].units = -1;
+        }
+    }
+    worker_main(&workers[0]);
+    for (int i = 1; i < nthreads; i++)
+        if (started[i])
+            pthread_join(tids[i], NULL);
+    for (int i = 0; i < nthreads; i++)
+        if (workers[i].units < 0)
+            return &workers[i];
+    return NULL;
+}
+
+/* Gives each thread its directory and its share of the tree: --files split as evenly as
+ * possible, the first files % threads threads one more. */
+static void init_workers(const char *dir)
+{
+    for (int i = 0; i < nthreads; i++) {
+        workers[i].index = i;
+        snprintf(workers[i].dir, sizeof workers[i].dir, "%s/t%d", dir, i);
+        workers[i].tree_files = tree_files / nthreads + (i < tree_files % nthreads ? 1 : 0);
+    }
+}
+
 /* Runs one metric; returns 0 on success, -1 after emitting an error event. */
 static int run_metric(const struct metric *m, const struct options *o)
 {
     char err[512] = "";
-    if (m->setup(o->dir, err, sizeof err) != 0) {
-        emit_error(m->name, err);
+    struct worker *failed = run_phase(m, PHASE_SETUP, 0);
+    if (failed != NULL) {
+        emit_error(m->name, failed->err);
         return -1;
     }
     static struct counters sum, before, after;
-    memset(&sum, 0, sizeof sum);
+    clear_counters(&sum);
+    for (int i = 0; i < nthreads; i++)
+        workers[i].measured_units = workers[i].measured_ns = 0;
     double work = 0;
     long total = o->warmup + o->iterations;
     for (long it = 0; it < total; it++) {
-        if ((m->prepare != NULL && m->prepare(o->dir, err, sizeof err) != 0)
-            || (o->cold && drop_caches(err, sizeof err) != 0)) {
+        if (m->prepare != NULL && (failed = run_phase(m, PHASE_PREPARE, 0)) != NULL) {
+            emit_error(m->name, failed->err);
+            return -1;
+        }
+        if (o->cold && drop_caches(err, sizeof err) != 0) {
             emit_error(m->name, err);
             return -1;
         }
@@ -664,14 +962,17 @@ static int run_metric(const struct metric *m, const struct options *o)
         if (measured)
             read_counters(&before);
         int64_t start = now_ns();
-        long long units = m->run(o->dir, start + o->iteration_ms * 1000000LL, err, sizeof err);
+        failed = run_phase(m, PHASE_RUN, start + o->iteration_ms * 1000000LL);
         int64_t elapsed = now_ns() - start;
         if (measured)
             read_counters(&after);
-        if (units < 0) {
-            emit_error(m->name, err);
+        if (failed != NULL) {
+            emit_error(m->name, failed->err);
             return -1;
         }
+        long long units = 0;
+        for (int i = 0; i < nthreads; i++)
+            units += workers[i].units;
         double value = (double)units / m->unit_divisor / ((double)elapsed / 1e9);
         fprintf(out, "{\"metric\":\"%s\",\"value\":%.3f,\"unit\":\"%s\",\"better\":\"higher\","
                      "\"iteration\":%ld,\"warmup\":%s}",
@@ -680,11 +981,21 @@ static int run_metric(const struct metric *m, const struct options *o)
         if (measured) {
             accumulate(&sum, &before, &after);
             work += (double)units / m->unit_divisor;
+            for (int i = 0; i < nthreads; i++) {
+                workers[i].measured_units += workers[i].units;
+                workers[i].measured_ns += workers[i].elapsed;
+            }
         }
     }
-    emit_telemetry(m, work, &sum);
+    double rates[MAX_THREADS];
+    for (int i = 0; i < nthreads; i++)
+        rates[i] = workers[i].measured_ns > 0
+                       ? (double)workers[i].measured_units / m->unit_divisor / ((double)workers[i].measured_ns / 1e9)
+                       : 0;
+    emit_telemetry(m, work, &sum, rates, nthreads);
     return 0;
 }
+
 
 /* ---- workload ------------------------------------------------------------------ */
 
@@ -867,7 +1178,7 @@ static int run_workload(const struct options *o, const char *dir_err)
     static struct workload_run w;
     static struct counters before, after, sum;
     memset(&w, 0, sizeof w);
-    memset(&sum, 0, sizeof sum);
+    clear_counters(&sum);
     read_counters(&before);
     int64_t start = now_ns();
     fflush(out);
@@ -896,7 +1207,7 @@ static int run_workload(const struct options *o, const char *dir_err)
             o->workload_timeout, w.lines, (long long)((ended - start) / 1000000));
     end_line();
     accumulate(&sum, &before, &after);
-    emit_telemetry(&WORKLOAD_METRIC, 1.0, &sum);
+    emit_telemetry(&WORKLOAD_METRIC, 1.0, &sum, NULL, 0);
     return exit_status == 0 && !timed_out && !w.flooded ? 0 : -1;
 }
 
@@ -907,6 +1218,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: fleetbench [--out PATH] [--dir PATH] [--metrics a,b,c] [--iterations N]\n"
             "                  [--iteration-ms MS] [--warmup N] [--files N] [--cache warm|cold]\n"
+            "                  [--threads N] [--seq-size MIB] [--file-size BYTES]\n"
             "  --out PATH         where JSON lines go (default: stdout)\n"
             "  --dir PATH         working directory, created if missing (default: /bench)\n"
             "  --metrics LIST     comma-separated subset of metadata_stat,negative_lookup,\n"
@@ -914,7 +1226,13 @@ static void usage(FILE *f)
             "  --iterations N     measured iterations per metric, 1..100000 (default: 5)\n"
             "  --iteration-ms MS  length of one iteration, 1..600000 (default: 200)\n"
             "  --warmup N         warm-up iterations before the measured ones, 0..100000 (default: 0)\n"
-            "  --files N          files in the find_recursive / rm_rf tree, 1..1000000 (default: 2000)\n"
+            "  --files N          files in the find_recursive / rm_rf trees, 1..1000000, split over the\n"
+            "                     threads (each thread its own tree of N/threads files; default: 2000)\n"
+            "  --threads N        threads running each metric at once, each in DIR/t<i> on its own files;\n"
+            "                     a sample is their aggregate rate. 0..256, 0 = online CPUs (default: 0)\n"
+            "  --seq-size MIB     seq_read's file, one per thread, 1..4096 MiB (default: 16)\n"
+            "  --file-size BYTES  bytes in each file the metadata and tree metrics create, 0..16777216\n"
+            "                     (default: 0, empty files)\n"
             "  --cache MODE       warm, or cold: drop the guest's page, dentry and inode caches\n"
             "                     before each iteration (needs root; default: warm)\n"
             "  --workload FILE    run the shell command in FILE (/bin/sh -c, in --dir) instead of the\n"
@@ -977,21 +1295,42 @@ static void validate_metrics(const char *list)
  * capture of another machine's /proc/interrupts checks the parser). */
 static void dump_interrupts(const char *path)
 {
-    static struct counters c;
-    interrupts_path = path;
-    read_interrupts(&c);
-    if (c.rows < 0) {
+    static struct table t;
+    read_table(path, &t);
+    if (t.rows < 0) {
         fprintf(stderr, "fleetbench: cannot read %s: %s\n", path, strerror(errno));
         exit(1);
     }
     out = stdout;
     fputc('{', out);
-    for (int i = 0; i < c.rows; i++) {
+    for (int i = 0; i < t.rows; i++) {
         if (i > 0)
             fputc(',', out);
-        json_string(c.name[i]);
-        fprintf(out, ":%llu", c.count[i]);
+        json_string(t.name[i]);
+        fprintf(out, ":%llu", t.count[i]);
     }
+    fputc('}', out);
+    end_line();
+}
+
+/* --dump-per-cpu DIR: the per-CPU counters of captures DIR/interrupts, DIR/softirqs and
+ * DIR/schedstat (each may be missing) as telemetry would give them, every row, one JSON line on
+ * stdout. */
+static void dump_per_cpu(const char *dir)
+{
+    static char irq[PATH_MAX], soft[PATH_MAX], sched[PATH_MAX];
+    snprintf(irq, sizeof irq, "%s/interrupts", dir);
+    snprintf(soft, sizeof soft, "%s/softirqs", dir);
+    snprintf(sched, sizeof sched, "%s/schedstat", dir);
+    interrupts_path = irq;
+    softirqs_path = soft;
+    schedstat_path = sched;
+    static struct counters c;
+    read_counters(&c);
+    out = stdout;
+    fputs("{\"cpus\":", out);
+    fprintf(out, "%d", c.irq.cpus);
+    emit_counters(&c, 0);
     fputc('}', out);
     end_line();
 }
@@ -1010,12 +1349,17 @@ static void parse_args(int argc, char **argv, struct options *o)
         {"dump-interrupts", required_argument, NULL, 'D'},
         {"workload", required_argument, NULL, 'W'},
         {"workload-timeout", required_argument, NULL, 'T'},
+        {"threads", required_argument, NULL, 'P'},
+        {"seq-size", required_argument, NULL, 'S'},
+        {"file-size", required_argument, NULL, 'F'},
+        {"dump-per-cpu", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *o = (struct options){NULL, "/bench",
-                          "metadata_stat,negative_lookup,create_delete,seq_read,find_recursive,rm_rf",
-                          5, 200, 0, 2000, 0, NULL, 600};
+    *o = (struct options){.dir = "/bench",
+                          .metrics = "metadata_stat,negative_lookup,create_delete,seq_read,find_recursive,rm_rf",
+                          .iterations = 5, .iteration_ms = 200, .files = 2000, .seq_mib = SEQ_DEFAULT_MIB,
+                          .workload_timeout = 600};
     int c;
     opterr = 0; /* we print our own messages */
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -1049,6 +1393,10 @@ static void parse_args(int argc, char **argv, struct options *o)
             o->workload = optarg;
             break;
         case 'T': o->workload_timeout = parse_long("--workload-timeout", optarg, 1, 86400); break;
+        case 'P': o->threads = parse_long("--threads", optarg, 0, MAX_THREADS); break;
+        case 'S': o->seq_mib = parse_long("--seq-size", optarg, 1, SEQ_MAX_MIB); break;
+        case 'F': o->file_size = parse_long("--file-size", optarg, 0, FILE_SIZE_MAX); break;
+        case 'C': dump_per_cpu(optarg); exit(0);
         case 'D': dump_interrupts(optarg); exit(0);
         case 'h': usage(stdout); exit(0);
         case ':': die_usage("option %s needs a value", argv[optind - 1]); break;
@@ -1059,6 +1407,13 @@ static void parse_args(int argc, char **argv, struct options *o)
         die_usage("unexpected argument '%s'", argv[optind]);
     validate_metrics(o->metrics);
     tree_files = o->files;
+    seq_bytes = o->seq_mib << 20;
+    file_size = o->file_size;
+    nthreads = (int)o->threads;
+    if (nthreads == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = online < 1 ? 1 : online > MAX_THREADS ? MAX_THREADS : (int)online;
+    }
 }
 
 /* mkdir -p; returns 0 or -1 with errno. */
@@ -1187,6 +1542,10 @@ int main(int argc, char **argv)
         return 1;
     }
     emit_start();
+    enable_schedstats();
+    for (size_t i = 0; i < sizeof fill_buf; i++)
+        fill_buf[i] = (char)(i * 131u + 7u);
+    init_workers(o.dir);
     int dir_ok = make_dirs(o.dir) == 0;
     char err[PATH_MAX + 64];
     if (!dir_ok)

@@ -146,22 +146,24 @@ public record FleetConfig(
    * @param workload a user workload run instead of the harness's metrics; null = the harness
    *     (metrics then lists nothing: the workload reports its own, and gating may name them)
    * @param ratios counter ratios the reports show per boot; empty = the default ones
+   * @param load the harness's threads and file sizes
    */
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
       String volume, int files, String cache, Workload workload, String transport,
-      List<dev.abfleet.report.CounterRatio> ratios) {
+      List<dev.abfleet.report.CounterRatio> ratios, Load load) {
 
     public Benchmark {
       transport = transport == null || transport.equals("auto") ? "" : transport;
       ratios = ratios == null ? List.of() : List.copyOf(ratios);
+      load = load == null ? Load.DEFAULT : load;
     }
 
-    /** Over the host's preferred transport, with the default counter ratios. */
+    /** Over the host's preferred transport, with the default counter ratios, threads and sizes. */
     public Benchmark(String name, String harness, List<String> metrics, List<String> gating, int iterations,
         int iterationMs, int warmup, String volume, int files, String cache, Workload workload) {
       this(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache, workload, "",
-          List.of());
+          List.of(), Load.DEFAULT);
     }
 
     /** The built-in harness. */
@@ -181,25 +183,31 @@ public record FleetConfig(
      * (the workload reports what it measures), harness settings left at their defaults.
      */
     public Benchmark withWorkload(Workload w) {
-      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, transport, ratios);
+      return new Benchmark(name, harness, List.of(), List.of(), 0, 0, 0, volume, 0, "warm", w, transport, ratios, Load.DEFAULT);
     }
 
     /** This benchmark with {@code n} files in the find_recursive / rm_rf tree. */
     public Benchmark withFiles(int n) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, n, cache, workload,
-          transport, ratios);
+          transport, ratios, load);
     }
 
     /** This benchmark's host volume over {@code t} ("virtiofs", "9p", or "auto": the host's preferred). */
     public Benchmark withTransport(String t) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
-          workload, t, ratios);
+          workload, t, ratios, load);
     }
 
     /** This benchmark with {@code r} as its counter ratios (empty = the default ones). */
     public Benchmark withRatios(List<dev.abfleet.report.CounterRatio> r) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
-          workload, transport, r);
+          workload, transport, r, load);
+    }
+
+    /** This benchmark with {@code l} as the harness's threads and file sizes. */
+    public Benchmark withLoad(Load l) {
+      return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
+          workload, transport, ratios, l);
     }
 
     /**
@@ -223,8 +231,23 @@ public record FleetConfig(
           .setVolume(volume)
           .setFiles(files)
           .setCache(cache)
-          .setTransport(transport);
+          .setTransport(transport)
+          .setThreads(load.threads())
+          .setSeqSizeMib(load.seqSizeMib())
+          .setFileSize(load.fileSize());
     }
+  }
+
+  /**
+   * How hard fleetbench works in each boot (fleet.yaml benchmark or spec file keys threads,
+   * seq_size, file_size).
+   *
+   * @param threads harness threads, each on its own files; 0 = one per guest vCPU
+   * @param seqSizeMib seq_read's file per thread in MiB; 0 = the harness default (16)
+   * @param fileSize bytes in each file the metadata and tree metrics create; 0 = empty files
+   */
+  public record Load(int threads, int seqSizeMib, int fileSize) {
+    public static final Load DEFAULT = new Load(0, 0, 0);
   }
 
   /**
@@ -349,6 +372,11 @@ public record FleetConfig(
   /** This fleet with the benchmark {@code name} (null = the default one) showing {@code ratios}. */
   public FleetConfig withRatios(String name, List<dev.abfleet.report.CounterRatio> ratios) {
     return withBenchmark(benchmark(name).withRatios(ratios));
+  }
+
+  /** This fleet with benchmark {@code name} (null = the default one) running with {@code l}. */
+  public FleetConfig withLoad(String name, Load l) {
+    return withBenchmark(benchmark(name).withLoad(l));
   }
 
   private FleetConfig withBenchmark(Benchmark b) {

@@ -22,6 +22,10 @@ public final class FleetConfigLoader {
   static final List<String> VOLUMES = List.of("guest", "host");
   static final List<String> CACHES = List.of("warm", "cold");
   static final int MAX_FILES = 1_000_000;
+  /** fleetbench's limits: --threads, --seq-size (MiB), --file-size (bytes). */
+  static final int MAX_THREADS = 256;
+  static final int MAX_SEQ_SIZE_MIB = 4096;
+  static final int MAX_FILE_SIZE = 16 * 1024 * 1024;
   static final int MAX_VCPUS = 512;
   static final int MIN_MEMORY_MIB = 64;
   static final int MAX_MEMORY_MIB = 1 << 20;
@@ -225,7 +229,8 @@ public final class FleetConfigLoader {
 
   private static FleetConfig.Benchmark benchmark(String name, YamlNode n, Path dir) {
     Map<String, YamlNode> m = n.mapping(Set.of("harness", "metrics", "gating", "iterations", "iteration_ms", "warmup",
-        "volume", "files", "cache", "workload", "transport", "ratios"));
+        "volume", "files", "cache", "workload", "transport", "ratios", "threads", "seq_size",
+        "file_size"));
     String transport = transport(n, m);
     List<dev.abfleet.report.CounterRatio> ratios = m.containsKey("ratios") ? RatioConfig.parse(m.get("ratios"))
         : List.of();
@@ -248,8 +253,12 @@ public final class FleetConfigLoader {
     String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
     int files = m.containsKey("files") ? m.get("files").integer(1, MAX_FILES) : 0;
     String cache = m.containsKey("cache") ? m.get("cache").oneOf(CACHES) : "warm";
+    FleetConfig.Load load = new FleetConfig.Load(
+        m.containsKey("threads") ? m.get("threads").integer(0, MAX_THREADS) : 0,
+        m.containsKey("seq_size") ? m.get("seq_size").integer(1, MAX_SEQ_SIZE_MIB) : 0,
+        m.containsKey("file_size") ? m.get("file_size").integer(0, MAX_FILE_SIZE) : 0);
     return new FleetConfig.Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files,
-        cache, null, transport, ratios);
+        cache, null, transport, ratios, load);
   }
 
   /** A benchmark running a user workload: no fleetbench metrics or settings, gating by the workload's names. */
@@ -272,7 +281,7 @@ public final class FleetConfigLoader {
     List<String> gating = m.containsKey("gating") ? WorkloadConfig.metricNames(m.get("gating")) : List.of();
     String volume = m.containsKey("volume") ? m.get("volume").oneOf(VOLUMES) : "guest";
     return new FleetConfig.Benchmark(name, Harnesses.FLEETBENCH, List.of(), gating, 0, 0, 0, volume, 0, "warm", w,
-        transport(n, m), List.of());
+        transport(n, m), List.of(), FleetConfig.Load.DEFAULT);
   }
 
   /** {@code transport:} of a benchmark: virtiofs, 9p or auto, and only with volume: host. */

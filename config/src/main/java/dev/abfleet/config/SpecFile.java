@@ -26,24 +26,37 @@ import java.util.List;
  *     the benchmark's
  * @param ratios counter ratios the reports show, instead of the benchmark's (empty = the default
  *     ones)
+ * @param load fleetbench's threads and file sizes, each instead of the benchmark's when given
  */
 public record SpecFile(
     String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
     Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
-    FleetConfig.Workload workload, Integer files, Volume volume, List<CounterRatio> ratios) {
+    FleetConfig.Workload workload, Integer files, Volume volume, List<CounterRatio> ratios, Load load) {
 
   public SpecFile {
     arms = List.copyOf(arms);
     volume = volume == null ? Volume.UNSET : volume;
     ratios = ratios == null ? null : List.copyOf(ratios);
+    load = load == null ? Load.UNSET : load;
   }
 
-  /** Without a volume or ratios of its own. */
+  /** Without a volume, ratios, threads or sizes of its own. */
   public SpecFile(String benchmark, List<String> metrics, Integer iterations, Integer pairs, List<Integer> looks,
       Double threshold, Double alpha, Long seed, Integer bootTimeoutS, Boolean warmupBoot, Vm vm, List<Arm> arms,
       FleetConfig.Workload workload, Integer files) {
     this(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeoutS, warmupBoot, vm, arms,
-        workload, files, Volume.UNSET, null);
+        workload, files, Volume.UNSET, null, Load.UNSET);
+  }
+
+  /** Top-level threads, seq_size (MiB) and file_size (bytes); each null field was not given. */
+  public record Load(Integer threads, Integer seqSizeMib, Integer fileSize) {
+    public static final Load UNSET = new Load(null, null, null);
+
+    /** {@code fallback} with every field given here in its place. */
+    public FleetConfig.Load over(FleetConfig.Load fallback) {
+      return new FleetConfig.Load(threads != null ? threads : fallback.threads(),
+          seqSizeMib != null ? seqSizeMib : fallback.seqSizeMib(), fileSize != null ? fileSize : fallback.fileSize());
+    }
   }
 
   /** Without a workload. */
@@ -54,14 +67,15 @@ public record SpecFile(
   }
 
   /**
-   * The fleet with this file's workload, file count or ratios, if any, on the benchmark
+   * The fleet with this file's workload, file count, ratios, threads and sizes, if any, on the benchmark
    * {@code name} (null = the default one).
    */
   public FleetConfig applyTo(FleetConfig config, String name) {
     FleetConfig c = workload == null ? config : config.withWorkload(name, workload);
     c = volume.transport() == null ? c : c.withTransport(name, volume.transport());
     c = files == null ? c : c.withFiles(name, files);
-    return ratios == null ? c : c.withRatios(name, ratios);
+    c = ratios == null ? c : c.withRatios(name, ratios);
+    return load.equals(Load.UNSET) ? c : c.withLoad(name, load.over(c.benchmark(name).load()));
   }
 
   /**

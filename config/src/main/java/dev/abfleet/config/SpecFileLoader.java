@@ -21,7 +21,8 @@ public final class SpecFileLoader {
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
-      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios");
+      "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios",
+      "threads", "seq_size", "file_size");
   private static final Set<String> ARM = Set.of("name", "role", "kernel", "build", "cmdline", "modules",
       "modules_dir", "volume_options", "vm", "volume");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
@@ -61,6 +62,7 @@ public final class SpecFileLoader {
           + " brings its own files: drop files");
     }
     Integer files = top.containsKey("files") ? top.get("files").integer(1, FleetConfigLoader.MAX_FILES) : null;
+    SpecFile.Load load = load(top, runsWorkload);
     Integer pairs = top.containsKey("pairs") ? top.get("pairs").integer(1, 10_000) : null;
     List<Integer> looks = top.containsKey("looks") ? looks(top.get("looks")) : null;
     if (pairs != null && looks != null) {
@@ -85,7 +87,20 @@ public final class SpecFileLoader {
     List<dev.abfleet.report.CounterRatio> ratios = top.containsKey("ratios") ? RatioConfig.parse(top.get("ratios"))
         : null;
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
-        vm, arms, workload, files, volume, ratios);
+        vm, arms, workload, files, volume, ratios, load);
+  }
+
+  /** threads, seq_size and file_size: fleetbench settings, in fleetbench's ranges. */
+  private static SpecFile.Load load(Map<String, YamlNode> top, boolean runsWorkload) {
+    for (String key : List.of("threads", "seq_size", "file_size")) {
+      if (runsWorkload && top.containsKey(key)) {
+        throw top.get(key).problem(key + " is a fleetbench setting; the workload runs its own command: drop " + key);
+      }
+    }
+    return new SpecFile.Load(
+        top.containsKey("threads") ? top.get("threads").integer(0, FleetConfigLoader.MAX_THREADS) : null,
+        top.containsKey("seq_size") ? top.get("seq_size").integer(1, FleetConfigLoader.MAX_SEQ_SIZE_MIB) : null,
+        top.containsKey("file_size") ? top.get("file_size").integer(0, FleetConfigLoader.MAX_FILE_SIZE) : null);
   }
 
   private static List<SpecFile.Arm> arms(YamlNode list, Path dir) {

@@ -19,7 +19,8 @@ final class WorkloadConfig {
   static final int DEFAULT_TIMEOUT_S = WorkloadImage.DEFAULT_TIMEOUT_S;
   static final int MAX_TIMEOUT_S = 86_400;
   /** fleetbench settings that mean nothing to a workload (it runs its command once per boot). */
-  static final List<String> FLEETBENCH_ONLY = List.of("iterations", "iteration_ms", "warmup", "files", "cache");
+  static final List<String> FLEETBENCH_ONLY = List.of("iterations", "iteration_ms", "warmup", "files", "cache", "threads",
+      "seq_size", "file_size");
   private static final String EXAMPLE = "workload: {files: bench, run: sh /workload/run.sh, output: gobench}";
 
   private WorkloadConfig() {}

@@ -45,6 +45,42 @@ class FleetConfigLoaderTest {
   }
 
   @Test
+  void benchmarkCarriesThreadsAndFileSizesIntoTheProto() {
+    FleetConfig.Benchmark b = FleetConfigLoader.parse("f.yaml",
+        "benchmarks:\n  wide:\n    threads: 8\n    seq_size: 64\n    file_size: 4096\n").benchmark("wide");
+
+    assertThat(b.load()).isEqualTo(new FleetConfig.Load(8, 64, 4096));
+    assertThat(b.toProto(b.metrics(), 3).build()).satisfies(p -> {
+      assertThat(p.getThreads()).isEqualTo(8);
+      assertThat(p.getSeqSizeMib()).isEqualTo(64);
+      assertThat(p.getFileSize()).isEqualTo(4096);
+    });
+  }
+
+  @Test
+  void leavesThreadsAndSizesToTheHarnessWhenNotGiven() {
+    FleetConfig.Benchmark b = FleetConfigLoader.embeddedDefault().benchmark("host-volume");
+
+    assertThat(b.load()).isEqualTo(FleetConfig.Load.DEFAULT);
+    assertThat(b.files()).isEqualTo(2000);
+  }
+
+  @Test
+  void rejectsMoreThreadsThanTheHarnessRunsNamingLineAndRange() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "benchmarks:\n  b:\n    threads: 300\n"))
+        .isInstanceOf(Problem.class)
+        .hasMessage("f.yaml:3: benchmarks.b.threads is 300; expected a whole number from 0 to 256");
+  }
+
+  @Test
+  void rejectsAZeroSeqSizeAndAFileSizeAboveSixteenMebibytes() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "benchmarks:\n  b:\n    seq_size: 0\n"))
+        .isInstanceOf(Problem.class).hasMessageContaining("seq_size is 0; expected a whole number from 1 to 4096");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "benchmarks:\n  b:\n    file_size: 16777217\n"))
+        .isInstanceOf(Problem.class).hasMessageContaining("file_size is 16777217; expected a whole number from 0 to");
+  }
+
+  @Test
   void unknownVolumeNamesLineAndChoices() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "benchmarks:\n  b:\n    volume: nfs\n"))
         .hasMessage("f.yaml:3: benchmarks.b.volume is 'nfs'; expected one of guest, host");

@@ -87,6 +87,33 @@ class SpecFileLoaderTest {
   }
 
   @Test
+  void threadsAndSizesOverrideTheBenchmarksOneByOne() {
+    SpecFile s = parse("threads: 4\nfile_size: 512\n" + GOOD);
+
+    FleetConfig.Benchmark b = s.applyTo(FLEET, s.benchmark()).benchmark("host-volume");
+
+    assertThat(b.load()).isEqualTo(new FleetConfig.Load(4, 0, 512));
+    assertThat(b).isEqualTo(FLEET.benchmark("host-volume").withLoad(new FleetConfig.Load(4, 0, 512)));
+    assertThat(s.applyTo(FLEET, s.benchmark()).benchmark("host-volume").toProto(b.metrics(), 5).getThreads())
+        .isEqualTo(4);
+  }
+
+  @Test
+  void rejectsThreadsOutOfRangeNamingTheLine() {
+    assertThatThrownBy(() -> parse("threads: -1\n" + GOOD)).isInstanceOf(Problem.class)
+        .hasMessage("spec.yaml:1: threads is -1; expected a whole number from 0 to 256");
+  }
+
+  @Test
+  void rejectsThreadsForAWorkload(@TempDir Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("w"));
+    String spec = "threads: 2\nworkload: {files: w, run: sh run.sh}\n" + GOOD;
+
+    assertThatThrownBy(() -> SpecFileLoader.parse("spec.yaml", spec, dir, FLEET)).isInstanceOf(Problem.class)
+        .hasMessage("spec.yaml:1: threads is a fleetbench setting; the workload runs its own command: drop threads");
+  }
+
+  @Test
   void filesMustBeAPositiveCount() {
     assertThatThrownBy(() -> parse("files: 0\n" + GOOD)).isInstanceOf(Problem.class)
         .hasMessageStartingWith("spec.yaml:1:");
@@ -97,7 +124,8 @@ class SpecFileLoaderTest {
     assertThatThrownBy(() -> parse("pair: 8\n" + GOOD))
         .isInstanceOf(Problem.class)
         .hasMessage("spec.yaml:1: unknown key 'pair' at the top level; expected one of alpha, arms, benchmark, boot_timeout,"
-            + " files, iterations, looks, metrics, pairs, ratios, seed, threshold, vm, volume, warmup_boot, workload");
+            + " file_size, files, iterations, looks, metrics, pairs, ratios, seed, seq_size, threads, threshold, vm,"
+            + " volume, warmup_boot, workload");
   }
 
   @Test

@@ -184,6 +184,15 @@ public final class JsonReport {
     return n;
   }
 
+  /** {"ROW": [cpu0, cpu1, ...], ...} under key; absent when there are no rows. */
+  private static void perCpu(ObjectNode parent, String key, Map<String, List<Long>> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    ObjectNode out = parent.putObject(key);
+    rows.forEach((row, counts) -> counts.forEach(out.putArray(row)::add));
+  }
+
   private static ObjectNode telemetryChange(TelemetryChanges.Row c) {
     ObjectNode n = JSON.createObjectNode();
     n.put("arm", c.arm());
@@ -268,6 +277,14 @@ public final class JsonReport {
         c.interrupts().forEach(rows::put);
         m.put("context_switches", c.contextSwitches());
         m.put("interrupts_total", c.interruptsTotal());
+        perCpu(m, "interrupts_per_cpu", c.interruptsPerCpu());
+        perCpu(m, "softirqs_per_cpu", c.softirqsPerCpu());
+        if (!c.wakeupsPerCpu().isEmpty()) {
+          c.wakeupsPerCpu().forEach(m.putArray("wakeups_per_cpu")::add);
+        }
+        if (!c.threadRates().isEmpty()) {
+          c.threadRates().forEach(m.putArray("thread_rates")::add);
+        }
       }
     }
     ObjectNode values = n.putObject("values");

@@ -75,7 +75,8 @@ public final class ReportInputs {
             o.bootMs(), o.runMs(), o.stageMs(), o.message(), o.consoleTail(),
             o.guest().volumeTransport(), o.guest().volumeOptions(), o.guest().vcpuHostCpus(),
             o.guest().counters().stream().map(c -> new MetricCounters(c.metric(), c.work(),
-                c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal())).toList(),
+                c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal(), c.interruptsPerCpu(),
+                c.softirqsPerCpu(), c.wakeupsPerCpu(), c.threadRates())).toList(),
             o.guest().guestArch(), o.guest().guestImageSha256(), o.guest().volumeDaemon()));
   }
 

@@ -83,6 +83,7 @@ public final class SpecValidator {
     }
     checkVolume(spec, problems);
     CounterRatio.problems(bench.ratios()).forEach(p -> problems.add("benchmark." + p));
+    checkLoad(bench.load(), problems);
     return problems;
   }
 
@@ -110,6 +111,22 @@ public final class SpecValidator {
         problems.add("arms[" + arm.name() + "]: a volume transport or cache is set but benchmark volume is '"
             + bench.volume() + "'; use a volume: host benchmark, or drop them");
       }
+    }
+  }
+
+  /** Within fleetbench's ranges; the wire's uint32 reads negative above 2^31. */
+  private static void checkLoad(BenchmarkSpec.Load l, List<String> problems) {
+    if (l.threads() < 0 || l.threads() > BenchmarkSpec.Load.MAX_THREADS) {
+      problems.add("benchmark.threads: " + Integer.toUnsignedString(l.threads())
+          + " must be in 0..256 (0 = one per guest vCPU)");
+    }
+    if (l.seqSizeMib() < 0 || l.seqSizeMib() > BenchmarkSpec.Load.MAX_SEQ_SIZE_MIB) {
+      problems.add("benchmark.seq_size_mib: " + Integer.toUnsignedString(l.seqSizeMib())
+          + " must be in 0..4096 (0 = 16 MiB)");
+    }
+    if (l.fileSize() < 0 || l.fileSize() > BenchmarkSpec.Load.MAX_FILE_SIZE) {
+      problems.add("benchmark.file_size: " + Integer.toUnsignedString(l.fileSize())
+          + " bytes must be in 0..16777216 (0 = empty files)");
     }
   }
 

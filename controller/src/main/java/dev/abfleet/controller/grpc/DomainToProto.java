@@ -141,7 +141,8 @@ public final class DomainToProto {
     Benchmark.Builder out = Benchmark.newBuilder().setHarness(b.harness()).addAllMetrics(b.metrics())
         .setIterations(b.iterations()).setIterationMs(b.iterationMs())
         .setWarmupIterations(b.warmupIterations()).setVolume(b.volume()).setFiles(b.files())
-        .setCache(b.cache()).setTransport(b.transport());
+        .setCache(b.cache()).setTransport(b.transport()).setThreads(b.load().threads())
+        .setSeqSizeMib(b.load().seqSizeMib()).setFileSize(b.load().fileSize());
     b.ratios().forEach(r -> out.addRatios(dev.abfleet.proto.fleet.v1.CounterRatio.newBuilder()
         .setName(r.name()).setNum(r.num()).setDen(r.den())));
     WorkloadSpec w = b.workload();
@@ -205,11 +206,21 @@ public final class DomainToProto {
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
         .setWarmup(s.warmup())));
-    o.guest().counters().forEach(c -> b.addGuestCounters(MetricTelemetry.newBuilder()
+    o.guest().counters().forEach(c -> b.addGuestCounters(telemetry(c)));
+    return b.build();
+  }
+
+  private static MetricTelemetry telemetry(dev.abfleet.controller.experiment.GuestCounters c) {
+    MetricTelemetry.Builder t = MetricTelemetry.newBuilder()
         .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
         .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
-        .setInterruptsTotal(c.interruptsTotal())));
-    return b.build();
+        .setInterruptsTotal(c.interruptsTotal())
+        .addAllWakeupsPerCpu(c.wakeupsPerCpu()).addAllThreadRates(c.threadRates());
+    c.interruptsPerCpu().forEach((row, counts) ->
+        t.putInterruptsPerCpu(row, MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
+    c.softirqsPerCpu().forEach((row, counts) ->
+        t.putSoftirqsPerCpu(row, MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
+    return t.build();
   }
 
   static BlockAssignment assignment(Block block) {

@@ -51,7 +51,8 @@ final class ProtoToDomain {
             b.getWarmupIterations(), b.getVolume(), b.getFiles(), b.getCache(),
             b.hasWorkload() ? workload(b.getWorkload()) : null, b.getTransport(),
             b.getRatiosList().stream().map(r -> new CounterRatio(r.getName(), r.getNum(),
-                r.getDen())).toList()),
+                r.getDen())).toList(),
+            new BenchmarkSpec.Load(b.getThreads(), b.getSeqSizeMib(), b.getFileSize())),
         new HostSelector(s.getHypervisor(), s.getArch(), s.getLabelsMap(), s.getHostsList(),
             s.getHypervisorsList()),
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
@@ -155,9 +156,17 @@ final class ProtoToDomain {
   private static GuestFacts guest(RunTelemetry t, List<MetricTelemetry> counters) {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
-            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList(),
+            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal(), perCpu(c.getInterruptsPerCpuMap()),
+            perCpu(c.getSoftirqsPerCpuMap()), c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
         t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(), DaemonUsage.of(t.getVolumeDaemon(),
             t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()));
+  }
+
+  /** Per-CPU rows off the wire. */
+  static java.util.Map<String, List<Long>> perCpu(java.util.Map<String, MetricTelemetry.PerCpu> rows) {
+    java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
+    rows.forEach((name, row) -> out.put(name, row.getCountsList()));
+    return out;
   }
 
   private static Sample sample(MetricSample s) {

@@ -125,9 +125,19 @@ public final class ProtoReports {
             b.getMessage(), b.getConsoleTail(), t.getVolumeTransport(), t.getVolumeOptions(),
             t.getVcpuHostCpusList(), b.getGuestCountersList().stream().map(c -> new MetricCounters(
                 c.getMetric(), c.getWork(), c.getWorkUnit(), c.getInterruptsMap(),
-                c.getContextSwitches(), c.getInterruptsTotal())).toList(),
+                c.getContextSwitches(), c.getInterruptsTotal(),
+                perCpu(c.getInterruptsPerCpuMap()),
+                perCpu(c.getSoftirqsPerCpuMap()),
+                c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
             t.getGuestArch(), t.getGuestImageSha256(), DaemonUsage.of(t.getVolumeDaemon(),
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads())));
+  }
+
+  private static java.util.Map<String, List<Long>> perCpu(
+      java.util.Map<String, dev.abfleet.proto.fleet.v1.MetricTelemetry.PerCpu> rows) {
+    java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
+    rows.forEach((name, row) -> out.put(name, row.getCountsList()));
+    return out;
   }
 
   private static BootSample sample(MetricSample s) {

@@ -93,6 +93,48 @@ class JournalCompatibilityTest {
   }
 
   @Test
+  void submittedEventWrittenBeforeThreadsAndSizesReadsBackWithTheHarnessDefaults() throws IOException {
+    var event = (ExperimentEvent.ExperimentSubmitted) read("experiment-submitted");
+
+    assertThat(event.spec().benchmark().load()).isEqualTo(dev.abfleet.controller.plan.BenchmarkSpec.Load.DEFAULT);
+  }
+
+  @Test
+  void aBenchmarksThreadsAndSizesSurviveTheJournal() {
+    ExperimentEvent.ExperimentSubmitted s = JournalSamples.submitted();
+    var b = s.spec().benchmark();
+    var load = new dev.abfleet.controller.plan.BenchmarkSpec.Load(8, 64, 4096);
+    var spec = new ExperimentSpec(s.spec().name(), s.spec().arms(), new dev.abfleet.controller.plan.BenchmarkSpec(
+        b.harness(), b.metrics(), b.iterations(), b.iterationMs(), b.warmupIterations(), b.volume(), b.files(),
+        b.cache(), b.workload(), load), s.spec().selector(), s.spec().policy(), s.spec().priority());
+    var event = new ExperimentEvent.ExperimentSubmitted(s.experimentId(), spec, s.seed());
+
+    assertThat(roundTrip(event)).isEqualTo(event);
+  }
+
+  @Test
+  void aRunsPerCpuCountersSurviveTheJournalAndCountersWithoutThemReadBackEmpty() {
+    var perCpu = new GuestCounters("metadata_stat", 10, "ops", java.util.Map.of("RES", 12L), 40, 55,
+        java.util.Map.of("RES", java.util.List.of(5L, 7L)), java.util.Map.of("SCHED", java.util.List.of(1L, 0L)),
+        java.util.List.of(40L, 41L), java.util.List.of(1500.5, 1499.5));
+    var plain = new GuestCounters("seq_read", 64, "MiB", java.util.Map.of(), -1, -1);
+
+    for (GuestCounters c : java.util.List.of(perCpu, plain)) {
+      var event = new ExperimentEvent.RunRecorded(new RunOutcome("r1", "base", "h1", 0, 0, 1, RunOutcome.Status.OK,
+          "tcg", "qemu", 1, 2, 3, "6.1", java.util.List.of(), "", "", "", 0, 0, false)
+          .withGuest(new GuestFacts("", "", java.util.List.of(), java.util.List.of(c))), "b1");
+      assertThat(roundTrip(event)).isEqualTo(event);
+    }
+  }
+
+  private static Object roundTrip(Object event) {
+    byte[] bytes = serialization.serialize(event).get();
+    var serializer = serialization.findSerializerFor(event);
+    return serialization.deserialize(bytes, serializer.identifier(),
+        org.apache.pekko.serialization.Serializers.manifestFor(serializer, event)).get();
+  }
+
+  @Test
   void blockStartedWrittenBeforeTheMoveReadsBack() throws IOException {
     assertThat(read("block-started")).isEqualTo(JournalSamples.started());
   }

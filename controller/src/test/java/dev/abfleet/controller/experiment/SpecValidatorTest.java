@@ -77,4 +77,29 @@ class SpecValidatorTest {
     assertThat(problems).containsExactly(
         "priority: unknown priority 'urgent'; expected one of pr, adhoc, nightly (highest first; empty = adhoc)");
   }
+
+  private static ExperimentSpec withLoad(dev.abfleet.controller.plan.BenchmarkSpec.Load load) {
+    ExperimentSpec s = Specs.ab(4, 1);
+    var b = s.benchmark();
+    var bench = new dev.abfleet.controller.plan.BenchmarkSpec(b.harness(), b.metrics(), b.iterations(),
+        b.iterationMs(), b.warmupIterations(), b.volume(), b.files(), b.cache(), b.workload(), load);
+    return new ExperimentSpec(s.name(), s.arms(), bench, s.selector(), s.policy(), s.priority());
+  }
+
+  @Test
+  void acceptsThreadsAndSizesWithinTheHarnessesRanges() {
+    assertThat(SpecValidator.validate(withLoad(new dev.abfleet.controller.plan.BenchmarkSpec.Load(256, 4096,
+        16 * 1024 * 1024)))).isEmpty();
+  }
+
+  @Test
+  void rejectsThreadsAndSizesBeyondTheHarnessNamingEachValue() {
+    var problems = SpecValidator.validate(withLoad(new dev.abfleet.controller.plan.BenchmarkSpec.Load(257, -1,
+        16 * 1024 * 1024 + 1)));
+
+    assertThat(problems).containsExactly(
+        "benchmark.threads: 257 must be in 0..256 (0 = one per guest vCPU)",
+        "benchmark.seq_size_mib: 4294967295 must be in 0..4096 (0 = 16 MiB)",
+        "benchmark.file_size: 16777217 bytes must be in 0..16777216 (0 = empty files)");
+  }
 }

@@ -100,4 +100,39 @@ class ProtoToDomainTest {
     assertThat(back.getArms(0).getBuild()).isEqualTo(build);
     assertThat(back.getArms(1).hasBuild()).isFalse();
   }
+
+  @Test
+  void aBenchmarksThreadsAndSizesReachTheDomainAndComeBack() {
+    ExperimentSpec p = ExperimentSpec.newBuilder()
+        .setBenchmark(Benchmark.newBuilder().setThreads(4).setSeqSizeMib(64).setFileSize(4096)).build();
+
+    var domain = ProtoToDomain.spec(p);
+
+    assertThat(domain.benchmark().load()).isEqualTo(new dev.abfleet.controller.plan.BenchmarkSpec.Load(4, 64, 4096));
+    Benchmark back = DomainToProto.spec(domain).getBenchmark();
+    assertThat(back.getThreads()).isEqualTo(4);
+    assertThat(back.getSeqSizeMib()).isEqualTo(64);
+    assertThat(back.getFileSize()).isEqualTo(4096);
+  }
+
+  @Test
+  void keepsPerCpuCountersAndThreadRatesOfARun() {
+    var t = dev.abfleet.proto.fleet.v1.MetricTelemetry.newBuilder().setMetric("m").setWork(10).setWorkUnit("ops")
+        .putInterrupts("RES", 12)
+        .putInterruptsPerCpu("RES", dev.abfleet.proto.fleet.v1.MetricTelemetry.PerCpu.newBuilder()
+            .addCounts(5).addCounts(7).build())
+        .putSoftirqsPerCpu("SCHED", dev.abfleet.proto.fleet.v1.MetricTelemetry.PerCpu.newBuilder()
+            .addCounts(1).addCounts(2).build())
+        .addWakeupsPerCpu(40).addWakeupsPerCpu(41).addThreadRates(1500.5).addThreadRates(1499.5).build();
+    RunResult r = RunResult.newBuilder().setRunId("r1").setLeaseEpoch(1)
+        .addSamples(MetricSample.newBuilder().setMetric("m").setValue(1).setUnit("ops/s").setBetter("higher"))
+        .addGuestCounters(t).build();
+
+    var c = ProtoToDomain.outcome(r, "h1").guest().counters().get(0);
+
+    assertThat(c.interruptsPerCpu()).containsExactly(java.util.Map.entry("RES", java.util.List.of(5L, 7L)));
+    assertThat(c.softirqsPerCpu()).containsExactly(java.util.Map.entry("SCHED", java.util.List.of(1L, 2L)));
+    assertThat(c.wakeupsPerCpu()).containsExactly(40L, 41L);
+    assertThat(c.threadRates()).containsExactly(1500.5, 1499.5);
+  }
 }

@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
@@ -198,38 +196,12 @@ public final class GuestProtocol {
 
     /** A telemetry event; a malformed one is a parse error, never half a record. */
     private void counters(int number, JsonNode node) {
-      JsonNode metric = node.get("metric");
-      JsonNode work = node.path("work");
-      if (metric == null || !metric.isTextual() || metric.asText().isEmpty()) {
-        error(number, "telemetry without a metric");
-        return;
+      TelemetryEvents.Parsed t = TelemetryEvents.parse(node);
+      if (t.problem() != null) {
+        error(number, t.problem());
+      } else {
+        counters.add(t.counters());
       }
-      if (!work.isMissingNode() && !(work.isNumber() && work.doubleValue() >= 0)) {
-        error(number, "telemetry of " + excerpt(metric.asText()) + ": work must be a number >= 0");
-        return;
-      }
-      Map<String, Long> interrupts = new LinkedHashMap<>();
-      JsonNode rows = node.path("interrupts");
-      if (!rows.isMissingNode() && !rows.isObject()) {
-        error(number, "telemetry of " + excerpt(metric.asText()) + ": interrupts must be an object");
-        return;
-      }
-      for (var it = rows.fields(); it.hasNext(); ) {
-        var row = it.next();
-        if (!row.getValue().canConvertToLong() || row.getValue().longValue() < 0) {
-          error(number, "telemetry of " + excerpt(metric.asText()) + ": interrupt row "
-              + excerpt(row.getKey()) + " must be a count >= 0");
-          return;
-        }
-        interrupts.put(row.getKey(), row.getValue().longValue());
-      }
-      counters.add(new GuestCounters(metric.asText(), work.asDouble(0), text(node, "work_unit"),
-          interrupts, count(node, "context_switches"), count(node, "interrupts_total")));
-    }
-
-    private static long count(JsonNode node, String field) {
-      JsonNode n = node.get(field);
-      return n != null && n.canConvertToLong() && n.longValue() >= 0 ? n.longValue() : -1;
     }
 
     ParsedRun build() {

@@ -30,7 +30,8 @@ public final class HarnessBuild {
   /** The cross compiler for arm64 guests on other hosts (Debian: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross). */
   public static final String ARM64_COMPILER = "aarch64-linux-gnu-gcc";
 
-  static final List<String> FLAGS = List.of("-std=c11", "-static", "-O2", "-Wall");
+  /** -pthread: fleetbench runs its threads with pthreads (needed to link them before glibc 2.34). */
+  static final List<String> FLAGS = List.of("-std=c11", "-static", "-O2", "-Wall", "-pthread");
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration COMPILE_TIMEOUT = Duration.ofMinutes(3);
   /** Target triple per compiler name or path, asked once per JVM: it cannot change under us. */

@@ -18,10 +18,37 @@ import java.util.regex.Pattern;
  * @param cold drop the guest's page, dentry and inode caches before each iteration
  * @param volume the host volume /init mounts and runs the harness on; null = none (the
  *     harness runs in {@code dir})
+ * @param load threads and file sizes; {@link Load#DEFAULT} = the harness defaults
  */
 public record HarnessParams(
     List<String> metrics, int iterations, int iterationMs, int warmup, String out, String dir,
-    int files, boolean cold, Volume volume) {
+    int files, boolean cold, Volume volume, Load load) {
+
+  /**
+   * How many harness threads run each metric at once and how large their files are, each
+   * within fleetbench's range.
+   *
+   * @param threads harness threads; 0 = one per guest vCPU (at most 256)
+   * @param seqSizeMib seq_read's file per thread in MiB; 0 = 16 (at most 4096)
+   * @param fileSize bytes in each file the metadata and tree metrics create; 0 = empty files
+   *     (at most 16 MiB)
+   */
+  public record Load(int threads, int seqSizeMib, int fileSize) {
+    public static final int MAX_THREADS = 256;
+    public static final int MAX_SEQ_SIZE_MIB = 4096;
+    public static final int MAX_FILE_SIZE = 16 * 1024 * 1024;
+    public static final Load DEFAULT = new Load(0, 0, 0);
+
+    /** @throws IllegalArgumentException a value is outside fleetbench's range */
+    public Load {
+      require(threads >= 0 && threads <= MAX_THREADS, "threads must be in 0..256 (0 = one per vCPU), got "
+          + threads);
+      require(seqSizeMib >= 0 && seqSizeMib <= MAX_SEQ_SIZE_MIB, "seq_size must be in 0..4096 MiB, got "
+          + seqSizeMib);
+      require(fileSize >= 0 && fileSize <= MAX_FILE_SIZE, "file_size must be in 0..16777216 bytes, got "
+          + fileSize);
+    }
+  }
 
   /**
    * A host volume as /init mounts it: {@code mount -t FSTYPE -o OPTIONS TAG /mnt/host}, then
@@ -69,6 +96,13 @@ public record HarnessParams(
         "out '" + out + "' must be an absolute path of [A-Za-z0-9_./-]");
     require(dir.isEmpty() || PATH.matcher(dir).matches(),
         "dir '" + dir + "' must be an absolute path of [A-Za-z0-9_./-]");
+    load = load == null ? Load.DEFAULT : load;
+  }
+
+  /** Default threads and sizes. */
+  public HarnessParams(List<String> metrics, int iterations, int iterationMs, int warmup, String out,
+      String dir, int files, boolean cold, Volume volume) {
+    this(metrics, iterations, iterationMs, warmup, out, dir, files, cold, volume, Load.DEFAULT);
   }
 
   /** No host volume. */
@@ -90,7 +124,12 @@ public record HarnessParams(
 
   /** The same parameters with {@code volume} as the host volume. */
   public HarnessParams withVolume(Volume v) {
-    return new HarnessParams(metrics, iterations, iterationMs, warmup, out, dir, files, cold, v);
+    return new HarnessParams(metrics, iterations, iterationMs, warmup, out, dir, files, cold, v, load);
+  }
+
+  /** The same parameters with {@code l} as threads and sizes. */
+  public HarnessParams withLoad(Load l) {
+    return new HarnessParams(metrics, iterations, iterationMs, warmup, out, dir, files, cold, volume, l);
   }
 
   /** The parameters to append to the kernel command line, e.g. "abfleet.iterations=3". */
@@ -119,6 +158,15 @@ public record HarnessParams(
     }
     if (cold) {
       args.add("abfleet.cache=cold");
+    }
+    if (load.threads() > 0) {
+      args.add("abfleet.threads=" + load.threads());
+    }
+    if (load.seqSizeMib() > 0) {
+      args.add("abfleet.seq_size=" + load.seqSizeMib());
+    }
+    if (load.fileSize() > 0) {
+      args.add("abfleet.file_size=" + load.fileSize());
     }
     if (volume != null) {
       args.add("abfleet.volume=" + volume.fsType());

@@ -17,6 +17,7 @@ import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.ConsoleLogs;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.guest.GuestCounters;
 import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
@@ -244,10 +245,7 @@ public final class GuestRunProcedure implements RunProcedure {
           .setWarmup(s.warmup()));
     }
     (workload != null ? workload.counters() : parsed.counters()).forEach(c -> result.addGuestCounters(
-        MetricTelemetry.newBuilder()
-        .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
-        .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
-        .setInterruptsTotal(c.interruptsTotal())));
+        telemetryOf(c)));
     parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
     result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
     if (workload != null) {
@@ -255,6 +253,20 @@ public final class GuestRunProcedure implements RunProcedure {
       result.setParseErrorsOmitted(parsed.parseErrorsOmitted() + workload.errorsOmitted());
     }
     return WorkerMessage.newBuilder().setRunResult(result).build();
+  }
+
+  static MetricTelemetry telemetryOf(GuestCounters c) {
+    MetricTelemetry.Builder t = MetricTelemetry.newBuilder()
+        .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
+        .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
+        .setInterruptsTotal(c.interruptsTotal())
+        .addAllWakeupsPerCpu(c.wakeupsPerCpu())
+        .addAllThreadRates(c.threadRates());
+    c.interruptsPerCpu().forEach((row, counts) -> t.putInterruptsPerCpu(row,
+        MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
+    c.softirqsPerCpu().forEach((row, counts) -> t.putSoftirqsPerCpu(row,
+        MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
+    return t.build();
   }
 
   /**
@@ -327,7 +339,8 @@ public final class GuestRunProcedure implements RunProcedure {
     var b = run.getBenchmark();
     // A workload's metrics are its own: they never reach fleetbench.
     return new HarnessParams(b.hasWorkload() ? List.of() : b.getMetricsList(), b.getIterations(), b.getIterationMs(),
-        b.getWarmupIterations(), "", "", b.getFiles(), "cold".equals(b.getCache()));
+        b.getWarmupIterations(), "", "", b.getFiles(), "cold".equals(b.getCache()))
+        .withLoad(new HarnessParams.Load(b.getThreads(), b.getSeqSizeMib(), b.getFileSize()));
   }
 
   private static List<String> requestedMetrics(RunAssignment run) {

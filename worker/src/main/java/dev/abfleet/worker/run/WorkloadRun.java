@@ -115,7 +115,7 @@ final class WorkloadRun {
     out.samples().forEach(s -> metrics.add(s.metric()));
     parsed.counters().stream().filter(c -> c.metric().equals(TELEMETRY_METRIC)).findFirst().ifPresent(c ->
         metrics.forEach(m -> counters.add(new GuestCounters(m, 1, "run", c.interrupts(), c.contextSwitches(),
-            c.interruptsTotal()))));
+            c.interruptsTotal(), c.interruptsPerCpu(), c.softirqsPerCpu(), c.wakeupsPerCpu(), List.of()))));
     String problem = problem(format, parsed, out, overCap);
     return new Outcome(out.samples(), counters, out.errors(), out.errorsOmitted(), problem);
   }

@@ -108,7 +108,7 @@ class FleetbenchNativeTest {
 
     RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
         "--metrics", "find_recursive,rm_rf", "--iterations", "2", "--iteration-ms", "5",
-        "--files", "100");
+        "--files", "100", "--threads", "1");
 
     assertThat(r.exitCode()).as(r.outputTail()).isZero();
     ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
@@ -117,7 +117,130 @@ class FleetbenchNativeTest {
         .extracting(GuestCounters::work).isEqualTo(2 * 107.0);
     assertThat(run.counters()).filteredOn(c -> c.metric().equals("find_recursive"))
         .singleElement().satisfies(c -> assertThat(c.work() % 106).isZero());
-    assertThat(tmp.resolve("bench").resolve("fleetbench-tree")).doesNotExist();
+    assertThat(tmp.resolve("bench").resolve("t0").resolve("fleetbench-tree")).doesNotExist();
+  }
+
+  @Test
+  void runsEachMetricOnTwoThreadsAndReportsEachThreadsRate() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--metrics", "metadata_stat,rm_rf", "--iterations", "2", "--iteration-ms", "20",
+        "--files", "100", "--threads", "2");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    ParsedRun run = GuestProtocol.parse(Files.readAllBytes(out));
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.measuredSamples()).hasSize(4).allMatch(s -> s.value() > 0);
+    assertThat(run.counters()).hasSize(2).allSatisfy(c ->
+        assertThat(c.threadRates()).as(c.metric()).hasSize(2).allMatch(x -> x > 0));
+    // The 100 files split 50 + 50: each thread's tree is 50 files in 3 leaves under 1 parent,
+    // and its root: 55 entries, 110 per iteration for both threads.
+    assertThat(run.counters()).filteredOn(c -> c.metric().equals("rm_rf")).singleElement()
+        .extracting(GuestCounters::work).isEqualTo(2 * 110.0);
+    assertThat(tmp.resolve("bench").resolve("t0").resolve("fleetbench-meta")).isDirectory();
+    assertThat(tmp.resolve("bench").resolve("t1").resolve("fleetbench-meta")).isDirectory();
+  }
+
+  @Test
+  void runsOneThreadPerOnlineCpuByDefault() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--metrics", "negative_lookup", "--iterations", "1", "--iteration-ms", "5");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    assertThat(GuestProtocol.parse(Files.readAllBytes(out)).counters()).singleElement()
+        .satisfies(c -> assertThat(c.threadRates()).hasSize(onlineCpus()));
+  }
+
+  @Test
+  void writesEachThreadsSeqFileAndMetadataFilesInTheRequestedSizes() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+    Path bench = tmp.resolve("bench");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", bench.toString(),
+        "--metrics", "seq_read,metadata_stat", "--iterations", "1", "--iteration-ms", "5",
+        "--threads", "2", "--seq-size", "2", "--file-size", "100");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    for (String t : List.of("t0", "t1")) {
+      assertThat(Files.size(bench.resolve(t).resolve("fleetbench-seq.dat"))).isEqualTo(2L << 20);
+      assertThat(Files.size(bench.resolve(t).resolve("fleetbench-meta").resolve("f00255"))).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void reportsInterruptRowsPerCpuThatAddUpToTheSummedRows() throws Exception {
+    Path out = tmp.resolve("results.jsonl");
+
+    RunResult r = fleetbench("--out", out.toString(), "--dir", tmp.resolve("bench").toString(),
+        "--metrics", "metadata_stat,create_delete", "--iterations", "2", "--iteration-ms", "40",
+        "--threads", "2");
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    int cpus = onlineCpus();
+    List<GuestCounters> counters = GuestProtocol.parse(Files.readAllBytes(out)).counters();
+    assertThat(counters).hasSize(2).allSatisfy(c -> {
+      assertThat(c.interrupts().keySet()).containsAll(c.interruptsPerCpu().keySet());
+      c.interruptsPerCpu().forEach((row, counts) -> {
+        assertThat(counts).as(row).hasSize(cpus);
+        assertThat(counts.stream().mapToLong(Long::longValue).sum()).as(row).isEqualTo(c.interrupts().get(row));
+      });
+      c.softirqsPerCpu().forEach((row, counts) -> assertThat(counts).as(row).hasSize(cpus)
+          .anyMatch(n -> n > 0));
+      // This build host's kernel has no schedstat; a guest kernel with it reports one count per CPU.
+      assertThat(c.wakeupsPerCpu()).hasSize(Files.exists(Path.of("/proc/schedstat")) ? cpus : 0);
+    });
+    // The timer ticks during 80 ms of work: the local timer row moves, on some CPU.
+    assertThat(counters).anySatisfy(c -> assertThat(c.interruptsPerCpu()).isNotEmpty());
+  }
+
+  /**
+   * The per-CPU parsers on captures: /proc/interrupts of a KVM guest (RES split over 2 CPUs, ERR
+   * with one column and so no split), /proc/softirqs of this build host, and a /proc/schedstat
+   * written in the layout of kernel 6.1's show_schedstat (version 15; ttwu_count is the fifth
+   * number after cpuN).
+   */
+  @Test
+  void readsInterruptSoftirqAndWakeupCountsPerCpuFromCaptures() throws Exception {
+    Path dir = Path.of(getClass().getResource("/percpu/x86_64").toURI());
+
+    RunResult r = fleetbench("--dump-per-cpu", dir.toString());
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.stdoutTail().trim());
+    assertThat(json.get("cpus").asInt()).isEqualTo(2);
+    assertThat(json.at("/interrupts_per_cpu/RES").toString()).isEqualTo("[312957,278306]");
+    assertThat(json.at("/interrupts_per_cpu/virtio1-req.0").toString()).isEqualTo("[0,194625]");
+    assertThat(json.get("interrupts_per_cpu").has("ERR")).isFalse();
+    assertThat(json.at("/softirqs_per_cpu/SCHED").toString()).isEqualTo("[762769,773602]");
+    assertThat(json.at("/softirqs_per_cpu/RCU").toString()).isEqualTo("[1187145,1561042]");
+    assertThat(json.get("wakeups_per_cpu").toString()).isEqualTo("[51349,47112]");
+  }
+
+  @Test
+  void leavesOutWhatTheKernelDoesNotProvideAndSchedstatBeforeVersion15() throws Exception {
+    Path dir = Path.of(getClass().getResource("/percpu/old-schedstat").toURI());
+
+    RunResult r = fleetbench("--dump-per-cpu", dir.toString());
+
+    assertThat(r.exitCode()).as(r.outputTail()).isZero();
+    assertThat(r.stdoutTail().trim()).isEqualTo("{\"cpus\":0}");
+  }
+
+  @Test
+  void rejectsMoreThreadsThanItRunsWithExitCode2() throws Exception {
+    RunResult r = fleetbench("--threads", "257");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.outputTail()).contains("--threads must be an integer in 0..256, got '257'");
+  }
+
+  /** CPU columns of /proc/interrupts: the CPUs online, as the harness counts them. */
+  private static int onlineCpus() throws Exception {
+    String header = Files.readAllLines(Path.of("/proc/interrupts")).get(0);
+    return header.split("CPU", -1).length - 1;
   }
 
   /**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class GuestProtocolTest {
@@ -272,6 +273,52 @@ class GuestProtocolTest {
     assertThat(run.counters()).isEmpty();
     assertThat(run.parseErrors()).extracting(ParseError::message).containsExactly(
         "telemetry of m: interrupt row RES must be a count >= 0", "telemetry without a metric");
+  }
+
+  @Test
+  void readsPerCpuRowsWakeupsAndThreadRatesOfATelemetryEvent() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"metadata_stat\","
+        + "\"work\":10,\"work_unit\":\"ops\",\"interrupts\":{\"RES\":12},"
+        + "\"interrupts_per_cpu\":{\"RES\":[5,7]},\"softirqs_per_cpu\":{\"SCHED\":[1,0],\"RCU\":[2,3]},"
+        + "\"wakeups_per_cpu\":[40,41],\"thread_rates\":[1500.5,1499.25]}\n").getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.parseErrors()).isEmpty();
+    assertThat(run.counters()).singleElement().satisfies(c -> {
+      assertThat(c.interruptsPerCpu()).containsExactly(Map.entry("RES", List.of(5L, 7L)));
+      assertThat(c.softirqsPerCpu()).containsEntry("SCHED", List.of(1L, 0L)).containsEntry("RCU", List.of(2L, 3L));
+      assertThat(c.wakeupsPerCpu()).containsExactly(40L, 41L);
+      assertThat(c.threadRates()).containsExactly(1500.5, 1499.25);
+    });
+  }
+
+  @Test
+  void aTelemetryEventOfAnOlderHarnessHasNoPerCpuDetail() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"seq_read\","
+        + "\"work\":64,\"work_unit\":\"MiB\",\"interrupts\":{\"RES\":1}}\n").getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.counters()).singleElement().satisfies(c -> {
+      assertThat(c.interruptsPerCpu()).isEmpty();
+      assertThat(c.softirqsPerCpu()).isEmpty();
+      assertThat(c.wakeupsPerCpu()).isEmpty();
+      assertThat(c.threadRates()).isEmpty();
+    });
+  }
+
+  @Test
+  void rejectsMalformedPerCpuRowsAndThreadRatesAsParseErrors() {
+    ParsedRun run = GuestProtocol.parse(("{\"event\":\"telemetry\",\"metric\":\"a\","
+        + "\"interrupts_per_cpu\":{\"RES\":[1,-2]}}\n"
+        + "{\"event\":\"telemetry\",\"metric\":\"b\",\"softirqs_per_cpu\":[1]}\n"
+        + "{\"event\":\"telemetry\",\"metric\":\"c\",\"wakeups_per_cpu\":[1.5]}\n"
+        + "{\"event\":\"telemetry\",\"metric\":\"d\",\"thread_rates\":[\"fast\"]}\n")
+        .getBytes(StandardCharsets.UTF_8));
+
+    assertThat(run.counters()).isEmpty();
+    assertThat(run.parseErrors()).extracting(ParseError::message).containsExactly(
+        "telemetry of a: interrupts_per_cpu row RES must hold counts >= 0, got -2",
+        "telemetry of b: softirqs_per_cpu must be an object",
+        "telemetry of c: wakeups_per_cpu must hold counts >= 0, got 1.5",
+        "telemetry of d: thread_rates must hold rates >= 0, got \"fast\"");
   }
 
   @Test

@@ -21,7 +21,7 @@ class HarnessBuildTest {
   @Test
   void compilesStaticOptimisedC11IntoTheGivenOutput() {
     assertThat(HarnessBuild.compileArgv("gcc", Path.of("/c/fleetbench.c"), Path.of("/o/fleetbench")))
-        .containsExactly("gcc", "-std=c11", "-static", "-O2", "-Wall", "-o", "/o/fleetbench",
+        .containsExactly("gcc", "-std=c11", "-static", "-O2", "-Wall", "-pthread", "-o", "/o/fleetbench",
             "/c/fleetbench.c");
   }
 

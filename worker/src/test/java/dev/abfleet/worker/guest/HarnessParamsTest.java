@@ -33,6 +33,32 @@ class HarnessParamsTest {
   }
 
   @Test
+  void spellsThreadsAndFileSizesForTheInit() {
+    HarnessParams p = HarnessParams.defaults().withLoad(new HarnessParams.Load(4, 64, 4096));
+
+    assertThat(p.kernelArgs()).containsExactly("abfleet.threads=4", "abfleet.seq_size=64",
+        "abfleet.file_size=4096");
+  }
+
+  @Test
+  void leavesZeroThreadsAndSizesToTheHarness() {
+    assertThat(HarnessParams.defaults().withLoad(new HarnessParams.Load(0, 0, 0)).kernelArgs()).isEmpty();
+  }
+
+  @Test
+  void rejectsMoreThreadsThanTheHarnessRuns() {
+    assertThatThrownBy(() -> new HarnessParams.Load(257, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("threads must be in 0..256").hasMessageContaining("257");
+  }
+
+  @Test
+  void rejectsAFileSizeAboveSixteenMebibytes() {
+    assertThatThrownBy(() -> new HarnessParams.Load(0, 0, 16 * 1024 * 1024 + 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("file_size must be in 0..16777216");
+  }
+
+  @Test
   void rejectsAMetricNameThatWouldSplitTheCommandLine() {
     assertThatThrownBy(() -> new HarnessParams(List.of("stat init=/bin/sh"), 0, 0, 0, "", ""))
         .isInstanceOf(IllegalArgumentException.class)
