@@ -113,6 +113,9 @@ public final class JsonReport {
       changes.forEach(c -> t.add(telemetryChange(c)));
     }
     if (run != null) {
+      ObjectNode console = n.putObject("console_findings");
+      ConsoleSummary.of(r).forEach(s -> console.putObject(s.arm())
+          .put("boots", s.bootsWithFindings()).put("lines", s.lines()));
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
     }
@@ -225,6 +228,11 @@ public final class JsonReport {
     }
     if (!f.consoleTail().isEmpty()) {
       n.put("console_tail", f.consoleTail());
+    }
+    if (f.consoleFindings() > 0) {
+      ObjectNode console = n.putObject("console");
+      console.put("findings", f.consoleFindings());
+      strings(console.putArray("lines"), f.consoleLines());
     }
     if (!f.volumeTransport().isEmpty()) {
       n.putObject("volume").put("transport", f.volumeTransport()).put("options", f.volumeOptions());

@@ -76,7 +76,8 @@ public final class ReportInputs {
             o.guest().volumeTransport(), o.guest().volumeOptions(), o.guest().vcpuHostCpus(),
             o.guest().counters().stream().map(c -> new MetricCounters(c.metric(), c.work(),
                 c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal())).toList(),
-            o.guest().guestArch(), o.guest().guestImageSha256()));
+            o.guest().guestArch(), o.guest().guestImageSha256(),
+            o.guest().consoleFindings(), o.guest().consoleLines()));
   }
 
   private static String status(RunOutcome.Status s) {

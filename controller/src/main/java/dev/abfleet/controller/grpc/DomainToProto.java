@@ -91,7 +91,8 @@ public final class DomainToProto {
             .setWarmupBoot(s.policy().warmupBoot())
             .setFutilityEffect(s.policy().futilityEffect())
             .setFutilityBeta(s.policy().futilityBeta()))
-        .setPriority(s.priority());
+        .setPriority(s.priority())
+        .addAllConsolePatterns(s.consolePatterns());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
   }
@@ -185,7 +186,9 @@ public final class DomainToProto {
             .addAllVcpuHostCpus(o.guest().vcpuHostCpus())
             .setGuestArch(o.guest().guestArch())
             .setGuestImageSha256(o.guest().guestImageSha256())
-            .setConsoleLogSha256(o.guest().consoleLogSha256()))
+            .setConsoleLogSha256(o.guest().consoleLogSha256())
+            .setConsoleFindings(o.guest().consoleFindings())
+            .addAllConsoleLines(o.guest().consoleLines()))
         .setConsoleLogSha256(o.guest().consoleLogSha256())
         .setStatus(o.status().wire())
         .setMessage(o.message())
@@ -218,7 +221,8 @@ public final class DomainToProto {
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllModules(r.guest().modules()).setModulesDir(r.guest().modulesDir())
           .setVolumeOptions(r.guest().volumeOptions())
-          .setArch(r.guest().arch());
+          .setArch(r.guest().arch())
+          .addAllConsolePatterns(r.consolePatterns());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
       }

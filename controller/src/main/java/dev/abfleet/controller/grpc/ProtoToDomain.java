@@ -54,7 +54,7 @@ final class ProtoToDomain {
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
             pol.getClassByList(), pol.getWarmupBoot(), pol.getFutilityEffect(),
             pol.getFutilityBeta()),
-        p.getPriority());
+        p.getPriority()).withConsolePatterns(p.getConsolePatternsList());
   }
 
   private static ArmSpec arm(Arm a) {
@@ -151,7 +151,8 @@ final class ProtoToDomain {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
             c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal())).toList(),
-        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256());
+        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(),
+        t.getConsoleFindings(), t.getConsoleLinesList());
   }
 
   private static Sample sample(MetricSample s) {

@@ -122,7 +122,7 @@ public final class ProtoReports {
             t.getVcpuHostCpusList(), b.getGuestCountersList().stream().map(c -> new MetricCounters(
                 c.getMetric(), c.getWork(), c.getWorkUnit(), c.getInterruptsMap(),
                 c.getContextSwitches(), c.getInterruptsTotal())).toList(),
-            t.getGuestArch(), t.getGuestImageSha256()));
+            t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList()));
   }
 
   private static BootSample sample(MetricSample s) {
