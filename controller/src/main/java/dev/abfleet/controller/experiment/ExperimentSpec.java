@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
 import dev.abfleet.controller.plan.BenchmarkSpec;
@@ -23,7 +24,7 @@ public record ExperimentSpec(
     PolicySpec policy,
     String priority,
     String owner,
-    List<String> consolePatterns) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> consolePatterns) {
 
   /** A spec without an owner. */
   public ExperimentSpec(String name, List<ArmSpec> arms, BenchmarkSpec benchmark,

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -20,7 +21,8 @@ import java.util.List;
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
     List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
-    int consoleFindings, List<String> consoleLines) {
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int consoleFindings,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> consoleLines) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
   public GuestFacts {

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * One boot of a block.
@@ -27,7 +28,7 @@ public record RunPlan(
     String hypervisor,
     boolean warmup,
     GuestSetup guest,
-    java.util.List<String> consolePatterns) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<String> consolePatterns) {
 
   public RunPlan {
     guest = guest == null ? GuestSetup.NONE : guest;
