@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "A/B verdicts for kernel variants from back-to-back isolated VM boots.",
     subcommands = {
-      AbCommand.class, dev.abfleet.cli.build.BuildCommand.class, dev.abfleet.cli.nightly.NightlyCommand.class, dev.abfleet.cli.history.HistoryCommand.class, dev.abfleet.cli.bisect.BisectCommand.class,
+      AbCommand.class, SoakCommand.class, dev.abfleet.cli.build.BuildCommand.class, dev.abfleet.cli.nightly.NightlyCommand.class, dev.abfleet.cli.history.HistoryCommand.class, dev.abfleet.cli.bisect.BisectCommand.class,
       dev.abfleet.cli.analyze.AnalyzeCommand.class, dev.abfleet.cli.calibrate.CalibrateCommand.class,
       dev.abfleet.cli.plan.PlanCommand.class,
       DemoCommand.class,

@@ -75,6 +75,7 @@ public final class HtmlReport {
     }
     out.append("<p>").append(esc(r.verdictLine())).append("</p>\n");
     bootFailures(r, out);
+    ConsoleSummary.lines(r).forEach(line -> out.append("<p class=\"console\">").append(esc(line)).append("</p>\n"));
     lists(r, noise, out);
     metrics(r, ids, out);
     out.append("</section>\n");

@@ -118,6 +118,9 @@ public final class JsonReport {
       ratios.forEach(c -> t.add(ratio(c)));
     }
     if (run != null) {
+      ObjectNode console = n.putObject("console_findings");
+      ConsoleSummary.of(r).forEach(s -> console.putObject(s.arm())
+          .put("boots", s.bootsWithFindings()).put("lines", s.lines()));
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
     }
@@ -255,6 +258,11 @@ public final class JsonReport {
     }
     if (!f.consoleTail().isEmpty()) {
       n.put("console_tail", f.consoleTail());
+    }
+    if (f.consoleFindings() > 0) {
+      ObjectNode console = n.putObject("console");
+      console.put("findings", f.consoleFindings());
+      strings(console.putArray("lines"), f.consoleLines());
     }
     if (!f.volumeTransport().isEmpty()) {
       ObjectNode v = n.putObject("volume").put("transport", f.volumeTransport()).put("options", f.volumeOptions());

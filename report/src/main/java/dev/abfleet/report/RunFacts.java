@@ -17,6 +17,9 @@ package dev.abfleet.report;
  * @param guestArch guest architecture ("x86_64", "aarch64"); empty = unknown
  * @param guestImageSha256 SHA-256 of the guest image the boot used; empty = unknown or the arm's
  *     own initrd
+ * @param consoleFindings console lines that matched the console patterns (WARNING:, BUG:, Oops,
+ *     ...); 0 = clean or not scanned
+ * @param consoleLines the first of them, in console order
  * @param volumeDaemon the host process that served the volume and what it used; null = none
  */
 public record RunFacts(
@@ -35,6 +38,8 @@ public record RunFacts(
     java.util.List<MetricCounters> counters,
     String guestArch,
     String guestImageSha256,
+    int consoleFindings,
+    java.util.List<String> consoleLines,
     DaemonUsage volumeDaemon) {
 
   public RunFacts {
@@ -48,15 +53,28 @@ public record RunFacts(
     counters = counters == null ? java.util.List.of() : java.util.List.copyOf(counters);
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
+    consoleLines = consoleLines == null ? java.util.List.of() : java.util.List.copyOf(consoleLines);
   }
 
   /** Facts of a boot whose volume, if any, had no daemon beside the VM. */
   public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
       long bootMs, long runMs, long stageMs, String message, String consoleTail,
       String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256, int consoleFindings,
+      java.util.List<String> consoleLines) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, null);
+  }
+
+  /** Facts of a boot whose console was not scanned and whose volume had no daemon. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
       java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256) {
     this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
-        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, null);
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        0, null, null);
   }
 
   /** Facts of a boot whose guest architecture and image are unknown. */

@@ -34,6 +34,7 @@ public final class TextReport {
       out.append("* not gating\n");
     }
     bootFailures(r, out);
+    ConsoleSummary.lines(r).forEach(line -> out.append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     for (Row row : a.rows()) {

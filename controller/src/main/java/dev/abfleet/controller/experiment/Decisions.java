@@ -50,13 +50,13 @@ public final class Decisions {
       ArmSpec base = spec.baseline();
       runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
           base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
-          spec.bootTimeoutS(), hypervisor, true, base.guest()));
+          spec.bootTimeoutS(), hypervisor, true, base.guest(), spec.consolePatterns()));
     }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
-          spec.bootTimeoutS(), hypervisor, false, arm.guest()));
+          spec.bootTimeoutS(), hypervisor, false, arm.guest(), spec.consolePatterns()));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
   }

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
 import dev.abfleet.controller.plan.BenchmarkSpec;
@@ -12,6 +13,8 @@ import java.util.List;
  * @param priority "pr", "nightly" or "adhoc" (empty = adhoc)
  * @param owner id of the API token that submitted it; empty = submitted without a token (auth
  *     off, or recorded before tokens existed: null in an old journal reads as empty)
+ * @param consolePatterns regular expressions every boot's console is scanned for; empty = the
+ *     worker's default list (and what journals recorded before console scans read as)
  */
 public record ExperimentSpec(
     String name,
@@ -20,12 +23,19 @@ public record ExperimentSpec(
     HostSelector selector,
     PolicySpec policy,
     String priority,
-    String owner) {
+    String owner,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> consolePatterns) {
 
   /** A spec without an owner. */
   public ExperimentSpec(String name, List<ArmSpec> arms, BenchmarkSpec benchmark,
       HostSelector selector, PolicySpec policy, String priority) {
-    this(name, arms, benchmark, selector, policy, priority, "");
+    this(name, arms, benchmark, selector, policy, priority, "", List.of());
+  }
+
+  /** A spec whose boots' consoles are scanned for the worker's default patterns. */
+  public ExperimentSpec(String name, List<ArmSpec> arms, BenchmarkSpec benchmark,
+      HostSelector selector, PolicySpec policy, String priority, String owner) {
+    this(name, arms, benchmark, selector, policy, priority, owner, List.of());
   }
 
   public ExperimentSpec {
@@ -38,11 +48,17 @@ public record ExperimentSpec(
     policy = policy == null ? PolicySpec.defaults() : policy;
     priority = priority == null || priority.isEmpty() ? "adhoc" : priority;
     owner = owner == null ? "" : owner;
+    consolePatterns = consolePatterns == null ? List.of() : List.copyOf(consolePatterns);
   }
 
   /** This spec as submitted by the token {@code ownerId} (empty = no token). */
   public ExperimentSpec withOwner(String ownerId) {
-    return new ExperimentSpec(name, arms, benchmark, selector, policy, priority, ownerId);
+    return new ExperimentSpec(name, arms, benchmark, selector, policy, priority, ownerId, consolePatterns);
+  }
+
+  /** This spec scanning every boot's console for {@code patterns} (empty = the default list). */
+  public ExperimentSpec withConsolePatterns(List<String> patterns) {
+    return new ExperimentSpec(name, arms, benchmark, selector, policy, priority, owner, patterns);
   }
 
   /** The volume transports the arms name (their own, else the benchmark's), in arm order; empty = any. */

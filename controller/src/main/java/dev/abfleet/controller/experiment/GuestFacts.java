@@ -16,11 +16,16 @@ import java.util.List;
  *     or unknown
  * @param consoleLogSha256 SHA-256 of the boot's console log in the controller's artifact store;
  *     empty = not uploaded (absent from events recorded before logs were uploaded)
+ * @param consoleFindings console lines that matched the experiment's console patterns; 0 = clean
+ *     or not scanned (events recorded before console scans)
+ * @param consoleLines the first of them (at most 20, each at most 300 characters)
  * @param volumeDaemon the host process that served the volume and what it used; null = none (or
  *     recorded before daemons were measured)
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
     List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int consoleFindings,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> consoleLines,
     @JsonInclude(JsonInclude.Include.NON_NULL) DaemonUsage volumeDaemon) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
@@ -32,12 +37,22 @@ public record GuestFacts(String volumeTransport, String volumeOptions, List<Inte
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLogSha256 = consoleLogSha256 == null ? "" : consoleLogSha256;
+    consoleLines = consoleLines == null ? List.of() : List.copyOf(consoleLines);
   }
 
   /** Facts of a boot with no volume daemon. */
   public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
+      List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
+      int consoleFindings, List<String> consoleLines) {
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, consoleLogSha256,
+        consoleFindings, consoleLines, null);
+  }
+
+  /** Facts of a boot whose console was not scanned, with no volume daemon. */
+  public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
       List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256) {
-    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, consoleLogSha256, null);
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, consoleLogSha256,
+        0, List.of(), null);
   }
 
   /** Facts of a boot whose console log was not uploaded. */

@@ -77,7 +77,8 @@ public final class ReportInputs {
             o.guest().counters().stream().map(c -> new MetricCounters(c.metric(), c.work(),
                 c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal(), c.interruptsPerCpu(),
                 c.softirqsPerCpu(), c.wakeupsPerCpu(), c.threadRates())).toList(),
-            o.guest().guestArch(), o.guest().guestImageSha256(), o.guest().volumeDaemon()));
+            o.guest().guestArch(), o.guest().guestImageSha256(),
+            o.guest().consoleFindings(), o.guest().consoleLines(), o.guest().volumeDaemon()));
   }
 
   private static String status(RunOutcome.Status s) {

@@ -34,6 +34,7 @@ public final class SpecValidator {
       return problems;
     }
     checkArms(spec.arms(), problems);
+    checkConsolePatterns(spec.consolePatterns(), problems);
     PolicySpec policy = spec.policy();
     if (policy.pairs() < 1 || policy.pairs() > MAX_PAIRS) {
       problems.add("policy.pairs: " + policy.pairs() + " is out of range; use 1.." + MAX_PAIRS
@@ -258,6 +259,23 @@ public final class SpecValidator {
       }
       if (!seen.add(dim)) {
         problems.add(at + "'" + dim + "' is listed twice; list each dimension once");
+      }
+    }
+  }
+
+  private static void checkConsolePatterns(List<String> patterns, List<String> problems) {
+    for (int i = 0; i < patterns.size(); i++) {
+      String p = patterns.get(i);
+      if (p.isBlank()) {
+        problems.add("console_patterns[" + i + "]: empty; give a regular expression such as 'WARNING:', or none for"
+            + " the default list");
+        continue;
+      }
+      try {
+        Pattern.compile(p);
+      } catch (java.util.regex.PatternSyntaxException e) {
+        problems.add("console_patterns[" + i + "]: '" + p + "' is not a valid regular expression ("
+            + e.getDescription() + "); escape special characters, e.g. 'Oops\\['");
       }
     }
   }

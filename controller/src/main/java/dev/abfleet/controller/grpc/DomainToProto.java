@@ -91,7 +91,8 @@ public final class DomainToProto {
             .setWarmupBoot(s.policy().warmupBoot())
             .setFutilityEffect(s.policy().futilityEffect())
             .setFutilityBeta(s.policy().futilityBeta()))
-        .setPriority(s.priority());
+        .setPriority(s.priority())
+        .addAllConsolePatterns(s.consolePatterns());
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
   }
@@ -194,7 +195,9 @@ public final class DomainToProto {
             .setVolumeDaemon(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().daemon())
             .setVolumeDaemonOptions(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().options())
             .setVolumeDaemonCpuMs(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().cpuMs())
-            .setVolumeDaemonThreads(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().threads()))
+            .setVolumeDaemonThreads(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().threads())
+            .setConsoleFindings(o.guest().consoleFindings())
+            .addAllConsoleLines(o.guest().consoleLines()))
         .setConsoleLogSha256(o.guest().consoleLogSha256())
         .setStatus(o.status().wire())
         .setMessage(o.message())
@@ -239,7 +242,8 @@ public final class DomainToProto {
           .setVolumeOptions(r.guest().volumeOptions())
           .setVolumeTransport(r.guest().volumeTransport())
           .setVolumeCache(r.guest().volumeCache())
-          .setArch(r.guest().arch());
+          .setArch(r.guest().arch())
+          .addAllConsolePatterns(r.consolePatterns());
       if (r.initrd() != null) {
         run.setInitrd(artifact(r.initrd()));
       }

@@ -59,7 +59,7 @@ final class ProtoToDomain {
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
             pol.getClassByList(), pol.getWarmupBoot(), pol.getFutilityEffect(),
             pol.getFutilityBeta()),
-        p.getPriority());
+        p.getPriority()).withConsolePatterns(p.getConsolePatternsList());
   }
 
   private static ArmSpec arm(Arm a) {
@@ -158,7 +158,8 @@ final class ProtoToDomain {
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
             c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal(), perCpu(c.getInterruptsPerCpuMap()),
             perCpu(c.getSoftirqsPerCpuMap()), c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
-        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(), DaemonUsage.of(t.getVolumeDaemon(),
+        t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(),
+        t.getConsoleFindings(), t.getConsoleLinesList(), DaemonUsage.of(t.getVolumeDaemon(),
             t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()));
   }
 

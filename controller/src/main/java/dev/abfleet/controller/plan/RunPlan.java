@@ -1,5 +1,6 @@
 package dev.abfleet.controller.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * One boot of a block.
@@ -10,6 +11,8 @@ package dev.abfleet.controller.plan;
  * @param hypervisor "qemu", "vz" or "sim"
  * @param warmup a warm-up boot (booted before the measured ones, never counted)
  * @param guest the arm's pinning, modules and volume options
+ * @param consolePatterns regular expressions the worker scans the boot's console for; empty = its
+ *     default list
  */
 public record RunPlan(
     String runId,
@@ -24,10 +27,20 @@ public record RunPlan(
     int timeoutS,
     String hypervisor,
     boolean warmup,
-    GuestSetup guest) {
+    GuestSetup guest,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<String> consolePatterns) {
 
   public RunPlan {
     guest = guest == null ? GuestSetup.NONE : guest;
+    consolePatterns = consolePatterns == null ? java.util.List.of() : java.util.List.copyOf(consolePatterns);
+  }
+
+  /** A boot whose console is scanned for the worker's default patterns. */
+  public RunPlan(String runId, String arm, int orderInPair, ArtifactRef kernel, ArtifactRef initrd,
+      String cmdlineExtra, int vcpus, int memoryMib, BenchmarkSpec benchmark, int timeoutS,
+      String hypervisor, boolean warmup, GuestSetup guest) {
+    this(runId, arm, orderInPair, kernel, initrd, cmdlineExtra, vcpus, memoryMib, benchmark,
+        timeoutS, hypervisor, warmup, guest, java.util.List.of());
   }
 
   /** A boot without pinning, extra modules or volume options. */

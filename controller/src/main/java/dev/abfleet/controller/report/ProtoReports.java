@@ -129,7 +129,8 @@ public final class ProtoReports {
                 perCpu(c.getInterruptsPerCpuMap()),
                 perCpu(c.getSoftirqsPerCpuMap()),
                 c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
-            t.getGuestArch(), t.getGuestImageSha256(), DaemonUsage.of(t.getVolumeDaemon(),
+            t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList(),
+            DaemonUsage.of(t.getVolumeDaemon(),
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads())));
   }
 

@@ -38,6 +38,15 @@ class SpecValidatorTest {
   }
 
   @Test
+  void rejectsAConsolePatternThatIsNotARegularExpressionWithItsIndex() {
+    var problems = SpecValidator.validate(Specs.ab(4, 1).withConsolePatterns(List.of("WARNING:", "Oops[", " ")));
+
+    assertThat(problems).hasSize(2);
+    assertThat(problems.get(0)).startsWith("console_patterns[1]: 'Oops[' is not a valid regular expression");
+    assertThat(problems.get(1)).startsWith("console_patterns[2]: empty");
+  }
+
+  @Test
   void rejectsAnUnknownArchNamingTheValueAndTheChoices() {
     var problems = SpecValidator.validate(with(new HostSelector("", "arm64", Map.of(), List.of()), "pr"));
 

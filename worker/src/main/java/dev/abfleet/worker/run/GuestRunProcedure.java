@@ -17,6 +17,7 @@ import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.ConsoleLogs;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import dev.abfleet.worker.artifact.KernelImage;
+import dev.abfleet.worker.guest.ConsoleScan;
 import dev.abfleet.worker.guest.GuestCounters;
 import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
@@ -116,6 +117,11 @@ public final class GuestRunProcedure implements RunProcedure {
     if (workloadConfig.isPresent()) {
       return failure(block, run, telemetry, FailureKind.CONFIG, workloadConfig.get(), "");
     }
+    Optional<String> badPattern = ConsoleScan.problem(run.getConsolePatternsList());
+    if (badPattern.isPresent()) {
+      return failure(block, run, telemetry, FailureKind.CONFIG, badPattern.get(), "");
+    }
+    ConsoleScan consoleScan = ConsoleScan.of(run.getConsolePatternsList());
     long stageStart = System.nanoTime();
     cache.beginRun();
     Path kernel;
@@ -167,7 +173,7 @@ public final class GuestRunProcedure implements RunProcedure {
         kernel,
         initrd,
         run.getCmdlineExtra(),
-        params.kernelArgs(),
+        kernelArgs(params),
         Math.max(1, run.getShape().getVcpus()),
         run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
         WorkloadRun.vmTimeout(Duration.ofSeconds(run.getTimeoutS() == 0
@@ -179,6 +185,11 @@ public final class GuestRunProcedure implements RunProcedure {
     BootOutcome outcome = boot(driver, request);
     if (consoleLogs != null) {
       telemetry.setConsoleLogSha256(consoleLogs.upload(outcome.consoleLog()));
+    }
+    ConsoleScan.Findings findings = scanConsole(consoleScan, outcome.consoleLog());
+    telemetry.setConsoleFindings(findings.count()).addAllConsoleLines(findings.lines());
+    if (findings.count() > 0) {
+      log.warn("run {}: {} console line(s) matched, first: {}", run.getRunId(), findings.count(), findings.lines().get(0));
     }
     ResultsHead results = ResultsHead.read(outcome.resultsLog());
     ParsedRun parsed = GuestProtocol.parse(results.bytes());
@@ -331,6 +342,27 @@ public final class GuestRunProcedure implements RunProcedure {
       CacheFiles.deleteTree(dir);
     } catch (IOException e) {
       log.warn("cannot remove the host volume {}: {}", dir, e.toString());
+    }
+  }
+
+  /** The harness's kernel arguments after {@link ConsoleScan#LOGLEVEL_ARG}, which the arm's extras can override. */
+  private static List<String> kernelArgs(HarnessParams params) {
+    List<String> args = new ArrayList<>();
+    args.add(ConsoleScan.LOGLEVEL_ARG);
+    args.addAll(params.kernelArgs());
+    return args;
+  }
+
+  /** The findings in the boot's console log; none when it was not written or cannot be read. */
+  private static ConsoleScan.Findings scanConsole(ConsoleScan scan, Path console) {
+    if (console == null || !Files.isRegularFile(console)) {
+      return ConsoleScan.Findings.NONE;
+    }
+    try {
+      return scan.scan(new String(Files.readAllBytes(console), java.nio.charset.StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      log.warn("cannot scan the console log {}: {}", console, e.toString());
+      return ConsoleScan.Findings.NONE;
     }
   }
 

@@ -132,6 +132,42 @@ class GuestRunProcedureTest {
     assertThat(booted.timeout()).isEqualTo(Duration.ofSeconds(ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE));
   }
 
+  @Test
+  void reportsTheConsoleLinesOfAWarningBootBesideItsSamples() throws Exception {
+    console = ("[    0.1] RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable to RETBleed attacks\n"
+        + "[    1.9] WARNING: CPU: 0 PID: 1 at init/main.c:1530 abfleet_warn_init+0x11/0x20\n"
+        + "[    1.9] Call Trace:\n").getBytes(StandardCharsets.UTF_8);
+
+    WorkerMessage report = execute(run());
+
+    var telemetry = report.getRunResult().getTelemetry();
+    assertThat(report.getRunResult().getSamplesCount()).isEqualTo(1);
+    assertThat(telemetry.getConsoleFindings()).isEqualTo(2);
+    assertThat(telemetry.getConsoleLinesList()).containsExactly(
+        "[    1.9] WARNING: CPU: 0 PID: 1 at init/main.c:1530 abfleet_warn_init+0x11/0x20", "[    1.9] Call Trace:");
+    assertThat(booted.guestParams()).startsWith("loglevel=5");
+  }
+
+  @Test
+  void scansTheConsoleForTheRunsOwnPatterns() throws Exception {
+    console = "[    1.9] WARNING: CPU: 0 PID: 1\n[   30.0] rcu: INFO: rcu_preempt detected stalls\n"
+        .getBytes(StandardCharsets.UTF_8);
+
+    WorkerMessage report = execute(run().toBuilder().addConsolePatterns("detected stalls").build());
+
+    assertThat(report.getRunResult().getTelemetry().getConsoleLinesList())
+        .containsExactly("[   30.0] rcu: INFO: rcu_preempt detected stalls");
+  }
+
+  @Test
+  void rejectsAnInvalidConsolePatternBeforeBooting() throws Exception {
+    WorkerMessage report = execute(run().toBuilder().addConsolePatterns("Oops[").build());
+
+    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
+    assertThat(report.getRunFailure().getMessage()).contains("'Oops['");
+    assertThat(booted).isNull();
+  }
+
   private WorkerMessage execute(RunAssignment run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home);
     return new GuestRunProcedure(settings, Map.of("fake", new GuestDriver())).execute(
