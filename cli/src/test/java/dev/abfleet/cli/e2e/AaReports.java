@@ -1,0 +1,46 @@
+package dev.abfleet.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Judging a real A/A's JSON report, where a verdict by chance is possible at the family-wise alpha. */
+final class AaReports {
+  private AaReports() {}
+
+  /** Runs an A/A and returns its report. */
+  @FunctionalInterface
+  interface AaRun {
+    JsonNode run() throws Exception;
+  }
+
+  /**
+   * The report of an A/A that decided nothing. At 6 pairs the joint rule decides a true A/A when
+   * its sign pattern is the most extreme of 64: about 3% of runs call some metric by chance. A
+   * second, independent run tells chance (both decided: about 0.1%) from a systematic false
+   * verdict, which repeats and fails the test.
+   */
+  static JsonNode undecided(AaRun aa) throws Exception {
+    JsonNode report = aa.run();
+    List<String> decided = decided(report);
+    if (decided.isEmpty()) {
+      return report;
+    }
+    JsonNode again = aa.run();
+    assertThat(decided(again)).as("decided twice in a row: first " + decided + ", then").isEmpty();
+    return again;
+  }
+
+  /** The comparisons called improved or regressed, whole. */
+  static List<String> decided(JsonNode report) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode c : report.get("comparisons")) {
+      if (List.of("improved", "regressed").contains(c.get("verdict").asText())) {
+        out.add(c.toString());
+      }
+    }
+    return out;
+  }
+}
