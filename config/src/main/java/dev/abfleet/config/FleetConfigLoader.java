@@ -289,7 +289,7 @@ public final class FleetConfigLoader {
     if (!m.containsKey("transport")) {
       return "";
     }
-    String t = m.get("transport").oneOf(List.of("auto", "virtiofs", "9p"));
+    String t = m.get("transport").oneOf(SpecFile.Volume.TRANSPORTS);
     if (!m.containsKey("volume") || !m.get("volume").string().equals("host")) {
       throw m.get("transport").problem(n.path() + ".transport is how a host volume is shared; add volume: host, or"
           + " drop transport");

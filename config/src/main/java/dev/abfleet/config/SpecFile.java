@@ -87,6 +87,10 @@ public record SpecFile(
    */
   public record Volume(String transport, String cache) {
     public static final Volume UNSET = new Volume(null, null);
+    /** The transports a benchmark or volume may name; auto = the first the host offers. */
+    public static final List<String> TRANSPORTS = List.of("auto", "virtiofs", "9p");
+    /** virtiofsd's cache modes. */
+    public static final List<String> CACHES = List.of("auto", "always", "none");
 
     /** This volume with every field it leaves unset taken from {@code fallback}. */
     public Volume over(Volume fallback) {

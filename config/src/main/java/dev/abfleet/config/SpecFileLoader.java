@@ -27,8 +27,6 @@ public final class SpecFileLoader {
       "modules_dir", "volume_options", "vm", "volume");
   private static final Set<String> VM = Set.of("vcpus", "memory_mib", "pin_vcpus");
   private static final Set<String> VOLUME = Set.of("transport", "cache");
-  private static final List<String> TRANSPORTS = List.of("auto", "virtiofs", "9p");
-  private static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
 
   private SpecFileLoader() {}
 
@@ -198,8 +196,8 @@ public final class SpecFileLoader {
       throw n.problem(n.path() + " is empty; give transport (virtiofs, 9p or auto) and/or cache (auto, always, none),"
           + " e.g. volume: {transport: virtiofs, cache: always}");
     }
-    return new SpecFile.Volume(m.containsKey("transport") ? m.get("transport").oneOf(TRANSPORTS) : null,
-        m.containsKey("cache") ? m.get("cache").oneOf(DAEMON_CACHES) : null);
+    return new SpecFile.Volume(m.containsKey("transport") ? m.get("transport").oneOf(SpecFile.Volume.TRANSPORTS) : null,
+        m.containsKey("cache") ? m.get("cache").oneOf(SpecFile.Volume.CACHES) : null);
   }
 
   /**

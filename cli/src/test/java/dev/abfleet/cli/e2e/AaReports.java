@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Judging a real A/A's JSON report, where a verdict by chance is possible at the family-wise alpha. */
+/**
+ * Reading the JSON reports of real runs: an A/A's, where a verdict by chance is possible at the
+ * family-wise alpha, and one comparison row.
+ */
 final class AaReports {
   private AaReports() {}
 
@@ -42,5 +45,16 @@ final class AaReports {
       }
     }
     return out;
+  }
+
+  /** The pooled (no host class) comparison of {@code arm} on {@code metric}. */
+  static JsonNode row(JsonNode report, String arm, String metric) {
+    for (JsonNode c : report.get("comparisons")) {
+      if (c.get("arm").asText().equals(arm) && c.get("metric").asText().equals(metric)
+          && c.get("host_class").asText().isEmpty()) {
+        return c;
+      }
+    }
+    throw new AssertionError("no row " + arm + "/" + metric + " in " + report.get("comparisons"));
   }
 }

@@ -91,7 +91,7 @@ class AbHostVolumeE2ETest {
     Cli.Result r = Cli.run(dir, 25, "ab", "--spec", spec.toString(), "--format", "json");
     assertThat(r.exit()).as(r.err()).isZero();
     JsonNode report = JSON.readTree(r.out());
-    JsonNode stat = row(report, "loose", "metadata_stat");
+    JsonNode stat = AaReports.row(report, "loose", "metadata_stat");
     assertThat(stat.get("verdict").asText()).as(stat.toString()).isEqualTo("improved");
     assertThat(stat.get("ci_low").asDouble()).as(stat.toString()).isPositive();
     assertThat(stat.get("of_ceiling").asDouble()).as(stat.toString()).isPositive();
@@ -140,15 +140,6 @@ class AbHostVolumeE2ETest {
     }
   }
 
-  private static JsonNode row(JsonNode report, String arm, String metric) {
-    for (JsonNode c : report.get("comparisons")) {
-      if (c.get("arm").asText().equals(arm) && c.get("metric").asText().equals(metric)
-          && c.get("host_class").asText().isEmpty()) {
-        return c;
-      }
-    }
-    throw new AssertionError("no row " + arm + "/" + metric + " in " + report.get("comparisons"));
-  }
 
   private static double median(List<Double> values) {
     List<Double> s = values.stream().sorted().toList();

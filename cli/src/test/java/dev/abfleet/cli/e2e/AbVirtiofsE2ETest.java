@@ -71,7 +71,7 @@ class AbVirtiofsE2ETest {
 
     assertThat(r.exit()).as(r.err()).isZero();
     JsonNode report = JSON.readTree(r.out());
-    JsonNode stat = row(report, "none", "metadata_stat");
+    JsonNode stat = AaReports.row(report, "none", "metadata_stat");
     assertThat(stat.get("verdict").asText()).as(stat.toString()).isEqualTo("regressed");
     assertThat(stat.get("ci_high").asDouble()).as(stat.toString()).isNegative();
     for (JsonNode b : report.get("boots")) {
@@ -117,15 +117,5 @@ class AbVirtiofsE2ETest {
     JsonNode report = JSON.readTree(r.out());
     assertThat(report.get("pairs_done").asInt()).isEqualTo(PAIRS);
     return report;
-  }
-
-  private static JsonNode row(JsonNode report, String arm, String metric) {
-    for (JsonNode c : report.get("comparisons")) {
-      if (c.get("arm").asText().equals(arm) && c.get("metric").asText().equals(metric)
-          && c.get("host_class").asText().isEmpty()) {
-        return c;
-      }
-    }
-    throw new AssertionError("no row " + arm + "/" + metric + " in " + report.get("comparisons"));
   }
 }

@@ -88,23 +88,20 @@ public final class SpecValidator {
     return problems;
   }
 
-  static final List<String> TRANSPORTS = List.of("virtiofs", "9p");
-  static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
-
   /** Transports and daemon cache modes: known names, and only where a host volume is shared. */
   private static void checkVolume(ExperimentSpec spec, List<String> problems) {
     BenchmarkSpec bench = spec.benchmark();
-    if (!bench.transport().isEmpty() && !TRANSPORTS.contains(bench.transport())) {
+    if (!bench.transport().isEmpty() && !BenchmarkSpec.TRANSPORTS.contains(bench.transport())) {
       problems.add("benchmark.transport: unknown volume transport '" + bench.transport()
           + "'; expected virtiofs, 9p or auto");
     }
     for (ArmSpec arm : spec.arms()) {
       GuestSetup g = arm.guest();
-      if (!g.volumeTransport().isEmpty() && !TRANSPORTS.contains(g.volumeTransport())) {
+      if (!g.volumeTransport().isEmpty() && !BenchmarkSpec.TRANSPORTS.contains(g.volumeTransport())) {
         problems.add("arms[" + arm.name() + "].volume_transport: unknown volume transport '" + g.volumeTransport()
             + "'; expected virtiofs or 9p (empty = the benchmark's)");
       }
-      if (!g.volumeCache().isEmpty() && !DAEMON_CACHES.contains(g.volumeCache())) {
+      if (!g.volumeCache().isEmpty() && !GuestSetup.DAEMON_CACHES.contains(g.volumeCache())) {
         problems.add("arms[" + arm.name() + "].volume_cache: unknown virtio-fs cache mode '" + g.volumeCache()
             + "'; expected auto, always or none");
       }

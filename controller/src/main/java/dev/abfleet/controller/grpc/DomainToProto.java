@@ -178,10 +178,16 @@ public final class DomainToProto {
   }
 
   private static Boot boot(RunOutcome o) {
+    RunTelemetry.Builder t = RunTelemetry.newBuilder();
+    if (o.guest().volumeDaemon() != null) {
+      var d = o.guest().volumeDaemon();
+      t.setVolumeDaemon(d.daemon()).setVolumeDaemonOptions(d.options()).setVolumeDaemonCpuMs(d.cpuMs())
+          .setVolumeDaemonThreads(d.threads());
+    }
     Boot.Builder b = Boot.newBuilder()
         .setRunId(o.runId()).setArm(o.arm()).setHostId(o.hostId())
         .setPairIndex(o.pairIndex()).setOrderInPair(o.orderInPair())
-        .setTelemetry(RunTelemetry.newBuilder()
+        .setTelemetry(t
             .setHostId(o.hostId()).setHypervisor(o.hypervisor()).setAccelerator(o.accelerator())
             .setBootMs(o.bootMs()).setRunMs(o.runMs()).setStageMs(o.stageMs())
             .setKernelRelease(o.kernelRelease())
@@ -192,10 +198,6 @@ public final class DomainToProto {
             .setGuestArch(o.guest().guestArch())
             .setGuestImageSha256(o.guest().guestImageSha256())
             .setConsoleLogSha256(o.guest().consoleLogSha256())
-            .setVolumeDaemon(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().daemon())
-            .setVolumeDaemonOptions(o.guest().volumeDaemon() == null ? "" : o.guest().volumeDaemon().options())
-            .setVolumeDaemonCpuMs(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().cpuMs())
-            .setVolumeDaemonThreads(o.guest().volumeDaemon() == null ? 0 : o.guest().volumeDaemon().threads())
             .setConsoleFindings(o.guest().consoleFindings())
             .addAllConsoleLines(o.guest().consoleLines()))
         .setConsoleLogSha256(o.guest().consoleLogSha256())

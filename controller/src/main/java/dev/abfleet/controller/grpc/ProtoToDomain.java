@@ -3,6 +3,7 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.controller.experiment.GuestCounters;
 import dev.abfleet.controller.experiment.GuestFacts;
 import dev.abfleet.controller.experiment.KernelBuildInfo;
@@ -156,19 +157,13 @@ final class ProtoToDomain {
   private static GuestFacts guest(RunTelemetry t, List<MetricTelemetry> counters) {
     return new GuestFacts(t.getVolumeTransport(), t.getVolumeOptions(), t.getVcpuHostCpusList(),
         counters.stream().map(c -> new GuestCounters(c.getMetric(), c.getWork(), c.getWorkUnit(),
-            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal(), perCpu(c.getInterruptsPerCpuMap()),
-            perCpu(c.getSoftirqsPerCpuMap()), c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
+            c.getInterruptsMap(), c.getContextSwitches(), c.getInterruptsTotal(), ProtoReports.perCpu(c.getInterruptsPerCpuMap()),
+            ProtoReports.perCpu(c.getSoftirqsPerCpuMap()), c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
         t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(),
         t.getConsoleFindings(), t.getConsoleLinesList(), DaemonUsage.of(t.getVolumeDaemon(),
             t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()));
   }
 
-  /** Per-CPU rows off the wire. */
-  static java.util.Map<String, List<Long>> perCpu(java.util.Map<String, MetricTelemetry.PerCpu> rows) {
-    java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
-    rows.forEach((name, row) -> out.put(name, row.getCountsList()));
-    return out;
-  }
 
   private static Sample sample(MetricSample s) {
     return new Sample(s.getMetric(), s.getValue(), s.getUnit(), s.getBetter(), s.getIteration(),

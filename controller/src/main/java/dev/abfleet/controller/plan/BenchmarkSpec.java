@@ -75,6 +75,8 @@ public record BenchmarkSpec(
 
   /** What lets the host pick the volume transport. */
   public static final String TRANSPORT_AUTO = "auto";
+  /** The transports a benchmark or an arm may name. */
+  public static final List<String> TRANSPORTS = List.of("virtiofs", "9p");
 
   /** Over the host's preferred transport, with the default counter ratios, threads and sizes. */
   public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,

@@ -27,6 +27,8 @@ public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesD
     @JsonInclude(JsonInclude.Include.NON_EMPTY) String volumeTransport,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) String volumeCache) {
   public static final GuestSetup NONE = new GuestSetup(false, List.of(), "", "");
+  /** virtiofsd's cache modes an arm may ask for. */
+  public static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
 
   public GuestSetup {
     modules = modules == null ? List.of() : List.copyOf(modules);

@@ -134,14 +134,16 @@ public final class ProtoReports {
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads())));
   }
 
-  private static java.util.Map<String, List<Long>> perCpu(
+
+  private static BootSample sample(MetricSample s) {
+    return new BootSample(s.getMetric(), s.getValue(), s.getUnit(), s.getBetter(), s.getWarmup());
+  }
+
+  /** Per-CPU rows off the wire: row name -> count per CPU. */
+  public static java.util.Map<String, List<Long>> perCpu(
       java.util.Map<String, dev.abfleet.proto.fleet.v1.MetricTelemetry.PerCpu> rows) {
     java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
     rows.forEach((name, row) -> out.put(name, row.getCountsList()));
     return out;
-  }
-
-  private static BootSample sample(MetricSample s) {
-    return new BootSample(s.getMetric(), s.getValue(), s.getUnit(), s.getBetter(), s.getWarmup());
   }
 }
