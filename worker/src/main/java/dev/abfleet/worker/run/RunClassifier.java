@@ -51,12 +51,17 @@ public final class RunClassifier {
       return new Classification(FailureKind.HARNESS, f.workloadProblem());
     }
     if (!f.missingMetrics().isEmpty()) {
-      return new Classification(
-          FailureKind.HARNESS, "harness reported no value for " + String.join(", ", f.missingMetrics()));
+      return new Classification(FailureKind.HARNESS, "harness reported no value for "
+          + String.join(", ", f.missingMetrics()) + (f.harnessDone() ? "" : stoppedEarly(f)));
     }
     if (!f.harnessDone()) {
-      return new Classification(FailureKind.HARNESS, "harness stopped before its done line");
+      return new Classification(FailureKind.HARNESS, "harness stopped before its done line" + stoppedEarly(f));
     }
     return new Classification(null, "ok");
+  }
+
+  /** How the VM ended when the harness never wrote its done line: the facts, not a guess. */
+  private static String stoppedEarly(BootFacts f) {
+    return "; the VM exited with code " + f.exitCode() + " before the harness's done line (see the console tail)";
   }
 }

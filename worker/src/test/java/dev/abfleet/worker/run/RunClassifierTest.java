@@ -62,6 +62,17 @@ class RunClassifierTest {
   }
 
   @Test
+  void aVmThatEndedMidHarnessSaysItsExitCodeBesideTheMissingMetrics() {
+    var f = new BootFacts(null, null, null, false, 0, true, false, List.of("seq_read", "rm_rf"), List.of());
+
+    var c = RunClassifier.classify(f);
+
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).isEqualTo("harness reported no value for seq_read, rm_rf; the VM exited with code 0"
+        + " before the harness's done line (see the console tail)");
+  }
+
+  @Test
   void harnessErrorEventIsHarnessFailure() {
     var f = new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of("seq_read: ENOSPC"));
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
@@ -69,8 +80,11 @@ class RunClassifierTest {
 
   @Test
   void missingDoneLineIsHarnessFailure() {
-    var f = new BootFacts(null, null, null, false, 0, true, false, List.of(), List.of());
-    assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
+    var f = new BootFacts(null, null, null, false, 137, true, false, List.of(), List.of());
+    var c = RunClassifier.classify(f);
+    assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
+    assertThat(c.message()).isEqualTo("harness stopped before its done line; the VM exited with code 137"
+        + " before the harness's done line (see the console tail)");
   }
 
   @Test
