@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.config.Problem;
 
 import dev.abfleet.config.HostChoices;
@@ -18,7 +20,7 @@ import java.util.Map;
  */
 record AbHosts(String controller, List<String> hypervisors, Map<String, String> labels, List<String> classBy,
     String priority, String arch) {
-  static final List<String> ARCHES = List.of("x86_64", "aarch64");
+  static final List<String> ARCHES = Arch.NAMES;
   static final List<String> PRIORITIES = List.of("pr", "adhoc", "nightly");
   private static final String ADD_CONTROLLER = "add --controller HOST:PORT to submit to a fleet";
 

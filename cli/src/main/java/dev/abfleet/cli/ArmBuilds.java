@@ -4,7 +4,7 @@ import dev.abfleet.cli.build.BuildProgress;
 import dev.abfleet.cli.build.KernelBuilds;
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.build.BuildResult;
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.BuildSpec;
 import dev.abfleet.worker.build.GuestRequirements;
 import dev.abfleet.worker.build.KernelBuilder;
 import dev.abfleet.worker.build.KernelConfig;

@@ -1,6 +1,8 @@
 package dev.abfleet.config;
 
-import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.model.Limits;
+
+import dev.abfleet.model.ControllerDefaults;
 
 import java.util.List;
 import java.util.Map;
@@ -20,13 +22,13 @@ public record FleetConfig(
    */
   public record Controller(
       String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes, int heartbeatIntervalMs, Store store,
-      Artifacts artifacts, Formation formation, ControllerSecurity security, ControllerSettings.Limits limits,
+      Artifacts artifacts, Formation formation, ControllerSecurity security, Limits limits,
       int metricsPort, int dashboardPort) {
 
     /** As configured, without a dashboard. */
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,
         int heartbeatIntervalMs, Store store, Artifacts artifacts, Formation formation,
-        ControllerSecurity security, ControllerSettings.Limits limits, int metricsPort) {
+        ControllerSecurity security, Limits limits, int metricsPort) {
       this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
           security, limits, metricsPort, 0);
     }
@@ -35,7 +37,7 @@ public record FleetConfig(
     public Controller(String grpcHost, int grpcPort, int clusterPort, List<String> seedNodes,
         int heartbeatIntervalMs, Store store, Artifacts artifacts, Formation formation) {
       this(grpcHost, grpcPort, clusterPort, seedNodes, heartbeatIntervalMs, store, artifacts, formation,
-          ControllerSecurity.NONE, ControllerSettings.Limits.defaults(), ControllerSettings.DEFAULT_METRICS_PORT);
+          ControllerSecurity.NONE, Limits.defaults(), ControllerDefaults.METRICS_PORT);
     }
 
     /** The default artifact store; seed nodes, no management server. */
@@ -151,7 +153,7 @@ public record FleetConfig(
   public record Benchmark(
       String name, String harness, List<String> metrics, List<String> gating, int iterations, int iterationMs, int warmup,
       String volume, int files, String cache, Workload workload, String transport,
-      List<dev.abfleet.report.CounterRatio> ratios, Load load) {
+      List<dev.abfleet.model.CounterRatio> ratios, Load load) {
 
     public Benchmark {
       transport = transport == null || transport.equals("auto") ? "" : transport;
@@ -199,7 +201,7 @@ public record FleetConfig(
     }
 
     /** This benchmark with {@code r} as its counter ratios (empty = the default ones). */
-    public Benchmark withRatios(List<dev.abfleet.report.CounterRatio> r) {
+    public Benchmark withRatios(List<dev.abfleet.model.CounterRatio> r) {
       return new Benchmark(name, harness, metrics, gating, iterations, iterationMs, warmup, volume, files, cache,
           workload, transport, r, load);
     }
@@ -279,10 +281,10 @@ public record FleetConfig(
    * @param line line of the schedule in fleet.yaml, for messages
    */
   public record Schedule(
-      String name, dev.abfleet.controller.nightly.Cron cron, String benchmark, Candidate candidate,
+      String name, dev.abfleet.model.Cron cron, String benchmark, Candidate candidate,
       Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
     /** An A/B schedule ({@code kind: ab}, the default). */
-    public Schedule(String name, dev.abfleet.controller.nightly.Cron cron, String benchmark, Candidate candidate,
+    public Schedule(String name, dev.abfleet.model.Cron cron, String benchmark, Candidate candidate,
         Baseline baseline, int pairs, Hosts hosts, int line) {
       this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, AB);
     }
@@ -370,7 +372,7 @@ public record FleetConfig(
   }
 
   /** This fleet with the benchmark {@code name} (null = the default one) showing {@code ratios}. */
-  public FleetConfig withRatios(String name, List<dev.abfleet.report.CounterRatio> ratios) {
+  public FleetConfig withRatios(String name, List<dev.abfleet.model.CounterRatio> ratios) {
     return withBenchmark(benchmark(name).withRatios(ratios));
   }
 

@@ -1,7 +1,9 @@
 package dev.abfleet.config;
 
-import dev.abfleet.controller.ControllerSettings;
-import dev.abfleet.worker.run.Harnesses;
+import dev.abfleet.model.Limits;
+
+import dev.abfleet.model.ControllerDefaults;
+import dev.abfleet.model.Harnesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -99,12 +101,12 @@ public final class FleetConfigLoader {
     List<String> seeds = List.of();
     int heartbeat = 1000;
     FleetConfig.Store store = new FleetConfig.Store("h2", "", "", "", "",
-        ControllerSettings.DEFAULT_SNAPSHOT_EVERY);
+        ControllerDefaults.SNAPSHOT_EVERY);
     FleetConfig.Artifacts artifacts = FleetConfig.Artifacts.DEFAULT;
     FleetConfig.Formation formation = FleetConfig.Formation.SEED_NODES;
     FleetConfig.ControllerSecurity security = FleetConfig.ControllerSecurity.NONE;
-    ControllerSettings.Limits limits = ControllerSettings.Limits.defaults();
-    int metricsPort = ControllerSettings.DEFAULT_METRICS_PORT;
+    Limits limits = Limits.defaults();
+    int metricsPort = ControllerDefaults.METRICS_PORT;
     int dashboardPort = 0;
     if (n != null) {
       Set<String> keys = new java.util.HashSet<>(Set.of("grpc_host", "grpc_port", "cluster_port", "seed_nodes",
@@ -138,11 +140,11 @@ public final class FleetConfigLoader {
             : FleetConfig.Artifacts.DEFAULT.maxUploadBytes());
   }
 
-  private static ControllerSettings.Limits limits(YamlNode n) {
+  private static Limits limits(YamlNode n) {
     Map<String, YamlNode> m = n.mapping(Set.of("calls_per_second", "burst", "worker_messages_per_second",
         "max_concurrent_calls_per_connection"));
-    ControllerSettings.Limits d = ControllerSettings.Limits.defaults();
-    return new ControllerSettings.Limits(
+    Limits d = Limits.defaults();
+    return new Limits(
         m.containsKey("calls_per_second") ? m.get("calls_per_second").integer(1, 1_000_000) : d.callsPerSecond(),
         m.containsKey("burst") ? m.get("burst").integer(1, 1_000_000) : d.burst(),
         m.containsKey("worker_messages_per_second") ? m.get("worker_messages_per_second").integer(1, 1_000_000)
@@ -159,7 +161,7 @@ public final class FleetConfigLoader {
     String user = m.containsKey("user") ? m.get("user").string() : "";
     String passwordEnv = m.containsKey("password_env") ? m.get("password_env").string() : "";
     int snapshotEvery = m.containsKey("snapshot_every") ? m.get("snapshot_every").integer(0, 1_000_000)
-        : ControllerSettings.DEFAULT_SNAPSHOT_EVERY;
+        : ControllerDefaults.SNAPSHOT_EVERY;
     if (kind.equals("postgres") && !url.startsWith("jdbc:postgresql:")) {
       throw n.problem("controller.store.url must be a jdbc:postgresql:// URL when kind is postgres, e.g. jdbc:postgresql://db:5432/abfleet");
     }
@@ -232,7 +234,7 @@ public final class FleetConfigLoader {
         "volume", "files", "cache", "workload", "transport", "ratios", "threads", "seq_size",
         "file_size"));
     String transport = transport(n, m);
-    List<dev.abfleet.report.CounterRatio> ratios = m.containsKey("ratios") ? RatioConfig.parse(m.get("ratios"))
+    List<dev.abfleet.model.CounterRatio> ratios = m.containsKey("ratios") ? RatioConfig.parse(m.get("ratios"))
         : List.of();
     if (m.containsKey("workload")) {
       return workloadBenchmark(name, n, m, dir).withRatios(ratios);

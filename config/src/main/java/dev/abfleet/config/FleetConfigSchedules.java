@@ -1,6 +1,8 @@
 package dev.abfleet.config;
 
-import dev.abfleet.controller.nightly.Cron;
+import dev.abfleet.model.Arch;
+
+import dev.abfleet.model.Cron;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -135,7 +137,7 @@ final class FleetConfigSchedules {
   private static FleetConfig.Hosts hosts(YamlNode n) {
     Map<String, YamlNode> m = n.mapping(Set.of("hypervisor", "arch", "labels", "class_by"));
     List<String> hypervisors = m.containsKey("hypervisor") ? hypervisors(m.get("hypervisor")) : List.of("qemu");
-    String arch = m.containsKey("arch") ? m.get("arch").oneOf(List.of("x86_64", "aarch64")) : "";
+    String arch = m.containsKey("arch") ? m.get("arch").oneOf(Arch.NAMES) : "";
     Map<String, String> labels = new LinkedHashMap<>();
     if (m.containsKey("labels")) {
       m.get("labels").mapping(null).forEach((k, v) -> labels.put(k, v.string()));

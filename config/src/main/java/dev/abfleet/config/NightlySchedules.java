@@ -1,6 +1,6 @@
 package dev.abfleet.config;
 
-import dev.abfleet.controller.nightly.NightlySchedule;
+import dev.abfleet.model.NightlySchedule;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;

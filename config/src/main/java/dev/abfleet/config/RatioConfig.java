@@ -1,6 +1,6 @@
 package dev.abfleet.config;
 
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,8 @@
 package dev.abfleet.config;
 
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.Arch;
+
+import dev.abfleet.model.BuildSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,7 @@ final class SpecBuildLoader {
   private static final Set<String> KEYS = Set.of("source", "ref", "patches", "config", "config_fragments", "arch",
       "make_args");
   private static final List<String> BASES = List.of("abfleet-minimal", "tinyconfig", "defconfig");
-  private static final List<String> ARCHES = List.of("x86_64", "aarch64");
+  private static final List<String> ARCHES = Arch.NAMES;
 
   private SpecBuildLoader() {}
 

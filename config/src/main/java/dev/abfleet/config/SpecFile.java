@@ -1,6 +1,8 @@
 package dev.abfleet.config;
 
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.VolumeTransports;
+
+import dev.abfleet.model.CounterRatio;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -88,9 +90,9 @@ public record SpecFile(
   public record Volume(String transport, String cache) {
     public static final Volume UNSET = new Volume(null, null);
     /** The transports a benchmark or volume may name; auto = the first the host offers. */
-    public static final List<String> TRANSPORTS = List.of("auto", "virtiofs", "9p");
+    public static final List<String> TRANSPORTS = VolumeTransports.CHOICES;
     /** virtiofsd's cache modes. */
-    public static final List<String> CACHES = List.of("auto", "always", "none");
+    public static final List<String> CACHES = VolumeTransports.CACHE_MODES;
 
     /** This volume with every field it leaves unset taken from {@code fallback}. */
     public Volume over(Volume fallback) {

@@ -1,6 +1,6 @@
 package dev.abfleet.config;
 
-import dev.abfleet.worker.run.Harnesses;
+import dev.abfleet.model.Harnesses;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -82,7 +82,7 @@ public final class SpecFileLoader {
     }
     List<SpecFile.Arm> arms = arms(top.get("arms"), dir);
     checkHostVolume(top, arms, config, benchmark);
-    List<dev.abfleet.report.CounterRatio> ratios = top.containsKey("ratios") ? RatioConfig.parse(top.get("ratios"))
+    List<dev.abfleet.model.CounterRatio> ratios = top.containsKey("ratios") ? RatioConfig.parse(top.get("ratios"))
         : null;
     return new SpecFile(benchmark, metrics, iterations, pairs, looks, threshold, alpha, seed, bootTimeout, warmupBoot,
         vm, arms, workload, files, volume, ratios, load);

@@ -1,7 +1,7 @@
 package dev.abfleet.config;
 
-import dev.abfleet.worker.guest.WorkloadImage;
-import dev.abfleet.worker.guest.WorkloadMetrics;
+import dev.abfleet.model.WorkloadLimits;
+import dev.abfleet.model.WorkloadMetrics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.Set;
  */
 final class WorkloadConfig {
   static final List<String> OUTPUTS = List.of("jsonl", "gobench");
-  static final int DEFAULT_TIMEOUT_S = WorkloadImage.DEFAULT_TIMEOUT_S;
+  static final int DEFAULT_TIMEOUT_S = WorkloadLimits.DEFAULT_TIMEOUT_S;
   static final int MAX_TIMEOUT_S = 86_400;
   /** fleetbench settings that mean nothing to a workload (it runs its command once per boot). */
   static final List<String> FLEETBENCH_ONLY = List.of("iterations", "iteration_ms", "warmup", "files", "cache", "threads",
@@ -51,8 +51,8 @@ final class WorkloadConfig {
       throw runNode.problem(runNode.path() + " is empty; give the shell command the guest runs in the benchmark's"
           + " directory, e.g. sh /workload/run.sh");
     }
-    if (run.getBytes(StandardCharsets.UTF_8).length > WorkloadImage.MAX_RUN_BYTES) {
-      throw runNode.problem(runNode.path() + " is longer than " + WorkloadImage.MAX_RUN_BYTES + " bytes; put the"
+    if (run.getBytes(StandardCharsets.UTF_8).length > WorkloadLimits.MAX_RUN_BYTES) {
+      throw runNode.problem(runNode.path() + " is longer than " + WorkloadLimits.MAX_RUN_BYTES + " bytes; put the"
           + " commands in a script among the workload's files and run that");
     }
     String output = m.containsKey("output") ? m.get("output").oneOf(OUTPUTS) : "jsonl";

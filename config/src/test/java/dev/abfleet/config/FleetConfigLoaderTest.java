@@ -1,5 +1,7 @@
 package dev.abfleet.config;
 
+import dev.abfleet.model.Limits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -273,14 +275,14 @@ class FleetConfigLoaderTest {
   @Test
   void controllerLimitsMetricsPortAndUploadCapHaveDefaultsAndMayBeSet() {
     FleetConfig.Controller d = FleetConfigLoader.parse("f.yaml", "").controller();
-    assertThat(d.limits()).isEqualTo(new dev.abfleet.controller.ControllerSettings.Limits(50, 200, 500, 100));
+    assertThat(d.limits()).isEqualTo(new dev.abfleet.model.Limits(50, 200, 500, 100));
     assertThat(d.metricsPort()).isEqualTo(9464);
     assertThat(d.artifacts().maxUploadBytes()).isEqualTo(8L << 30);
 
     FleetConfig.Controller c = FleetConfigLoader.parse("f.yaml", "controller:\n  metrics_port: 0\n"
         + "  limits:\n    calls_per_second: 10\n    burst: 30\n    worker_messages_per_second: 100\n"
         + "    max_concurrent_calls_per_connection: 8\n  artifacts:\n    max_upload_bytes: 2GiB\n").controller();
-    assertThat(c.limits()).isEqualTo(new dev.abfleet.controller.ControllerSettings.Limits(10, 30, 100, 8));
+    assertThat(c.limits()).isEqualTo(new dev.abfleet.model.Limits(10, 30, 100, 8));
     assertThat(c.metricsPort()).isZero();
     assertThat(c.artifacts().maxUploadBytes()).isEqualTo(2L << 30);
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "controller:\n  limits:\n    burst: 0\n"))

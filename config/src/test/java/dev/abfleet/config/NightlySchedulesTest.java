@@ -2,7 +2,7 @@ package dev.abfleet.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.controller.nightly.NightlySchedule;
+import dev.abfleet.model.NightlySchedule;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.time.ZoneId;
 import org.junit.jupiter.api.Test;

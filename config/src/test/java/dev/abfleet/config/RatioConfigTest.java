@@ -3,7 +3,7 @@ package dev.abfleet.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,8 @@
 package dev.abfleet.controller;
 
+import dev.abfleet.model.ControllerDefaults;
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.controller.nightly.NightlySettings;
 import dev.abfleet.controller.schedule.FleetPolicy;
 import dev.abfleet.controller.security.Security;
@@ -57,40 +60,6 @@ public record ControllerSettings(
     IN_MEMORY
   }
 
-  /**
-   * What one client or one worker may ask of the gRPC server.
-   *
-   * @param callsPerSecond calls a client may start per second, sustained (a stream is one call)
-   * @param burst calls a client may start at once after a quiet spell
-   * @param workerMessagesPerSecond messages a worker may send per second on its stream (twice
-   *     as many at once); past that the stream is closed with RESOURCE_EXHAUSTED
-   * @param maxConcurrentCallsPerConnection calls open at once on one HTTP/2 connection
-   */
-  public record Limits(double callsPerSecond, int burst, double workerMessagesPerSecond,
-      int maxConcurrentCallsPerConnection) {
-    public Limits {
-      if (!(callsPerSecond > 0) || burst < 1 || !(workerMessagesPerSecond > 0)
-          || maxConcurrentCallsPerConnection < 1) {
-        throw new IllegalArgumentException("limits " + callsPerSecond + " calls/s, burst " + burst
-            + ", " + workerMessagesPerSecond + " worker messages/s, "
-            + maxConcurrentCallsPerConnection + " calls per connection: each must be positive");
-      }
-    }
-
-    /** 50 calls/s (burst 200) per client, 500 worker messages/s, 100 calls per connection. */
-    public static Limits defaults() {
-      return new Limits(50, 200, 500, 100);
-    }
-
-    /**
-     * No limit in practice: for benchmarks of the scheduler, whose hundreds of simulated workers
-     * and watchers share one loopback address and would otherwise be measured against the limit.
-     */
-    public static Limits unlimited() {
-      return new Limits(1e9, Integer.MAX_VALUE, 1e9, Integer.MAX_VALUE);
-    }
-  }
-
   /** Settings with {@link Limits#defaults()} and no /metrics endpoint. */
   public ControllerSettings(String grpcHost, int grpcPort, String clusterHost, int clusterPort,
       List<String> seedNodes, Store store, String storeUrl, String storeUser, String storePassword,
@@ -120,10 +89,10 @@ public record ControllerSettings(
   }
 
   /** Snapshot interval of {@link #defaults()}, in events. */
-  public static final int DEFAULT_SNAPSHOT_EVERY = 100;
+  public static final int DEFAULT_SNAPSHOT_EVERY = ControllerDefaults.SNAPSHOT_EVERY;
 
   /** Default HTTP port of /metrics in fleet.yaml ({@code controller.metrics_port}). */
-  public static final int DEFAULT_METRICS_PORT = 9464;
+  public static final int DEFAULT_METRICS_PORT = ControllerDefaults.METRICS_PORT;
 
   /**
    * Loopback, ephemeral ports, plaintext without client auth, H2 file under $ABFLEET_HOME (or

@@ -1,7 +1,10 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.CounterRatio;
+
 import dev.abfleet.stats.SignInterval;
 import dev.abfleet.stats.VerdictEngine;
+import java.util.regex.Pattern;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,7 +73,7 @@ public final class CounterRatios {
     for (BootRecord[] p : pairs) {
       for (BootRecord b : p) {
         MetricCounters c = b.run().counters(metric);
-        if (c != null && CounterRatio.count(CounterRatio.DEVICE_REQUESTS, c) > 0) {
+        if (c != null && count(CounterRatio.DEVICE_REQUESTS, c) > 0) {
           return List.of(new CounterRatio(CounterRatio.DEFAULT_NAME, resched,
               CounterRatio.DEVICE_REQUESTS));
         }
@@ -105,12 +108,39 @@ public final class CounterRatios {
     if (c == null) {
       return Double.NaN;
     }
-    double den = CounterRatio.count(ratio.den(), c);
-    double num = CounterRatio.count(ratio.num(), c);
+    double den = count(ratio.den(), c);
+    double num = count(ratio.num(), c);
     return den > 0 ? num / den : Double.NaN;
   }
 
   private static double median(List<Double> values) {
     return VerdictEngine.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /**
+   * The count {@code pattern} names in {@code c}: the matching interrupt rows summed (a row absent
+   * did not move: 0), or the context switches; NaN when context switches were not counted.
+   */
+  static double count(String pattern, MetricCounters c) {
+    if (pattern.equals(MetricCounters.CONTEXT_SWITCHES)) {
+      return c.contextSwitches() < 0 ? Double.NaN : c.contextSwitches();
+    }
+    if (pattern.indexOf('*') < 0) {
+      return c.interrupts().getOrDefault(pattern, 0L);
+    }
+    Pattern glob = glob(pattern);
+    return c.interrupts().entrySet().stream().filter(e -> glob.matcher(e.getKey()).matches())
+        .mapToLong(java.util.Map.Entry::getValue).sum();
+  }
+
+  private static Pattern glob(String pattern) {
+    StringBuilder re = new StringBuilder();
+    for (String part : pattern.split("\\*", -1)) {
+      if (re.length() > 0) {
+        re.append(".*");
+      }
+      re.append(Pattern.quote(part));
+    }
+    return Pattern.compile(re.toString());
   }
 }

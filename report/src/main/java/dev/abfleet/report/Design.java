@@ -1,5 +1,7 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.CounterRatio;
+
 import dev.abfleet.stats.Policy;
 import java.util.List;
 import java.util.Set;

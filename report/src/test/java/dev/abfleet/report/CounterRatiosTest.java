@@ -1,5 +1,7 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.CounterRatio;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

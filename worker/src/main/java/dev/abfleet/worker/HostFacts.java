@@ -1,5 +1,7 @@
 package dev.abfleet.worker;
 
+import dev.abfleet.model.Arch;
+
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
@@ -8,22 +10,12 @@ public record HostFacts(String arch, int cpus, long memoryMib, String cpuModel, 
 
   public static HostFacts probe() {
     return new HostFacts(
-        normalizeArch(System.getProperty("os.arch")),
+        Arch.host(),
         Runtime.getRuntime().availableProcessors(),
         probeMemoryMib(),
         CpuModel.probe(),
         System.getProperty("os.version", ""),
         System.getProperty("os.name", ""));
-  }
-
-  /** Java's os.arch to the names guests and fleet.yaml use: x86_64, aarch64. */
-  public static String normalizeArch(String javaArch) {
-    String a = javaArch == null ? "" : javaArch.toLowerCase(Locale.ROOT);
-    return switch (a) {
-      case "amd64", "x86_64", "x64" -> "x86_64";
-      case "aarch64", "arm64" -> "aarch64";
-      default -> a;
-    };
   }
 
   public boolean isMac() {

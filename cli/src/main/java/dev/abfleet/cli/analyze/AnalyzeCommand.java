@@ -1,13 +1,13 @@
 package dev.abfleet.cli.analyze;
 
-import dev.abfleet.config.samples.Analyzer;
-import dev.abfleet.config.samples.GoBenchReader;
-import dev.abfleet.config.samples.JsonlReader;
-import dev.abfleet.config.samples.ParseError;
-import dev.abfleet.config.samples.Parsed;
-import dev.abfleet.config.samples.Sample;
-import dev.abfleet.config.samples.SampleChecks;
-import dev.abfleet.config.samples.TextLines;
+import dev.abfleet.cli.analyze.samples.Analyzer;
+import dev.abfleet.cli.analyze.samples.GoBenchReader;
+import dev.abfleet.cli.analyze.samples.JsonlReader;
+import dev.abfleet.cli.analyze.samples.ParseError;
+import dev.abfleet.cli.analyze.samples.Parsed;
+import dev.abfleet.cli.analyze.samples.Sample;
+import dev.abfleet.cli.analyze.samples.SampleChecks;
+import dev.abfleet.cli.analyze.samples.TextLines;
 
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.PolicyRanges;

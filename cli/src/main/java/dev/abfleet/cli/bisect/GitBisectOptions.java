@@ -1,11 +1,13 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.cli.GitBisectRun;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.build.KernelBuilds;
 import dev.abfleet.config.Problem;
-import dev.abfleet.worker.build.BuildSource;
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.BuildSource;
+import dev.abfleet.model.BuildSpec;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.List;
@@ -31,7 +33,7 @@ final class GitBisectOptions {
       throw new Problem("--config " + c.config + ": with --git, --config is the kernel config (abfleet-minimal,"
           + " tinyconfig, defconfig or a .config file); pass fleet.yaml as --fleet-config");
     }
-    if (!c.arch.equals("x86_64") && !c.arch.equals("aarch64")) {
+    if (!Arch.NAMES.contains(c.arch)) {
       throw new Problem("--arch " + c.arch + ": expected x86_64 or aarch64");
     }
     if (c.pairs != null && c.pairs < 2) {

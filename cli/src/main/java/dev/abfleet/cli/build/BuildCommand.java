@@ -1,5 +1,7 @@
 package dev.abfleet.cli.build;
 
+import dev.abfleet.model.Arch;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abfleet.cli.ClientAuthOptions;
@@ -7,8 +9,8 @@ import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.build.BuildResult;
-import dev.abfleet.worker.build.BuildSource;
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.BuildSource;
+import dev.abfleet.model.BuildSpec;
 import dev.abfleet.worker.build.KernelBuilder;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -84,7 +86,7 @@ public final class BuildCommand implements Callable<Integer> {
     if (!format.equals("text") && !format.equals("json")) {
       throw new Problem("--format " + format + ": expected text or json");
     }
-    if (!arch.equals("x86_64") && !arch.equals("aarch64")) {
+    if (!Arch.NAMES.contains(arch)) {
       throw new Problem("--arch " + arch + ": expected x86_64 or aarch64");
     }
     BuildSpec spec = spec();

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.flood;
 
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.bench.flood.FloodBench;
 import dev.abfleet.bench.flood.Latencies;
 
@@ -61,7 +63,7 @@ public final class FloodBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     check();
-    ControllerSettings.Limits limits = ControllerSettings.Limits.defaults();
+    Limits limits = Limits.defaults();
     Path dir = Files.createTempDirectory("abfleet-flood-");
     ControllerSettings settings = ControllerSettings.defaults().withGrpc("127.0.0.1", 0)
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("store")))

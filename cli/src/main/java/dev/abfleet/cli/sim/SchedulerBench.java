@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.bench.sim.SimFleet;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -53,7 +55,7 @@ final class SchedulerBench {
         ? ControllerSettings.defaults().withStore(ControllerSettings.Store.JDBC,
             ControllerSettings.h2FileUrl(home.resolve("store").resolve("controller")))
         : ControllerSettings.inMemory();
-    settings = settings.withLimits(ControllerSettings.Limits.unlimited());
+    settings = settings.withLimits(Limits.unlimited());
     ConcurrentLinkedQueue<SimBootRecord> boots = new ConcurrentLinkedQueue<>();
     try (ControllerNode controller = ControllerNode.start(settings)) {
       String target = "127.0.0.1:" + controller.grpcPort();

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.bench.sim.SimFleet;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -107,7 +109,7 @@ final class SequentialBench {
   static Result run(Options o, SimModel model, Path home, PrintStream err) throws IOException, InterruptedException {
     ConcurrentLinkedQueue<SimBootRecord> boots = new ConcurrentLinkedQueue<>();
     try (ControllerNode controller = ControllerNode.start(
-        ControllerSettings.inMemory().withLimits(ControllerSettings.Limits.unlimited()))) {
+        ControllerSettings.inMemory().withLimits(Limits.unlimited()))) {
       String target = "127.0.0.1:" + controller.grpcPort();
       try (SimFleet fleet = SimFleet.start(target, o.workers(), "sim-", model, Map.of(), home, boots::add);
           ExperimentClient client = new ExperimentClient(target)) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.config.Problem;
 import dev.abfleet.worker.build.BuildResult;
-import dev.abfleet.worker.build.BuildSource;
+import dev.abfleet.model.BuildSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.config.Problem;
-import dev.abfleet.controller.nightly.Cron;
+import dev.abfleet.model.Cron;
 import dev.abfleet.config.ByteSize;
 import dev.abfleet.testkit.Fuzz;
 import dev.abfleet.testkit.Gen;

@@ -1,12 +1,14 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.controller.fleet.HostNames;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,7 +23,7 @@ public final class SpecValidator {
   private static final Pattern ARM_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Set<String> HYPERVISORS = Set.of("qemu", "vz", "sim");
-  private static final Set<String> ARCHES = Set.of("x86_64", "aarch64");
+  private static final Set<String> ARCHES = Set.copyOf(Arch.NAMES);
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_./-]{1,63}");
   static final int MAX_HOSTS = 1000;
   private static final Set<String> PRIORITIES = Set.of("pr", "nightly", "adhoc");

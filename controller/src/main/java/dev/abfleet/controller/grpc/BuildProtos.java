@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.controller.build.BuildFailure;
 import dev.abfleet.controller.build.BuildOutcome;
 import dev.abfleet.controller.build.BuildState;
@@ -25,7 +27,7 @@ final class BuildProtos {
   private static final Pattern CONFIG_LINE = Pattern.compile("(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set)");
   private static final Pattern MAKE_ARG = Pattern.compile("[A-Z][A-Z0-9_]*=[^\\s]*");
   static final Set<String> CONFIG_BASES = Set.of("abfleet-minimal", "tinyconfig", "defconfig", "allnoconfig");
-  static final Set<String> ARCHES = Set.of("x86_64", "aarch64");
+  static final Set<String> ARCHES = Set.copyOf(Arch.NAMES);
 
   private BuildProtos() {}
 

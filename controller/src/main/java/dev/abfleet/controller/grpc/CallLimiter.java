@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.http.ControllerMetrics;
 import io.grpc.ForwardingServerCall;
@@ -34,7 +36,7 @@ public final class CallLimiter implements ServerInterceptor {
   static final int ADDRESS_FACTOR = 4;
   private static final String TOKEN_KEY = "token:";
 
-  private final ControllerSettings.Limits limits;
+  private final Limits limits;
   private final ControllerMetrics metrics;
   private final Predicate<String> knownTokenId;
   private final LongSupplier nanoTime;
@@ -44,12 +46,12 @@ public final class CallLimiter implements ServerInterceptor {
    * @param knownTokenId whether a token id (abf_ and 12 hex digits) passed the token check on
    *     this node before; with client auth off every id counts as known (nothing is checked)
    */
-  public CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics,
+  public CallLimiter(Limits limits, ControllerMetrics metrics,
       Predicate<String> knownTokenId) {
     this(limits, metrics, knownTokenId, System::nanoTime);
   }
 
-  CallLimiter(ControllerSettings.Limits limits, ControllerMetrics metrics,
+  CallLimiter(Limits limits, ControllerMetrics metrics,
       Predicate<String> knownTokenId, LongSupplier nanoTime) {
     this.limits = limits;
     this.metrics = metrics;

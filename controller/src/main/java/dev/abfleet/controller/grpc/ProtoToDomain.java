@@ -29,7 +29,7 @@ import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.Workload;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

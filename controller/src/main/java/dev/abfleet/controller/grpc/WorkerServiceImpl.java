@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.model.Limits;
+
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.build.BuildView;
 import dev.abfleet.controller.fleet.HostCapabilities;
@@ -40,7 +42,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
   public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
       Duration heartbeatInterval, Duration heartbeatTimeout) {
     this(system, scheduler, heartbeatInterval, heartbeatTimeout, new ControllerMetrics(),
-        ControllerSettings.Limits.defaults().workerMessagesPerSecond());
+        Limits.defaults().workerMessagesPerSecond());
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.time.Clock;

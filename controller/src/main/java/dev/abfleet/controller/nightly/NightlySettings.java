@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.nio.file.Path;
 import java.time.Clock;

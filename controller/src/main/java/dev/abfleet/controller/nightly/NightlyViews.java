@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

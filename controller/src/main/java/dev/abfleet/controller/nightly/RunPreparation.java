@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
 import dev.abfleet.controller.artifact.ArtifactStore;
 import dev.abfleet.controller.artifact.StoreException;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;

@@ -1,7 +1,9 @@
 package dev.abfleet.controller.plan;
 
+import dev.abfleet.model.VolumeTransports;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.util.List;
 
 /**
@@ -74,9 +76,9 @@ public record BenchmarkSpec(
   }
 
   /** What lets the host pick the volume transport. */
-  public static final String TRANSPORT_AUTO = "auto";
+  public static final String TRANSPORT_AUTO = VolumeTransports.AUTO;
   /** The transports a benchmark or an arm may name. */
-  public static final List<String> TRANSPORTS = List.of("virtiofs", "9p");
+  public static final List<String> TRANSPORTS = VolumeTransports.NAMES;
 
   /** Over the host's preferred transport, with the default counter ratios, threads and sizes. */
   public BenchmarkSpec(String harness, List<String> metrics, int iterations, int iterationMs,

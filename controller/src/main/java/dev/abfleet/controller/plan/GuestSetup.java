@@ -1,5 +1,7 @@
 package dev.abfleet.controller.plan;
 
+import dev.abfleet.model.VolumeTransports;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -28,7 +30,7 @@ public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesD
     @JsonInclude(JsonInclude.Include.NON_EMPTY) String volumeCache) {
   public static final GuestSetup NONE = new GuestSetup(false, List.of(), "", "");
   /** virtiofsd's cache modes an arm may ask for. */
-  public static final List<String> DAEMON_CACHES = List.of("auto", "always", "none");
+  public static final List<String> DAEMON_CACHES = VolumeTransports.CACHE_MODES;
 
   public GuestSetup {
     modules = modules == null ? List.of() : List.copyOf(modules);

@@ -8,7 +8,7 @@ import dev.abfleet.report.ArmBuild;
 import dev.abfleet.report.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.BootSample;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.report.Design;
 import dev.abfleet.report.MetricCounters;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.plan.BenchmarkSpec;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.BenchmarkSpec;
-import dev.abfleet.report.CounterRatio;
+import dev.abfleet.model.CounterRatio;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

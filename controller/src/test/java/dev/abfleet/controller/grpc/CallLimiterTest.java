@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.model.Limits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetSocketAddress;
@@ -43,7 +45,7 @@ class CallLimiterTest {
   @Test
   void madeUpTokenIdsDoNotEscapeTheAddressLimit() {
     AtomicLong now = new AtomicLong();
-    var limits = new dev.abfleet.controller.ControllerSettings.Limits(1, 2, 500, 100);
+    var limits = new dev.abfleet.model.Limits(1, 2, 500, 100);
     CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(),
         id -> false, now::get);
 
@@ -61,7 +63,7 @@ class CallLimiterTest {
   @Test
   void knownTokensKeepTheirOwnLimitsWhateverTheirNeighboursDo() {
     AtomicLong now = new AtomicLong();
-    var limits = new dev.abfleet.controller.ControllerSettings.Limits(1, 3, 500, 100);
+    var limits = new dev.abfleet.model.Limits(1, 3, 500, 100);
     CallLimiter limiter = new CallLimiter(limits, new dev.abfleet.controller.http.ControllerMetrics(),
         id -> id.equals("abf_0123456789ab") || id.equals("abf_ba9876543210"), now::get);
     // An unknown id drains the address's bucket (4 x 3)...

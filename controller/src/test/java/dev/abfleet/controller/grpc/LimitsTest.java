@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.model.Limits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,7 +57,7 @@ class LimitsTest extends ControllerNodeTest {
 
   @Test
   void aClientPastItsRateIsRefusedWhileAnotherClientIsServed() throws Exception {
-    var limits = new ControllerSettings.Limits(1, 5, 500, 100);
+    var limits = new Limits(1, 5, 500, 100);
     try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
       ManagedChannel channel = channel(node);
       var flooder = withToken(client(channel), "abf_0123456789ab_secret");
@@ -87,7 +89,7 @@ class LimitsTest extends ControllerNodeTest {
   @Test
   void aWorkerFloodingItsStreamIsCutOffAndGoesOffline() throws Exception {
     // 20 messages/s (40 at once): the fake worker's 10 heartbeats/s pass, a burst of 100 does not.
-    var limits = new ControllerSettings.Limits(50, 200, 20, 100);
+    var limits = new Limits(50, 200, 20, 100);
     try (ControllerNode node = ControllerNode.start(fastSettings().withLimits(limits))) {
       ManagedChannel channel = channel(node);
       var client = client(channel);
@@ -112,7 +114,7 @@ class LimitsTest extends ControllerNodeTest {
 
   @Test
   void aWorkerThatStopsReadingItsStreamIsCutOffInsteadOfBufferedWithoutBound() throws Exception {
-    var limits = new ControllerSettings.Limits(50, 200, 1_000_000, 100);
+    var limits = new Limits(50, 200, 1_000_000, 100);
     // A heartbeat timeout far longer than the test: only the cut can take the host offline.
     var settings = fastSettings().withLimits(limits).withHeartbeat(Duration.ofMillis(200), Duration.ofMinutes(5));
     try (ControllerNode node = ControllerNode.start(settings)) {

@@ -58,7 +58,7 @@ class ProtoToDomainTest {
     var domain = ProtoToDomain.spec(p);
 
     assertThat(domain.benchmark().ratios()).containsExactly(
-        new dev.abfleet.report.CounterRatio("res_per_virtio_req", "RES", "virtio*-request*"));
+        new dev.abfleet.model.CounterRatio("res_per_virtio_req", "RES", "virtio*-request*"));
     assertThat(DomainToProto.spec(domain).getBenchmark().getRatiosList()).containsExactly(ratio);
     assertThat(ProtoReports.of(Experiment.newBuilder().setSpec(p).build()).design().ratios())
         .isEqualTo(domain.benchmark().ratios());

@@ -1,5 +1,9 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.NightlySchedule;
+
+import dev.abfleet.model.Cron;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;

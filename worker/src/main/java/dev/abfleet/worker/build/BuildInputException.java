@@ -1,5 +1,7 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSpec;
+
 /**
  * An input of a {@link BuildSpec} that cannot be read or resolved: the message names the input
  * and the fix. {@link KernelBuilder#build} reports it as a {@link BuildResult.Failed} of

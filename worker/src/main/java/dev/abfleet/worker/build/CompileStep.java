@@ -1,5 +1,7 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSpec;
+
 import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSpec;
+
 import static dev.abfleet.worker.build.BuildResult.Kind.CONFIG;
 
 import dev.abfleet.worker.process.RunResult;

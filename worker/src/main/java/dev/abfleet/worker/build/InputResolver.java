@@ -1,5 +1,9 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSource;
+
+import dev.abfleet.model.BuildSpec;
+
 import static dev.abfleet.worker.build.BuildResult.Kind.CONFIG;
 import static dev.abfleet.worker.build.BuildResult.Kind.PATCH;
 import static dev.abfleet.worker.build.BuildResult.Kind.SOURCE;

@@ -1,5 +1,9 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSource;
+
+import dev.abfleet.model.BuildSpec;
+
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.Executables;

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSource;
+
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.RunResult;
 import java.io.IOException;

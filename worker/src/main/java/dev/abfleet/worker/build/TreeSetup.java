@@ -1,5 +1,7 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSource;
+
 import static dev.abfleet.worker.build.BuildResult.Kind.INFRA;
 import static dev.abfleet.worker.build.BuildResult.Kind.PATCH;
 import static dev.abfleet.worker.build.BuildResult.Kind.SOURCE;

@@ -12,7 +12,7 @@ import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.build.BuildListener;
 import dev.abfleet.worker.build.BuildManifest;
 import dev.abfleet.worker.build.BuildResult;
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.BuildSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

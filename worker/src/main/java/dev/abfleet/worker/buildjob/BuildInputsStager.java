@@ -2,8 +2,8 @@ package dev.abfleet.worker.buildjob;
 
 import dev.abfleet.proto.fleet.v1.BuildFile;
 import dev.abfleet.proto.fleet.v1.BuildInputs;
-import dev.abfleet.worker.build.BuildSource;
-import dev.abfleet.worker.build.BuildSpec;
+import dev.abfleet.model.BuildSource;
+import dev.abfleet.model.BuildSpec;
 import dev.abfleet.worker.artifact.CacheFiles;
 import java.io.IOException;
 import java.nio.file.Files;

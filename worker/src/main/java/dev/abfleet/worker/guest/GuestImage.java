@@ -1,6 +1,7 @@
 package dev.abfleet.worker.guest;
 
-import dev.abfleet.worker.HostFacts;
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.worker.artifact.Sha256;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -80,7 +81,7 @@ public final class GuestImage {
 
   /** The path of the guest image for the host's own architecture; see {@link #base(Path, String)}. */
   public static Path ensure(Path cacheDir) throws GuestImageException, InterruptedException {
-    return base(cacheDir, HostFacts.normalizeArch(System.getProperty("os.arch"))).path();
+    return base(cacheDir, Arch.host()).path();
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.model.WorkloadMetrics;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -35,7 +37,6 @@ public final class GuestProtocol {
   static final int MAX_PARSE_ERRORS = 20;
   /** How many {@code '{'} positions of one noisy line are tried as the object start. */
   private static final int MAX_START_CANDIDATES = 16;
-  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
   private static final String EVENTS = "start, done, error, telemetry, setup_error, workload or workload_end";
 
   private static final ObjectMapper JSON =
@@ -243,7 +244,6 @@ public final class GuestProtocol {
   }
 
   static String excerpt(String s) {
-    String printable = CONTROL.matcher(s).replaceAll("?");
-    return printable.length() <= 80 ? printable : printable.substring(0, 77) + "...";
+    return WorkloadMetrics.excerpt(s);
   }
 }

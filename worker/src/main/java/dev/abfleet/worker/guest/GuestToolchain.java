@@ -1,6 +1,7 @@
 package dev.abfleet.worker.guest;
 
-import dev.abfleet.worker.HostFacts;
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.ProcessRunner;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ public record GuestToolchain(String compiler, Path busybox) {
 
   /** As {@link #forArch(String, Path, String, CommandRunner)} on this host, with real processes. */
   public static GuestToolchain forArch(String arch, Path cacheDir) throws GuestImageException, InterruptedException {
-    return forArch(arch, cacheDir, HostFacts.normalizeArch(System.getProperty("os.arch")), new ProcessRunner());
+    return forArch(arch, cacheDir, Arch.host(), new ProcessRunner());
   }
 
   /**

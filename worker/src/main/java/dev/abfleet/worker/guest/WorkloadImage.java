@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.model.WorkloadLimits;
+
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.artifact.Sha256;
 import java.io.IOException;
@@ -28,9 +30,9 @@ public final class WorkloadImage {
   /** Guest path of the file holding the run command. */
   public static final String RUN_FILE = "/" + WorkloadPack.ROOT + "/" + WorkloadPack.RESERVED + "/run";
   /** The run's timeout when the benchmark gives none (proto Workload.timeout_s = 0). */
-  public static final int DEFAULT_TIMEOUT_S = 600;
+  public static final int DEFAULT_TIMEOUT_S = WorkloadLimits.DEFAULT_TIMEOUT_S;
   /** fleetbench reads at most this much of the run command. */
-  public static final int MAX_RUN_BYTES = 64 * 1024;
+  public static final int MAX_RUN_BYTES = WorkloadLimits.MAX_RUN_BYTES;
 
   private WorkloadImage() {}
 

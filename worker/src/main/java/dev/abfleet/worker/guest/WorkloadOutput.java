@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.model.WorkloadMetrics;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;

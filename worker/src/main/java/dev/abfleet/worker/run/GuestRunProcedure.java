@@ -1,5 +1,9 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.model.Arch;
+
+import dev.abfleet.model.Harnesses;
+
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.MetricSample;
@@ -10,7 +14,6 @@ import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
-import dev.abfleet.worker.HostFacts;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.CacheFiles;
@@ -131,7 +134,7 @@ public final class GuestRunProcedure implements RunProcedure {
     String guestArch;
     try {
       kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
-      GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), hostArch());
+      GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), Arch.host());
       if (arch.problem() != null) {
         return configFailure(block, run, telemetry, stageStart, arch.problem());
       }
@@ -383,10 +386,6 @@ public final class GuestRunProcedure implements RunProcedure {
       return List.of(); // it reports what it measures; only metrics the benchmark names are required
     }
     return Harnesses.metrics(run.getBenchmark().getHarness()).stream().map(Harnesses.MetricDef::name).toList();
-  }
-
-  private static String hostArch() {
-    return HostFacts.normalizeArch(System.getProperty("os.arch"));
   }
 
   /** A run that cannot boot as configured, found while staging. */

@@ -1,5 +1,9 @@
 package dev.abfleet.worker.build;
 
+import dev.abfleet.model.BuildSource;
+
+import dev.abfleet.model.BuildSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

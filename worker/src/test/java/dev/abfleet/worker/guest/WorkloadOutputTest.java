@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.model.WorkloadMetrics;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 

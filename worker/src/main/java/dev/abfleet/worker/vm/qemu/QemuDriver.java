@@ -1,5 +1,7 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.process.CommandRunner;
 import dev.abfleet.worker.process.EndMarker;
@@ -48,7 +50,7 @@ public final class QemuDriver implements VmDriver {
 
   private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(10);
   /** The guest architectures QEMU can boot, in the order the Hello lists them. */
-  private static final List<String> GUEST_ARCHES = List.of("x86_64", "aarch64");
+  private static final List<String> GUEST_ARCHES = Arch.NAMES;
 
   private final CommandRunner runner;
   private final Function<String, Optional<Path>> which;
@@ -111,16 +113,7 @@ public final class QemuDriver implements VmDriver {
         binary -> ProbeCache.key(binary, versionLine(runner, Path.of(binary), scratch).orElse(""),
             Files.exists(devKvm)),
         binary -> new KvmProbe(binary, devKvm, runner, KvmProbe.DEFAULT_TIMEOUT).probe(scratch.resolve("probe")));
-    return new QemuDriver(runner, Executables::onPath, probe, hostArch(System.getProperty("os.arch")), scratch);
-  }
-
-  /** Java's {@code os.arch} in guest terms: {@code amd64} is {@code x86_64}, {@code arm64} is {@code aarch64}. */
-  public static String hostArch(String osArch) {
-    return switch (osArch) {
-      case "amd64", "x86_64" -> "x86_64";
-      case "aarch64", "arm64" -> "aarch64";
-      default -> osArch;
-    };
+    return new QemuDriver(runner, Executables::onPath, probe, Arch.host(), scratch);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.vm.qemu;
 
+import dev.abfleet.model.VolumeTransports;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -27,7 +29,7 @@ import java.util.regex.Pattern;
 public record VirtiofsDaemon(Path binary, Flavor flavor, String version) {
 
   /** Cache modes a volume may ask for; each daemon spells "none" its own way. */
-  public static final List<String> CACHE_MODES = List.of("auto", "always", "none");
+  public static final List<String> CACHE_MODES = VolumeTransports.CACHE_MODES;
   /** The cache mode when the arm names none: both daemons' default. */
   public static final String DEFAULT_CACHE = "auto";
 

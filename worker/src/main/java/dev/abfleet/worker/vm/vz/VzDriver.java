@@ -1,5 +1,7 @@
 package dev.abfleet.worker.vm.vz;
 
+import dev.abfleet.model.Arch;
+
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.guest.ConsoleSetupErrors;
 import dev.abfleet.worker.process.CommandRunner;
@@ -112,7 +114,7 @@ public final class VzDriver implements VmDriver {
     if (!osName.startsWith("Mac")) {
       return Optional.of("Apple Virtualization.framework needs macOS; this host runs " + osName);
     }
-    if (!osArch.equals("aarch64") && !osArch.equals("arm64")) {
+    if (Arch.of(osArch).orElse(null) != Arch.AARCH64) {
       return Optional.of("abfleet boots arm64 guests on VZ, which needs Apple silicon; this Mac is " + osArch);
     }
     if (which.apply("vfkit").isEmpty()) {

@@ -235,12 +235,6 @@ class QemuDriverTest {
   }
 
   @Test
-  void mapsJavaOsArchToGuestArch() {
-    assertThat(QemuDriver.hostArch("amd64")).isEqualTo("x86_64");
-    assertThat(QemuDriver.hostArch("aarch64")).isEqualTo("aarch64");
-  }
-
-  @Test
   void offersTheGuestArchesWhoseQemuIsInstalled() {
     Function<String, Optional<Path>> x86Only =
         name -> name.equals("qemu-system-x86_64") ? Optional.of(Path.of("/usr/bin", name)) : Optional.empty();

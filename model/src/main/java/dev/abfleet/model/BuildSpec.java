@@ -1,4 +1,4 @@
-package dev.abfleet.worker.build;
+package dev.abfleet.model;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * @param source          where the tree comes from
  * @param patches         applied in order with {@code git apply} (-p1 unified diffs)
  * @param configBase      {@code tinyconfig}, {@code defconfig}, {@code allnoconfig},
- *                        {@value #DEFAULT_CONFIG_BASE} (tinyconfig plus {@link KernelBuilder#minimalFragment})
+ *                        {@value #DEFAULT_CONFIG_BASE} (tinyconfig plus the worker builder's minimal fragment)
  *                        or the path of a .config file
  * @param configFragments config fragments merged over the base, in order
  * @param configLines     {@code CONFIG_X=y} / {@code # CONFIG_X is not set} lines merged after the fragments

@@ -1,4 +1,4 @@
-package dev.abfleet.worker.guest;
+package dev.abfleet.model;
 
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -21,6 +21,8 @@ public final class WorkloadMetrics {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:/=+%-]{0," + (MAX_NAME - 1) + "}");
   private static final Pattern UNIT = Pattern.compile("[A-Za-z0-9_.:/=+%-]{1," + MAX_UNIT + "}");
 
+  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+
   private WorkloadMetrics() {}
 
   /** What is wrong with {@code name} as a workload metric name, with the rule; empty if valid. */
@@ -28,7 +30,7 @@ public final class WorkloadMetrics {
     if (name != null && NAME.matcher(name).matches()) {
       return Optional.empty();
     }
-    return Optional.of("metric name '" + GuestProtocol.excerpt(String.valueOf(name)) + "' is not valid: use 1 to "
+    return Optional.of("metric name '" + excerpt(String.valueOf(name)) + "' is not valid: use 1 to "
         + MAX_NAME + " of letters, digits and _ . : / = + % - (starting with a letter, digit or _)");
   }
 
@@ -37,12 +39,18 @@ public final class WorkloadMetrics {
     if (unit != null && UNIT.matcher(unit).matches()) {
       return Optional.empty();
     }
-    return Optional.of("unit '" + GuestProtocol.excerpt(String.valueOf(unit)) + "' is not valid: use 1 to "
+    return Optional.of("unit '" + excerpt(String.valueOf(unit)) + "' is not valid: use 1 to "
         + MAX_UNIT + " of letters, digits and _ . : / = + % -");
   }
 
   /** The metric a Go benchmark's value in {@code unit} becomes, e.g. {@code Stat-2_ns/op}. */
   public static String goBenchName(String benchmark, String unit) {
     return benchmark + "_" + unit;
+  }
+
+  /** {@code s} safe to quote in a message: control characters as ?, at most 80 characters. */
+  public static String excerpt(String s) {
+    String printable = CONTROL.matcher(s).replaceAll("?");
+    return printable.length() <= 80 ? printable : printable.substring(0, 77) + "...";
   }
 }

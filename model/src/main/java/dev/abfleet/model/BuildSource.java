@@ -1,4 +1,4 @@
-package dev.abfleet.worker.build;
+package dev.abfleet.model;
 
 import java.nio.file.Path;
 

@@ -1,4 +1,4 @@
-package dev.abfleet.controller.nightly;
+package dev.abfleet.model;
 
 import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;

@@ -1,4 +1,4 @@
-package dev.abfleet.config.samples;
+package dev.abfleet.cli.analyze.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.abfleet.config.samples;
+package dev.abfleet.cli.analyze.samples;
 
 /** A line that could not be read; the reader keeps going. */
 public record ParseError(String file, long line, String message) {

@@ -1,4 +1,4 @@
-package dev.abfleet.config.samples;
+package dev.abfleet.cli.analyze.samples;
 
 import java.util.ArrayList;
 import java.util.HashMap;

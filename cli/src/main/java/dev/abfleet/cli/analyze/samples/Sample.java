@@ -1,4 +1,4 @@
-package dev.abfleet.config.samples;
+package dev.abfleet.cli.analyze.samples;
 
 /**
  * One input line: an iteration of a metric in a boot, or (status not ok) a failed boot.

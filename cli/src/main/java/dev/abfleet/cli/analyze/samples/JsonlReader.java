@@ -1,4 +1,4 @@
-package dev.abfleet.config.samples;
+package dev.abfleet.cli.analyze.samples;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,4 +1,4 @@
-package dev.abfleet.report;
+package dev.abfleet.model;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -89,32 +89,5 @@ public record CounterRatio(String name, String num, String den) {
   /** The message for a second ratio named {@code name}. */
   public static String duplicate(String name) {
     return "two ratios are named '" + name + "'; give each ratio its own name";
-  }
-
-  /**
-   * The count {@code pattern} names in {@code c}: the matching interrupt rows summed (a row absent
-   * did not move: 0), or the context switches; NaN when context switches were not counted.
-   */
-  public static double count(String pattern, MetricCounters c) {
-    if (pattern.equals(MetricCounters.CONTEXT_SWITCHES)) {
-      return c.contextSwitches() < 0 ? Double.NaN : c.contextSwitches();
-    }
-    if (pattern.indexOf('*') < 0) {
-      return c.interrupts().getOrDefault(pattern, 0L);
-    }
-    Pattern glob = glob(pattern);
-    return c.interrupts().entrySet().stream().filter(e -> glob.matcher(e.getKey()).matches())
-        .mapToLong(java.util.Map.Entry::getValue).sum();
-  }
-
-  private static Pattern glob(String pattern) {
-    StringBuilder re = new StringBuilder();
-    for (String part : pattern.split("\\*", -1)) {
-      if (re.length() > 0) {
-        re.append(".*");
-      }
-      re.append(Pattern.quote(part));
-    }
-    return Pattern.compile(re.toString());
   }
 }

@@ -1,4 +1,4 @@
-package dev.abfleet.worker.run;
+package dev.abfleet.model;
 
 import java.util.LinkedHashMap;
 import java.util.List;

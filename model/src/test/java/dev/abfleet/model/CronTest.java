@@ -1,5 +1,7 @@
 package dev.abfleet.controller.nightly;
 
+import dev.abfleet.model.Cron;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.ZoneId;

@@ -1,4 +1,6 @@
-package dev.abfleet.controller.nightly;
+package dev.abfleet.model;
+
+import dev.abfleet.model.Cron;
 
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import java.time.ZoneId;
@@ -49,7 +51,7 @@ public record NightlySchedule(String name, Cron cron, ZoneId zone, Source candid
   }
 
   /** Where the schedule is written, for messages: "schedule NAME (fleet.yaml:LINE)". */
-  String where() {
+  public String where() {
     return "schedule " + name + (line > 0 ? " (fleet.yaml:" + line + ")" : "");
   }
 }
