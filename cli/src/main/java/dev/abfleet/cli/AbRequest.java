@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.config.PolicyRanges;
 
 import dev.abfleet.config.Problem;
@@ -209,15 +211,16 @@ record AbRequest(
     Arm.Builder arm = Arm.newBuilder()
         .setName(a.name())
         .setRole(a.role())
-        .setKernel(Artifact.newBuilder().setSha256(sha).setUri(kernel.toString()).setSizeBytes(kernel.toFile().length()))
-        .setCmdlineExtra(a.cmdlineExtra())
-        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()).setPinVcpus(a.pinVcpus()))
-        .addAllModules(a.modules())
-        .setModulesDir(a.modulesDir())
-        .setVolumeOptions(a.volumeOptions())
-        .setVolumeTransport(a.volume().transport() == null || a.volume().transport().equals("auto") ? ""
-            : a.volume().transport())
-        .setVolumeCache(a.volume().cache() == null ? "" : a.volume().cache());
+        .setBoot(BootSpec.newBuilder()
+            .setKernel(Artifact.newBuilder().setSha256(sha).setUri(kernel.toString()).setSizeBytes(kernel.toFile().length()))
+            .setCmdlineExtra(a.cmdlineExtra())
+            .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib()).setPinVcpus(a.pinVcpus()))
+            .addAllModules(a.modules())
+            .setModulesDir(a.modulesDir())
+            .setVolumeOptions(a.volumeOptions())
+            .setVolumeTransport(a.volume().transport() == null || a.volume().transport().equals("auto") ? ""
+                : a.volume().transport())
+            .setVolumeCache(a.volume().cache() == null ? "" : a.volume().cache()));
     if (a.built() != null) {
       arm.setBuild(a.built());
     }

@@ -130,7 +130,7 @@ class AbFleetOptionsTest {
     assertThat(spec.getSelector().getHostsList()).isEmpty();
     assertThat(spec.getPolicy().getClassByList()).containsExactly("label:cpu", "arch");
     assertThat(spec.getPriority()).isEqualTo("nightly");
-    assertThat(spec.getArms(0).getKernel().getUri()).isEqualTo(kernel.toAbsolutePath().normalize().toString());
+    assertThat(spec.getArms(0).getBoot().getKernel().getUri()).isEqualTo(kernel.toAbsolutePath().normalize().toString());
   }
 
   @Test

@@ -69,17 +69,17 @@ class AbSpecFileTest {
             org.assertj.core.groups.Tuple.tuple("loose", "candidate"),
             org.assertj.core.groups.Tuple.tuple("pinned", "ceiling"));
     Arm loose = s.getArms(1);
-    assertThat(loose.getKernel().getUri()).isEqualTo(kernel.toString());
-    assertThat(loose.getCmdlineExtra()).isEqualTo("quiet");
-    assertThat(loose.getModulesList()).containsExactly("9p");
-    assertThat(loose.getVolumeOptions()).isEqualTo("cache=loose");
-    assertThat(loose.getShape().getVcpus()).isEqualTo(1);
-    assertThat(loose.getShape().getMemoryMib()).isEqualTo(1024);
-    assertThat(loose.getShape().getPinVcpus()).isFalse();
+    assertThat(loose.getBoot().getKernel().getUri()).isEqualTo(kernel.toString());
+    assertThat(loose.getBoot().getCmdlineExtra()).isEqualTo("quiet");
+    assertThat(loose.getBoot().getModulesList()).containsExactly("9p");
+    assertThat(loose.getBoot().getVolumeOptions()).isEqualTo("cache=loose");
+    assertThat(loose.getBoot().getShape().getVcpus()).isEqualTo(1);
+    assertThat(loose.getBoot().getShape().getMemoryMib()).isEqualTo(1024);
+    assertThat(loose.getBoot().getShape().getPinVcpus()).isFalse();
     Arm pinned = s.getArms(2);
-    assertThat(pinned.getShape().getVcpus()).isEqualTo(2);
-    assertThat(pinned.getShape().getMemoryMib()).isEqualTo(1024);
-    assertThat(pinned.getShape().getPinVcpus()).isTrue();
+    assertThat(pinned.getBoot().getShape().getVcpus()).isEqualTo(2);
+    assertThat(pinned.getBoot().getShape().getMemoryMib()).isEqualTo(1024);
+    assertThat(pinned.getBoot().getShape().getPinVcpus()).isTrue();
   }
 
   @Test
@@ -99,8 +99,8 @@ class AbSpecFileTest {
     assertThat(s.getPolicy().getLooksList()).isEmpty();
     assertThat(s.getPolicy().getPairs()).isEqualTo(4);
     assertThat(s.getBenchmark().getVolume()).isEqualTo("guest");
-    assertThat(s.getArmsList()).allSatisfy(a -> assertThat(a.getShape().getVcpus()).isEqualTo(3));
-    assertThat(s.getArms(2).getShape().getPinVcpus()).isTrue();
+    assertThat(s.getArmsList()).allSatisfy(a -> assertThat(a.getBoot().getShape().getVcpus()).isEqualTo(3));
+    assertThat(s.getArms(2).getBoot().getShape().getPinVcpus()).isTrue();
   }
 
   @Test
@@ -108,8 +108,8 @@ class AbSpecFileTest {
     ExperimentSpec s = submitted("--baseline", "a=" + kernel, "--candidate", "b=" + kernel, "--pin", "--vcpus", "2");
 
     assertThat(s.getArmsList()).allSatisfy(a -> {
-      assertThat(a.getShape().getPinVcpus()).isTrue();
-      assertThat(a.getShape().getVcpus()).isEqualTo(2);
+      assertThat(a.getBoot().getShape().getPinVcpus()).isTrue();
+      assertThat(a.getBoot().getShape().getVcpus()).isEqualTo(2);
     });
   }
 
@@ -118,9 +118,9 @@ class AbSpecFileTest {
     ExperimentSpec s = submitted("--baseline", "a=" + kernel, "--candidate", "b=" + kernel);
 
     assertThat(s.getArmsList()).allSatisfy(a -> {
-      assertThat(a.getShape().getPinVcpus()).isFalse();
-      assertThat(a.getShape().getVcpus()).isEqualTo(1);
-      assertThat(a.getShape().getMemoryMib()).isEqualTo(512);
+      assertThat(a.getBoot().getShape().getPinVcpus()).isFalse();
+      assertThat(a.getBoot().getShape().getVcpus()).isEqualTo(1);
+      assertThat(a.getBoot().getShape().getMemoryMib()).isEqualTo(512);
     });
   }
 

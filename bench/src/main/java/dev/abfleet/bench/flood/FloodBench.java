@@ -1,5 +1,7 @@
 package dev.abfleet.bench.flood;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
@@ -275,7 +277,7 @@ public final class FloodBench {
 
   private static Arm arm(String name, String role, String hashChar) {
     return Arm.newBuilder().setName(name).setRole(role)
-        .setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name)).build();
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name))).build();
   }
 
   private static void sleepUntil(long nanos) throws InterruptedException {

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.PolicyRanges;
@@ -121,9 +123,9 @@ final class BisectStart {
     ExperimentSpec uploaded = experiments.prepareUploading(all.build(), err);
     StartBisectRequest.Builder r = StartBisectRequest.newBuilder().setBisectId(id).setMetric(metric)
         .setNoiseThreshold(threshold).setAlpha(alpha).addAllLooks(looks)
-        .setTemplate(uploaded.toBuilder().clearArms().addArms(uploaded.getArms(0).toBuilder().clearKernel()));
+        .setTemplate(uploaded.toBuilder().clearArms().addArms(uploaded.getArms(0).toBuilder().setBoot(uploaded.getArms(0).getBoot().toBuilder().clearKernel())));
     for (int i = 0; i < kernels.size(); i++) {
-      r.addKernels(BisectKernel.newBuilder().setKernel(uploaded.getArms(i).getKernel())
+      r.addKernels(BisectKernel.newBuilder().setKernel(uploaded.getArms(i).getBoot().getKernel())
           .setLabel(kernels.get(i).toString()));
     }
     return r.build();
@@ -132,9 +134,10 @@ final class BisectStart {
   private Arm arm(String name, String role, int index) {
     Path k = kernels.get(index);
     return Arm.newBuilder().setName(name).setRole(role)
-        .setKernel(Artifact.newBuilder().setSha256(sha256.get(index)).setUri(k.toString())
-            .setSizeBytes(k.toFile().length()))
-        .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib()))
+        .setBoot(BootSpec.newBuilder()
+            .setKernel(Artifact.newBuilder().setSha256(sha256.get(index)).setUri(k.toString())
+                .setSizeBytes(k.toFile().length()))
+            .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib())))
         .build();
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.model.Limits;
 
 import dev.abfleet.bench.sim.SimFleet;
@@ -78,10 +80,10 @@ final class SchedulerBench {
   static ExperimentSpec spec(BenchOptions o, int i, Artifact base, Artifact cand) {
     return ExperimentSpec.newBuilder()
         .setName("bench-" + (i + 1))
-        .addArms(Arm.newBuilder().setName("base").setRole("baseline").setKernel(base))
+        .addArms(Arm.newBuilder().setName("base").setRole("baseline").setBoot(BootSpec.newBuilder().setKernel(base)))
         // Every other experiment carries a real simulated regression, so verdicts are not all alike.
-        .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setKernel(cand)
-            .setCmdlineExtra(i % 2 == 0 ? "sim.effect.metadata_stat=0.9" : ""))
+        .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setBoot(BootSpec.newBuilder().setKernel(cand)
+                .setCmdlineExtra(i % 2 == 0 ? "sim.effect.metadata_stat=0.9" : "")))
         .setBenchmark(Benchmark.newBuilder().setIterations(o.iterations()).setIterationMs(o.iterationMs()))
         .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
         .setPolicy(Policy.newBuilder().setPairs(o.pairs()).setSeed(o.seed() * 1_000_003L + i + 1))

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.model.Limits;
 
 import dev.abfleet.bench.sim.SimFleet;
@@ -134,8 +136,8 @@ final class SequentialBench {
       o.looks().forEach(policy::addLooks);
       specs.put(String.format(Locale.ROOT, "seq-%s-%03d", kind, i + 1), ExperimentSpec.newBuilder()
           .setName("seq-" + kind + "-" + (i + 1))
-          .addArms(Arm.newBuilder().setName("base").setRole("baseline").setKernel(base))
-          .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setKernel(cand).setCmdlineExtra(candidateArgs))
+          .addArms(Arm.newBuilder().setName("base").setRole("baseline").setBoot(BootSpec.newBuilder().setKernel(base)))
+          .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setBoot(BootSpec.newBuilder().setKernel(cand).setCmdlineExtra(candidateArgs)))
           .setBenchmark(Benchmark.newBuilder().setIterations(3).setIterationMs(100))
           .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
           .setPolicy(policy)

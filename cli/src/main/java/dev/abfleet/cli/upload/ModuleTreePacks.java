@@ -52,11 +52,11 @@ public final class ModuleTreePacks {
     ExperimentSpec.Builder b = spec.toBuilder();
     boolean hostVolume = spec.getBenchmark().getVolume().equals("host");
     for (Arm.Builder arm : b.getArmsBuilderList()) {
-      Optional<Path> kernel = SpecUploads.localFile(arm.getKernel());
-      if (kernel.isPresent() && arm.getModulesTree().getSha256().isEmpty()) {
+      Optional<Path> kernel = SpecUploads.localFile(arm.getBoot().getKernel());
+      if (kernel.isPresent() && arm.getBoot().getModulesTree().getSha256().isEmpty()) {
         pack(arm, kernel.get(), hostVolume).ifPresent(tree -> {
-          arm.setModulesTree(tree);
-          arm.clearModulesDir();
+          arm.getBootBuilder().setModulesTree(tree);
+          arm.getBootBuilder().clearModulesDir();
         });
       }
     }
@@ -72,8 +72,8 @@ public final class ModuleTreePacks {
    * @throws Problem the tree cannot be read or indexed (the message names the tree and the fix)
    */
   Optional<Artifact> pack(Arm.Builder arm, Path kernel, boolean hostVolume) {
-    Optional<ModuleTree> tree = arm.getModulesDir().isEmpty() ? ModuleTree.beside(kernel)
-        : Optional.of(ModuleTree.at(Path.of(arm.getModulesDir()))).filter(t -> Files.isDirectory(t.dir()));
+    Optional<ModuleTree> tree = arm.getBoot().getModulesDir().isEmpty() ? ModuleTree.beside(kernel)
+        : Optional.of(ModuleTree.at(Path.of(arm.getBoot().getModulesDir()))).filter(t -> Files.isDirectory(t.dir()));
     if (tree.isEmpty()) {
       return Optional.empty();
     }
@@ -85,7 +85,7 @@ public final class ModuleTreePacks {
     }
     try {
       ModuleTree.Index index = tree.get().index(cacheDir, runner);
-      byte[] archive = ModulePack.archive(tree.get(), index, ModulePack.wanted(arm.getModulesList(), forVolume));
+      byte[] archive = ModulePack.archive(tree.get(), index, ModulePack.wanted(arm.getBoot().getModulesList(), forVolume));
       ModulePack.Packed p = ModulePack.store(archive, cacheDir);
       return Optional.of(Artifact.newBuilder().setSha256(p.sha256()).setUri(p.path().toString())
           .setSizeBytes(archive.length).build());

@@ -69,12 +69,12 @@ public final class SpecUploads {
     }
     ExperimentSpec.Builder b = trees.packAll(spec).toBuilder();
     for (Arm.Builder arm : b.getArmsBuilderList()) {
-      if (!arm.getModulesTree().getSha256().isEmpty()) {
-        arm.setModulesTree(uploaded(arm.getModulesTree()));
+      if (!arm.getBoot().getModulesTree().getSha256().isEmpty()) {
+        arm.getBootBuilder().setModulesTree(uploaded(arm.getBoot().getModulesTree()));
       }
-      arm.setKernel(uploaded(arm.getKernel()));
-      arm.setInitrd(uploaded(arm.getInitrd()));
-      arm.setGuestImage(uploaded(arm.getGuestImage()));
+      arm.getBootBuilder().setKernel(uploaded(arm.getBoot().getKernel()));
+      arm.getBootBuilder().setInitrd(uploaded(arm.getBoot().getInitrd()));
+      arm.getBootBuilder().setGuestImage(uploaded(arm.getBoot().getGuestImage()));
     }
     if (b.getBenchmark().hasWorkload()) {
       var w = b.getBenchmarkBuilder().getWorkloadBuilder();

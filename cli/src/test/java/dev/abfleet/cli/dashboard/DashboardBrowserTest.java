@@ -1,5 +1,7 @@
 package dev.abfleet.cli.dashboard;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.bench.sim.SimFleet;
@@ -130,9 +132,9 @@ class DashboardBrowserTest {
   private static ExperimentSpec spec(Path kernels) throws java.io.IOException {
     return ExperimentSpec.newBuilder().setName("slower stat (SIMULATED)")
         .addArms(Arm.newBuilder().setName("base").setRole("baseline")
-            .setKernel(SimArtifacts.kernel(kernels, "base")))
+            .mergeBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(kernels, "base")).build()))
         .addArms(Arm.newBuilder().setName("slow").setRole("candidate")
-            .setKernel(SimArtifacts.kernel(kernels, "slow")).setCmdlineExtra("sim.effect.metadata_stat=0.5"))
+            .setBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(kernels, "slow")).setCmdlineExtra("sim.effect.metadata_stat=0.5")))
         .setBenchmark(Benchmark.newBuilder().setIterations(3).setIterationMs(100))
         .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
         .setPolicy(Policy.newBuilder().setPairs(PAIRS).setSeed(42))

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -92,8 +94,8 @@ class FleetProcessesE2ETest {
     Artifact kernel = Artifact.newBuilder().setSha256(ArtifactCache.sha256(k)).setUri(k.toString()).build();
     return ExperimentSpec.newBuilder()
         .setName("e2e")
-        .addArms(Arm.newBuilder().setName("a").setRole("baseline").setKernel(kernel))
-        .addArms(Arm.newBuilder().setName("b").setRole("candidate").setKernel(kernel))
+        .addArms(Arm.newBuilder().setName("a").setRole("baseline").mergeBoot(BootSpec.newBuilder().setKernel(kernel).build()))
+        .addArms(Arm.newBuilder().setName("b").setRole("candidate").setBoot(BootSpec.newBuilder().setKernel(kernel)))
         .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("metadata_stat")
             .addMetrics("create_delete").setIterations(3).setIterationMs(100))
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(hosts))

@@ -67,10 +67,10 @@ class KernelUploadE2ETest {
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
         Experiment e = client.get(m.group(1));
         assertThat(e.getSpec().getArmsList()).allSatisfy(a -> {
-          assertThat(a.getModulesDir()).isEmpty();
-          assertThat(a.getModulesTree().getUri()).isEqualTo("abfleet:sha256:" + a.getModulesTree().getSha256());
+          assertThat(a.getBoot().getModulesDir()).isEmpty();
+          assertThat(a.getBoot().getModulesTree().getUri()).isEqualTo("abfleet:sha256:" + a.getBoot().getModulesTree().getSha256());
         });
-        String treeSha = e.getSpec().getArms(0).getModulesTree().getSha256();
+        String treeSha = e.getSpec().getArms(0).getBoot().getModulesTree().getSha256();
         assertThat(dir.resolve("w1-home/modules").resolve(treeSha).resolve(release).resolve("modules.dep"))
             .isRegularFile();
       }
@@ -106,7 +106,7 @@ class KernelUploadE2ETest {
       String id = m.group(1);
       try (ExperimentClient client = new ExperimentClient(fleet.target())) {
         Experiment e = client.get(id);
-        assertThat(e.getSpec().getArmsList()).extracting(Arm::getKernel)
+        assertThat(e.getSpec().getArmsList()).extracting(a -> a.getBoot().getKernel())
             .allSatisfy(k -> assertThat(k.getUri()).isEqualTo("abfleet:sha256:" + sha));
         assertThat(e.getBootsList()).allSatisfy(b -> assertThat(b.getConsoleLogSha256()).matches("[0-9a-f]{64}"));
       }

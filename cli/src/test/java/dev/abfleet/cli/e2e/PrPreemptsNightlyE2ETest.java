@@ -1,5 +1,7 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
@@ -107,9 +109,9 @@ class PrPreemptsNightlyE2ETest {
     Artifact kernel = Artifact.newBuilder().setSha256(ArtifactCache.sha256(k)).setUri(k.toString()).build();
     return ExperimentSpec.newBuilder()
         .setName(priority)
-        .addArms(Arm.newBuilder().setName("stock").setRole("baseline").setKernel(kernel))
-        .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setKernel(kernel)
-            .setCmdlineExtra(candidateCmdline))
+        .addArms(Arm.newBuilder().setName("stock").setRole("baseline").mergeBoot(BootSpec.newBuilder().setKernel(kernel).build()))
+        .addArms(Arm.newBuilder().setName("cand").setRole("candidate").setBoot(BootSpec.newBuilder().setKernel(kernel)
+            .setCmdlineExtra(candidateCmdline)))
         .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("create_delete")
             .setIterations(3).setIterationMs(100))
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(HOSTS))

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.experiments;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.cli.ExitCodes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,7 +160,7 @@ class ExperimentsCommandTest {
 
   private static Arm arm(String name, String role, String hashChar) {
     return Arm.newBuilder().setName(name).setRole(role)
-        .setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name))
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name)))
         .build();
   }
 }

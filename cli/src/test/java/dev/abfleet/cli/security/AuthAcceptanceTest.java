@@ -1,5 +1,7 @@
 package dev.abfleet.cli.security;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -175,7 +177,7 @@ class AuthAcceptanceTest {
 
   private static Arm arm(String name, String role, String hashChar) {
     return Arm.newBuilder().setName(name).setRole(role)
-        .setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name))
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name)))
         .build();
   }
 

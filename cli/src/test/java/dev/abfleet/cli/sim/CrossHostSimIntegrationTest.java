@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.bench.sim.SimFleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,10 +50,10 @@ class CrossHostSimIntegrationTest {
       SimFleet.awaitHosts("127.0.0.1:" + controller.grpcPort(), 4, 30);
       String id = client.submit("cross-host", ExperimentSpec.newBuilder()
           .addArms(Arm.newBuilder().setName("base").setRole("baseline")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")))
+              .mergeBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")).build()))
           .addArms(Arm.newBuilder().setName("cand").setRole("candidate")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "cand"))
-              .setCmdlineExtra("sim.effect.metadata_stat@b-=0.6"))
+              .setBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "cand"))
+              .setCmdlineExtra("sim.effect.metadata_stat@b-=0.6")))
           .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setIterations(3)
               .setIterationMs(100))
           .setSelector(HostSelector.newBuilder().setHypervisor("sim"))

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.bench.sim.SimFleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,10 +39,10 @@ class SimFleetIntegrationTest {
         ExperimentClient client = new ExperimentClient("127.0.0.1:" + controller.grpcPort())) {
       String id = client.submit("sim-it", ExperimentSpec.newBuilder()
           .addArms(Arm.newBuilder().setName("base").setRole("baseline")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")))
+              .mergeBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")).build()))
           .addArms(Arm.newBuilder().setName("slow").setRole("candidate")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "slow"))
-              .setCmdlineExtra("sim.effect.metadata_stat=0.5"))
+              .setBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "slow"))
+              .setCmdlineExtra("sim.effect.metadata_stat=0.5")))
           .setBenchmark(Benchmark.newBuilder().setIterations(3).setIterationMs(100))
           .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
           .setPolicy(Policy.newBuilder().setPairs(8).setSeed(42))

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.bench.sim.SimFleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,9 +41,9 @@ class SimWarmupIntegrationTest {
         ExperimentClient client = new ExperimentClient("127.0.0.1:" + controller.grpcPort())) {
       String id = client.submit("sim-warmup", ExperimentSpec.newBuilder()
           .addArms(Arm.newBuilder().setName("base").setRole("baseline")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")))
+              .mergeBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "base")).build()))
           .addArms(Arm.newBuilder().setName("cand").setRole("candidate")
-              .setKernel(SimArtifacts.kernel(home.resolve("kernels"), "cand")))
+              .setBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("kernels"), "cand"))))
           .setBenchmark(Benchmark.newBuilder().setIterations(3).setIterationMs(100))
           .setSelector(HostSelector.newBuilder().setHypervisor("sim"))
           .setPolicy(Policy.newBuilder().setPairs(6).setSeed(42).setWarmupBoot(true))

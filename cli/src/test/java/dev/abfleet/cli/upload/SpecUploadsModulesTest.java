@@ -1,5 +1,7 @@
 package dev.abfleet.cli.upload;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.artifact.ArtifactServiceImpl;
@@ -60,9 +62,9 @@ class SpecUploadsModulesTest {
     ExperimentSpec sent = uploads().upload(spec(kernel, ""));
 
     Arm arm = sent.getArms(0);
-    String sha = arm.getModulesTree().getSha256();
-    assertThat(arm.getModulesTree().getUri()).isEqualTo("abfleet:sha256:" + sha);
-    assertThat(arm.getModulesDir()).isEmpty();
+    String sha = arm.getBoot().getModulesTree().getSha256();
+    assertThat(arm.getBoot().getModulesTree().getUri()).isEqualTo("abfleet:sha256:" + sha);
+    assertThat(arm.getBoot().getModulesDir()).isEmpty();
     assertThat(store().status(sha).getComplete()).isTrue();
     Path packed = dir.resolve("cache/modules/packs").resolve(sha + ".tar");
     assertThat(ArtifactCache.sha256(packed)).isEqualTo(sha);
@@ -74,8 +76,8 @@ class SpecUploadsModulesTest {
   void packsTheSameTreeOnceForTwoSubmits() throws Exception {
     Path kernel = packageWithTree();
 
-    String first = uploads().upload(spec(kernel, "")).getArms(0).getModulesTree().getSha256();
-    String second = uploads().upload(spec(kernel, "")).getArms(0).getModulesTree().getSha256();
+    String first = uploads().upload(spec(kernel, "")).getArms(0).getBoot().getModulesTree().getSha256();
+    String second = uploads().upload(spec(kernel, "")).getArms(0).getBoot().getModulesTree().getSha256();
 
     assertThat(second).isEqualTo(first);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("is on the controller already (sha256 "
@@ -88,8 +90,8 @@ class SpecUploadsModulesTest {
 
     Arm arm = uploads().upload(spec(kernel, "/srv/kernels/lib/modules/" + RELEASE)).getArms(0);
 
-    assertThat(arm.getModulesDir()).isEqualTo("/srv/kernels/lib/modules/" + RELEASE);
-    assertThat(arm.hasModulesTree()).isFalse();
+    assertThat(arm.getBoot().getModulesDir()).isEqualTo("/srv/kernels/lib/modules/" + RELEASE);
+    assertThat(arm.getBoot().hasModulesTree()).isFalse();
   }
 
   @Test
@@ -100,10 +102,10 @@ class SpecUploadsModulesTest {
     var nightly = dev.abfleet.cli.ControllerConfigsAccess.nightlyPreparer(dir.resolve("cache"));
     Arm arm = nightly.apply(spec(kernel, "")).getArms(0);
 
-    String sha = arm.getModulesTree().getSha256();
-    assertThat(arm.getModulesDir()).isEmpty();
-    assertThat(arm.getModulesTree().getUri()).isEqualTo(dir.resolve("cache/modules/packs").resolve(sha + ".tar").toString());
-    assertThat(ModulePack.unpack(Path.of(arm.getModulesTree().getUri()), sha, dir.resolve("worker")).dir()
+    String sha = arm.getBoot().getModulesTree().getSha256();
+    assertThat(arm.getBoot().getModulesDir()).isEmpty();
+    assertThat(arm.getBoot().getModulesTree().getUri()).isEqualTo(dir.resolve("cache/modules/packs").resolve(sha + ".tar").toString());
+    assertThat(ModulePack.unpack(Path.of(arm.getBoot().getModulesTree().getUri()), sha, dir.resolve("worker")).dir()
         .resolve("kernel/fs/9p/9p.ko")).hasContent("ELF of 9p.ko");
   }
 
@@ -120,8 +122,8 @@ class SpecUploadsModulesTest {
     return ExperimentSpec.newBuilder()
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setVolume("host"))
-        .addArms(Arm.newBuilder().setName("base").setModulesDir(modulesDir).setKernel(Artifact.newBuilder()
-            .setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
+        .addArms(Arm.newBuilder().setName("base").setBoot(BootSpec.newBuilder().setModulesDir(modulesDir)
+            .setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString()))))
         .build();
   }
 

@@ -6,6 +6,7 @@ import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
@@ -18,6 +19,7 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BootSpec;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.BootFailureComparison;
 import dev.abfleet.proto.fleet.v1.Comparison;
@@ -101,25 +103,7 @@ public final class DomainToProto {
     Arm.Builder b = Arm.newBuilder()
         .setName(a.name())
         .setRole(a.role() == null ? "" : a.role().name().toLowerCase(java.util.Locale.ROOT))
-        .setKernel(artifact(a.kernel()))
-        .setCmdlineExtra(a.cmdlineExtra())
-        .setShape(VmShape.newBuilder().setVcpus(a.vcpus()).setMemoryMib(a.memoryMib())
-            .setPinVcpus(a.guest().pinVcpus()))
-        .addAllModules(a.guest().modules())
-        .setModulesDir(a.guest().modulesDir())
-        .setVolumeOptions(a.guest().volumeOptions())
-        .setVolumeTransport(a.guest().volumeTransport())
-        .setVolumeCache(a.guest().volumeCache())
-        .setArch(a.guest().arch());
-    if (a.initrd() != null) {
-      b.setInitrd(artifact(a.initrd()));
-    }
-    if (a.guest().guestImage() != null) {
-      b.setGuestImage(artifact(a.guest().guestImage()));
-    }
-    if (a.guest().modulesTree() != null) {
-      b.setModulesTree(artifact(a.guest().modulesTree()));
-    }
+        .setBoot(boot(a.kernel(), a.initrd(), a.cmdlineExtra(), a.vcpus(), a.memoryMib(), a.guest()));
     if (a.build() != null) {
       b.setBuild(build(a.build()));
     }
@@ -228,6 +212,34 @@ public final class DomainToProto {
     return t.build();
   }
 
+  /**
+   * The wire's BootSpec of an arm, or of one boot of it: the one mapping of the domain's boot
+   * fields (ArmSpec and RunPlan carry the same ones).
+   */
+  static BootSpec boot(ArtifactRef kernel, ArtifactRef initrd, String cmdlineExtra, int vcpus, int memoryMib,
+      GuestSetup guest) {
+    BootSpec.Builder b = BootSpec.newBuilder()
+        .setKernel(artifact(kernel))
+        .setCmdlineExtra(cmdlineExtra)
+        .setShape(VmShape.newBuilder().setVcpus(vcpus).setMemoryMib(memoryMib).setPinVcpus(guest.pinVcpus()))
+        .addAllModules(guest.modules())
+        .setModulesDir(guest.modulesDir())
+        .setVolumeOptions(guest.volumeOptions())
+        .setVolumeTransport(guest.volumeTransport())
+        .setVolumeCache(guest.volumeCache())
+        .setArch(guest.arch());
+    if (initrd != null) {
+      b.setInitrd(artifact(initrd));
+    }
+    if (guest.guestImage() != null) {
+      b.setGuestImage(artifact(guest.guestImage()));
+    }
+    if (guest.modulesTree() != null) {
+      b.setModulesTree(artifact(guest.modulesTree()));
+    }
+    return b.build();
+  }
+
   static BlockAssignment assignment(Block block) {
     BlockAssignment.Builder b = BlockAssignment.newBuilder()
         .setExperimentId(block.experimentId()).setBlockId(block.blockId())
@@ -235,26 +247,10 @@ public final class DomainToProto {
     for (RunPlan r : block.runs()) {
       RunAssignment.Builder run = RunAssignment.newBuilder()
           .setRunId(r.runId()).setArm(r.arm()).setOrderInPair(r.orderInPair())
-          .setKernel(artifact(r.kernel())).setCmdlineExtra(r.cmdlineExtra())
-          .setShape(VmShape.newBuilder().setVcpus(r.vcpus()).setMemoryMib(r.memoryMib())
-              .setPinVcpus(r.guest().pinVcpus()))
+          .setBoot(boot(r.kernel(), r.initrd(), r.cmdlineExtra(), r.vcpus(), r.memoryMib(), r.guest()))
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
-          .addAllModules(r.guest().modules()).setModulesDir(r.guest().modulesDir())
-          .setVolumeOptions(r.guest().volumeOptions())
-          .setVolumeTransport(r.guest().volumeTransport())
-          .setVolumeCache(r.guest().volumeCache())
-          .setArch(r.guest().arch())
           .addAllConsolePatterns(r.consolePatterns());
-      if (r.initrd() != null) {
-        run.setInitrd(artifact(r.initrd()));
-      }
-      if (r.guest().guestImage() != null) {
-        run.setGuestImage(artifact(r.guest().guestImage()));
-      }
-      if (r.guest().modulesTree() != null) {
-        run.setModulesTree(artifact(r.guest().modulesTree()));
-      }
       b.addRuns(run);
     }
     return b.build();

@@ -17,6 +17,8 @@ import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.BootSpec;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Hello;
@@ -70,16 +72,32 @@ final class ProtoToDomain {
       case "ceiling" -> ArmSpec.Role.CEILING;
       default -> null;
     };
-    ArtifactRef initrd = a.hasInitrd() && !a.getInitrd().getSha256().isEmpty()
-        ? artifact(a.getInitrd()) : null;
-    return new ArmSpec(a.getName(), role, artifact(a.getKernel()), initrd, a.getCmdlineExtra(),
-        a.getShape().getVcpus(), a.getShape().getMemoryMib(),
-        new GuestSetup(a.getShape().getPinVcpus(), a.getModulesList(), a.getModulesDir(),
-            a.getVolumeOptions(), a.getArch(),
-            a.getGuestImage().getSha256().isEmpty() ? null : artifact(a.getGuestImage()),
-            a.getModulesTree().getSha256().isEmpty() ? null : artifact(a.getModulesTree()),
-            a.getVolumeTransport(), a.getVolumeCache()),
+    BootSpec boot = boot(a);
+    ArtifactRef initrd = boot.hasInitrd() && !boot.getInitrd().getSha256().isEmpty() ? artifact(boot.getInitrd()) : null;
+    return new ArmSpec(a.getName(), role, artifact(boot.getKernel()), initrd, boot.getCmdlineExtra(),
+        boot.getShape().getVcpus(), boot.getShape().getMemoryMib(),
+        new GuestSetup(boot.getShape().getPinVcpus(), boot.getModulesList(), boot.getModulesDir(),
+            boot.getVolumeOptions(), boot.getArch(),
+            boot.getGuestImage().getSha256().isEmpty() ? null : artifact(boot.getGuestImage()),
+            boot.getModulesTree().getSha256().isEmpty() ? null : artifact(boot.getModulesTree()),
+            boot.getVolumeTransport(), boot.getVolumeCache()),
         a.hasBuild() ? build(a.getBuild()) : null);
+  }
+
+  /**
+   * The arm's boot. A client older than BootSpec sent the same fields on the Arm itself, under
+   * the numbers BootSpec keeps (now reserved on Arm): they arrive as unknown fields and read back
+   * as its BootSpec.
+   */
+  static BootSpec boot(Arm a) {
+    if (a.hasBoot() || a.getUnknownFields().asMap().isEmpty()) {
+      return a.getBoot();
+    }
+    try {
+      return BootSpec.parseFrom(a.getUnknownFields().toByteString());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("arm " + a.getName() + ": its boot fields do not parse: " + e.getMessage(), e);
+    }
   }
 
   private static KernelBuildInfo build(KernelBuild b) {

@@ -33,7 +33,7 @@ final class NightlyRuns {
     for (Arm.Builder arm : b.getArmsBuilderList()) {
       boolean isCandidate = arm.getName().equals(CANDIDATE_ARM);
       RunRecord.Artifact a = isCandidate ? candidate : baseline;
-      arm.setKernel(Artifact.newBuilder().setSha256(a.sha256()).setUri(a.path())
+      arm.getBootBuilder().setKernel(Artifact.newBuilder().setSha256(a.sha256()).setUri(a.path())
           .setSizeBytes(isCandidate ? candidateBytes : baselineBytes));
     }
     return b.setPriority("nightly").build();

@@ -69,11 +69,12 @@ final class StoredArtifacts {
     }
     ExperimentSpec.Builder b = spec.toBuilder();
     for (Arm.Builder arm : b.getArmsBuilderList()) {
-      arm.setKernel(stored(arm.getKernel()));
-      arm.setInitrd(stored(arm.getInitrd()));
-      arm.setGuestImage(stored(arm.getGuestImage()));
-      if (!arm.getModulesTree().getSha256().isEmpty()) {
-        arm.setModulesTree(stored(arm.getModulesTree()));
+      var boot = arm.getBootBuilder();
+      boot.setKernel(stored(boot.getKernel()));
+      boot.setInitrd(stored(boot.getInitrd()));
+      boot.setGuestImage(stored(boot.getGuestImage()));
+      if (!boot.getModulesTree().getSha256().isEmpty()) {
+        boot.setModulesTree(stored(boot.getModulesTree()));
       }
     }
     if (b.getBenchmark().hasWorkload()) {

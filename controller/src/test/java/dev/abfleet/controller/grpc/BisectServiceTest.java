@@ -35,7 +35,7 @@ class BisectServiceTest extends ControllerNodeTest {
     StartBisectRequest.Builder b = StartBisectRequest.newBuilder().setBisectId(id)
         .setMetric("metadata_stat").setNoiseThreshold(0.05).setAlpha(0.05).addAllLooks(List.of(6, 10))
         .setTemplate(ExperimentSpec.newBuilder()
-            .addArms(arm("shape", "baseline", "0").toBuilder().clearKernel())
+            .addArms(withoutKernel(arm("shape", "baseline", "0")))
             .setBenchmark(spec(1).getBenchmark().toBuilder().clearMetrics().addMetrics("metadata_stat")));
     for (int i = 0; i < kernels; i++) {
       b.addKernels(BisectKernel.newBuilder().setLabel("/k/" + i)
@@ -140,5 +140,9 @@ class BisectServiceTest extends ControllerNodeTest {
       assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
       description.accept(e.getStatus().getDescription());
     });
+  }
+
+  private static dev.abfleet.proto.fleet.v1.Arm withoutKernel(dev.abfleet.proto.fleet.v1.Arm a) {
+    return a.toBuilder().setBoot(a.getBoot().toBuilder().clearKernel()).build();
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +46,7 @@ abstract class ControllerNodeTest {
 
   static Arm arm(String name, String role, String hashChar) {
     return Arm.newBuilder().setName(name).setRole(role)
-        .setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name))
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name)))
         .build();
   }
 

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -120,7 +122,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
       Thread.sleep(50);
     }
     ExperimentSpec.Builder arm64 = spec(4).toBuilder();
-    arm64.getArmsBuilderList().forEach(a -> a.setArch("aarch64"));
+    arm64.getArmsBuilderList().forEach(a -> a.mergeBoot(BootSpec.newBuilder().setArch("aarch64").build()));
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(arm64).build()),
         StatusRuntimeException.class);

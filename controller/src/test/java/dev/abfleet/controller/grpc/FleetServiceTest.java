@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -81,7 +83,7 @@ class FleetServiceTest extends ControllerNodeTest {
   @Test
   void submitPinningMoreVcpusThanAnyHostHasCpusFailsThePreconditionAndSaysWhy() {
     var spec = spec(2).toBuilder()
-        .addArms(arm("pinned", "ceiling", "c").toBuilder().setShape(VmShape.newBuilder().setVcpus(4).setPinVcpus(true)))
+        .addArms(arm("pinned", "ceiling", "c").toBuilder().mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(4).setPinVcpus(true)).build()))
         .build();
 
     assertThatThrownBy(() -> client(channel).submitExperiment(

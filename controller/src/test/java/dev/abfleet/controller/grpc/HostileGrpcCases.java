@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.ArtifactServiceGrpc;
@@ -69,7 +71,7 @@ final class HostileGrpcCases {
   }
 
   static Call kernelUri(String uri) {
-    return candidate(a -> a.setKernel(a.getKernel().toBuilder().setUri(uri)));
+    return candidate(a -> a.mergeBoot(BootSpec.newBuilder().setKernel(a.getBoot().getKernel().toBuilder().setUri(uri)).build()));
   }
 
   /** A valid spec whose name is replaced by raw bytes that are not UTF-8, sent as bytes. */
@@ -102,7 +104,7 @@ final class HostileGrpcCases {
             "need exactly one arm with role baseline", "at least one candidate"),
         new UnaryCase("arm without a role", candidate(a -> a.clearRole()), Code.INVALID_ARGUMENT,
             "arms[1].role: missing or unknown", "use baseline, candidate or ceiling"),
-        new UnaryCase("arm without a kernel", candidate(a -> a.clearKernel()), Code.INVALID_ARGUMENT,
+        new UnaryCase("arm without a kernel", candidate(a -> a.setBoot(a.getBoot().toBuilder().clearKernel())), Code.INVALID_ARGUMENT,
             "arms[1].kernel.sha256: ''", "pass the output of sha256sum"),
         new UnaryCase("two arms with one name", candidate(a -> a.setName("base")), Code.INVALID_ARGUMENT,
             "'base' is used twice", "give each arm its own name"),
@@ -154,12 +156,12 @@ final class HostileGrpcCases {
             "'http://evil.example/k' has an unsupported scheme", "send an absolute path, a file:// URI"),
         new UnaryCase("kernel uri with a newline", kernelUri("/k/cand\n/etc/passwd"), Code.INVALID_ARGUMENT,
             "contains control characters", "send the path as it is on disk"),
-        new UnaryCase("kernel sha256 in upper case", candidate(a -> a.setKernel(Artifact.newBuilder()
-            .setSha256("B".repeat(64)))), Code.INVALID_ARGUMENT, "arms[1].kernel.sha256: '" + "B".repeat(64), sha),
-        new UnaryCase("kernel size negative", candidate(a -> a.setKernel(a.getKernel().toBuilder().setSizeBytes(-1))),
+        new UnaryCase("kernel sha256 in upper case", candidate(a -> a.setBoot(a.getBoot().toBuilder().setKernel(Artifact.newBuilder()
+            .setSha256("B".repeat(64))))), Code.INVALID_ARGUMENT, "arms[1].kernel.sha256: '" + "B".repeat(64), sha),
+        new UnaryCase("kernel size negative", candidate(a -> a.mergeBoot(BootSpec.newBuilder().setKernel(a.getBoot().getKernel().toBuilder().setSizeBytes(-1)).build())),
             Code.INVALID_ARGUMENT, "arms[1].kernel.size_bytes: -1 is negative", "send the size in bytes"),
-        new UnaryCase("initrd uri traversal", candidate(a -> a.setInitrd(Artifact.newBuilder().setSha256(HEX_A)
-            .setUri("../initrd"))), Code.INVALID_ARGUMENT, "arms[1].initrd.uri: '../initrd' contains '..'",
+        new UnaryCase("initrd uri traversal", candidate(a -> a.setBoot(a.getBoot().toBuilder().setInitrd(Artifact.newBuilder().setSha256(HEX_A)
+            .setUri("../initrd")))), Code.INVALID_ARGUMENT, "arms[1].initrd.uri: '../initrd' contains '..'",
             "without '..' segments"),
         new UnaryCase("build toolchain with a terminal escape", candidate(a -> a.setBuild(KernelBuild.newBuilder()
             .setKey(HEX_A).setSource("linux-source-6.1.tar.xz").setToolchain("gcc\u001b[2J"))), Code.INVALID_ARGUMENT,
@@ -185,7 +187,7 @@ final class HostileGrpcCases {
         new UnaryCase("noise threshold infinite", submit(b -> b.setPolicy(b.getPolicy().toBuilder()
             .setNoiseThreshold(Double.POSITIVE_INFINITY))), Code.INVALID_ARGUMENT, "policy.noise_threshold: Infinity",
             "must be a fraction in (0, 1)"),
-        new UnaryCase("vcpus negative", candidate(a -> a.setShape(VmShape.newBuilder().setVcpus(-2))),
+        new UnaryCase("vcpus negative", candidate(a -> a.mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(-2)).build())),
             Code.INVALID_ARGUMENT, "arms[1].shape: vcpus and memory_mib must not be negative", "(0 = default)"),
         new UnaryCase("unknown hypervisor", submit(b -> b.setSelector(HostSelector.newBuilder().setHypervisor("kvm2"))),
             Code.INVALID_ARGUMENT, "unknown hypervisor 'kvm2'", "expected one of qemu, vz, sim"),

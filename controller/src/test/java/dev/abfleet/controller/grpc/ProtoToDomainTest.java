@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -69,16 +71,16 @@ class ProtoToDomainTest {
     Artifact tree = Artifact.newBuilder().setSha256("cd".repeat(32)).setUri("abfleet:sha256:" + "cd".repeat(32))
         .setSizeBytes(1_610_752).build();
     ExperimentSpec p = ExperimentSpec.newBuilder()
-        .addArms(Arm.newBuilder().setName("with").setModulesTree(tree))
-        .addArms(Arm.newBuilder().setName("without").setModulesDir("/srv/lib/modules/6.1.0-50-amd64")).build();
+        .addArms(Arm.newBuilder().setName("with").mergeBoot(BootSpec.newBuilder().setModulesTree(tree).build()))
+        .addArms(Arm.newBuilder().setName("without").setBoot(BootSpec.newBuilder().setModulesDir("/srv/lib/modules/6.1.0-50-amd64"))).build();
 
     var domain = ProtoToDomain.spec(p);
 
     assertThat(domain.arms().get(1).guest().modulesTree()).isNull();
     ExperimentSpec back = DomainToProto.spec(domain);
-    assertThat(back.getArms(0).getModulesTree()).isEqualTo(tree);
-    assertThat(back.getArms(1).hasModulesTree()).isFalse();
-    assertThat(back.getArms(1).getModulesDir()).isEqualTo("/srv/lib/modules/6.1.0-50-amd64");
+    assertThat(back.getArms(0).getBoot().getModulesTree()).isEqualTo(tree);
+    assertThat(back.getArms(1).getBoot().hasModulesTree()).isFalse();
+    assertThat(back.getArms(1).getBoot().getModulesDir()).isEqualTo("/srv/lib/modules/6.1.0-50-amd64");
   }
 
   @Test

@@ -163,10 +163,10 @@ class NightlyTest {
     assertThat(run.metric("metadata_stat")).isPresent();
     ExperimentSpec spec = experiments.specs.get(run.experiment());
     assertThat(spec.getPriority()).isEqualTo("nightly");
-    assertThat(spec.getArms(1).getKernel().getSha256()).isEqualTo(run.candidate().sha256());
-    assertThat(spec.getArms(1).getKernel().getUri()).as("workers fetch it from the controller")
+    assertThat(spec.getArms(1).getBoot().getKernel().getSha256()).isEqualTo(run.candidate().sha256());
+    assertThat(spec.getArms(1).getBoot().getKernel().getUri()).as("workers fetch it from the controller")
         .isEqualTo("abfleet:sha256:" + run.candidate().sha256());
-    assertThat(spec.getArms(0).getKernel().getUri()).isEqualTo("abfleet:sha256:" + run.baseline().sha256());
+    assertThat(spec.getArms(0).getBoot().getKernel().getUri()).isEqualTo("abfleet:sha256:" + run.baseline().sha256());
     assertThat(store.usedBytes()).as("both kernels are in the store").isPositive();
   }
 
@@ -321,7 +321,7 @@ class NightlyTest {
     }
     assertThat(recorded).containsExactly("noise noise-20260310T0400Z 2026-03-10T04:00:00Z");
     ExperimentSpec spec = experiments.specs.get("noise-20260310T0400Z");
-    assertThat(spec.getArms(0).getKernel()).isEqualTo(spec.getArms(1).getKernel());
+    assertThat(spec.getArms(0).getBoot().getKernel()).isEqualTo(spec.getArms(1).getBoot().getKernel());
   }
 
   @Test

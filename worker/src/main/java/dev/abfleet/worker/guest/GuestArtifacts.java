@@ -1,6 +1,7 @@
 package dev.abfleet.worker.guest;
 
 import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.BootSpec;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Workload;
@@ -55,12 +56,13 @@ public final class GuestArtifacts {
     ExperimentSpec.Builder b = spec.toBuilder();
     Map<String, Artifact> images = new HashMap<>();
     for (Arm.Builder arm : b.getArmsBuilderList()) {
-      if (arm.getArch().isEmpty()) {
-        kernelArch(arm.getKernel().getUri()).ifPresent(arm::setArch);
+      BootSpec.Builder boot = arm.getBootBuilder();
+      if (boot.getArch().isEmpty()) {
+        kernelArch(boot.getKernel().getUri()).ifPresent(boot::setArch);
       }
-      boolean ownImage = !arm.getInitrd().getSha256().isEmpty() || !arm.getGuestImage().getSha256().isEmpty();
-      if (!ownImage && !arm.getArch().isEmpty()) {
-        arm.setGuestImage(images.computeIfAbsent(arm.getArch(), arch -> image(arch, cacheDir)));
+      boolean ownImage = !boot.getInitrd().getSha256().isEmpty() || !boot.getGuestImage().getSha256().isEmpty();
+      if (!ownImage && !boot.getArch().isEmpty()) {
+        boot.setGuestImage(images.computeIfAbsent(boot.getArch(), arch -> image(arch, cacheDir)));
       }
     }
     if (b.getBenchmark().hasWorkload() && b.getBenchmark().getWorkload().getFiles().getSha256().isEmpty()) {

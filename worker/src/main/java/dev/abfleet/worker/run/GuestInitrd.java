@@ -69,7 +69,7 @@ final class GuestInitrd {
    * @param kernelArch what {@link dev.abfleet.worker.artifact.KernelImage#inspect} found; null = not recognised
    */
   static Arch guestArch(RunAssignment run, String kernelArch, String hostArch) {
-    String wanted = run.getArch();
+    String wanted = run.getBoot().getArch();
     if (wanted.isEmpty()) {
       return new Arch(kernelArch != null ? kernelArch : hostArch, null);
     }
@@ -78,7 +78,7 @@ final class GuestInitrd {
           + "'; expected x86_64 or aarch64");
     }
     if (kernelArch != null && !kernelArch.equals(wanted)) {
-      return new Arch(null, "run " + run.getRunId() + " is for " + wanted + " but its kernel " + run.getKernel().getUri()
+      return new Arch(null, "run " + run.getRunId() + " is for " + wanted + " but its kernel " + run.getBoot().getKernel().getUri()
           + " is an " + kernelArch + " image; give the arm a kernel built for " + wanted);
     }
     return new Arch(wanted, null);
@@ -93,16 +93,16 @@ final class GuestInitrd {
    */
   Outcome prepare(RunAssignment run, String guestArch, List<GuestModule> modules, List<Path> extraLayers)
       throws IOException, GuestImageException, InterruptedException {
-    if (!run.getInitrd().getSha256().isEmpty()) {
-      Path own = cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
+    if (!run.getBoot().getInitrd().getSha256().isEmpty()) {
+      Path own = cache.stage(run.getBoot().getInitrd().getSha256(), run.getBoot().getInitrd().getUri());
       return new Outcome.Ready(extraLayers.isEmpty() ? own : InitramfsLayers.compose(home, own, List.of(), extraLayers), "");
     }
     Path base;
     String sha256;
-    if (!run.getGuestImage().getSha256().isEmpty()) {
-      sha256 = run.getGuestImage().getSha256().toLowerCase(Locale.ROOT);
-      base = cache.stage(sha256, run.getGuestImage().getUri());
-      Optional<String> problem = archProblem(sha256, GuestImage.archOf(base), guestArch, run.getGuestImage().getUri());
+    if (!run.getBoot().getGuestImage().getSha256().isEmpty()) {
+      sha256 = run.getBoot().getGuestImage().getSha256().toLowerCase(Locale.ROOT);
+      base = cache.stage(sha256, run.getBoot().getGuestImage().getUri());
+      Optional<String> problem = archProblem(sha256, GuestImage.archOf(base), guestArch, run.getBoot().getGuestImage().getUri());
       if (problem.isPresent()) {
         return new Outcome.Refused(problem.get());
       }

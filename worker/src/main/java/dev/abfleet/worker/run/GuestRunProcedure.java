@@ -106,8 +106,8 @@ public final class GuestRunProcedure implements RunProcedure {
           "hypervisor '" + telemetry.getHypervisor() + "' is not usable on host " + settings.hostId(), "");
     }
     VolumePlan.Decision volume = VolumePlan.decide(run.getBenchmark().getVolume(),
-        run.getVolumeTransport().isEmpty() ? run.getBenchmark().getTransport() : run.getVolumeTransport(),
-        driver.volumeTransports(), run.getVolumeOptions(), run.getVolumeCache(), telemetry.getHypervisor(),
+        run.getBoot().getVolumeTransport().isEmpty() ? run.getBenchmark().getTransport() : run.getBoot().getVolumeTransport(),
+        driver.volumeTransports(), run.getBoot().getVolumeOptions(), run.getBoot().getVolumeCache(), telemetry.getHypervisor(),
         settings.hostId());
     if (volume.failed()) {
       return failure(block, run, telemetry, volume.kind(), volume.problem(), "");
@@ -133,7 +133,7 @@ public final class GuestRunProcedure implements RunProcedure {
     GuestModules.Selection modules;
     String guestArch;
     try {
-      kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
+      kernel = cache.stage(run.getBoot().getKernel().getSha256(), run.getBoot().getKernel().getUri());
       GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), Arch.host());
       if (arch.problem() != null) {
         return configFailure(block, run, telemetry, stageStart, arch.problem());
@@ -175,15 +175,15 @@ public final class GuestRunProcedure implements RunProcedure {
         guestArch,
         kernel,
         initrd,
-        run.getCmdlineExtra(),
+        run.getBoot().getCmdlineExtra(),
         kernelArgs(params),
-        Math.max(1, run.getShape().getVcpus()),
-        run.getShape().getMemoryMib() == 0 ? 512 : run.getShape().getMemoryMib(),
+        Math.max(1, run.getBoot().getShape().getVcpus()),
+        run.getBoot().getShape().getMemoryMib() == 0 ? 512 : run.getBoot().getShape().getMemoryMib(),
         WorkloadRun.vmTimeout(Duration.ofSeconds(run.getTimeoutS() == 0
             ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()), run.getBenchmark()),
         workDir,
         share,
-        run.getShape().getPinVcpus());
+        run.getBoot().getShape().getPinVcpus());
     log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
     BootOutcome outcome = boot(driver, request);
     if (consoleLogs != null) {
@@ -291,20 +291,20 @@ public final class GuestRunProcedure implements RunProcedure {
    */
   private GuestModules.Selection selectModules(RunAssignment run, VolumePlan plan, Path stagedKernel,
       List<String> forDevices) throws IOException, InterruptedException {
-    if (!run.getInitrd().getSha256().isEmpty()) {
+    if (!run.getBoot().getInitrd().getSha256().isEmpty()) {
       return new GuestModules.Selection.Ready(List.of(), null);
     }
-    Path kernel = ArtifactCache.sourcePath(run.getKernel().getUri()).orElse(stagedKernel);
-    String modulesDir = run.getModulesDir();
-    String treeSha = run.getModulesTree().getSha256();
+    Path kernel = ArtifactCache.sourcePath(run.getBoot().getKernel().getUri()).orElse(stagedKernel);
+    String modulesDir = run.getBoot().getModulesDir();
+    String treeSha = run.getBoot().getModulesTree().getSha256();
     if (!treeSha.isEmpty()) {
-      Path archive = cache.stage(treeSha, run.getModulesTree().getUri());
+      Path archive = cache.stage(treeSha, run.getBoot().getModulesTree().getUri());
       modulesDir = ModulePack.unpack(archive, treeSha, settings.home()).dir().toString();
     }
     return guestModules.select(new GuestModules.Request(kernel, modulesDir,
         plan == null ? List.of() : plan.transport().modules(),
         plan == null ? "" : plan.transport().wire(),
-        run.getModulesList(), forDevices));
+        run.getBoot().getModulesList(), forDevices));
   }
 
   /** Boots {@code request}; its host volume, if any, is made empty before and removed after. */
@@ -326,8 +326,8 @@ public final class GuestRunProcedure implements RunProcedure {
 
   /** What to do about a guest that could not mount its volume, when no module tree was used. */
   private static String setupHint(VolumePlan plan, GuestModules.Selection modules, RunAssignment run) {
-    if (modules instanceof GuestModules.Selection.Ready r && r.tree() == null && run.getInitrd().getSha256().isEmpty()) {
-      return " (no module tree lies beside " + run.getKernel().getUri() + ", so no module was loaded: set the arm's"
+    if (modules instanceof GuestModules.Selection.Ready r && r.tree() == null && run.getBoot().getInitrd().getSha256().isEmpty()) {
+      return " (no module tree lies beside " + run.getBoot().getKernel().getUri() + ", so no module was loaded: set the arm's"
           + " modules_dir, or use a kernel with " + plan.transport().wire() + ", e.g. "
           + GuestModules.KERNEL_WITH_VOLUME_MODULES + ")";
     }

@@ -33,7 +33,7 @@ public final class SimRunProcedure implements RunProcedure {
 
   @Override
   public WorkerMessage execute(BlockAssignment block, RunAssignment run) throws InterruptedException {
-    RunAssignment sim = run.getInitrd().getSha256().isEmpty() ? run.toBuilder().setInitrd(placeholderInitrd).build() : run;
+    RunAssignment sim = run.getBoot().getInitrd().getSha256().isEmpty() ? run.toBuilder().setBoot(run.getBoot().toBuilder().setInitrd(placeholderInitrd)).build() : run;
     return guest.execute(block, sim);
   }
 }

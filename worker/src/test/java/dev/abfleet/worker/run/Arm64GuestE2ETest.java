@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -48,7 +50,7 @@ class Arm64GuestE2ETest {
         RunAssignment.newBuilder()
             .setRunId("arm64-1")
             .setArm("base")
-            .setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString()))
+            .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
             .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setIterations(2).setIterationMs(100))
             .setTimeoutS(240)
             .setHypervisor("qemu")

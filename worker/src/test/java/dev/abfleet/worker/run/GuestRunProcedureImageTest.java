@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -42,7 +44,7 @@ class GuestRunProcedureImageTest {
   void bootsTheStagedGuestImageAndRecordsItsHashAndArch() throws Exception {
     Artifact image = image("x86.cpio.gz", X86_64);
 
-    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).setGuestImage(image));
+    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).mergeBoot(BootSpec.newBuilder().setGuestImage(image).build()));
 
     assertThat(report.hasRunResult()).as(report.getRunFailure().getMessage()).isTrue();
     assertThat(report.getRunResult().getTelemetry().getGuestArch()).isEqualTo("x86_64");
@@ -55,7 +57,7 @@ class GuestRunProcedureImageTest {
   void refusesAStagedGuestImageOfAnotherArchitectureAsAConfigurationError() throws Exception {
     Artifact image = image("arm64.cpio.gz", AARCH64);
 
-    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).setGuestImage(image));
+    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).mergeBoot(BootSpec.newBuilder().setGuestImage(image).build()));
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage())
@@ -70,7 +72,7 @@ class GuestRunProcedureImageTest {
     Path junk = Files.writeString(home.resolve("junk.cpio.gz"), "not an image");
     Artifact image = Artifact.newBuilder().setSha256(ArtifactCache.sha256(junk)).setUri(junk.toString()).build();
 
-    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).setGuestImage(image));
+    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).mergeBoot(BootSpec.newBuilder().setGuestImage(image).build()));
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage()).contains("is not a guest image");
@@ -102,7 +104,7 @@ class GuestRunProcedureImageTest {
   void refusesARunWhoseArchitectureIsNotItsKernels() throws Exception {
     Path kernel = TestKernels.bzImage(home.resolve("bzImage"));
 
-    WorkerMessage report = execute(run(kernel).setArch("aarch64"));
+    WorkerMessage report = execute(run(kernel).mergeBoot(BootSpec.newBuilder().setArch("aarch64").build()));
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage()).isEqualTo("run r1 is for aarch64 but its kernel " + kernel
@@ -112,7 +114,7 @@ class GuestRunProcedureImageTest {
 
   @Test
   void refusesAnUnknownArchitecture() throws Exception {
-    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).setArch("riscv64"));
+    WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage"))).mergeBoot(BootSpec.newBuilder().setArch("riscv64").build()));
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
     assertThat(report.getRunFailure().getMessage()).contains("unknown guest arch 'riscv64'");
@@ -123,7 +125,7 @@ class GuestRunProcedureImageTest {
     Path initrd = Files.writeString(home.resolve("initrd"), "the arm's own");
 
     WorkerMessage report = execute(run(TestKernels.bzImage(home.resolve("bzImage")))
-        .setInitrd(Artifact.newBuilder().setSha256(ArtifactCache.sha256(initrd)).setUri(initrd.toString())));
+        .mergeBoot(BootSpec.newBuilder().setInitrd(Artifact.newBuilder().setSha256(ArtifactCache.sha256(initrd)).setUri(initrd.toString())).build()));
 
     assertThat(report.getRunResult().getTelemetry().getGuestImageSha256()).isEmpty();
     assertThat(report.getRunResult().getTelemetry().getGuestArch()).isEqualTo("x86_64");
@@ -149,7 +151,7 @@ class GuestRunProcedureImageTest {
     return RunAssignment.newBuilder()
         .setRunId("r1")
         .setArm("base")
-        .setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString()))
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
         .setTimeoutS(60)
         .setHypervisor("fake");

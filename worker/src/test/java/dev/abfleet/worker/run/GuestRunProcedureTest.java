@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -45,7 +47,7 @@ class GuestRunProcedureTest {
   @Test
   void recordsTheHostCpusAPinnedBootsVcpusRanOn() throws Exception {
     WorkerMessage report = execute(run().toBuilder()
-        .setShape(VmShape.newBuilder().setVcpus(1).setPinVcpus(true)).build());
+        .mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(1).setPinVcpus(true)).build()).build());
 
     assertThat(booted.pinVcpus()).isTrue();
     assertThat(report.getRunResult().getTelemetry().getVcpuHostCpusList()).containsExactly(1);
@@ -56,7 +58,7 @@ class GuestRunProcedureTest {
     launchError = "cannot pin vCPUs: this host has 1 usable CPUs (cpuset 0) and cannot pin 2 vCPUs to one each";
 
     WorkerMessage report = execute(run().toBuilder()
-        .setShape(VmShape.newBuilder().setVcpus(2).setPinVcpus(true)).build());
+        .mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(2).setPinVcpus(true)).build()).build());
 
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.INFRA);
     assertThat(report.getRunFailure().getMessage()).isEqualTo("VM did not start: " + launchError);
@@ -178,8 +180,8 @@ class GuestRunProcedureTest {
     return RunAssignment.newBuilder()
         .setRunId("r1")
         .setArm("base")
-        .setKernel(artifact("vmlinuz"))
-        .setInitrd(artifact("initrd"))
+        .setBoot(BootSpec.newBuilder().setKernel(artifact("vmlinuz"))
+        .setInitrd(artifact("initrd")))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
         .setTimeoutS(60)
         .setHypervisor("fake")

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -44,7 +46,7 @@ class GuestRunProcedureVolumeTest {
 
   @Test
   void recordsTheTransportAndTheGuestsMountOptionsOnTheResult() throws Exception {
-    WorkerMessage report = execute(run(artifact("vmlinuz")).setVolumeOptions("cache=loose").build());
+    WorkerMessage report = execute(run(artifact("vmlinuz")).mergeBoot(BootSpec.newBuilder().setVolumeOptions("cache=loose").build()).build());
 
     assertThat(report.hasRunResult()).as(report.getRunFailure().getMessage()).isTrue();
     assertThat(report.getRunResult().getTelemetry().getVolumeTransport()).isEqualTo("9p");
@@ -82,7 +84,9 @@ class GuestRunProcedureVolumeTest {
   void failsAKernelWithoutTheNinePModulesBeforeBootingIt() throws Exception {
     Artifact cloud = kernelWithTree("6.1.0-50-cloud-amd64", "cloud-6.1.0-50-cloud-amd64");
 
-    WorkerMessage report = execute(run(cloud).clearInitrd().build());
+    RunAssignment.Builder run = run(cloud);
+    run.getBootBuilder().clearInitrd();
+    WorkerMessage report = execute(run.build());
 
     assertThat(booted).isNull();
     assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.CONFIG);
@@ -107,9 +111,11 @@ class GuestRunProcedureVolumeTest {
     Path kernel = Files.writeString(home.resolve("bzImage"), "k");
     String sha = ArtifactCache.sha256(packed);
 
-    WorkerMessage report = execute(run(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel))
-        .setUri(kernel.toString()).build()).clearInitrd()
-        .setModulesTree(Artifact.newBuilder().setSha256(sha).setUri(packed.toString())).build());
+    RunAssignment.Builder run = run(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel))
+        .setUri(kernel.toString()).build());
+    run.getBootBuilder().clearInitrd()
+        .setModulesTree(Artifact.newBuilder().setSha256(sha).setUri(packed.toString()));
+    WorkerMessage report = execute(run.build());
 
     Path unpacked = home.resolve("modules").resolve(sha).resolve("6.1.0-50-cloud-amd64");
     assertThat(unpacked.resolve("modules.dep")).isRegularFile();
@@ -138,8 +144,8 @@ class GuestRunProcedureVolumeTest {
     return RunAssignment.newBuilder()
         .setRunId("r1")
         .setArm("base")
-        .setKernel(kernel)
-        .setInitrd(artifact("initrd"))
+        .setBoot(BootSpec.newBuilder().setKernel(kernel)
+        .setInitrd(artifact("initrd")))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setVolume("host"))
         .setTimeoutS(60)
         .setHypervisor("fake");

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -94,8 +96,8 @@ class GuestRunProcedureVzTest {
   /** The fake, expecting the run's shape and the files as the procedure stages them. */
   private FakeVfkit fake(FakeVfkit.Guest guest, RunAssignment run, List<String> volumeParams) throws IOException {
     ArtifactCache cache = new ArtifactCache(home.resolve("artifacts"));
-    Path kernel = cache.stage(run.getKernel().getSha256(), run.getKernel().getUri());
-    Path initrd = cache.stage(run.getInitrd().getSha256(), run.getInitrd().getUri());
+    Path kernel = cache.stage(run.getBoot().getKernel().getSha256(), run.getBoot().getKernel().getUri());
+    Path initrd = cache.stage(run.getBoot().getInitrd().getSha256(), run.getBoot().getInitrd().getUri());
     List<String> params = new ArrayList<>(List.of("abfleet.share=abfleet",
         "abfleet.out=/mnt/abfleet/results.jsonl", "abfleet.metrics=" + String.join(",", ALL_METRICS),
         "abfleet.iterations=2", "abfleet.iteration_ms=200", "abfleet.warmup=1", "abfleet.files=500"));
@@ -112,10 +114,10 @@ class GuestRunProcedureVzTest {
     return RunAssignment.newBuilder()
         .setRunId("r1")
         .setArm("base")
-        .setKernel(artifact(TestKernels.arm64Image(home.resolve("Image"))))
-        .setInitrd(artifact(Files.write(home.resolve("initrd.gz"), new byte[] {0x1f, (byte) 0x8b, 8})))
+        .mergeBoot(BootSpec.newBuilder().setKernel(artifact(TestKernels.arm64Image(home.resolve("Image"))))
+        .setInitrd(artifact(Files.write(home.resolve("initrd.gz"), new byte[] {0x1f, (byte) 0x8b, 8}))).build())
         .setBenchmark(benchmark)
-        .setShape(VmShape.newBuilder().setVcpus(2).setMemoryMib(1024))
+        .mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(2).setMemoryMib(1024)).build())
         .setTimeoutS(60)
         .setHypervisor("vz");
   }

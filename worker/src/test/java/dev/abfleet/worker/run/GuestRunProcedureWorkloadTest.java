@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -143,8 +145,8 @@ class GuestRunProcedureWorkloadTest {
     return RunAssignment.newBuilder()
         .setRunId("r1")
         .setArm("base")
-        .setKernel(artifact("vmlinuz"))
-        .setInitrd(artifact("initrd"))
+        .setBoot(BootSpec.newBuilder().setKernel(artifact("vmlinuz"))
+        .setInitrd(artifact("initrd")))
         .setBenchmark(Benchmark.newBuilder().setWorkload(Workload.newBuilder()
             .setFiles(Artifact.newBuilder().setSha256(packed.sha256()).setUri(packed.path().toString())
                 .setSizeBytes(packed.bytes()))

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
@@ -127,7 +129,7 @@ class HostVolumeE2ETest {
     return RunAssignment.newBuilder()
         .setRunId(id)
         .setArm("base")
-        .setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString()))
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
         .setBenchmark(Benchmark.newBuilder().setVolume("host").addMetrics("metadata_stat").addMetrics("create_delete")
             .setIterations(3).setTransport(transport))
         .setTimeoutS(180)

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.sim;
 
+import dev.abfleet.proto.fleet.v1.BootSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Benchmark;
@@ -58,8 +60,8 @@ class SimRunProcedureTest {
     return RunAssignment.newBuilder()
         .setRunId("e1-p0-a0-base")
         .setArm("base")
-        .setKernel(SimArtifacts.kernel(home.resolve("sim"), "base"))
-        .setCmdlineExtra(cmdline)
+        .setBoot(BootSpec.newBuilder().setKernel(SimArtifacts.kernel(home.resolve("sim"), "base"))
+        .setCmdlineExtra(cmdline))
         .setBenchmark(Benchmark.newBuilder().setIterations(2).setIterationMs(50))
         .setTimeoutS(60)
         .setHypervisor("sim")
