@@ -4,9 +4,9 @@
  * Built static (gcc -static -O2 -pthread) by the worker and run as /bin/fleetbench from the
  * initramfs /init. Each metric runs warm-up then measured iterations of about
  * --iteration-ms each, timed with CLOCK_MONOTONIC, and prints one JSON object per line
- * on --out (the guest protocol, see ARCHITECTURE.md "Guest protocol"):
+ * on --out (the guest protocol, parsed by worker/.../guest/GuestProtocol.java):
  *
- *   {"event":"start","harness":"fleetbench","version":"1","kernel":...,"arch":...,"uptime_ms":N}
+ *   {"event":"start","harness":"fleetbench","version":"2","kernel":...,"arch":...,"uptime_ms":N}
  *   {"metric":"metadata_stat","value":50300.0,"unit":"ops/s","better":"higher","iteration":0,"warmup":false}
  *   {"event":"error","metric":"seq_read","message":"..."}
  *   {"event":"telemetry","metric":"metadata_stat","work":123456.0,"work_unit":"ops",

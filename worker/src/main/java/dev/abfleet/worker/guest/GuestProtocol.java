@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * Parser of the guest protocol: one JSON object per line on the boot's results channel (see
- * ARCHITECTURE.md "Guest protocol" and guest/src/main/c/fleetbench.c).
+ * the header of guest/src/main/c/fleetbench.c, which is its definition).
  *
  * <p>Pure and total: any input yields a {@link ParsedRun}; lines that are not protocol become
  * {@link ParseError}s and never samples. Serial noise is tolerated: carriage returns are removed
