@@ -137,4 +137,40 @@ class ProtoToDomainTest {
     assertThat(c.wakeupsPerCpu()).containsExactly(40L, 41L);
     assertThat(c.threadRates()).containsExactly(1500.5, 1499.5);
   }
+
+  @Test
+  void anArmFromAClientOlderThanBootSpecReadsBackWithItsBootFields() throws Exception {
+    // What such a client wrote: the boot fields on Arm itself, under the numbers BootSpec keeps.
+    Artifact kernel = Artifact.newBuilder().setSha256("ab".repeat(32)).setUri("/k/old").setSizeBytes(7).build();
+    var bytes = new java.io.ByteArrayOutputStream();
+    var out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+    out.writeString(1, "old");
+    out.writeString(2, "baseline");
+    out.writeMessage(3, kernel);
+    out.writeString(5, "quiet");
+    out.writeString(9, "cache=loose");
+    out.writeString(10, "x86_64");
+    out.writeString(14, "9p");
+    out.flush();
+
+    Arm old = Arm.parseFrom(bytes.toByteArray());
+
+    assertThat(old.hasBoot()).isFalse();
+    BootSpec boot = ProtoToDomain.boot(old);
+    assertThat(boot.getKernel()).isEqualTo(kernel);
+    assertThat(boot.getCmdlineExtra()).isEqualTo("quiet");
+    assertThat(boot.getVolumeOptions()).isEqualTo("cache=loose");
+    assertThat(boot.getArch()).isEqualTo("x86_64");
+    assertThat(boot.getVolumeTransport()).isEqualTo("9p");
+    var arm = ProtoToDomain.spec(ExperimentSpec.newBuilder().addArms(old).build()).arms().get(0);
+    assertThat(arm.kernel().uri()).isEqualTo("/k/old");
+    assertThat(arm.guest().volumeOptions()).isEqualTo("cache=loose");
+  }
+
+  @Test
+  void anArmWithABootSpecIsReadAsItIs() {
+    BootSpec boot = BootSpec.newBuilder().setCmdlineExtra("quiet").setVolumeCache("none").build();
+
+    assertThat(ProtoToDomain.boot(Arm.newBuilder().setName("a").setBoot(boot).build())).isEqualTo(boot);
+  }
 }
