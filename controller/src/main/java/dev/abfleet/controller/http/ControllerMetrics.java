@@ -63,6 +63,11 @@ public final class ControllerMetrics {
       .help("Wall time of a reported boot, VM start to VM end, by hypervisor and host architecture.")
       .unit(Unit.SECONDS).classicOnly().classicUpperBounds(BOOT_SECONDS)
       .labelNames("hypervisor", "arch").register(registry);
+  private final Counter droppedCommands = Counter.builder().name("abfleet_dropped_commands_total")
+      .help("Messages between the controller's actors that were lost: kind=dropped (a full stash or"
+          + " mailbox), dead_letter (the recipient had stopped), unhandled (no handler for it)."
+          + " Anything but 0 is a defect.")
+      .labelNames("kind").register(registry);
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
 
@@ -70,6 +75,9 @@ public final class ControllerMetrics {
     // Known label values start at 0, so a rate() over them is defined before the first count.
     rateLimited.labelValues("call");
     rateLimited.labelValues("worker_message");
+    for (DroppedKind kind : DroppedKind.values()) {
+      droppedCommands.labelValues(kind.label());
+    }
     GaugeWithCallback.builder().name("abfleet_hosts")
         .help("Hosts the scheduler knows, by state (idle, leased, draining, quarantined, offline, ...).")
         .labelNames("state")
@@ -107,6 +115,45 @@ public final class ControllerMetrics {
   /** A call (kind "call") or a worker stream message (kind "worker_message") was refused. */
   public void rateLimited(String kind) {
     rateLimited.labelValues(kind).inc();
+  }
+
+  /** How an actor message was lost: the {@code kind} label of abfleet_dropped_commands_total. */
+  public enum DroppedKind {
+    /** Dropped by a full stash or bounded mailbox (Pekko's {@code Dropped}). */
+    DROPPED("dropped"),
+    /** Sent to an actor that had stopped, or a reply to an ask that had timed out. */
+    DEAD_LETTER("dead_letter"),
+    /** Received by an actor with no handler for it. */
+    UNHANDLED("unhandled");
+
+    private final String label;
+
+    DroppedKind(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /** An actor message was lost (see {@link DroppedKind}). */
+  public void commandDropped(DroppedKind kind) {
+    droppedCommands.labelValues(kind.label()).inc();
+  }
+
+  /** Actor messages lost of {@code kind} so far. */
+  public long droppedCommands(DroppedKind kind) {
+    return (long) droppedCommands.labelValues(kind.label()).get();
+  }
+
+  /** Actor messages lost so far, of every kind (what the fleet bench sums from /metrics). */
+  public long droppedCommands() {
+    long sum = 0;
+    for (DroppedKind kind : DroppedKind.values()) {
+      sum += droppedCommands(kind);
+    }
+    return sum;
   }
 
   /** A gRPC call ended with {@code code} (e.g. "OK", "RESOURCE_EXHAUSTED"). */
