@@ -68,6 +68,10 @@ public final class ControllerMetrics {
           + " mailbox), dead_letter (the recipient had stopped), unhandled (no handler for it)."
           + " Anything but 0 is a defect.")
       .labelNames("kind").register(registry);
+  private final Counter deferredReports = Counter.builder().name("abfleet_deferred_reports_total")
+      .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
+          + " the worker keeps each and sends it again after a backoff.")
+      .register(registry);
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
 
@@ -140,6 +144,16 @@ public final class ControllerMetrics {
   /** An actor message was lost (see {@link DroppedKind}). */
   public void commandDropped(DroppedKind kind) {
     droppedCommands.labelValues(kind.label()).inc();
+  }
+
+  /** A worker's report was deferred (the scheduler was behind); it will come again. */
+  public void reportDeferred() {
+    deferredReports.inc();
+  }
+
+  /** Reports deferred so far. */
+  public long deferredReports() {
+    return (long) deferredReports.get();
   }
 
   /** Actor messages lost of {@code kind} so far. */
