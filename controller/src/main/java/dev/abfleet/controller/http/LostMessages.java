@@ -12,12 +12,20 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Makes a lost actor message loud: listens on the node's event stream for what Pekko publishes
  * when it gives a message up ({@code Dropped} by a full stash, {@code DeadLetter} for a stopped
- * recipient, {@code UnhandledMessage}), logs each with its message class and counts it in
- * {@code abfleet_dropped_commands_total{kind}}. Pekko's suppressed dead letters (its own
- * system messages, by design) are not counted.
+ * recipient, {@code UnhandledMessage}), logs each of the controller's own messages (commands,
+ * and replies on their way to an actor) with its class and counts it in
+ * {@code abfleet_dropped_commands_total{kind}}. Pekko's own messages lost as a node stops
+ * (cluster gossip, receptionist updates) are logged at debug level and not counted, nor are its
+ * suppressed dead letters.
  */
 public final class LostMessages {
   private LostMessages() {}
+
+  /** Package prefix of the messages counted: the controller's own. */
+  private static final String OURS = "dev.abfleet.";
+  /** Pekko's one-field envelopes around a message: a persistent actor's stash, a message adapter. */
+  private static final java.util.List<String> ENVELOPES =
+      java.util.List.of("InternalProtocol$IncomingCommand", "internal.AdaptMessage");
 
   /** The listener; spawn one per node (it subscribes itself). */
   public static Behavior<Object> create(ControllerMetrics metrics) {
@@ -46,21 +54,27 @@ public final class LostMessages {
   private static void lost(org.apache.pekko.actor.typed.javadsl.ActorContext<Object> context,
       ControllerMetrics metrics, DroppedKind kind, Object message, org.apache.pekko.actor.ActorRef recipient,
       String why) {
-    metrics.commandDropped(kind);
     Object command = unwrapped(message);
+    if (command == null || !command.getClass().getName().startsWith(OURS)) {
+      context.getLog().debug("lost a Pekko {} message ({}: {}) for {}",
+          command == null ? "null" : command.getClass().getName(), kind.label(), why, recipient);
+      return;
+    }
+    metrics.commandDropped(kind);
     context.getLog().warn("lost a {} message ({}: {}) for {}", command == null ? "null" : command.getClass().getName(),
         kind.label(), why, recipient == null ? "nobody" : recipient.path());
   }
 
   /**
-   * The command inside a persistent actor's stash envelope (Pekko wraps each command it stashes
-   * in an internal one-field case class), so the log names the command; anything else as is.
+   * The message inside Pekko's envelopes (a persistent actor wraps each command it stashes, a
+   * message adapter the reply it adapts), so the log names it; anything else as is.
    */
   static Object unwrapped(Object message) {
-    if (message instanceof scala.Product p && p.productArity() == 1
-        && p.getClass().getName().endsWith("InternalProtocol$IncomingCommand")) {
-      return p.productElement(0);
+    Object m = message;
+    while (m instanceof scala.Product p && p.productArity() >= 1
+        && ENVELOPES.stream().anyMatch(p.getClass().getName()::endsWith)) {
+      m = p.productElement(0);
     }
-    return message;
+    return m;
   }
 }
