@@ -1,5 +1,6 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.schedule.Scheduler;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -35,8 +36,10 @@ final class SchedulerLag {
   }
 
   /** Asks {@code scheduler} every {@link #PROBE_EVERY} for as long as {@code system} runs. */
-  static SchedulerLag start(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler) {
+  static SchedulerLag start(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
+      ControllerMetrics metrics) {
     SchedulerLag lag = new SchedulerLag(LIMIT, System::nanoTime);
+    metrics.schedulerLagSource(lag::seconds);
     system.scheduler().scheduleWithFixedDelay(PROBE_EVERY, PROBE_EVERY, () -> {
       if (lag.send()) {
         AskPattern.<Scheduler.Command, Scheduler.Queue>ask(scheduler, Scheduler.GetQueue::new, GIVE_UP,
@@ -62,6 +65,13 @@ final class SchedulerLag {
       lastRoundTripNanos = nanoTime.getAsLong() - sent;
       sentAt = 0;
     }
+  }
+
+  /** The last answer's round trip, or the wait of the question out now when longer; in seconds. */
+  double seconds() {
+    long sent = sentAt;
+    long waiting = sent == 0 ? 0 : nanoTime.getAsLong() - sent;
+    return Math.max(lastRoundTripNanos, waiting) / 1e9;
   }
 
   /** True while the scheduler answers more slowly than the limit. */

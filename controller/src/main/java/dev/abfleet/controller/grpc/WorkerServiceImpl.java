@@ -61,7 +61,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
       Duration heartbeatInterval, Duration heartbeatTimeout, ControllerMetrics metrics,
       double messagesPerSecond) {
     this(system, scheduler, heartbeatInterval, heartbeatTimeout, metrics, messagesPerSecond,
-        SchedulerLag.start(system, scheduler)::behind);
+        SchedulerLag.start(system, scheduler, metrics)::behind);
   }
 
   /** @param schedulerBehind true while run reports are to be deferred (see the class comment) */

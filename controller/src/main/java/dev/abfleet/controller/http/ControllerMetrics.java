@@ -72,6 +72,7 @@ public final class ControllerMetrics {
       .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
           + " the worker keeps each and sends it again after a backoff.")
       .register(registry);
+  private volatile java.util.function.DoubleSupplier schedulerLag = () -> 0;
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
 
@@ -86,6 +87,12 @@ public final class ControllerMetrics {
         .help("Hosts the scheduler knows, by state (idle, leased, draining, quarantined, offline, ...).")
         .labelNames("state")
         .callback(cb -> fleet.hostsByState().forEach((state, n) -> cb.call(n, state)))
+        .register(registry);
+    GaugeWithCallback.builder().name("abfleet_scheduler_answer_seconds")
+        .help("How long the scheduler took to answer this node's latest probe (or has waited so far);"
+            + " over 1 s, worker reports are deferred. 0 until the first probe.")
+        .unit(Unit.SECONDS)
+        .callback(cb -> cb.call(schedulerLag.getAsDouble()))
         .register(registry);
     GaugeWithCallback.builder().name("abfleet_leases")
         .help("Hosts leased to an experiment now.")
@@ -144,6 +151,11 @@ public final class ControllerMetrics {
   /** An actor message was lost (see {@link DroppedKind}). */
   public void commandDropped(DroppedKind kind) {
     droppedCommands.labelValues(kind.label()).inc();
+  }
+
+  /** Where abfleet_scheduler_answer_seconds reads from (the worker edge's probe), in seconds. */
+  public void schedulerLagSource(java.util.function.DoubleSupplier seconds) {
+    schedulerLag = seconds;
   }
 
   /** A worker's report was deferred (the scheduler was behind); it will come again. */

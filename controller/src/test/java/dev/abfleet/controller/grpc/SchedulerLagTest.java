@@ -56,4 +56,18 @@ class SchedulerLagTest {
     lag.answered();
     assertThat(lag.send()).isTrue();
   }
+
+  @Test
+  void reportsTheLongerOfTheLastAnswerAndTheWaitSoFarInSeconds() {
+    assertThat(lag.seconds()).isZero();
+    lag.send();
+    after(250);
+    lag.answered();
+    assertThat(lag.seconds()).isEqualTo(0.25);
+
+    lag.send();
+    after(1500);
+
+    assertThat(lag.seconds()).isEqualTo(1.5);
+  }
 }
