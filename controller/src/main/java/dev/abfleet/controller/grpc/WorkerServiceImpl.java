@@ -115,6 +115,12 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         if (rejected) {
           return;
         }
+        if (session != null && stream.ended()) {
+          // The session ended the stream and stops (heartbeats missed, a newer stream took
+          // over): messages still in flight from the worker would only be dead letters. The
+          // worker sends its unacknowledged reports again on its next stream.
+          return;
+        }
         if (!messages.tryTake()) {
           flooded();
           return;

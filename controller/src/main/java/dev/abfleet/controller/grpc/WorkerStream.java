@@ -90,6 +90,11 @@ final class WorkerStream {
         .setCode(Status.Code.RESOURCE_EXHAUSTED.value())).build());
   }
 
+  /** True once this side has ended the stream: what the worker still sends is moot. */
+  synchronized boolean ended() {
+    return ended;
+  }
+
   synchronized void complete() {
     if (!ended) {
       ended = true;
