@@ -90,7 +90,7 @@ public final class ControllerMetrics {
         .register(registry);
     GaugeWithCallback.builder().name("abfleet_scheduler_answer_seconds")
         .help("How long the scheduler took to answer this node's latest probe (or has waited so far);"
-            + " over 1 s, worker reports are deferred. 0 until the first probe.")
+            + " over 5 s, worker reports are deferred. 0 until the first probe.")
         .unit(Unit.SECONDS)
         .callback(cb -> cb.call(schedulerLag.getAsDouble()))
         .register(registry);
