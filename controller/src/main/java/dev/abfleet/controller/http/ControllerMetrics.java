@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -72,7 +73,7 @@ public final class ControllerMetrics {
       .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
           + " the worker keeps each and sends it again after a backoff.")
       .register(registry);
-  private volatile java.util.function.DoubleSupplier schedulerLag = () -> 0;
+  private volatile DoubleSupplier schedulerLag = () -> 0;
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
 
@@ -154,7 +155,7 @@ public final class ControllerMetrics {
   }
 
   /** Where abfleet_scheduler_answer_seconds reads from (the worker edge's probe), in seconds. */
-  public void schedulerLagSource(java.util.function.DoubleSupplier seconds) {
+  public void schedulerLagSource(DoubleSupplier seconds) {
     schedulerLag = seconds;
   }
 

@@ -1,12 +1,14 @@
 package dev.abfleet.controller.http;
 
 import dev.abfleet.controller.http.ControllerMetrics.DroppedKind;
+import java.util.List;
 import org.apache.pekko.actor.DeadLetter;
 import org.apache.pekko.actor.Dropped;
 import org.apache.pekko.actor.UnhandledMessage;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.eventstream.EventStream;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
@@ -24,8 +26,7 @@ public final class LostMessages {
   /** Package prefix of the messages counted: the controller's own. */
   private static final String OURS = "dev.abfleet.";
   /** Pekko's one-field envelopes around a message: a persistent actor's stash, a message adapter. */
-  private static final java.util.List<String> ENVELOPES =
-      java.util.List.of("InternalProtocol$IncomingCommand", "internal.AdaptMessage");
+  private static final List<String> ENVELOPES = List.of("InternalProtocol$IncomingCommand", "internal.AdaptMessage");
 
   /** The listener; spawn one per node (it subscribes itself). */
   public static Behavior<Object> create(ControllerMetrics metrics) {
@@ -51,9 +52,8 @@ public final class LostMessages {
     });
   }
 
-  private static void lost(org.apache.pekko.actor.typed.javadsl.ActorContext<Object> context,
-      ControllerMetrics metrics, DroppedKind kind, Object message, org.apache.pekko.actor.ActorRef recipient,
-      String why) {
+  private static void lost(ActorContext<Object> context, ControllerMetrics metrics, DroppedKind kind,
+      Object message, org.apache.pekko.actor.ActorRef recipient, String why) {
     Object command = unwrapped(message);
     if (command == null || !command.getClass().getName().startsWith(OURS)) {
       context.getLog().debug("lost a Pekko {} message ({}: {}) for {}",
@@ -61,8 +61,8 @@ public final class LostMessages {
       return;
     }
     metrics.commandDropped(kind);
-    context.getLog().warn("lost a {} message ({}: {}) for {}", command == null ? "null" : command.getClass().getName(),
-        kind.label(), why, recipient == null ? "nobody" : recipient.path());
+    context.getLog().warn("lost a {} message ({}: {}) for {}", command.getClass().getName(), kind.label(),
+        why, recipient == null ? "nobody" : recipient.path());
   }
 
   /**
