@@ -19,6 +19,7 @@ import dev.abfleet.controller.grpc.NightlyServiceImpl;
 import dev.abfleet.controller.grpc.ShardedExperiments;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.http.ControllerMetrics;
+import dev.abfleet.controller.http.LostMessages;
 import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.http.SchedulerGauges;
 import dev.abfleet.controller.nightly.Nightly;
@@ -46,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.MemberStatus;
@@ -133,6 +135,9 @@ public final class ControllerNode implements AutoCloseable {
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), PekkoConfig.SYSTEM_NAME,
         formation.config(settings).withFallback(PekkoConfig.of(settings)));
     TokenStore tokens = null;
+    // First, so a message lost while the node starts is counted too.
+    ControllerMetrics metrics = new ControllerMetrics();
+    system.systemActorOf(LostMessages.create(metrics), "lost-messages", Props.empty());
     try {
       if (jdbc && StoreSchema.plan(schemaFound, EventStore.name(settings)) == StoreSchema.Plan.CREATE) {
         EventStore.createSchema(system, settings, schemaFound);
@@ -175,7 +180,6 @@ public final class ControllerNode implements AutoCloseable {
       if (tls != null) {
         builder.sslContext(tls);
       }
-      ControllerMetrics metrics = new ControllerMetrics();
       metrics.fleetSource(SchedulerGauges.source(system, scheduler, Duration.ofSeconds(2)));
       var limits = settings.limits();
       CallerInterceptor callers = new CallerInterceptor(security, tokens);

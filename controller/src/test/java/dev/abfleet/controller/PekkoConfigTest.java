@@ -32,4 +32,13 @@ class PekkoConfigTest {
     assertThat(sbr.getString("active-strategy")).isEqualTo("keep-majority");
     assertThat(sbr.getDuration("stable-after")).hasSeconds(7);
   }
+
+  @Test
+  void persistentActorsStashEnoughCommandsForTenThousandHosts() {
+    var config = PekkoConfig.of(ControllerSettings.inMemory());
+
+    // 10,000 hosts x 4 commands outstanding + 1,000 experiments x 2 (application.conf's bound).
+    assertThat(config.getInt("pekko.persistence.typed.stash-capacity")).isGreaterThanOrEqualTo(42_000);
+    assertThat(config.getString("pekko.persistence.typed.stash-overflow-strategy")).isEqualTo("drop");
+  }
 }

@@ -17,6 +17,9 @@ import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -28,6 +31,12 @@ import org.slf4j.LoggerFactory;
 /**
  * WorkerService.Connect: one HostSession actor per worker stream, on this node. A worker that
  * sends more than its message rate allows has its stream closed (RESOURCE_EXHAUSTED).
+ *
+ * <p>Backpressure: while the scheduler is behind ({@link SchedulerLag}), a run report is not
+ * passed on but answered with ReportAck code RESOURCE_EXHAUSTED; the worker keeps it and sends it
+ * again after a jittered backoff. A BlockFinished of a block with a report deferred is held here
+ * until that report is taken, so the host is never freed before its reports count (the session
+ * sends the scheduler BlockDone only after the block's reports).
  */
 public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, io.grpc.BindableService {
   private static final Logger log = LoggerFactory.getLogger(WorkerServiceImpl.class);
@@ -38,6 +47,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
   private final ControllerMetrics metrics;
   private final double messagesPerSecond;
   private final AtomicLong streams = new AtomicLong();
+  private final BooleanSupplier schedulerBehind;
 
   public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
       Duration heartbeatInterval, Duration heartbeatTimeout) {
@@ -52,6 +62,15 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
   public WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
       Duration heartbeatInterval, Duration heartbeatTimeout, ControllerMetrics metrics,
       double messagesPerSecond) {
+    this(system, scheduler, heartbeatInterval, heartbeatTimeout, metrics, messagesPerSecond,
+        SchedulerLag.start(system, scheduler, metrics)::behind);
+  }
+
+  /** @param schedulerBehind true while run reports are to be deferred (see the class comment) */
+  WorkerServiceImpl(ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler,
+      Duration heartbeatInterval, Duration heartbeatTimeout, ControllerMetrics metrics,
+      double messagesPerSecond, BooleanSupplier schedulerBehind) {
+    this.schedulerBehind = schedulerBehind;
     this.system = system;
     this.scheduler = scheduler;
     this.heartbeatInterval = heartbeatInterval;
@@ -86,10 +105,22 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
       private volatile String hostId;
       private volatile String arch = "";
       private volatile boolean rejected;
+      private volatile boolean retriesDeferred;
+      // gRPC delivers one stream's messages one at a time, so these need no lock.
+      /** Run id -> block id of the reports deferred and not yet sent again. */
+      private final Map<String, String> deferred = new HashMap<>();
+      /** Block id -> its BlockFinished, held until the block's deferred reports are taken. */
+      private final Map<String, WorkerMessage> heldFinishes = new HashMap<>();
 
       @Override
       public void onNext(WorkerMessage message) {
         if (rejected) {
+          return;
+        }
+        if (session != null && stream.ended()) {
+          // The session ended the stream and stops (heartbeats missed, a newer stream took
+          // over): messages still in flight from the worker would only be dead letters. The
+          // worker sends its unacknowledged reports again on its next stream.
           return;
         }
         if (!messages.tryTake()) {
@@ -107,6 +138,41 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
             metrics.bootStarted(stream.hypervisorOf(message.getRunStarted().getRunId()), arch);
             session.tell(new HostSession.WorkerHeartbeat(message.getRunStarted().getRunId()));
           }
+          case RUN_RESULT, RUN_FAILURE -> report(message);
+          case BLOCK_FINISHED -> {
+            if (deferred.containsValue(message.getBlockFinished().getBlockId())) {
+              heldFinishes.put(message.getBlockFinished().getBlockId(), message);
+            } else {
+              blockFinished(message);
+            }
+          }
+          case BUILD_PROGRESS -> {
+            var p = message.getBuildProgress();
+            session.tell(new SessionBuilds.BuildProgressed(p.getAttemptId(), p.getLeaseEpoch(),
+                new BuildView.Progress(p.getPhase(), p.getObjects(), p.getObjectsExpected())));
+          }
+          case BUILD_REPORT -> {
+            var r = message.getBuildReport();
+            session.tell(new SessionBuilds.BuildReported(r.getBuildId(), r.getAttemptId(), r.getLeaseEpoch(),
+                BuildProtos.outcome(r)));
+          }
+          default -> session.tell(new HostSession.WorkerHeartbeat(""));
+        }
+      }
+
+      /** A run report: passed on, or deferred while the scheduler is behind. */
+      private void report(WorkerMessage message) {
+        String runId = message.hasRunResult() ? message.getRunResult().getRunId() : message.getRunFailure().getRunId();
+        String blockId = message.hasRunResult() ? message.getRunResult().getBlockId() : message.getRunFailure().getBlockId();
+        if (retriesDeferred && schedulerBehind.getAsBoolean()) {
+          deferred.put(runId, blockId);
+          metrics.reportDeferred();
+          session.tell(new HostSession.WorkerHeartbeat(""));
+          stream.retryLater(runId);
+          return;
+        }
+        deferred.remove(runId);
+        switch (message.getKindCase()) {
           case RUN_RESULT -> {
             bootFinished(message.getRunResult().getRunId(), message.getRunResult().getTelemetry(), true);
             session.tell(new HostSession.RunReported(
@@ -121,20 +187,18 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
               ProtoToDomain.outcome(message.getRunFailure(), hostId),
               message.getRunFailure().getTelemetry().getHostId()));
           }
-          case BLOCK_FINISHED -> session.tell(new HostSession.WorkerFinishedBlock(
-              message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
-          case BUILD_PROGRESS -> {
-            var p = message.getBuildProgress();
-            session.tell(new SessionBuilds.BuildProgressed(p.getAttemptId(), p.getLeaseEpoch(),
-                new BuildView.Progress(p.getPhase(), p.getObjects(), p.getObjectsExpected())));
-          }
-          case BUILD_REPORT -> {
-            var r = message.getBuildReport();
-            session.tell(new SessionBuilds.BuildReported(r.getBuildId(), r.getAttemptId(), r.getLeaseEpoch(),
-                BuildProtos.outcome(r)));
-          }
-          default -> session.tell(new HostSession.WorkerHeartbeat(""));
+          default -> throw new IllegalStateException("not a run report: " + message.getKindCase());
         }
+        WorkerMessage finish = heldFinishes.get(blockId);
+        if (finish != null && !deferred.containsValue(blockId)) {
+          heldFinishes.remove(blockId);
+          blockFinished(finish);
+        }
+      }
+
+      private void blockFinished(WorkerMessage message) {
+        session.tell(new HostSession.WorkerFinishedBlock(
+            message.getBlockFinished().getBlockId(), message.getBlockFinished().getLeaseEpoch()));
       }
 
       private void bootFinished(String runId, RunTelemetry t, boolean ok) {
@@ -198,6 +262,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
             message.getHello().getBuild().getArchesList(), message.getHello().getBuild().getToolchain());
         hostId = capabilities.hostId();
         arch = message.getHello().getArch();
+        retriesDeferred = message.getHello().getRetriesDeferredReports();
         String nodeName = system.address().toString();
         session = system.systemActorOf(
             HostSession.create(capabilities, stream, scheduler, ClusterSharding.get(system),

@@ -81,6 +81,20 @@ final class WorkerStream {
         .setRefused(reason)).build());
   }
 
+  /**
+   * The run's report was not taken now (the controller is behind; nothing was recorded): the
+   * worker keeps it and sends it again after a backoff. See ReportAck.code.
+   */
+  synchronized void retryLater(String runId) {
+    send(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder().setRunId(runId)
+        .setCode(Status.Code.RESOURCE_EXHAUSTED.value())).build());
+  }
+
+  /** True once this side has ended the stream: what the worker still sends is moot. */
+  synchronized boolean ended() {
+    return ended;
+  }
+
   synchronized void complete() {
     if (!ended) {
       ended = true;

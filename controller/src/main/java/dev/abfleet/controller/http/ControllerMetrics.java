@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -63,6 +64,16 @@ public final class ControllerMetrics {
       .help("Wall time of a reported boot, VM start to VM end, by hypervisor and host architecture.")
       .unit(Unit.SECONDS).classicOnly().classicUpperBounds(BOOT_SECONDS)
       .labelNames("hypervisor", "arch").register(registry);
+  private final Counter droppedCommands = Counter.builder().name("abfleet_dropped_commands_total")
+      .help("Messages between the controller's actors that were lost: kind=dropped (a full stash or"
+          + " mailbox), dead_letter (the recipient had stopped), unhandled (no handler for it)."
+          + " Anything but 0 is a defect.")
+      .labelNames("kind").register(registry);
+  private final Counter deferredReports = Counter.builder().name("abfleet_deferred_reports_total")
+      .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
+          + " the worker keeps each and sends it again after a backoff.")
+      .register(registry);
+  private volatile DoubleSupplier schedulerLag = () -> 0;
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
 
@@ -70,10 +81,19 @@ public final class ControllerMetrics {
     // Known label values start at 0, so a rate() over them is defined before the first count.
     rateLimited.labelValues("call");
     rateLimited.labelValues("worker_message");
+    for (DroppedKind kind : DroppedKind.values()) {
+      droppedCommands.labelValues(kind.label());
+    }
     GaugeWithCallback.builder().name("abfleet_hosts")
         .help("Hosts the scheduler knows, by state (idle, leased, draining, quarantined, offline, ...).")
         .labelNames("state")
         .callback(cb -> fleet.hostsByState().forEach((state, n) -> cb.call(n, state)))
+        .register(registry);
+    GaugeWithCallback.builder().name("abfleet_scheduler_answer_seconds")
+        .help("How long the scheduler took to answer this node's latest probe (or has waited so far);"
+            + " over 5 s, worker reports are deferred. 0 until the first probe.")
+        .unit(Unit.SECONDS)
+        .callback(cb -> cb.call(schedulerLag.getAsDouble()))
         .register(registry);
     GaugeWithCallback.builder().name("abfleet_leases")
         .help("Hosts leased to an experiment now.")
@@ -107,6 +127,60 @@ public final class ControllerMetrics {
   /** A call (kind "call") or a worker stream message (kind "worker_message") was refused. */
   public void rateLimited(String kind) {
     rateLimited.labelValues(kind).inc();
+  }
+
+  /** How an actor message was lost: the {@code kind} label of abfleet_dropped_commands_total. */
+  public enum DroppedKind {
+    /** Dropped by a full stash or bounded mailbox (Pekko's {@code Dropped}). */
+    DROPPED("dropped"),
+    /** Sent to an actor that had stopped, or a reply to an ask that had timed out. */
+    DEAD_LETTER("dead_letter"),
+    /** Received by an actor with no handler for it. */
+    UNHANDLED("unhandled");
+
+    private final String label;
+
+    DroppedKind(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /** An actor message was lost (see {@link DroppedKind}). */
+  public void commandDropped(DroppedKind kind) {
+    droppedCommands.labelValues(kind.label()).inc();
+  }
+
+  /** Where abfleet_scheduler_answer_seconds reads from (the worker edge's probe), in seconds. */
+  public void schedulerLagSource(DoubleSupplier seconds) {
+    schedulerLag = seconds;
+  }
+
+  /** A worker's report was deferred (the scheduler was behind); it will come again. */
+  public void reportDeferred() {
+    deferredReports.inc();
+  }
+
+  /** Reports deferred so far. */
+  public long deferredReports() {
+    return (long) deferredReports.get();
+  }
+
+  /** Actor messages lost of {@code kind} so far. */
+  public long droppedCommands(DroppedKind kind) {
+    return (long) droppedCommands.labelValues(kind.label()).get();
+  }
+
+  /** Actor messages lost so far, of every kind (what the fleet bench sums from /metrics). */
+  public long droppedCommands() {
+    long sum = 0;
+    for (DroppedKind kind : DroppedKind.values()) {
+      sum += droppedCommands(kind);
+    }
+    return sum;
   }
 
   /** A gRPC call ended with {@code code} (e.g. "OK", "RESOURCE_EXHAUSTED"). */

@@ -49,6 +49,11 @@ public final class Backoff {
     return Duration.ofMillis(Math.round(base * factor));
   }
 
+  /** A backoff with the same delays and random source, and a state of its own. */
+  public Backoff another() {
+    return new Backoff(initial, max, multiplier, jitter, random);
+  }
+
   /** Called once the controller has welcomed us. */
   public void reset() {
     nominalMillis = initial.toMillis();

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * again on the next stream if the one it went out on fails first: delivery is at-least-once,
  * and the controller records each run id once (and rejects epochs no longer in force), so a
  * report sent twice is harmless. A report too large to send, or one the controller refuses, is
- * shrunk or dropped rather than re-sent for ever ahead of the others (see {@link Outbox}).
+ * shrunk or dropped rather than re-sent for ever ahead of the others (see {@link Outbox}). A
+ * report the controller defers because it is behind (ReportAck code RESOURCE_EXHAUSTED) goes
+ * back to the head of the outbox, and nothing more is sent from it until a jittered, growing
+ * delay has passed (heartbeats go on); Hello says the link does so.
  * Running VMs is not its business: assignments and cancels go to the {@link Handler}.
  */
 public final class ControllerLink implements AutoCloseable {
@@ -64,6 +67,8 @@ public final class ControllerLink implements AutoCloseable {
   private final Supplier<String> runningRunId;
   private final Handler handler;
   private final Backoff backoff;
+  /** Delays before a deferred report is sent again; reset by a report taken. */
+  private final Backoff retryBackoff;
   private final ScheduledExecutorService timer;
 
   private final Object lock = new Object();
@@ -72,6 +77,8 @@ public final class ControllerLink implements AutoCloseable {
   private ClientCallStreamObserver<WorkerMessage> stream;
   private long generation;
   private ScheduledFuture<?> heartbeat;
+  /** True while the outbox waits out a deferral: {@link #drainLocked} sends nothing. */
+  private boolean holding;
 
   public ControllerLink(
       Channel channel,
@@ -85,6 +92,7 @@ public final class ControllerLink implements AutoCloseable {
     this.runningRunId = runningRunId;
     this.handler = handler;
     this.backoff = backoff;
+    this.retryBackoff = backoff.another();
     this.timer = timer;
   }
 
@@ -120,14 +128,39 @@ public final class ControllerLink implements AutoCloseable {
 
   /** The report is handled, or refused for good (sending it again cannot change that). */
   private void onAck(ReportAck ack) {
+    if (ack.getCode() == Status.Code.RESOURCE_EXHAUSTED.value()) {
+      onDeferred(ack.getRunId());
+      return;
+    }
     if (!ack.getRefused().isEmpty()) {
       log.warn("the controller refused the report of run {} ({}); it is not recorded", ack.getRunId(),
           ack.getRefused());
     }
     synchronized (lock) {
       outbox.acknowledged(ack.getRunId());
+      retryBackoff.reset();
       drainLocked();
     }
+  }
+
+  /** The controller is behind: the report waits in the outbox, and the outbox holds for a while. */
+  private void onDeferred(String runId) {
+    Duration delay;
+    synchronized (lock) {
+      if (!outbox.deferred(runId) || holding || state == LinkState.CLOSED) {
+        return;
+      }
+      holding = true;
+      delay = retryBackoff.next(Status.Code.RESOURCE_EXHAUSTED);
+    }
+    log.info("the controller is behind and deferred the report of run {}; sending again in {} ms",
+        runId, delay.toMillis());
+    timer.schedule(() -> {
+      synchronized (lock) {
+        holding = false;
+        drainLocked();
+      }
+    }, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -163,13 +196,14 @@ public final class ControllerLink implements AutoCloseable {
         return;
       }
       stream = requests;
-      requests.onNext(WorkerMessage.newBuilder().setHello(hello.get()).build());
+      requests.onNext(WorkerMessage.newBuilder().setHello(
+          hello.get().toBuilder().setRetriesDeferredReports(true)).build());
     }
   }
 
   private void drainLocked() {
     // Re-checked for every message: sending can end the stream (in-process transports call back at once).
-    while (state == LinkState.CONNECTED && stream != null) {
+    while (state == LinkState.CONNECTED && stream != null && !holding) {
       Optional<WorkerMessage> m = outbox.poll();
       if (m.isEmpty()) {
         return;

@@ -85,6 +85,20 @@ final class Outbox {
     }
   }
 
+  /**
+   * The controller did not take the report of {@code runId} now (it is behind): the report goes
+   * back to the head of the queue, to be handed out again. False when no such report is out
+   * (an answer that came late, after its stream ended and it was queued again).
+   */
+  boolean deferred(String runId) {
+    WorkerMessage report = unacknowledged.remove(runId);
+    if (report == null) {
+      return false;
+    }
+    queue.addFirst(report);
+    return true;
+  }
+
   /** The stream ended: reports not acknowledged go back to the head of the queue, in order. */
   void streamEnded(Status status) {
     boolean refused = REFUSALS.contains(status.getCode());

@@ -34,6 +34,19 @@ class BackoffTest {
   }
 
   @Test
+  void anotherBackoffHasTheSameDelaysAndAStateOfItsOwn() {
+    Backoff reconnects = noJitter();
+    reconnects.next(Status.Code.UNAVAILABLE);
+    reconnects.next(Status.Code.UNAVAILABLE);
+
+    Backoff retries = reconnects.another();
+
+    assertThat(retries.next(Status.Code.RESOURCE_EXHAUSTED)).hasMillis(100);
+    assertThat(retries.next(Status.Code.RESOURCE_EXHAUSTED)).hasMillis(200);
+    assertThat(reconnects.next(Status.Code.UNAVAILABLE)).hasMillis(400);
+  }
+
+  @Test
   void permanentErrorsWaitTheMaximumAtOnce() {
     Backoff b = noJitter();
     assertThat(b.next(Status.Code.INVALID_ARGUMENT)).hasMillis(1000);

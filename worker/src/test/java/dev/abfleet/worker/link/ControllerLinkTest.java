@@ -46,6 +46,8 @@ class ControllerLinkTest {
    * reports are neither refused nor acknowledged.
    */
   private volatile int refuseReportsOver;
+  /** Run reports answered "behind, send again later" (ReportAck code RESOURCE_EXHAUSTED) before any is handled. */
+  private final java.util.concurrent.atomic.AtomicInteger reportsToDefer = new java.util.concurrent.atomic.AtomicInteger();
   private Server server;
   private ManagedChannel channel;
   private ControllerLink link;
@@ -65,6 +67,12 @@ class ControllerLinkTest {
             received.add(m);
             if (refused) {
               return; // a reset stream takes nothing more
+            }
+            if ((m.hasRunResult() || m.hasRunFailure()) && reportsToDefer.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+              out.onNext(ControllerMessage.newBuilder().setReportAck(ReportAck.newBuilder()
+                  .setRunId(m.hasRunResult() ? m.getRunResult().getRunId() : m.getRunFailure().getRunId())
+                  .setCode(Status.Code.RESOURCE_EXHAUSTED.value())).build());
+              return;
             }
             if (refuseReportsOver > 0 && (m.hasRunResult() || m.hasRunFailure())) {
               if (m.getSerializedSize() > refuseReportsOver) {
@@ -233,6 +241,39 @@ class ControllerLinkTest {
     assertThat(handled.get(1).getRunFailure().getRunId()).isEqualTo("r2");
     assertThat(handled.get(1).getRunFailure().getMessage()).contains("the controller refused the report (CANCELLED");
     assertThat(handled.get(2).getRunResult().getRunId()).isEqualTo("r3");
+  }
+
+  @Test
+  void saysInHelloThatItRetriesDeferredReports() throws Exception {
+    link.start();
+    assertThat(next().getHello().getRetriesDeferredReports()).isTrue();
+  }
+
+  @Test
+  void sendsADeferredReportAgainAfterABackoffAndDeliversItOnce() throws Exception {
+    refuseReportsOver = Integer.MAX_VALUE;
+    reportsToDefer.set(2);
+    link.start();
+    awaitConnected();
+
+    link.send(result("r1"));
+    link.send(WorkerMessage.newBuilder()
+        .setBlockFinished(BlockFinished.newBuilder().setBlockId("b1").setLeaseEpoch(4)).build());
+
+    for (int i = 0; i < 500 && link.pending() > 0; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(link.pending()).as("the report delivered, the block's end behind it").isZero();
+    // Deferred twice, taken the third time; the BlockFinished waited behind it all along.
+    assertThat(received).extracting(WorkerMessage::getKindCase)
+        .filteredOn(k -> k != WorkerMessage.KindCase.HELLO && k != WorkerMessage.KindCase.HEARTBEAT)
+        .containsExactly(WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.RUN_RESULT,
+            WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.BLOCK_FINISHED);
+    assertThat(handled).extracting(m -> m.getRunResult().getRunId()).containsExactly("r1");
+    // Longer than the largest retry delay (50 ms): an acknowledged report is never sent again.
+    Thread.sleep(300);
+    assertThat(received).filteredOn(WorkerMessage::hasRunResult).hasSize(3);
+    assertThat(handled).hasSize(1);
   }
 
   @Test

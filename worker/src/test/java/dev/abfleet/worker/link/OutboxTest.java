@@ -32,6 +32,29 @@ class OutboxTest {
   }
 
   @Test
+  void handsADeferredReportOutAgainFirstAndUnchanged() {
+    outbox.add(result("r1", 3));
+    outbox.add(result("r2", 1));
+    WorkerMessage first = outbox.poll().orElseThrow();
+
+    assertThat(outbox.deferred("r1")).isTrue();
+
+    assertThat(outbox.pending()).isEqualTo(2);
+    assertThat(outbox.poll()).contains(first);
+    assertThat(runIds(drain())).containsExactly("r2");
+  }
+
+  @Test
+  void ignoresADeferralOfAReportNotOut() {
+    outbox.add(result("r1", 1));
+    drain();
+    outbox.acknowledged("r1");
+
+    assertThat(outbox.deferred("r1")).isFalse();
+    assertThat(outbox.pending()).isZero();
+  }
+
+  @Test
   void sendsOneReportAtATimeOnceTheControllerRefusedOne() {
     List.of("r1", "r2", "r3").forEach(id -> outbox.add(result(id, 1)));
     drain();
