@@ -2,6 +2,7 @@ package dev.abfleet.config;
 
 import dev.abfleet.model.NightlySchedule;
 import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.BootSpec;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -65,7 +66,8 @@ public final class NightlySchedules {
 
   private static Arm arm(FleetConfig config, String name, String role) {
     return Arm.newBuilder().setName(name).setRole(role)
-        .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib()))
+        .setBoot(BootSpec.newBuilder()
+            .setShape(VmShape.newBuilder().setVcpus(config.vm().vcpus()).setMemoryMib(config.vm().memoryMib())))
         .build();
   }
 }

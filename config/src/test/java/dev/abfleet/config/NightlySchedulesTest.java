@@ -26,7 +26,7 @@ class NightlySchedulesTest {
     assertThat(spec.getSelector().getLabelsMap()).containsEntry("pool", "n");
     assertThat(spec.getArmsList()).extracting(a -> a.getName() + "/" + a.getRole())
         .containsExactly("baseline/baseline", "candidate/candidate");
-    assertThat(spec.getArms(0).hasKernel()).as("kernels are the controller's to fill in").isFalse();
+    assertThat(spec.getArms(0).getBoot().hasKernel()).as("kernels are the controller's to fill in").isFalse();
     assertThat(s.simulation()).isTrue();
     assertThat(s.zone()).isEqualTo(ZoneId.of("Europe/Berlin"));
     assertThat(s.candidate()).isEqualTo(new NightlySchedule.Source("newest_in", "builds"));
