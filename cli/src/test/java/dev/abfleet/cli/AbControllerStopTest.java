@@ -1,5 +1,7 @@
 package dev.abfleet.cli;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.bench.sim.SimFleet;
@@ -78,27 +80,16 @@ class AbControllerStopTest {
     }
   }
 
-  private static String awaitSubmitted(ByteArrayOutputStream err) throws InterruptedException {
-    for (int i = 0; i < 600; i++) {
-      Matcher m = SUBMITTED.matcher(err.toString(StandardCharsets.UTF_8));
-      if (m.find()) {
-        return m.group(1);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("never submitted:\n" + err.toString(StandardCharsets.UTF_8));
+  private static String awaitSubmitted(ByteArrayOutputStream err) {
+    Matcher m = Eventually.until("the submitted line", java.time.Duration.ofSeconds(30),
+        () -> SUBMITTED.matcher(err.toString(StandardCharsets.UTF_8)), Matcher::find);
+    return m.group(1);
   }
 
-  private static int awaitPairs(String target, String id, int atLeast) throws InterruptedException {
+  private static int awaitPairs(String target, String id, int atLeast) {
     try (ExperimentClient client = new ExperimentClient(target)) {
-      for (int i = 0; i < 600; i++) {
-        int done = client.get(id).getPairsDone();
-        if (done >= atLeast) {
-          return done;
-        }
-        Thread.sleep(50);
-      }
+      return Eventually.until("experiment " + id + " at " + atLeast + " pairs", java.time.Duration.ofSeconds(30),
+          () -> client.get(id).getPairsDone(), done -> done >= atLeast);
     }
-    throw new AssertionError("experiment " + id + " never reached " + atLeast + " pairs");
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -97,21 +99,13 @@ class BisectCommandTest {
     }
   }
 
-  private static void awaitLine(ByteArrayOutputStream err, String line) throws InterruptedException {
-    for (int i = 0; i < 300 && !err.toString(StandardCharsets.UTF_8).contains(line); i++) {
-      Thread.sleep(50);
-    }
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains(line);
+  private static void awaitLine(ByteArrayOutputStream err, String line) {
+    Eventually.until("the line '" + line + "'", java.time.Duration.ofSeconds(15),
+        () -> err.toString(StandardCharsets.UTF_8), out -> out.contains(line));
   }
 
-  private static String awaitStarted(ByteArrayOutputStream err) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      Matcher m = STARTED.matcher(err.toString(StandardCharsets.UTF_8));
-      if (m.find()) {
-        return m.group(1);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no bisect started: " + err.toString(StandardCharsets.UTF_8));
+  private static String awaitStarted(ByteArrayOutputStream err) {
+    return Eventually.until("a bisect started", java.time.Duration.ofSeconds(15),
+        () -> STARTED.matcher(err.toString(StandardCharsets.UTF_8)), Matcher::find).group(1);
   }
 }

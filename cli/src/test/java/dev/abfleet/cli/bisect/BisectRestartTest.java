@@ -1,5 +1,7 @@
 package dev.abfleet.cli.bisect;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.bench.sim.SimFleet;
@@ -124,27 +126,16 @@ class BisectRestartTest {
     return cmd;
   }
 
-  private static String awaitListed(BisectServiceGrpc.BisectServiceBlockingStub bisects) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      var listed = bisects.listBisects(ListBisectsRequest.getDefaultInstance()).getBisectsList();
-      if (!listed.isEmpty()) {
-        return listed.get(0).getBisectId();
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no bisect started in 30 s");
+  private static String awaitListed(BisectServiceGrpc.BisectServiceBlockingStub bisects) {
+    return Eventually.until("a bisect listed", java.time.Duration.ofSeconds(30),
+        () -> bisects.listBisects(ListBisectsRequest.getDefaultInstance()).getBisectsList(), l -> !l.isEmpty())
+        .get(0).getBisectId();
   }
 
-  private static Bisect awaitFirstProbe(BisectServiceGrpc.BisectServiceBlockingStub bisects, String id)
-      throws InterruptedException {
-    for (int i = 0; i < 600; i++) {
-      Bisect b = bisects.getBisect(GetBisectRequest.newBuilder().setBisectId(id).build());
-      if (b.getProbesCount() >= 1) {
-        assertThat(b.getState()).as("still running when the controller goes: " + b).isEqualTo("running");
-        return b;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("bisect " + id + " finished no probe in 30 s");
+  private static Bisect awaitFirstProbe(BisectServiceGrpc.BisectServiceBlockingStub bisects, String id) {
+    Bisect b = Eventually.until("bisect " + id + "'s first probe", java.time.Duration.ofSeconds(30),
+        () -> bisects.getBisect(GetBisectRequest.newBuilder().setBisectId(id).build()), x -> x.getProbesCount() >= 1);
+    assertThat(b.getState()).as("still running when the controller goes: " + b).isEqualTo("running");
+    return b;
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.nightly;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.history.MetricHistory;
@@ -110,13 +112,8 @@ class SimNightlyAcceptanceTest {
   }
 
   private static GetNightlyRunResponse awaitFinished(NightlyClient client, String id) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    GetNightlyRunResponse r = client.run(id);
-    while (!r.getState().equals("finished") && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      r = client.run(id);
-    }
-    assertThat(r.getState()).as("run " + id).isEqualTo("finished");
+    GetNightlyRunResponse r = Eventually.until("run " + id + " finished", Duration.ofSeconds(60),
+        () -> client.run(id), x -> x.getState().equals("finished"));
     return r;
   }
 

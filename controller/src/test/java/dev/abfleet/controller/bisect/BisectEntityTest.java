@@ -1,5 +1,7 @@
 package dev.abfleet.controller.bisect;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.TestActorKits;
@@ -188,32 +190,12 @@ class BisectEntityTest {
   }
 
   private BisectState await(Predicate<BisectState> condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (true) {
-      BisectState s = entity.<BisectState>runCommand(BisectEntity.Get::new).reply();
-      if (condition.test(s)) {
-        return s;
-      }
-      assertThat(System.nanoTime()).as("bisect state in time: " + s).isLessThan(deadline);
-      sleep();
-    }
+    return Eventually.until("bisect state", Duration.ofSeconds(10),
+        () -> entity.<BisectState>runCommand(BisectEntity.Get::new).reply(), condition);
   }
 
   private static void awaitTrue(java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition in time").isLessThan(deadline);
-      sleep();
-    }
-  }
-
-  private static void sleep() {
-    try {
-      Thread.sleep(10);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    Eventually.await("condition", Duration.ofSeconds(10), condition);
   }
 
   /** An experiment that ends as {@link #ending} says once submitted. */

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -75,35 +77,16 @@ class BisectResumeTest extends ControllerNodeTest {
     }
   }
 
-  private static Bisect awaitBisect(BisectServiceGrpc.BisectServiceBlockingStub bisects, Predicate<Bisect> done)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-    Bisect last = null;
-    while (System.nanoTime() < deadline) {
-      last = bisects.getBisect(GetBisectRequest.newBuilder().setBisectId("b-r").build());
-      if (done.test(last)) {
-        return last;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("bisect b-r did not get there; last: " + last);
+  private static Bisect awaitBisect(BisectServiceGrpc.BisectServiceBlockingStub bisects, Predicate<Bisect> done) {
+    return Eventually.until("bisect b-r", Duration.ofSeconds(40),
+        () -> bisects.getBisect(GetBisectRequest.newBuilder().setBisectId("b-r").build()), done);
   }
 
   /** The experiment once submitted and {@code done}; NOT_FOUND until the bisect submits it. */
   private static Experiment awaitExperiment(dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc.ExperimentServiceBlockingStub
-      experiments, String id, Predicate<Experiment> done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        Experiment e = experiments.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
-        if (done.test(e)) {
-          return e;
-        }
-      } catch (StatusRuntimeException notYet) {
-        assertThat(notYet.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.NOT_FOUND);
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("experiment " + id + " did not complete in 40 s");
+      experiments, String id, Predicate<Experiment> done) {
+    return Eventually.until("experiment " + id, Duration.ofSeconds(40),
+        () -> experiments.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build()), done,
+        e -> e instanceof StatusRuntimeException s && s.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND);
   }
 }

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -122,17 +124,10 @@ class BisectServiceTest extends ControllerNodeTest {
 
   /** Waits until the bisect has submitted its probe's experiment {@code id}. */
   private static void awaitSubmitted(dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc.ExperimentServiceBlockingStub
-      experiments, String id) throws InterruptedException {
-    for (int i = 0; i < 200; i++) {
-      try {
-        experiments.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
-        return;
-      } catch (StatusRuntimeException e) {
-        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("experiment " + id + " was not submitted in 10 s");
+      experiments, String id) {
+    Eventually.until("experiment " + id + " submitted", Duration.ofSeconds(10),
+        () -> experiments.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build()), e -> true,
+        e -> e instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.NOT_FOUND);
   }
 
   private static void assertInvalid(Runnable call, Consumer<String> description) {

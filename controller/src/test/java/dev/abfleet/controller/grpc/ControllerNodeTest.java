@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import dev.abfleet.proto.fleet.v1.BootSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,23 +66,10 @@ abstract class ControllerNodeTest {
   }
 
   static Experiment awaitExperiment(ExperimentServiceGrpc.ExperimentServiceBlockingStub client,
-      String id, Predicate<Experiment> done, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Experiment last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        last = client.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build());
-        if (done.test(last)) {
-          return last;
-        }
-      } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
-          throw e;
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("experiment " + id + " did not get there in " + timeout + "; last: " + last);
+      String id, Predicate<Experiment> done, Duration timeout) {
+    return Eventually.until("experiment " + id, timeout,
+        () -> client.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build()), done,
+        e -> e instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.UNAVAILABLE);
   }
 
   /** Every pair has one boot per arm, on one host, under one lease, booted back to back. */

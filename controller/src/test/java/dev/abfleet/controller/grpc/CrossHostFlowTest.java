@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import dev.abfleet.proto.fleet.v1.BootSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,9 +63,8 @@ class CrossHostFlowTest extends ControllerNodeTest {
         .withHypervisor("qemu", "kvm").start();
     mac = new FakeWorker(node.grpcPort(), "mac-1", 0.7, Integer.MAX_VALUE, false)
         .withHypervisor("vz", "vz").start();
-    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 2; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("2 host(s) listed", Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 2);
 
     String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(8)).build())
         .getExperimentId();
@@ -100,9 +101,8 @@ class CrossHostFlowTest extends ControllerNodeTest {
   @Test
   void rejectsASelectorNoKnownHostCanRunNamingBothHypervisors() throws Exception {
     linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
-    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec vzOnly = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
         .addHypervisors("vz").addHypervisors("sim")).build();
     ExperimentSpec unsatisfiable = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
@@ -118,9 +118,8 @@ class CrossHostFlowTest extends ControllerNodeTest {
   @Test
   void rejectsAnAarch64KernelWhenNoKnownHostBootsAarch64Guests() throws Exception {
     linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
-    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec.Builder arm64 = spec(4).toBuilder();
     arm64.getArmsBuilderList().forEach(a -> a.mergeBoot(BootSpec.newBuilder().setArch("aarch64").build()));
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
@@ -133,9 +132,8 @@ class CrossHostFlowTest extends ControllerNodeTest {
   @Test
   void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
     linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
-    for (int i = 0; i < 100 && client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() < 1; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(4)).build()),
         StatusRuntimeException.class);

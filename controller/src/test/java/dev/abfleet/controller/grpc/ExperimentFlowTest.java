@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,16 +51,10 @@ class ExperimentFlowTest extends ControllerNodeTest {
     return w;
   }
 
-  void awaitHosts(int online) throws InterruptedException {
-    for (int i = 0; i < 100; i++) {
-      long idle = client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
-          .filter(h -> !h.getState().equals("offline")).count();
-      if (idle == online) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("hosts did not register");
+  void awaitHosts(int online) {
+    Eventually.until(online + " hosts online", java.time.Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
+            .filter(h -> !h.getState().equals("offline")).count(), n -> n == online);
   }
 
   @Test
@@ -83,9 +79,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
     FakeWorker dropping = worker(new FakeWorker(node.grpcPort(), "h1", 0.7, Integer.MAX_VALUE, true).start());
     awaitHosts(1);
     String id = submit(client, "e-drop", 6);
-    for (int i = 0; i < 100 && dropping.assignments.isEmpty(); i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("a block assigned", java.time.Duration.ofSeconds(5), () -> !dropping.assignments.isEmpty());
     assertThat(dropping.assignments).hasSize(1);
     worker(FakeWorker.connect(node.grpcPort(), "h2", 0.7));
 
@@ -125,11 +119,11 @@ class ExperimentFlowTest extends ControllerNodeTest {
     java.util.Set<String> runs = new java.util.HashSet<>();
     w.assignments.forEach(b -> b.getRunsList().forEach(r -> runs.add(r.getRunId())));
     java.util.Set<String> acked = new java.util.HashSet<>();
-    for (int i = 0; i < 100 && !acked.containsAll(runs); i++) {
-      Thread.sleep(50);
+    Eventually.await("every run acknowledged", java.time.Duration.ofSeconds(5), () -> {
       acked.clear();
       w.received.stream().filter(m -> m.hasReportAck()).forEach(m -> acked.add(m.getReportAck().getRunId()));
-    }
+      return acked.containsAll(runs);
+    });
     assertThat(runs).hasSize(4);
     assertThat(acked).isEqualTo(runs);
   }
@@ -204,20 +198,13 @@ class ExperimentFlowTest extends ControllerNodeTest {
     FakeWorker holding = worker(new FakeWorker(node.grpcPort(), "h1", 1.0, 0, false).start());
     awaitHosts(1);
     String id = submit(client, "e-stop", 4);
-    for (int i = 0; i < 100 && holding.assignments.isEmpty(); i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("a block assigned", java.time.Duration.ofSeconds(5), () -> !holding.assignments.isEmpty());
     assertThat(holding.assignments).hasSize(1);
     String blockId = holding.assignments.get(0).getBlockId();
     client.cancelExperiment(dev.abfleet.proto.fleet.v1.CancelExperimentRequest.newBuilder()
         .setExperimentId(id).setReason("no longer needed").build());
-    boolean cancelled = false;
-    for (int i = 0; i < 100 && !cancelled; i++) {
-      Thread.sleep(50);
-      cancelled = holding.received.stream()
-          .anyMatch(m -> m.hasCancel() && m.getCancel().getBlockId().equals(blockId) && !m.getCancel().getAfterCurrentBoot());
-    }
-    assertThat(cancelled).as("the worker was told to stop block " + blockId).isTrue();
+    Eventually.await("the worker told to stop block " + blockId, java.time.Duration.ofSeconds(5), () -> holding.received.stream()
+        .anyMatch(m -> m.hasCancel() && m.getCancel().getBlockId().equals(blockId) && !m.getCancel().getAfterCurrentBoot()));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -47,9 +49,7 @@ class FairShareTest extends ControllerNodeTest {
   @Test
   void twoEqualExperimentsOnOneHostInterleaveBlockByBlock() throws Exception {
     submit("e-a", 3);
-    for (int i = 0; i < 100 && worker.boots.isEmpty(); i++) {
-      Thread.sleep(20);
-    }
+    Eventually.await("a first boot", java.time.Duration.ofSeconds(2), () -> !worker.boots.isEmpty());
     submit("e-b", 3);
     awaitExperiment(client(channel), "e-a", e -> e.getState().equals("completed"), Duration.ofSeconds(30));
     awaitExperiment(client(channel), "e-b", e -> e.getState().equals("completed"), Duration.ofSeconds(30));

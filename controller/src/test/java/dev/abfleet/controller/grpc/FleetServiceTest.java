@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import dev.abfleet.proto.fleet.v1.BootSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,9 +36,7 @@ class FleetServiceTest extends ControllerNodeTest {
     channel = channel(node);
     fleet = FleetServiceGrpc.newBlockingStub(channel);
     worker = FakeWorker.connect(node.grpcPort(), "h1", 1.0);
-    for (int i = 0; i < 100 && hosts() == 0; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("the worker listed", java.time.Duration.ofSeconds(5), () -> hosts() > 0);
   }
 
   @AfterEach

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -28,9 +30,7 @@ class HostHealthTest extends ControllerNodeTest {
     channel = channel(node);
     broken = new PacedWorker(node.grpcPort(), "h1", 50, run -> true).start();
     good = PacedWorker.connect(node.grpcPort(), "h2", 50);
-    for (int i = 0; i < 100 && hosts().size() < 2; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("2 hosts listed", java.time.Duration.ofSeconds(5), () -> hosts().size() >= 2);
   }
 
   @AfterEach

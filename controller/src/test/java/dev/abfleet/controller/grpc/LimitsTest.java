@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import dev.abfleet.model.Limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -166,13 +168,7 @@ class LimitsTest extends ControllerNodeTest {
     return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
-  static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 20 s");
-      }
-      Thread.sleep(50);
-    }
+  static void await(BooleanSupplier condition) {
+    Eventually.await("condition", Duration.ofSeconds(20), condition);
   }
 }

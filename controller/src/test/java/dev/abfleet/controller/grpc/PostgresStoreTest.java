@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -41,10 +43,7 @@ class PostgresStoreTest extends ControllerNodeTest {
       try (ControllerNode second = ControllerNode.start(on(db));
           FakeWorker worker = FakeWorker.connect(second.grpcPort(), "h1", 0.7)) {
         // Nobody asks about the experiment: remembered by sharding, it wakes up and gets hosts.
-        for (int i = 0; i < 200 && worker.assignments.isEmpty(); i++) {
-          Thread.sleep(50);
-        }
-        assertThat(worker.assignments).as("blocks after restart").isNotEmpty();
+        Eventually.await("blocks after restart", java.time.Duration.ofSeconds(10), () -> !worker.assignments.isEmpty());
         ManagedChannel channel = channel(second);
         Experiment done = awaitExperiment(client(channel), "e-pg",
             e -> e.getState().equals("completed"), Duration.ofSeconds(30));

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -50,9 +52,7 @@ class PreemptionTest extends ControllerNodeTest {
   @Test
   void prSubmittedWhileNightlyHoldsEveryHostStartsWithinOneBootAndFinishesFirst() throws Exception {
     submit("e-night", "nightly", 8);
-    for (int i = 0; i < 100 && bootsOf("e-night") < 3; i++) {
-      Thread.sleep(50);
-    }
+    Eventually.await("3 nightly boots", java.time.Duration.ofSeconds(5), () -> bootsOf("e-night") >= 3);
     assertThat(workers).allSatisfy(w -> assertThat(w.boots).isNotEmpty());
 
     long submitted = System.currentTimeMillis();

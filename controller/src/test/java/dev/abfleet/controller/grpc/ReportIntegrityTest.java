@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -107,13 +109,7 @@ class ReportIntegrityTest extends ControllerNodeTest {
         .map(Host::getRejectedReports).orElse(-1L);
   }
 
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 20 s");
-      }
-      Thread.sleep(50);
-    }
+  private static void await(BooleanSupplier condition) {
+    Eventually.await("condition", Duration.ofSeconds(20), condition);
   }
 }

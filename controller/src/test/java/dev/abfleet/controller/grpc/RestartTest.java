@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.ControllerNode;
@@ -32,10 +34,7 @@ class RestartTest extends ControllerNodeTest {
     try (ControllerNode second = ControllerNode.start(settings);
         FakeWorker worker = FakeWorker.connect(second.grpcPort(), "h1", 0.7)) {
       // Nobody asks about the experiment: it must wake up by itself and get hosts.
-      for (int i = 0; i < 200 && worker.assignments.isEmpty(); i++) {
-        Thread.sleep(50);
-      }
-      assertThat(worker.assignments).as("blocks after restart").isNotEmpty();
+      Eventually.await("blocks after restart", java.time.Duration.ofSeconds(10), () -> !worker.assignments.isEmpty());
       ManagedChannel channel = channel(second);
       Experiment done = awaitExperiment(client(channel), "e-restart",
           e -> e.getState().equals("completed"), Duration.ofSeconds(30));

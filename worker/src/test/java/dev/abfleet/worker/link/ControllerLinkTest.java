@@ -1,5 +1,7 @@
 package dev.abfleet.worker.link;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
@@ -136,11 +138,8 @@ class ControllerLinkTest {
     }
   }
 
-  private void awaitConnected() throws InterruptedException {
-    for (int i = 0; i < 500 && link.state() != LinkState.CONNECTED; i++) {
-      Thread.sleep(10);
-    }
-    assertThat(link.state()).isEqualTo(LinkState.CONNECTED);
+  private void awaitConnected() {
+    Eventually.await("link connected", java.time.Duration.ofSeconds(5), () -> link.state() == LinkState.CONNECTED);
   }
 
   @Test
@@ -181,9 +180,7 @@ class ControllerLinkTest {
     assertThat(again.getRunResult().getRunId()).isEqualTo("r1");
     assertThat(streams).hasSize(2);
     ack(1, "r1");
-    for (int i = 0; i < 500 && link.pending() > 0; i++) {
-      Thread.sleep(10);
-    }
+    Eventually.await("outbox empty", java.time.Duration.ofSeconds(5), () -> link.pending() == 0);
     assertThat(link.pending()).isZero();
   }
 
@@ -232,9 +229,7 @@ class ControllerLinkTest {
     link.send(WorkerMessage.newBuilder().setRunResult(large).build());
     link.send(result("r3"));
 
-    for (int i = 0; i < 500 && link.pending() > 0; i++) {
-      Thread.sleep(10);
-    }
+    Eventually.await("outbox empty", java.time.Duration.ofSeconds(5), () -> link.pending() == 0);
     assertThat(link.pending()).as("every report delivered").isZero();
     assertThat(handled).extracting(WorkerMessage::getKindCase).containsExactly(
         WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.RUN_FAILURE, WorkerMessage.KindCase.RUN_RESULT);
@@ -260,9 +255,7 @@ class ControllerLinkTest {
     link.send(WorkerMessage.newBuilder()
         .setBlockFinished(BlockFinished.newBuilder().setBlockId("b1").setLeaseEpoch(4)).build());
 
-    for (int i = 0; i < 500 && link.pending() > 0; i++) {
-      Thread.sleep(10);
-    }
+    Eventually.await("outbox empty", java.time.Duration.ofSeconds(5), () -> link.pending() == 0);
     assertThat(link.pending()).as("the report delivered, the block's end behind it").isZero();
     // Deferred twice, taken the third time; the BlockFinished waited behind it all along.
     assertThat(received).extracting(WorkerMessage::getKindCase)

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.link;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,19 +82,10 @@ class ControllerTargetsTest {
   }
 
   /** Retries UNAVAILABLE as the CLI's Reconnect and the worker's link do. */
-  private static String callUntilAnswered(ExperimentServiceGrpc.ExperimentServiceBlockingStub stub)
-      throws InterruptedException {
-    StatusRuntimeException last = null;
-    for (int i = 0; i < 50; i++) {
-      try {
-        return stub.withDeadlineAfter(2, TimeUnit.SECONDS).listHosts(ListHostsRequest.getDefaultInstance())
-            .getHosts(0).getHostId();
-      } catch (StatusRuntimeException e) {
-        last = e;
-        Thread.sleep(100);
-      }
-    }
-    throw last;
+  private static String callUntilAnswered(ExperimentServiceGrpc.ExperimentServiceBlockingStub stub) {
+    return Eventually.until("an answer", java.time.Duration.ofSeconds(5),
+        () -> stub.withDeadlineAfter(2, TimeUnit.SECONDS).listHosts(ListHostsRequest.getDefaultInstance())
+            .getHosts(0).getHostId(), id -> true, e -> e instanceof StatusRuntimeException);
   }
 
   /** A server whose ListHosts answers one host named after the server. */

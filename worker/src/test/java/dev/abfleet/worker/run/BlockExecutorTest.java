@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
@@ -38,10 +40,9 @@ class BlockExecutorTest {
     return sent.stream().map(WorkerMessage::getKindCase).toList();
   }
 
-  void awaitFinished() throws InterruptedException {
-    for (int i = 0; i < 100 && !kinds().contains(WorkerMessage.KindCase.BLOCK_FINISHED); i++) {
-      Thread.sleep(20);
-    }
+  void awaitFinished() {
+    Eventually.await("block finished", java.time.Duration.ofSeconds(2),
+        () -> kinds().contains(WorkerMessage.KindCase.BLOCK_FINISHED));
   }
 
   @Test
@@ -85,9 +86,8 @@ class BlockExecutorTest {
 
       executor.stopAfterCurrentBoot("b2", "preempted");
       release.countDown();
-      for (int i = 0; i < 100 && sent.stream().filter(WorkerMessage::hasBlockFinished).count() < 2; i++) {
-        Thread.sleep(20);
-      }
+      Eventually.await("both blocks finished", java.time.Duration.ofSeconds(2),
+          () -> sent.stream().filter(WorkerMessage::hasBlockFinished).count() >= 2);
 
       assertThat(sent).filteredOn(m -> m.hasRunStarted())
           .extracting(m -> m.getRunStarted().getBlockId()).containsExactly("b1");

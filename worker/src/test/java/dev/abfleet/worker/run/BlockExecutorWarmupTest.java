@@ -1,5 +1,7 @@
 package dev.abfleet.worker.run;
 
+import dev.abfleet.testkit.Eventually;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
@@ -32,10 +34,8 @@ class BlockExecutorWarmupTest {
         .build();
   }
 
-  void awaitFinished() throws InterruptedException {
-    for (int i = 0; i < 250 && sent.stream().noneMatch(WorkerMessage::hasBlockFinished); i++) {
-      Thread.sleep(20);
-    }
+  void awaitFinished() {
+    Eventually.await("block finished", java.time.Duration.ofSeconds(5), () -> sent.stream().anyMatch(WorkerMessage::hasBlockFinished));
   }
 
   @Test
