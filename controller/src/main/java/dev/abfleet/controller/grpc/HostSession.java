@@ -25,7 +25,6 @@ import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
 /**
@@ -83,8 +82,7 @@ final class HostSession {
           heartbeatTimeout, metrics);
       metrics.hostConnected();
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
-      context.getSystem().receptionist().tell(
-          Receptionist.register(SessionMessage.SESSIONS, context.getSelf()));
+      SessionDirectory.of(context.getSystem()).tell(new SessionDirectory.Add(context.getSelf()));
       stream.welcome(heartbeatInterval.toMillis(), nodeName);
       session.armHeartbeatTimer();
       return session.active(Blocks.none());
