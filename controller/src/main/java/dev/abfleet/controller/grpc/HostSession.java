@@ -347,7 +347,13 @@ final class HostSession {
     return Behaviors.stopped();
   }
 
+  /**
+   * The timeout plus up to a fifth, at random: hosts whose heartbeats a controller stall held up
+   * together then time out spread over that fifth instead of in one tick, and reconnect spread.
+   */
   private void armHeartbeatTimer() {
-    timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, heartbeatTimeout);
+    long ms = heartbeatTimeout.toMillis();
+    long jittered = ms + java.util.concurrent.ThreadLocalRandom.current().nextLong(ms / 5 + 1);
+    timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, Duration.ofMillis(jittered));
   }
 }
