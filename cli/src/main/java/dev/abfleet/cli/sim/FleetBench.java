@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class FleetBench {
   /** What to run; see {@link FleetBenchCommand} for each option. */
   record Options(int workers, int experiments, int pairs, int heartbeatMs, int steadyS, double timeScale,
-      long seed, int iterations, int iterationMs, int timeoutS) {
+      long seed, int iterations, int iterationMs, int timeoutS, boolean keep) {
     String commandLine() {
       return "abfleet bench fleet --workers " + workers + " --experiments " + experiments + " --pairs " + pairs
           + " --heartbeat-ms " + heartbeatMs + " --steady-s " + steadyS + " --time-scale " + timeScale
@@ -112,7 +112,11 @@ final class FleetBench {
       channel.shutdownNow();
       stop(workers);
       stop(controller);
-      CacheFiles.deleteTree(dir);
+      if (o.keep()) {
+        err.println("abfleet bench fleet: kept " + dir + " (controller.log, sim-fleet.log, the store)");
+      } else {
+        CacheFiles.deleteTree(dir);
+      }
     }
   }
 

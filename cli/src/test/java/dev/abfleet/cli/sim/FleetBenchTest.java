@@ -56,7 +56,7 @@ class FleetBenchTest {
   @Test
   void measuresASmallFleetRunningTwoExperiments() throws Exception {
     // 20 hosts and 2 x 20 pairs: most hosts run two blocks or more, so there are gaps to measure.
-    FleetBench.Options o = new FleetBench.Options(20, 2, 20, 1000, 2, 0.01, 1, 5, 200, 300);
+    FleetBench.Options o = new FleetBench.Options(20, 2, 20, 1000, 2, 0.01, 1, 5, 200, 300, false);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     JsonNode n = new ObjectMapper().readTree(
