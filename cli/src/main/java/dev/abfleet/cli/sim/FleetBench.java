@@ -77,7 +77,9 @@ final class FleetBench {
       double connectS = (System.nanoTime() - started) / 1e9;
       err.printf(Locale.ROOT, "abfleet bench fleet: %d workers connected in %.1f s; steady state for %d s%n",
           o.workers(), connectS, o.steadyS());
+      double connectListMs = watch.restart();
       double steady = cores(controller.pid(), () -> watch.pollFor(Duration.ofSeconds(o.steadyS())));
+      double steadyListMs = watch.maxMs();
       double busy = Double.NaN;
       List<Experiment> done = List.of();
       if (o.experiments() > 0) {
@@ -102,7 +104,8 @@ final class FleetBench {
       long leasedAfter = o.experiments() == 0 ? 0 : watch.leased();
       return new FleetFigures(o.workers(), connectS,
           Math.round(MetricsText.sum(metrics, "abfleet_grpc_calls_total", "WorkerService/Connect")),
-          steady, busy, ProcStats.rssMib(controller.pid()), watch.maxMs(),
+          steady, busy, ProcStats.rssMib(controller.pid()),
+          Math.max(connectListMs, watch.maxMs()), steadyListMs, watch.failures(),
           BlockTimes.quantile(gaps, 0.50), BlockTimes.quantile(gaps, 0.99),
           blocks.isEmpty() ? Double.NaN : BlockTimes.makespanRatio(blocks, o.workers()),
           Math.round(MetricsText.sum(metrics, "abfleet_dropped_commands_total", "")), leasedAfter,
@@ -229,6 +232,7 @@ final class FleetBench {
   private static final class ListHostsWatch {
     private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
     private final AtomicLong maxNanos = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
 
     ListHostsWatch(ExperimentServiceGrpc.ExperimentServiceBlockingStub stub) {
       this.stub = stub;
@@ -240,6 +244,20 @@ final class FleetBench {
           .getHostsList();
       maxNanos.accumulateAndGet(System.nanoTime() - t0, Math::max);
       return hosts;
+    }
+
+    /** ListHosts answered an error (the controller's own ask timed out): counted, and slower than any answer. */
+    private void failed() {
+      failures.incrementAndGet();
+    }
+
+    long failures() {
+      return failures.get();
+    }
+
+    /** The slowest answer so far, ms; the next ones are timed afresh. */
+    double restart() {
+      return maxNanos.getAndSet(0) / 1e6;
     }
 
     double maxMs() {
@@ -273,7 +291,11 @@ final class FleetBench {
       long deadline = System.nanoTime() + timeout.toNanos();
       long connected = 0;
       while (System.nanoTime() < deadline) {
-        connected = list().stream().filter(Host::getConnected).count();
+        try {
+          connected = list().stream().filter(Host::getConnected).count();
+        } catch (io.grpc.StatusRuntimeException e) {
+          failed();
+        }
         if (connected >= n) {
           return;
         }
@@ -297,7 +319,7 @@ final class FleetBench {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         } catch (io.grpc.StatusRuntimeException e) {
-          maxNanos.accumulateAndGet(TimeUnit.SECONDS.toNanos(30), Math::max);
+          failed();
         }
       }
     }

@@ -15,7 +15,9 @@ import java.util.Locale;
  *     (all connected, no experiments), cores
  * @param controllerCpuCoresBusy the same while the experiments ran; NaN without experiments
  * @param controllerRssMib the controller process's resident memory at the end, MiB
- * @param listHostsMaxMs slowest ListHosts answer while the fleet ran, ms
+ * @param listHostsMaxMs slowest ListHosts answer while the fleet ran (connecting included), ms
+ * @param listHostsSteadyMaxMs slowest at steady state (all connected, nothing to run), ms
+ * @param listHostsFailures ListHosts calls answered with an error (the controller's ask timed out)
  * @param gapP50Ms median time from a host finishing a block to starting its next, ms; NaN = no
  *     host ran two blocks
  * @param gapP99Ms its 99th percentile (nearest rank), ms
@@ -27,7 +29,7 @@ import java.util.Locale;
  * @param experimentsCompleted experiments that ended completed, of {@code experiments}
  */
 record FleetFigures(int workers, double connectS, long reconnects, double controllerCpuCores,
-    double controllerCpuCoresBusy, double controllerRssMib, double listHostsMaxMs, double gapP50Ms,
+    double controllerCpuCoresBusy, double controllerRssMib, double listHostsMaxMs, double listHostsSteadyMaxMs, long listHostsFailures, double gapP50Ms,
     double gapP99Ms, double makespanRatio, long droppedCommands, long leasedAfter, int experiments,
     int experimentsCompleted, long blocks, String commandLine) {
 
@@ -41,6 +43,8 @@ record FleetFigures(int workers, double connectS, long reconnects, double contro
     number(n, "controller_cpu_cores_busy", controllerCpuCoresBusy);
     number(n, "controller_rss_mib", controllerRssMib);
     number(n, "list_hosts_max_ms", listHostsMaxMs);
+    number(n, "list_hosts_steady_max_ms", listHostsSteadyMaxMs);
+    n.put("list_hosts_failures", listHostsFailures);
     number(n, "gap_p50_ms", gapP50Ms);
     number(n, "gap_p99_ms", gapP99Ms);
     number(n, "makespan_ratio", makespanRatio);
@@ -71,7 +75,8 @@ record FleetFigures(int workers, double connectS, long reconnects, double contro
       out.printf(Locale.ROOT, "controller CPU, busy    %.2f cores%n", controllerCpuCoresBusy);
     }
     out.printf(Locale.ROOT, "controller RSS          %.0f MiB%n", controllerRssMib);
-    out.printf(Locale.ROOT, "ListHosts, slowest      %.0f ms%n", listHostsMaxMs);
+    out.printf(Locale.ROOT, "ListHosts, slowest      %.0f ms (%d failed); at steady state %.0f ms%n", listHostsMaxMs,
+        listHostsFailures, listHostsSteadyMaxMs);
     if (experiments > 0) {
       out.printf(Locale.ROOT, "experiments completed   %d of %d (%d blocks)%n", experimentsCompleted, experiments, blocks);
       out.printf(Locale.ROOT, "assignment gap p50/p99  %.0f / %.0f ms%n", gapP50Ms, gapP99Ms);

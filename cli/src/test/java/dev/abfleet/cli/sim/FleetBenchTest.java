@@ -24,7 +24,7 @@ class FleetBenchTest {
 
   @Test
   void writesEveryRequiredKeyAndNullForWhatWasNotMeasured() throws Exception {
-    FleetFigures f = new FleetFigures(100, 2.5, 0, 0.12, Double.NaN, 410.5, 35, Double.NaN, Double.NaN,
+    FleetFigures f = new FleetFigures(100, 2.5, 0, 0.12, Double.NaN, 410.5, 35, 20, 0, Double.NaN, Double.NaN,
         Double.NaN, 0, 0, 0, 0, 0, "abfleet bench fleet --workers 100");
 
     JsonNode n = new ObjectMapper().readTree(f.json());
@@ -77,5 +77,6 @@ class FleetBenchTest {
     assertThat(n.get("makespan_ratio").asDouble()).isBetween(0.5, 5.0);
     assertThat(n.get("dropped_commands").asLong()).isZero();
     assertThat(n.get("leased_after").asLong()).isZero();
+    assertThat(n.get("list_hosts_failures").asLong()).isZero();
   }
 }
