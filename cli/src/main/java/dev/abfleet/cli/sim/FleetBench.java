@@ -7,6 +7,7 @@ import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
+import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.worker.artifact.CacheFiles;
@@ -83,17 +84,23 @@ final class FleetBench {
       double busy = Double.NaN;
       List<Experiment> done = List.of();
       if (o.experiments() > 0) {
-        List<Experiment>[] out = new List[1];
-        busy = cores(controller.pid(), () -> {
-          try (ExperimentClient client = new ExperimentClient(target)) {
+        try (ExperimentClient client = new ExperimentClient(target)) {
+          Map<String, ExperimentSpec> batch = batch(o, dir);
+          err.println("abfleet bench fleet: submitting " + o.experiments() + " experiments of " + o.pairs() + " pairs");
+          busy = cores(controller.pid(), () -> {
             Thread poller = new Thread(() -> watch.pollFor(Duration.ofSeconds(o.timeoutS())), "abfleet-bench-listhosts");
             poller.setDaemon(true);
             poller.start();
-            out[0] = experiments(o, client, dir, err);
+            SchedulerBench.submitAndAwait(client, batch, o.timeoutS(), new ConcurrentLinkedQueue<>());
             poller.interrupt();
+          });
+          // Each with all its boots, after the CPU window: the reports are the benchmark's reading.
+          List<Experiment> all = new ArrayList<>();
+          for (String id : batch.keySet()) {
+            all.add(client.get(id));
           }
-        });
-        done = out[0];
+          done = all;
+        }
       }
       List<BlockTimes.Block> blocks = BlockTimes.blocks(done.stream().flatMap(e -> e.getBootsList().stream())
           .map(b -> new BlockTimes.Boot(b.getHostId(), b.getLeaseEpoch(), b.getTelemetry().getStartedAtMs(),
@@ -123,25 +130,18 @@ final class FleetBench {
     }
   }
 
-  /** Submits the experiments at once, follows them to their end, and returns each with all its boots. */
-  private static List<Experiment> experiments(Options o, ExperimentClient client, Path dir, PrintStream err)
-      throws IOException, InterruptedException {
+  /** The experiments, by id: bench scheduler's specs (every other one with a simulated regression). */
+  private static Map<String, ExperimentSpec> batch(Options o, Path dir) throws IOException {
     Artifact base = SimArtifacts.kernel(dir.resolve("kernels"), "base");
     Artifact cand = SimArtifacts.kernel(dir.resolve("kernels"), "cand");
     BenchOptions spec = new BenchOptions(o.workers(), o.experiments(), o.pairs(), o.timeScale(), o.seed(), null,
         o.iterations(), o.iterationMs(), true, o.timeoutS(), false);
-    Map<String, dev.abfleet.proto.fleet.v1.ExperimentSpec> batch = new LinkedHashMap<>();
+    Map<String, ExperimentSpec> batch = new LinkedHashMap<>();
     String run = Long.toString(System.currentTimeMillis(), 36);
     for (int i = 0; i < o.experiments(); i++) {
       batch.put(String.format(Locale.ROOT, "fleet-%s-e%03d", run, i + 1), SchedulerBench.spec(spec, i, base, cand));
     }
-    err.println("abfleet bench fleet: submitting " + o.experiments() + " experiments of " + o.pairs() + " pairs");
-    SchedulerBench.submitAndAwait(client, batch, o.timeoutS(), new ConcurrentLinkedQueue<>());
-    List<Experiment> all = new ArrayList<>();
-    for (String id : batch.keySet()) {
-      all.add(client.get(id));
-    }
-    return all;
+    return batch;
   }
 
   /** fleet.yaml of the benchmarked controller: loopback, plaintext, its own H2 and artifacts, limits raised. */

@@ -153,10 +153,7 @@ final class HostSession {
         .onMessage(SessionReplaced.class, m -> onReplaced())
         .onMessage(IntroduceHost.class, this::onIntroduce)
         .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
-        .onMessageEquals(HeartbeatMissed.INSTANCE, () -> disconnect(
-            "no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
-            Status.UNAVAILABLE.withDescription("no heartbeat for "
-                + heartbeatTimeout.toMillis() + " ms; reconnect")))
+        .onMessageEquals(HeartbeatMissed.INSTANCE, this::onHeartbeatMissed)
         .onSignal(PostStop.class, signal -> onStopped())
         .build();
   }
@@ -165,6 +162,28 @@ final class HostSession {
   private Behavior<SessionMessage> onStopped() {
     metrics.hostDisconnected();
     return Behaviors.same();
+  }
+
+  /**
+   * The timer ran out, but the worker may have spoken while this actor was behind: only silence
+   * on the transport for the whole timeout ends the session.
+   */
+  private Behavior<SessionMessage> onHeartbeatMissed() {
+    Duration wait = stillHeard(Duration.ofNanos(stream.silentNanos()), heartbeatTimeout);
+    if (!wait.isZero()) {
+      timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, wait);
+      return Behaviors.same();
+    }
+    return disconnect("no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
+        Status.UNAVAILABLE.withDescription("no heartbeat for " + heartbeatTimeout.toMillis() + " ms; reconnect"));
+  }
+
+  /**
+   * How much longer to wait for a worker silent for {@code silent}: the rest of the timeout, or
+   * zero once it has been silent for all of it.
+   */
+  static Duration stillHeard(Duration silent, Duration timeout) {
+    return silent.compareTo(timeout) >= 0 ? Duration.ZERO : timeout.minus(silent);
   }
 
   private Behavior<SessionMessage> onHeartbeat() {

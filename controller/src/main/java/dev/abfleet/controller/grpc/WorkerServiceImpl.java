@@ -90,6 +90,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         if (rejected) {
           return;
         }
+        stream.heard();
         if (!messages.tryTake()) {
           flooded();
           return;
