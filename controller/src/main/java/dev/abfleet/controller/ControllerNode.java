@@ -175,8 +175,11 @@ public final class ControllerNode implements AutoCloseable {
           ? JdbcTokenStore.open(settings.storeUrl(), settings.storeUser(), settings.storePassword())
           : new InMemoryTokenStore();
       TokenBootstrap.ensure(security, tokens);
+      var handlers = dev.abfleet.controller.grpc.ServerExecutor.start();
+      system.getWhenTerminated().thenRun(handlers::shutdown);
       NettyServerBuilder builder = NettyServerBuilder
-          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()));
+          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+          .executor(handlers);
       if (tls != null) {
         builder.sslContext(tls);
       }

@@ -23,6 +23,8 @@ import java.util.List;
  * @param storeUrl JDBC URL; used when store is JDBC
  * @param heartbeatInterval how often workers must send heartbeats
  * @param heartbeatTimeout silence after which a worker's stream is closed and its lease released
+ *     (each session waits up to a fifth longer, at random, so that hosts silenced together by a
+ *     stall do not all reconnect at once)
  * @param askTimeout how long gRPC calls wait for an actor's answer before UNAVAILABLE
  * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
  * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state every this
@@ -101,7 +103,7 @@ public record ControllerSettings(
   public static ControllerSettings defaults() {
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
-        Duration.ofMillis(1000), Duration.ofMillis(3000), Duration.ofSeconds(5),
+        Duration.ofMillis(1000), Duration.ofMillis(1000L * HEARTBEAT_TIMEOUT_INTERVALS), Duration.ofSeconds(5),
         FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none());
   }
 
@@ -147,9 +149,16 @@ public record ControllerSettings(
         fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
   }
 
-  /** Heartbeat interval; the timeout becomes three intervals. */
+  /**
+   * Heartbeat intervals of silence before a worker is offline. Five, not three: a controller
+   * that stalls for a few seconds (a full GC, a burst of thousands of reconnects) must not
+   * drop every host it failed to read from in that time, each of which then reconnects.
+   */
+  public static final int HEARTBEAT_TIMEOUT_INTERVALS = 5;
+
+  /** Heartbeat interval; the timeout becomes {@link #HEARTBEAT_TIMEOUT_INTERVALS} intervals. */
   public ControllerSettings withHeartbeatInterval(Duration interval) {
-    return withHeartbeat(interval, interval.multipliedBy(3));
+    return withHeartbeat(interval, interval.multipliedBy(HEARTBEAT_TIMEOUT_INTERVALS));
   }
 
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {

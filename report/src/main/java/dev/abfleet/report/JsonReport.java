@@ -253,6 +253,13 @@ public final class JsonReport {
     n.put("boot_ms", f.bootMs());
     n.put("run_ms", f.runMs());
     n.put("stage_ms", f.stageMs());
+    // Wall times (Unix epoch ms, the worker's clock): absent for boots recorded outside the fleet.
+    if (f.startedAtMs() > 0) {
+      n.put("started_at_ms", f.startedAtMs());
+    }
+    if (f.endedAtMs() > 0) {
+      n.put("ended_at_ms", f.endedAtMs());
+    }
     if (!f.message().isEmpty()) {
       n.put("message", f.message());
     }

@@ -21,6 +21,8 @@ package dev.abfleet.report;
  *     ...); 0 = clean or not scanned
  * @param consoleLines the first of them, in console order
  * @param volumeDaemon the host process that served the volume and what it used; null = none
+ * @param startedAtMs wall clock (Unix epoch ms, the worker's) when the run began; 0 = unknown
+ * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
  */
 public record RunFacts(
     String hypervisor,
@@ -40,7 +42,9 @@ public record RunFacts(
     String guestImageSha256,
     int consoleFindings,
     java.util.List<String> consoleLines,
-    DaemonUsage volumeDaemon) {
+    DaemonUsage volumeDaemon,
+    long startedAtMs,
+    long endedAtMs) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
@@ -54,6 +58,24 @@ public record RunFacts(
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLines = consoleLines == null ? java.util.List.of() : java.util.List.copyOf(consoleLines);
+  }
+
+  /** Facts of a boot whose start and end times are unknown. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256, int consoleFindings,
+      java.util.List<String> consoleLines, DaemonUsage volumeDaemon) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, 0, 0);
+  }
+
+  /** The same facts with the run's start and end wall times (Unix epoch ms; 0 = unknown). */
+  public RunFacts withTimes(long startedAt, long endedAt) {
+    return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, startedAt, endedAt);
   }
 
   /** Facts of a boot whose volume, if any, had no daemon beside the VM. */

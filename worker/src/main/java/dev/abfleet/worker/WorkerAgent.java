@@ -60,21 +60,26 @@ public final class WorkerAgent implements AutoCloseable {
   private final BuildExecutor builds;
   private final ControllerLink link;
 
-  private WorkerAgent(WorkerSettings settings, ManagedChannel channel, Map<String, VmDriver> drivers,
-      HostFacts facts, RunProcedure procedure) {
-    this(settings, channel, drivers, facts, procedure, BuildCapability.getDefaultInstance());
-  }
+  /** Whether close() ends the channel and the timer (false: the sim workers of a process share them). */
+  private final boolean ownsTransport;
 
   /** @param build the kernel builds this host takes (empty = none) */
   private WorkerAgent(WorkerSettings settings, ManagedChannel channel, Map<String, VmDriver> drivers,
       HostFacts facts, RunProcedure procedure, BuildCapability build) {
-    this.settings = settings;
-    this.channel = channel;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    this(settings, channel, Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
       t.setDaemon(true);
       return t;
-    });
+    }), true, drivers, facts, procedure, build);
+  }
+
+  private WorkerAgent(WorkerSettings settings, ManagedChannel channel, ScheduledExecutorService timer,
+      boolean ownsTransport, Map<String, VmDriver> drivers, HostFacts facts, RunProcedure procedure,
+      BuildCapability build) {
+    this.settings = settings;
+    this.channel = channel;
+    this.timer = timer;
+    this.ownsTransport = ownsTransport;
     ControllerLink[] linkRef = new ControllerLink[1];
     this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
     this.builds = build.getArchesCount() == 0 ? null : kernelBuilds(settings, channel, m -> linkRef[0].send(m));
@@ -171,8 +176,41 @@ public final class WorkerAgent implements AutoCloseable {
    * @throws UncheckedIOException if the placeholder initrd cannot be written under the home
    */
   public static WorkerAgent startSim(WorkerSettings settings, SimDriver driver) {
+    ManagedChannel channel = channel(settings);
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
+      t.setDaemon(true);
+      return t;
+    });
+    return startSim(settings, driver, new SimTransport(channel, timer, simFacts()), true);
+  }
+
+  /**
+   * What the sim workers of one process share, so that a host costs no thread or connection of
+   * its own while it is idle: a channel (HTTP/2 carries many workers' streams on one
+   * connection), the timer of their heartbeats and reconnects, and the host facts probed once.
+   * Whoever made it closes the channel and the timer, after the agents.
+   */
+  public record SimTransport(ManagedChannel channel, ScheduledExecutorService timer, HostFacts facts) {}
+
+  /** A channel to {@code settings}' controller for {@link SimTransport}. */
+  public static ManagedChannel simChannel(WorkerSettings settings) {
+    return channel(settings);
+  }
+
+  /** This host's facts as a sim host advertises them (CPU model "sim"). */
+  public static HostFacts simFacts() {
     HostFacts real = HostFacts.probe();
-    HostFacts facts = new HostFacts(real.arch(), real.cpus(), real.memoryMib(), "sim", real.hostKernel(), real.os());
+    return new HostFacts(real.arch(), real.cpus(), real.memoryMib(), "sim", real.hostKernel(), real.os());
+  }
+
+  /** As {@link #startSim(WorkerSettings, SimDriver)}, over a transport shared with other sim workers. */
+  public static WorkerAgent startSim(WorkerSettings settings, SimDriver driver, SimTransport shared) {
+    return startSim(settings, driver, shared, false);
+  }
+
+  private static WorkerAgent startSim(WorkerSettings settings, SimDriver driver, SimTransport shared,
+      boolean owns) {
     Map<String, VmDriver> drivers = Map.of(SimDriver.NAME, driver);
     RunProcedure procedure;
     try {
@@ -182,8 +220,9 @@ public final class WorkerAgent implements AutoCloseable {
           + settings.home() + ": " + e.getMessage(), e);
     }
     // A sim boot needs no guest image: like a builder, it takes runs that carry none.
-    WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), channel(settings), drivers, facts, procedure);
-    log.info("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
+    WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), shared.channel(), shared.timer(), owns,
+        drivers, shared.facts(), procedure, BuildCapability.getDefaultInstance());
+    log.debug("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
   }
@@ -252,7 +291,9 @@ public final class WorkerAgent implements AutoCloseable {
     if (builds != null) {
       builds.close();
     }
-    timer.shutdownNow();
-    channel.shutdownNow();
+    if (ownsTransport) {
+      timer.shutdownNow();
+      channel.shutdownNow();
+    }
   }
 }

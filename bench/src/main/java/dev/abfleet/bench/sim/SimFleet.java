@@ -7,25 +7,46 @@ import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.sim.SimBootRecord;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
+import dev.abfleet.worker.HostFacts;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * Many SIMULATED worker agents in one JVM, each with its own gRPC stream to the controller (real
  * gRPC, usually over loopback), as that many separate hosts would connect. Host ids are
  * {@code <prefix>0001}, {@code <prefix>0002}, ...
+ *
+ * <p>Cheap enough for 10,000 on a small machine: the streams of {@value #WORKERS_PER_CHANNEL}
+ * workers share one channel (one HTTP/2 connection), every worker's heartbeats and reconnects run
+ * on {@value #TIMER_THREADS} shared timer threads, and a worker holds a thread only while it runs
+ * a block.
  */
 public final class SimFleet implements AutoCloseable {
-  private final List<WorkerAgent> agents;
+  /**
+   * Worker streams per connection: below the controller's default limit of 100 calls open at
+   * once on one connection (controller.limits.max_concurrent_calls_per_connection), with room for
+   * the artifact fetches of the same workers.
+   */
+  public static final int WORKERS_PER_CHANNEL = 50;
+  static final int TIMER_THREADS = 2;
 
-  private SimFleet(List<WorkerAgent> agents) {
+  private final List<WorkerAgent> agents;
+  private final List<ManagedChannel> channels;
+  private final ScheduledExecutorService timer;
+
+  private SimFleet(List<WorkerAgent> agents, List<ManagedChannel> channels, ScheduledExecutorService timer) {
     this.agents = agents;
+    this.channels = channels;
+    this.timer = timer;
   }
 
   /**
@@ -36,17 +57,37 @@ public final class SimFleet implements AutoCloseable {
   public static SimFleet start(String controller, int count, String idPrefix, SimModel model,
       Map<String, String> labels, Path home, Consumer<SimBootRecord> recorder) {
     List<WorkerAgent> agents = new ArrayList<>(count);
+    List<ManagedChannel> channels = new ArrayList<>();
+    AtomicInteger threads = new AtomicInteger();
+    ScheduledExecutorService timer = Executors.newScheduledThreadPool(TIMER_THREADS, r -> {
+      Thread t = new Thread(r, "abfleet-sim-timer-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    SimFleet fleet = new SimFleet(agents, channels, timer);
     try {
+      HostFacts facts = WorkerAgent.simFacts();
+      WorkerAgent.SimTransport transport = null;
       for (int i = 1; i <= count; i++) {
         String hostId = hostId(idPrefix, i);
-        agents.add(WorkerAgent.startSim(new WorkerSettings(controller, hostId, labels, home),
-            new SimDriver(model, hostId, recorder)));
+        WorkerSettings settings = new WorkerSettings(controller, hostId, labels, home);
+        if ((i - 1) % WORKERS_PER_CHANNEL == 0) {
+          ManagedChannel channel = WorkerAgent.simChannel(settings);
+          channels.add(channel);
+          transport = new WorkerAgent.SimTransport(channel, timer, facts);
+        }
+        agents.add(WorkerAgent.startSim(settings, new SimDriver(model, hostId, recorder), transport));
       }
     } catch (RuntimeException e) {
-      agents.forEach(WorkerAgent::close);
+      fleet.close();
       throw e;
     }
-    return new SimFleet(agents);
+    return fleet;
+  }
+
+  /** Channels the workers share: one per {@value #WORKERS_PER_CHANNEL}. */
+  public int channels() {
+    return channels.size();
   }
 
   /** {@code prefix} and {@code i} in at least four digits: sim-0001. */
@@ -65,6 +106,8 @@ public final class SimFleet implements AutoCloseable {
   @Override
   public void close() {
     agents.forEach(WorkerAgent::close);
+    channels.forEach(ManagedChannel::shutdownNow);
+    timer.shutdownNow();
   }
 
   /**

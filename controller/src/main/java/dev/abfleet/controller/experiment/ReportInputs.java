@@ -78,7 +78,8 @@ public final class ReportInputs {
                 c.workUnit(), c.interrupts(), c.contextSwitches(), c.interruptsTotal(), c.interruptsPerCpu(),
                 c.softirqsPerCpu(), c.wakeupsPerCpu(), c.threadRates())).toList(),
             o.guest().guestArch(), o.guest().guestImageSha256(),
-            o.guest().consoleFindings(), o.guest().consoleLines(), o.guest().volumeDaemon()));
+            o.guest().consoleFindings(), o.guest().consoleLines(), o.guest().volumeDaemon())
+            .withTimes(o.startedAtMs(), o.endedAtMs()));
   }
 
   private static String status(RunOutcome.Status s) {

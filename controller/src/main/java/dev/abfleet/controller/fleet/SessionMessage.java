@@ -9,8 +9,10 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  */
 public interface SessionMessage extends CborSerializable {
   /**
-   * Every live session on every node registers under this key, so that a scheduler singleton
-   * that started on another node (failover) can find the hosts still connected elsewhere.
+   * Each node's directory of its live sessions registers under this key (one entry per node,
+   * not per host), so that a scheduler singleton that started on another node (failover) can
+   * find the hosts still connected elsewhere: told IntroduceHost, a directory passes it on to
+   * each of its sessions.
    */
   ServiceKey<SessionMessage> SESSIONS = ServiceKey.create(SessionMessage.class, "host-sessions");
 }

@@ -25,7 +25,6 @@ import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
 /**
@@ -83,8 +82,7 @@ final class HostSession {
           heartbeatTimeout, metrics);
       metrics.hostConnected();
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
-      context.getSystem().receptionist().tell(
-          Receptionist.register(SessionMessage.SESSIONS, context.getSelf()));
+      SessionDirectory.of(context.getSystem()).tell(new SessionDirectory.Add(context.getSelf()));
       stream.welcome(heartbeatInterval.toMillis(), nodeName);
       session.armHeartbeatTimer();
       return session.active(Blocks.none());
@@ -155,10 +153,7 @@ final class HostSession {
         .onMessage(SessionReplaced.class, m -> onReplaced())
         .onMessage(IntroduceHost.class, this::onIntroduce)
         .onMessage(StreamEnded.class, m -> disconnect(m.why(), null))
-        .onMessageEquals(HeartbeatMissed.INSTANCE, () -> disconnect(
-            "no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
-            Status.UNAVAILABLE.withDescription("no heartbeat for "
-                + heartbeatTimeout.toMillis() + " ms; reconnect")))
+        .onMessageEquals(HeartbeatMissed.INSTANCE, this::onHeartbeatMissed)
         .onSignal(PostStop.class, signal -> onStopped())
         .build();
   }
@@ -167,6 +162,28 @@ final class HostSession {
   private Behavior<SessionMessage> onStopped() {
     metrics.hostDisconnected();
     return Behaviors.same();
+  }
+
+  /**
+   * The timer ran out, but the worker may have spoken while this actor was behind: only silence
+   * on the transport for the whole timeout ends the session.
+   */
+  private Behavior<SessionMessage> onHeartbeatMissed() {
+    Duration wait = stillHeard(Duration.ofNanos(stream.silentNanos()), heartbeatTimeout);
+    if (!wait.isZero()) {
+      timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, wait);
+      return Behaviors.same();
+    }
+    return disconnect("no heartbeat for " + heartbeatTimeout.toMillis() + " ms",
+        Status.UNAVAILABLE.withDescription("no heartbeat for " + heartbeatTimeout.toMillis() + " ms; reconnect"));
+  }
+
+  /**
+   * How much longer to wait for a worker silent for {@code silent}: the rest of the timeout, or
+   * zero once it has been silent for all of it.
+   */
+  static Duration stillHeard(Duration silent, Duration timeout) {
+    return silent.compareTo(timeout) >= 0 ? Duration.ZERO : timeout.minus(silent);
   }
 
   private Behavior<SessionMessage> onHeartbeat() {
@@ -349,7 +366,13 @@ final class HostSession {
     return Behaviors.stopped();
   }
 
+  /**
+   * The timeout plus up to a fifth, at random: hosts whose heartbeats a controller stall held up
+   * together then time out spread over that fifth instead of in one tick, and reconnect spread.
+   */
   private void armHeartbeatTimer() {
-    timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, heartbeatTimeout);
+    long ms = heartbeatTimeout.toMillis();
+    long jittered = ms + java.util.concurrent.ThreadLocalRandom.current().nextLong(ms / 5 + 1);
+    timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, Duration.ofMillis(jittered));
   }
 }

@@ -17,8 +17,9 @@ import java.io.UncheckedIOException;
  * Requests that do not parse (a string field that is not UTF-8, truncated or foreign bytes) are
  * answered INVALID_ARGUMENT naming the problem and the fix. grpc-java answers a request
  * marshaller that throws with {@code UNKNOWN: Application error processing RPC}, which tells a
- * client nothing; so every method is re-bound to receive the bytes as they arrived, and they are
- * parsed here, with the method's own marshaller, before its handler sees them. The descriptors
+ * client nothing; so every method is re-bound to a marshaller that parses each request once, with
+ * the method's own marshaller, and keeps the failure as a value instead of throwing; the request
+ * or its failure reaches {@link Parsing} before the method's handler. The descriptors
  * are rebuilt (same names and schema) because a service definition accepts only its own
  * descriptor's method instances; grpc-java's {@code ServerInterceptors.useMarshalledMessages}
  * does the same.
@@ -26,7 +27,7 @@ import java.io.UncheckedIOException;
 public final class RequestParsing {
   private RequestParsing() {}
 
-  /** A message as its bytes, unparsed (also what tests use to send what no stub would). */
+  /** A message as its bytes, unparsed: what tests send when no stub would. */
   static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
@@ -43,14 +44,39 @@ public final class RequestParsing {
     }
   };
 
+  /** A request as parsed by its method's marshaller: the message, or why it did not parse. */
+  record Parsed<Q>(Q request, RuntimeException failure) {}
+
+  /**
+   * Parses straight from the transport's stream, once; a failure is kept for the listener to
+   * answer. Sending ({@code stream}) is only for a client, which these descriptors never serve.
+   */
+  private static <Q> MethodDescriptor.Marshaller<Parsed<Q>> parsing(MethodDescriptor<Q, ?> typed) {
+    return new MethodDescriptor.Marshaller<>() {
+      @Override
+      public InputStream stream(Parsed<Q> value) {
+        return typed.streamRequest(value.request());
+      }
+
+      @Override
+      public Parsed<Q> parse(InputStream stream) {
+        try {
+          return new Parsed<>(typed.parseRequest(stream), null);
+        } catch (RuntimeException e) {
+          return new Parsed<>(null, e);
+        }
+      }
+    };
+  }
+
   /** {@code service} with every request parsed before its handler runs. */
   public static ServerServiceDefinition clear(ServerServiceDefinition service) {
     ServiceDescriptor old = service.getServiceDescriptor();
     ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(old.getName())
         .setSchemaDescriptor(old.getSchemaDescriptor());
-    java.util.List<ServerMethodDefinition<byte[], ?>> methods = new java.util.ArrayList<>();
+    java.util.List<ServerMethodDefinition<?, ?>> methods = new java.util.ArrayList<>();
     for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
-      ServerMethodDefinition<byte[], ?> raw = rebind(m);
+      ServerMethodDefinition<?, ?> raw = rebind(m);
       methods.add(raw);
       descriptor.addMethod(raw.getMethodDescriptor());
     }
@@ -59,10 +85,10 @@ public final class RequestParsing {
     return out.build();
   }
 
-  private static <Q, R> ServerMethodDefinition<byte[], R> rebind(ServerMethodDefinition<Q, R> m) {
+  private static <Q, R> ServerMethodDefinition<Parsed<Q>, R> rebind(ServerMethodDefinition<Q, R> m) {
     MethodDescriptor<Q, R> typed = m.getMethodDescriptor();
-    MethodDescriptor<byte[], R> raw = typed.toBuilder(BYTES, typed.getResponseMarshaller()).build();
-    ServerCallHandler<byte[], R> handler = (call, headers) -> new Parsing<>(call, typed,
+    MethodDescriptor<Parsed<Q>, R> raw = typed.toBuilder(parsing(typed), typed.getResponseMarshaller()).build();
+    ServerCallHandler<Parsed<Q>, R> handler = (call, headers) -> new Parsing<>(call, typed,
         m.getServerCallHandler().startCall(new Typed<>(call, typed), headers));
     return ServerMethodDefinition.create(raw, handler);
   }
@@ -85,7 +111,7 @@ public final class RequestParsing {
     private final MethodDescriptor<Q, R> method;
 
     @SuppressWarnings("unchecked")
-    Typed(ServerCall<byte[], R> call, MethodDescriptor<Q, R> method) {
+    Typed(ServerCall<Parsed<Q>, R> call, MethodDescriptor<Q, R> method) {
       // Only requests differ in type, and they never flow through the call, only the listener.
       super((ServerCall<Q, R>) (ServerCall<?, R>) call);
       this.method = method;
@@ -98,32 +124,29 @@ public final class RequestParsing {
   }
 
   /** Parses each request; the first that does not parse closes the call, and no more reach the handler. */
-  private static final class Parsing<Q, R> extends ServerCall.Listener<byte[]> {
-    private final ServerCall<byte[], R> call;
+  private static final class Parsing<Q, R> extends ServerCall.Listener<Parsed<Q>> {
+    private final ServerCall<Parsed<Q>, R> call;
     private final MethodDescriptor<Q, R> method;
     private final ServerCall.Listener<Q> handler;
     private boolean closed;
 
-    Parsing(ServerCall<byte[], R> call, MethodDescriptor<Q, R> method, ServerCall.Listener<Q> handler) {
+    Parsing(ServerCall<Parsed<Q>, R> call, MethodDescriptor<Q, R> method, ServerCall.Listener<Q> handler) {
       this.call = call;
       this.method = method;
       this.handler = handler;
     }
 
     @Override
-    public void onMessage(byte[] bytes) {
+    public void onMessage(Parsed<Q> parsed) {
       if (closed) {
         return;
       }
-      Q request;
-      try {
-        request = method.parseRequest(new ByteArrayInputStream(bytes));
-      } catch (RuntimeException e) {
+      if (parsed.failure() != null) {
         closed = true;
-        call.close(unparsable(method, e), new Metadata());
+        call.close(unparsable(method, parsed.failure()), new Metadata());
         return;
       }
-      handler.onMessage(request);
+      handler.onMessage(parsed.request());
     }
 
     @Override

@@ -117,6 +117,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         if (rejected) {
           return;
         }
+        stream.heard();
         if (session != null && stream.ended()) {
           // The session ended the stream and stops (heartbeats missed, a newer stream took
           // over): messages still in flight from the worker would only be dead letters. The

@@ -29,6 +29,12 @@ final class WorkerStream {
   };
   private boolean ended;
   private int unread;
+  /**
+   * When the transport last delivered a message of the worker ({@link System#nanoTime()}), set
+   * on gRPC's thread before the message waits for the session actor: a controller busy for a
+   * few seconds must not take its own backlog for the worker's silence.
+   */
+  private volatile long lastHeardNanos = System.nanoTime();
   private Runnable onCutOff = () -> { };
 
   WorkerStream(StreamObserver<ControllerMessage> out) {
@@ -40,6 +46,16 @@ final class WorkerStream {
    * behind the unread messages, and gRPC keeps delivering the worker's messages until it is
    * through, so the caller must stop listening and end the session itself.
    */
+  /** The worker sent a message (any kind proves it alive). */
+  void heard() {
+    lastHeardNanos = System.nanoTime();
+  }
+
+  /** Time since the worker's last message reached the transport, ns. */
+  long silentNanos() {
+    return System.nanoTime() - lastHeardNanos;
+  }
+
   synchronized void whenCutOff(Runnable then) {
     onCutOff = then;
   }

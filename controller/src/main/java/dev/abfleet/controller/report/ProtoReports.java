@@ -131,7 +131,8 @@ public final class ProtoReports {
                 c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
             t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList(),
             DaemonUsage.of(t.getVolumeDaemon(),
-                t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads())));
+                t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()))
+            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()));
   }
 
 

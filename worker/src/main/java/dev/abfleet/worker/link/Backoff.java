@@ -33,9 +33,13 @@ public final class Backoff {
     reset();
   }
 
-  /** 200 ms doubling (x1.6) to 10 s, +-20% jitter. */
+  /**
+   * 500 ms growing x1.6 to 30 s, +-90% jitter. When a controller drops thousands of streams at
+   * once (a restart, a stall past the heartbeat timeout), their first reconnects spread evenly
+   * over 50-950 ms instead of arriving in one 80 ms burst that stalls it again.
+   */
   public static Backoff standard(RandomGenerator random) {
-    return new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 1.6, 0.2, random);
+    return new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 1.6, 0.9, random);
   }
 
   /** The delay before the next attempt after a failure with this status. */

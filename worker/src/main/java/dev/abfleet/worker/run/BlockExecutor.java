@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,16 +43,23 @@ public final class BlockExecutor implements AutoCloseable {
   private final Consumer<WorkerMessage> out;
   /** Wall clock in Unix epoch ms, stamped on every report. */
   private final LongSupplier clock;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "abfleet-block-executor");
-        t.setDaemon(true);
-        return t;
-      });
+  // One thread, started for a block and ended after a minute idle: a process holding thousands
+  // of simulated hosts keeps threads only for the blocks running.
+  private final ExecutorService thread = idleEnding();
   private final AtomicReference<String> runningRunId = new AtomicReference<>();
   private final Map<String, Future<?>> blocks = new ConcurrentHashMap<>();
   /** Blocks to end at the next boot boundary. */
   private final Set<String> stopAfterBoot = ConcurrentHashMap.newKeySet();
+
+  private static ExecutorService idleEnding() {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+      Thread t = new Thread(r, "abfleet-block-executor");
+      t.setDaemon(true);
+      return t;
+    });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
 
   public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out) {
     this(procedure, out, System::currentTimeMillis);

@@ -62,6 +62,23 @@ class BackoffTest {
   }
 
   @Test
+  void spreadsTheFirstReconnectsOfManyDroppedWorkersOverMostOfASecond() {
+    SplittableRandom random = new SplittableRandom(11);
+    int[] per50Ms = new int[20];
+    for (int worker = 0; worker < 10_000; worker++) {
+      long ms = Backoff.standard(random.split()).next(Status.Code.UNAVAILABLE).toMillis();
+      assertThat(ms).isBetween(50L, 950L);
+      per50Ms[(int) (ms / 50)]++;
+    }
+    // Uniform over 900 ms puts 556 in each full 50 ms window; no window may hold a burst.
+    for (int n : per50Ms) {
+      assertThat(n).isLessThan(700);
+    }
+    assertThat(per50Ms[1]).isGreaterThan(400);
+    assertThat(per50Ms[18]).isGreaterThan(400);
+  }
+
+  @Test
   void rejectsNonsenseSettings() {
     assertThatThrownBy(() -> new Backoff(Duration.ZERO, Duration.ofSeconds(1), 2, 0.1, new SplittableRandom(1)))
         .isInstanceOf(IllegalArgumentException.class);
