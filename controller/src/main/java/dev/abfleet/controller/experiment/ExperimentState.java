@@ -10,6 +10,8 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRecorded;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRejected;
+import dev.abfleet.controller.collection.PersistentMap;
+import dev.abfleet.controller.collection.PersistentSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.collection;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -15,7 +15,7 @@ import scala.collection.immutable.HashMap$;
  * immutable state record grow by one entry per event without copying what it holds, so that
  * replaying N events costs O(N). Serialized by Jackson as any map.
  */
-final class PersistentMap<K, V> extends AbstractMap<K, V> {
+public final class PersistentMap<K, V> extends AbstractMap<K, V> {
   private static final PersistentMap<?, ?> EMPTY = new PersistentMap<>(HashMap$.MODULE$.empty());
 
   private final HashMap<K, V> map;
@@ -25,12 +25,12 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
   }
 
   @SuppressWarnings("unchecked")
-  static <K, V> PersistentMap<K, V> empty() {
+  public static <K, V> PersistentMap<K, V> empty() {
     return (PersistentMap<K, V>) EMPTY;
   }
 
   /** {@code source} itself when it is persistent already, else a copy (O(n), once). */
-  static <K, V> PersistentMap<K, V> of(Map<K, V> source) {
+  public static <K, V> PersistentMap<K, V> of(Map<K, V> source) {
     if (source instanceof PersistentMap<K, V> persistent) {
       return persistent;
     }
@@ -42,14 +42,14 @@ final class PersistentMap<K, V> extends AbstractMap<K, V> {
   }
 
   /** This map with {@code key} mapped to {@code value}; nulls are not allowed. */
-  PersistentMap<K, V> with(K key, V value) {
+  public PersistentMap<K, V> with(K key, V value) {
     if (key == null || value == null) {
       throw new NullPointerException("persistent maps hold no null key or value");
     }
     return new PersistentMap<>(map.updated(key, value));
   }
 
-  PersistentMap<K, V> without(K key) {
+  public PersistentMap<K, V> without(K key) {
     return map.contains(key) ? new PersistentMap<>(map.removed(key)) : this;
   }
 

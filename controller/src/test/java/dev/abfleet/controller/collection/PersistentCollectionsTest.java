@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.collection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.collection;
 
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -10,7 +10,7 @@ import scala.collection.immutable.HashSet$;
  * A read-only {@link Set} whose {@link #with} returns a new set in O(1) (effectively: Scala's
  * hash array mapped trie) and leaves this one as it was; see {@link PersistentMap}.
  */
-final class PersistentSet<E> extends AbstractSet<E> {
+public final class PersistentSet<E> extends AbstractSet<E> {
   private static final PersistentSet<?> EMPTY = new PersistentSet<>(HashSet$.MODULE$.empty());
 
   private final HashSet<E> set;
@@ -20,12 +20,12 @@ final class PersistentSet<E> extends AbstractSet<E> {
   }
 
   @SuppressWarnings("unchecked")
-  static <E> PersistentSet<E> empty() {
+  public static <E> PersistentSet<E> empty() {
     return (PersistentSet<E>) EMPTY;
   }
 
   /** {@code source} itself when it is persistent already, else a copy (O(n), once). */
-  static <E> PersistentSet<E> of(Set<E> source) {
+  public static <E> PersistentSet<E> of(Set<E> source) {
     if (source instanceof PersistentSet<E> persistent) {
       return persistent;
     }
@@ -37,11 +37,15 @@ final class PersistentSet<E> extends AbstractSet<E> {
   }
 
   /** This set with {@code element} added; null is not allowed. */
-  PersistentSet<E> with(E element) {
+  public PersistentSet<E> with(E element) {
     if (element == null) {
       throw new NullPointerException("persistent sets hold no null");
     }
     return new PersistentSet<>(set.incl(element));
+  }
+
+  public PersistentSet<E> without(E element) {
+    return set.contains(element) ? new PersistentSet<>(set.excl(element)) : this;
   }
 
   @Override
