@@ -116,6 +116,8 @@ public final class Scheduler
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
   private final GroupCommit writes = new GroupCommit();
+  // The persisted state the command being handled was given (GroupCommit chains onto it).
+  private SchedulerState persisted = SchedulerState.empty();
   // Host id -> when its boot in progress began (the lease, or its last finished boot): the
   // preemption victim is the host whose boot ends soonest. In memory; leases are too.
   private final Map<String, Long> bootSince = new HashMap<>();
@@ -193,7 +195,7 @@ public final class Scheduler
 
   @Override
   public EventHandler<SchedulerState, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState().onAnyEvent(SchedulerState::apply);
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(writes::written);
   }
 
   private Effect<Event, SchedulerState> onRegisterHost(SchedulerState state, RegisterHost cmd) {
@@ -276,8 +278,8 @@ public final class Scheduler
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
     demands = demands.withoutDeclines();
-    return Effect().persist(new HostDrained(cmd.hostId(), cmd.reason()))
-        .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+    return persistAndSchedule(state, List.of(new HostDrained(cmd.hostId(), cmd.reason())),
+        s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
   }
 
   private Effect<Event, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
@@ -293,8 +295,8 @@ public final class Scheduler
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       if (state.health().streak(cmd.hostId()) > 0) {
         // Not quarantined (yet): the operator's release still forgives the host's INFRA streak.
-        return Effect().persist(new InfraStreakEnded(cmd.hostId()))
-            .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+        return persistAndSchedule(state, List.of(new InfraStreakEnded(cmd.hostId())),
+            s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
       }
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
@@ -344,27 +346,25 @@ public final class Scheduler
     if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
       bootSince.put(cmd.hostId(), System.currentTimeMillis());
     }
-    List<Event> recorded = quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra());
-    SchedulerState after = state.applyAll(recorded);
-    return quarantine(state, recorded, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
+    SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
+    return quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
-    List<Event> recorded = quarantines.noiseRecorded(cmd.residualsByHost());
-    SchedulerState after = state.applyAll(recorded);
-    return quarantine(state, recorded,
+    SchedulerState after = record(quarantines.noiseRecorded(cmd.residualsByHost()));
+    return quarantine(after,
         quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
   }
 
   /**
-   * Persists {@code recorded} (history events) and quarantines the hosts (host -> reason) not
-   * quarantined yet, as long as the fleet's cap allows; a quarantined host's lease ends with
-   * its block.
+   * Quarantines the hosts (host -> reason) not quarantined yet, as long as the fleet's cap
+   * allows; a quarantined host's lease ends with its block.
+   *
+   * @param state the current state, the histories the reasons come from included
    */
-  private Effect<Event, SchedulerState> quarantine(
-      SchedulerState state, List<Event> recorded, Map<String, String> reasons) {
-    List<Event> events = new ArrayList<>(recorded);
+  private Effect<Event, SchedulerState> quarantine(SchedulerState state, Map<String, String> reasons) {
+    List<Event> events = new ArrayList<>();
     List<String> quarantinedNow = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
     long now = System.currentTimeMillis();
@@ -385,10 +385,8 @@ public final class Scheduler
     if (events.isEmpty()) {
       return Effect().none();
     }
-    if (!quarantinedNow.isEmpty()) {
-      demands = demands.withoutDeclines();
-    }
-    return Effect().persist(events).thenRun(s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
+    demands = demands.withoutDeclines();
+    return persistAndSchedule(state, events, s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
   }
 
   private void capReached(String hostId, String reason, int quarantinedNow) {
@@ -486,7 +484,16 @@ public final class Scheduler
 
   /** What every handler reads: the persisted state plus the changes waiting for the flush. */
   private SchedulerState current(SchedulerState state) {
+    persisted = state;
     return writes.current(state);
+  }
+
+  /** Queues history events (streaks, noise) for the next flush; returns the state with them. */
+  private SchedulerState record(List<Event> events) {
+    if (!events.isEmpty()) {
+      persistAndSchedule(persisted, events, s -> { });
+    }
+    return writes.current(persisted);
   }
 
   /**
@@ -496,20 +503,21 @@ public final class Scheduler
    */
   private Effect<Event, SchedulerState> persistAndSchedule(
       SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
-    if (writes.queue(state, first, then)) {
+    if (writes.queue(persisted, first, then)) {
       context.getSelf().tell(Flush.INSTANCE);
     }
     return Effect().none();
   }
 
   private Effect<Event, SchedulerState> onFlush(SchedulerState state) {
-    GroupCommit.Batch batch = writes.take();
-    SchedulerState after = state.applyAll(batch.events());
-    Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
+    SchedulerState queued = current(state);
+    Scheduling.Grants grants = Scheduling.grant(fleet, queued.leases(), queued.marks(), demands);
     demands = grants.demands();
-    List<Event> events = new ArrayList<>(batch.events());
-    grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
-    List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
+    writes.append(state, grants.leases().stream()
+        .<Event>map(l -> new HostLeased(l.hostId(), l.epoch(), l.experimentId())).toList());
+    GroupCommit.Batch batch = writes.take(state);
+    List<Event> events = batch.events();
+    List<Scheduling.Preemption> preemptions = preemptions(batch.after());
     if (events.isEmpty()) {
       batch.runAfter(state);
       preemptions.forEach(this::preempt);
