@@ -2,6 +2,7 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.Fleet;
+import dev.abfleet.controller.fleet.FreeHosts;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
@@ -56,7 +57,10 @@ public final class Scheduler
   // journals, so they stay nested here and are never renamed; new fields must be optional.
   public sealed interface Event extends CborSerializable
       permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased,
-          InfraFailed, InfraStreakEnded, NoiseRecorded {}
+          InfraFailed, InfraStreakEnded, NoiseRecorded {
+    /** The host the event is about. */
+    String hostId();
+  }
 
   public record HostLeased(String hostId, long epoch, String experimentId) implements Event {}
 
@@ -111,6 +115,8 @@ public final class Scheduler
   private final int snapshotEvery;
   // Rebuilt from hellos and experiment requests after a restart; SchedulerState is durable.
   private Fleet fleet = Fleet.empty();
+  // The hosts that may take a lease now, kept in step with the fleet and the current state.
+  private final FreeHosts free = new FreeHosts();
   private Demands demands = Demands.empty();
   private final Quarantines quarantines;
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
@@ -209,6 +215,7 @@ public final class Scheduler
       context.watchWith(cmd.session(), new HostDisconnected(hostId, cmd.session()));
     }
     fleet = fleet.connected(cmd.capabilities(), cmd.session());
+    refreshFree(hostId);
     demands = demands.withoutDeclines();
     // A lease still in force belongs to an older stream of this host (or an older controller).
     return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
@@ -234,6 +241,7 @@ public final class Scheduler
     }
     context.unwatch(cmd.session());
     fleet = fleet.disconnected(cmd.hostId(), cmd.session());
+    refreshFree(cmd.hostId());
     demands = demands.withoutDeclines();
     return releaseAndSchedule(state, state.leases().leaseOf(cmd.hostId()).orElse(null),
         "host went offline");
@@ -506,12 +514,18 @@ public final class Scheduler
     if (writes.queue(persisted, first, then)) {
       context.getSelf().tell(Flush.INSTANCE);
     }
+    first.forEach(e -> refreshFree(e.hostId()));
     return Effect().none();
+  }
+
+  private void refreshFree(String hostId) {
+    SchedulerState now = writes.current(persisted);
+    free.refresh(hostId, fleet, now.leases(), now.marks());
   }
 
   private Effect<Event, SchedulerState> onFlush(SchedulerState state) {
     SchedulerState queued = current(state);
-    Scheduling.Grants grants = Scheduling.grant(fleet, queued.leases(), queued.marks(), demands);
+    Scheduling.Grants grants = Scheduling.grant(free, queued.leases(), demands);
     demands = grants.demands();
     writes.append(state, grants.leases().stream()
         .<Event>map(l -> new HostLeased(l.hostId(), l.epoch(), l.experimentId())).toList());
