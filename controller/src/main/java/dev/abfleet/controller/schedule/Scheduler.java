@@ -222,8 +222,10 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onSessionsFound(SessionsFound cmd) {
+    Set<ActorRef<SessionMessage>> known = new java.util.HashSet<>();
+    fleet.hosts().values().forEach(h -> known.add(h.session()));
     cmd.sessions().stream()
-        .filter(session -> fleet.hosts().values().stream().noneMatch(h -> session.equals(h.session())))
+        .filter(session -> !known.contains(session))
         .forEach(session -> session.tell(new IntroduceHost("scheduler started on "
             + context.getSystem().address())));
     return Effect().none();
@@ -540,7 +542,13 @@ public final class Scheduler
     return Effect().persist(events).thenRun(s -> {
       batch.runAfter(s);
       long now = System.currentTimeMillis();
-      bootSince.keySet().removeIf(host -> s.leases().leaseOf(host).isEmpty());
+      // Leases end only by LeaseReleased: forget exactly those hosts (a host re-leased in the
+      // same batch gets its new start below).
+      events.forEach(e -> {
+        if (e instanceof LeaseReleased released && s.leases().leaseOf(released.hostId()).isEmpty()) {
+          bootSince.remove(released.hostId());
+        }
+      });
       grants.leases().forEach(l -> bootSince.put(l.hostId(), now));
       grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);

@@ -105,9 +105,12 @@ public final class Scheduling {
       return out;
     }
     Map<String, Long> held = heldByExperiment(leases);
+    // The lowest priority holding a host: a waiting experiment not above it preempts nobody,
+    // which spares the scan of every lease when all experiments share a priority.
+    int lowestHeld = held.keySet().stream().mapToInt(id -> rankOf(demands, id)).max().orElse(Integer.MIN_VALUE);
     for (Demand waiting : order) {
       boolean holdsHost = held.containsKey(waiting.experimentId());
-      if (holdsHost || taken.containsValue(waiting.experimentId())) {
+      if (holdsHost || lowestHeld <= waiting.rank() || taken.containsValue(waiting.experimentId())) {
         continue;
       }
       leases.active().values().stream()
