@@ -584,7 +584,9 @@ public final class Scheduler
     HostCapabilities capabilities = fleet.host(lease.hostId()).orElseThrow().capabilities();
     Demand demand = demands.find(lease.experimentId()).orElseThrow();
     ActorRef<LeaseHolder.Message> experiment = demand.experiment();
-    boolean others = Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
+    // A free host is a usable online one: when one matches, the scan of the fleet is not needed.
+    boolean others = free.firstMatch(demand.selector(), Set.of(lease.hostId())) != null
+        || Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
     context.ask(
         LeaseHolder.PlanReply.class,
         experiment,
