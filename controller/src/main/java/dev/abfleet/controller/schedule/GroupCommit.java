@@ -74,6 +74,11 @@ final class GroupCommit {
     return state;
   }
 
+  /** True when events or actions wait for a flush. */
+  boolean hasPending() {
+    return !pending.isEmpty() || !afterFlush.isEmpty();
+  }
+
   /** Everything queued so far; the buffer starts empty again. */
   Batch take(SchedulerState persisted) {
     SchedulerState after = current(persisted);

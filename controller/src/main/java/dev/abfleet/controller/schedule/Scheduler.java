@@ -288,8 +288,9 @@ public final class Scheduler
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
     demands = demands.withoutDeclines();
-    return persistAndSchedule(state, List.of(new HostDrained(cmd.hostId(), cmd.reason())),
+    persistAndSchedule(state, List.of(new HostDrained(cmd.hostId(), cmd.reason())),
         s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+    return flushNow();
   }
 
   private Effect<Event, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
@@ -305,8 +306,9 @@ public final class Scheduler
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       if (state.health().streak(cmd.hostId()) > 0) {
         // Not quarantined (yet): the operator's release still forgives the host's INFRA streak.
-        return persistAndSchedule(state, List.of(new InfraStreakEnded(cmd.hostId())),
+        persistAndSchedule(state, List.of(new InfraStreakEnded(cmd.hostId())),
             s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+        return flushNow();
       }
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
@@ -357,14 +359,15 @@ public final class Scheduler
       bootSince.put(cmd.hostId(), System.currentTimeMillis());
     }
     SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
-    return quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
+    quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
+    return flushNow();
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
     SchedulerState after = record(quarantines.noiseRecorded(cmd.residualsByHost()));
-    return quarantine(after,
-        quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
+    quarantine(after, quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
+    return flushNow();
   }
 
   /**
@@ -373,7 +376,7 @@ public final class Scheduler
    *
    * @param state the current state, the histories the reasons come from included
    */
-  private Effect<Event, SchedulerState> quarantine(SchedulerState state, Map<String, String> reasons) {
+  private void quarantine(SchedulerState state, Map<String, String> reasons) {
     List<Event> events = new ArrayList<>();
     List<String> quarantinedNow = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
@@ -393,10 +396,10 @@ public final class Scheduler
       quarantined++;
     }
     if (events.isEmpty()) {
-      return Effect().none();
+      return;
     }
     demands = demands.withoutDeclines();
-    return persistAndSchedule(state, events, s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
+    persistAndSchedule(state, events, s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
   }
 
   private void capReached(String hostId, String reason, int quarantinedNow) {
@@ -496,6 +499,15 @@ public final class Scheduler
   private SchedulerState current(SchedulerState state) {
     persisted = state;
     return writes.current(state);
+  }
+
+  /**
+   * Writes what is queued at once instead of at the Flush message (which then finds nothing):
+   * for the histories and marks that were persisted by their own handler before the group
+   * commit, so that they are durable as soon as their command is handled.
+   */
+  private Effect<Event, SchedulerState> flushNow() {
+    return writes.hasPending() ? onFlush(persisted) : Effect().none();
   }
 
   /** Queues history events (streaks, noise) for the next flush; returns the state with them. */
