@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of abfleet itself: scheduler and sequential on SIMULATED hosts (hypervisor sim),"
         + " event store recovery, artifact upload on loopback, and a client flooding the controller.",
-    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class, FleetBenchCommand.class,
+    subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class,
+        FleetBenchCommand.class, FleetStateBenchCommand.class,
         dev.abfleet.cli.upload.UploadBenchCommand.class, dev.abfleet.cli.flood.FloodBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

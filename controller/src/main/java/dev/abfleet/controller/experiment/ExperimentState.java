@@ -10,7 +10,8 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRecorded;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRejected;
-import java.util.HashMap;
+import dev.abfleet.controller.collection.PersistentMap;
+import dev.abfleet.controller.collection.PersistentSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +52,23 @@ public record ExperimentState(
     List<RunOutcome> warmups)
     implements CborSerializable {
 
+  /**
+   * The maps and the run ids are persistent collections: an event adds to them without copying
+   * them, so replaying N events is O(N) (a copy per event made it O(N^2)). A state read from a
+   * snapshot converts them once here.
+   */
   public ExperimentState {
+    inFlight = persistent(inFlight);
+    pairs = persistent(pairs);
+    attempts = persistent(attempts);
+    abandoned = persistent(abandoned);
+    recordedRunIds = recordedRunIds == null ? PersistentSet.empty() : PersistentSet.of(recordedRunIds);
+    avoid = persistent(avoid);
     warmups = warmups == null ? List.of() : List.copyOf(warmups);
+  }
+
+  private static <K, V> PersistentMap<K, V> persistent(Map<K, V> map) {
+    return map == null ? PersistentMap.empty() : PersistentMap.of(map);
   }
 
   public enum Status {
@@ -168,8 +184,7 @@ public record ExperimentState(
           .withAttempts(put(attempts, e.pairIndex(), attempts.getOrDefault(e.pairIndex(), 0) + 1));
     } else if (event instanceof RunRecorded e) {
       InFlightBlock block = inFlight.get(e.blockId());
-      Set<String> seen = new HashSet<>(recordedRunIds);
-      seen.add(e.outcome().runId());
+      Set<String> seen = ((PersistentSet<String>) recordedRunIds).with(e.outcome().runId());
       ExperimentState next = withInFlight(put(inFlight, e.blockId(), block.with(e.outcome()))).withRecorded(seen);
       return e.outcome().warmup() ? next.withWarmup(e.outcome()) : next;
     } else if (event instanceof RunRejected) {
@@ -265,13 +280,11 @@ public record ExperimentState(
 
   private ExperimentState withRecorded(Set<String> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        Set.copyOf(next), retriedBlocks, rejectedStale, message, avoid, warmups);
+        next, retriedBlocks, rejectedStale, message, avoid, warmups);
   }
 
   private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {
-    Map<K, V> next = new HashMap<>(map);
-    next.put(key, value);
-    return Map.copyOf(next);
+    return ((PersistentMap<K, V>) map).with(key, value);
   }
 
   private static Set<String> with(Set<String> set, String value) {
@@ -281,8 +294,6 @@ public record ExperimentState(
   }
 
   private static <K, V> Map<K, V> remove(Map<K, V> map, K key) {
-    Map<K, V> next = new HashMap<>(map);
-    next.remove(key);
-    return Map.copyOf(next);
+    return ((PersistentMap<K, V>) map).without(key);
   }
 }

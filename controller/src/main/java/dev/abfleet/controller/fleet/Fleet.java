@@ -1,6 +1,6 @@
 package dev.abfleet.controller.fleet;
 
-import java.util.HashMap;
+import dev.abfleet.controller.collection.PersistentMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -19,8 +19,9 @@ public record Fleet(Map<String, Host> hosts) {
     }
   }
 
+  /** {@code hosts} is persistent: a connect or disconnect costs O(1), not a copy of the fleet. */
   public Fleet {
-    hosts = Map.copyOf(hosts);
+    hosts = PersistentMap.of(hosts);
   }
 
   public static Fleet empty() {
@@ -32,9 +33,7 @@ public record Fleet(Map<String, Host> hosts) {
   }
 
   public Fleet connected(HostCapabilities capabilities, ActorRef<SessionMessage> session) {
-    Map<String, Host> next = new HashMap<>(hosts);
-    next.put(capabilities.hostId(), new Host(capabilities, session));
-    return new Fleet(next);
+    return new Fleet(persistent().with(capabilities.hostId(), new Host(capabilities, session)));
   }
 
   /** Marks the host offline if {@code session} still holds it (a replaced session is ignored). */
@@ -43,9 +42,11 @@ public record Fleet(Map<String, Host> hosts) {
     if (host == null || !session.equals(host.session())) {
       return this;
     }
-    Map<String, Host> next = new HashMap<>(hosts);
-    next.put(hostId, new Host(host.capabilities(), null));
-    return new Fleet(next);
+    return new Fleet(persistent().with(hostId, new Host(host.capabilities(), null)));
+  }
+
+  private PersistentMap<String, Host> persistent() {
+    return (PersistentMap<String, Host>) hosts;
   }
 
   /** Online hosts without a lease, by host id. */

@@ -1,6 +1,6 @@
 package dev.abfleet.controller.fleet;
 
-import java.util.HashMap;
+import dev.abfleet.controller.collection.PersistentMap;
 import java.util.Map;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public record HostHealth(Map<String, Integer> streaks) {
   public HostHealth {
-    streaks = Map.copyOf(streaks);
+    streaks = PersistentMap.of(streaks);
   }
 
   public static HostHealth healthy() {
@@ -23,17 +23,13 @@ public record HostHealth(Map<String, Integer> streaks) {
   }
 
   public HostHealth failed(String hostId) {
-    Map<String, Integer> next = new HashMap<>(streaks);
-    next.merge(hostId, 1, Integer::sum);
-    return new HostHealth(next);
+    return new HostHealth(((PersistentMap<String, Integer>) streaks).with(hostId, streak(hostId) + 1));
   }
 
   public HostHealth cleared(String hostId) {
     if (!streaks.containsKey(hostId)) {
       return this;
     }
-    Map<String, Integer> next = new HashMap<>(streaks);
-    next.remove(hostId);
-    return new HostHealth(next);
+    return new HostHealth(((PersistentMap<String, Integer>) streaks).without(hostId));
   }
 }

@@ -1,8 +1,8 @@
 package dev.abfleet.controller.fleet;
 
 import dev.abfleet.controller.CborSerializable;
-import java.util.HashMap;
-import java.util.HashSet;
+import dev.abfleet.controller.collection.PersistentMap;
+import dev.abfleet.controller.collection.PersistentSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,8 +25,9 @@ public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantine
   public record Quarantine(String reason, long sinceEpochMs) implements CborSerializable {}
 
   public HostMarks {
-    draining = Set.copyOf(draining);
-    quarantined = Map.copyOf(quarantined);
+    // Persistent: marking a host costs O(1), not a copy of every mark.
+    draining = PersistentSet.of(draining);
+    quarantined = PersistentMap.of(quarantined);
   }
 
   public static HostMarks none() {
@@ -47,26 +48,18 @@ public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantine
   }
 
   public HostMarks drained(String hostId) {
-    Set<String> next = new HashSet<>(draining);
-    next.add(hostId);
-    return new HostMarks(next, quarantined);
+    return new HostMarks(((PersistentSet<String>) draining).with(hostId), quarantined);
   }
 
   public HostMarks undrained(String hostId) {
-    Set<String> next = new HashSet<>(draining);
-    next.remove(hostId);
-    return new HostMarks(next, quarantined);
+    return new HostMarks(((PersistentSet<String>) draining).without(hostId), quarantined);
   }
 
   public HostMarks quarantinedHost(String hostId, Quarantine quarantine) {
-    Map<String, Quarantine> next = new HashMap<>(quarantined);
-    next.put(hostId, quarantine);
-    return new HostMarks(draining, next);
+    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).with(hostId, quarantine));
   }
 
   public HostMarks released(String hostId) {
-    Map<String, Quarantine> next = new HashMap<>(quarantined);
-    next.remove(hostId);
-    return new HostMarks(draining, next);
+    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).without(hostId));
   }
 }

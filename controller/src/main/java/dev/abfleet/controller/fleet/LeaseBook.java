@@ -1,7 +1,7 @@
 package dev.abfleet.controller.fleet;
 
 import dev.abfleet.controller.CborSerializable;
-import java.util.HashMap;
+import dev.abfleet.controller.collection.PersistentMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,9 +11,10 @@ import java.util.Optional;
  */
 public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     implements CborSerializable {
+  /** Both maps are persistent: a lease or a release costs O(1), not a copy of every lease. */
   public LeaseBook {
-    lastEpoch = Map.copyOf(lastEpoch);
-    active = Map.copyOf(active);
+    lastEpoch = PersistentMap.of(lastEpoch);
+    active = PersistentMap.of(active);
   }
 
   public static LeaseBook empty() {
@@ -48,11 +49,8 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
       throw new IllegalStateException(
           "epoch " + lease.epoch() + " of host " + lease.hostId() + " does not increase");
     }
-    Map<String, Long> epochs = new HashMap<>(lastEpoch);
-    epochs.put(lease.hostId(), lease.epoch());
-    Map<String, Lease> leases = new HashMap<>(active);
-    leases.put(lease.hostId(), lease);
-    return new LeaseBook(epochs, leases);
+    return new LeaseBook(((PersistentMap<String, Long>) lastEpoch).with(lease.hostId(), lease.epoch()),
+        ((PersistentMap<String, Lease>) active).with(lease.hostId(), lease));
   }
 
   /** Releases the lease if (host, epoch) is current; otherwise nothing changes. */
@@ -60,8 +58,6 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     if (!isCurrent(hostId, epoch)) {
       return this;
     }
-    Map<String, Lease> leases = new HashMap<>(active);
-    leases.remove(hostId);
-    return new LeaseBook(lastEpoch, leases);
+    return new LeaseBook(lastEpoch, ((PersistentMap<String, Lease>) active).without(hostId));
   }
 }

@@ -2,7 +2,7 @@ package dev.abfleet.controller.fleet;
 
 import dev.abfleet.stats.VerdictEngine;
 import java.util.Arrays;
-import java.util.HashMap;
+import dev.abfleet.controller.collection.PersistentMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +44,7 @@ public record NoiseHistory(Map<String, double[]> residuals) {
   }
 
   public NoiseHistory {
-    residuals = Map.copyOf(residuals);
+    residuals = PersistentMap.of(residuals);
   }
 
   public static NoiseHistory empty() {
@@ -66,9 +66,8 @@ public record NoiseHistory(Map<String, double[]> residuals) {
     double[] all = new double[old.length + finite.length];
     System.arraycopy(old, 0, all, 0, old.length);
     System.arraycopy(finite, 0, all, old.length, finite.length);
-    Map<String, double[]> next = new HashMap<>(residuals);
-    next.put(hostId, Arrays.copyOfRange(all, Math.max(0, all.length - keep), all.length));
-    return new NoiseHistory(next);
+    return new NoiseHistory(((PersistentMap<String, double[]>) residuals)
+        .with(hostId, Arrays.copyOfRange(all, Math.max(0, all.length - keep), all.length)));
   }
 
   /** The host starts over (after a quarantine: its old noise says nothing about the repair). */
@@ -76,9 +75,7 @@ public record NoiseHistory(Map<String, double[]> residuals) {
     if (!residuals.containsKey(hostId)) {
       return this;
     }
-    Map<String, double[]> next = new HashMap<>(residuals);
-    next.remove(hostId);
-    return new NoiseHistory(next);
+    return new NoiseHistory(((PersistentMap<String, double[]>) residuals).without(hostId));
   }
 
   /** Why the host's noise has drifted past its history, or empty when it has not (or too little is known). */

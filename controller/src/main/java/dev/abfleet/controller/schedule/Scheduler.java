@@ -2,6 +2,7 @@ package dev.abfleet.controller.schedule;
 
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.Fleet;
+import dev.abfleet.controller.fleet.FreeHosts;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
@@ -56,7 +57,10 @@ public final class Scheduler
   // journals, so they stay nested here and are never renamed; new fields must be optional.
   public sealed interface Event extends CborSerializable
       permits HostLeased, LeaseReleased, HostDrained, HostUndrained, HostQuarantined, HostReleased,
-          InfraFailed, InfraStreakEnded, NoiseRecorded {}
+          InfraFailed, InfraStreakEnded, NoiseRecorded {
+    /** The host the event is about. */
+    String hostId();
+  }
 
   public record HostLeased(String hostId, long epoch, String experimentId) implements Event {}
 
@@ -111,11 +115,15 @@ public final class Scheduler
   private final int snapshotEvery;
   // Rebuilt from hellos and experiment requests after a restart; SchedulerState is durable.
   private Fleet fleet = Fleet.empty();
+  // The hosts that may take a lease now, kept in step with the fleet and the current state.
+  private final FreeHosts free = new FreeHosts();
   private Demands demands = Demands.empty();
   private final Quarantines quarantines;
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
   private final GroupCommit writes = new GroupCommit();
+  // The persisted state the command being handled was given (GroupCommit chains onto it).
+  private SchedulerState persisted = SchedulerState.empty();
   // Host id -> when its boot in progress began (the lease, or its last finished boot): the
   // preemption victim is the host whose boot ends soonest. In memory; leases are too.
   private final Map<String, Long> bootSince = new HashMap<>();
@@ -193,7 +201,7 @@ public final class Scheduler
 
   @Override
   public EventHandler<SchedulerState, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState().onAnyEvent(SchedulerState::apply);
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(writes::written);
   }
 
   private Effect<Event, SchedulerState> onRegisterHost(SchedulerState state, RegisterHost cmd) {
@@ -207,14 +215,17 @@ public final class Scheduler
       context.watchWith(cmd.session(), new HostDisconnected(hostId, cmd.session()));
     }
     fleet = fleet.connected(cmd.capabilities(), cmd.session());
+    refreshFree(hostId);
     demands = demands.withoutDeclines();
     // A lease still in force belongs to an older stream of this host (or an older controller).
     return releaseAndSchedule(state, state.leases().leaseOf(hostId).orElse(null), "host reconnected");
   }
 
   private Effect<Event, SchedulerState> onSessionsFound(SessionsFound cmd) {
+    Set<ActorRef<SessionMessage>> known = new java.util.HashSet<>();
+    fleet.hosts().values().forEach(h -> known.add(h.session()));
     cmd.sessions().stream()
-        .filter(session -> fleet.hosts().values().stream().noneMatch(h -> session.equals(h.session())))
+        .filter(session -> !known.contains(session))
         .forEach(session -> session.tell(new IntroduceHost("scheduler started on "
             + context.getSystem().address())));
     return Effect().none();
@@ -232,6 +243,7 @@ public final class Scheduler
     }
     context.unwatch(cmd.session());
     fleet = fleet.disconnected(cmd.hostId(), cmd.session());
+    refreshFree(cmd.hostId());
     demands = demands.withoutDeclines();
     return releaseAndSchedule(state, state.leases().leaseOf(cmd.hostId()).orElse(null),
         "host went offline");
@@ -276,8 +288,9 @@ public final class Scheduler
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());
     demands = demands.withoutDeclines();
-    return Effect().persist(new HostDrained(cmd.hostId(), cmd.reason()))
-        .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+    persistAndSchedule(state, List.of(new HostDrained(cmd.hostId(), cmd.reason())),
+        s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+    return flushNow();
   }
 
   private Effect<Event, SchedulerState> onUndrainHost(SchedulerState state, UndrainHost cmd) {
@@ -293,8 +306,9 @@ public final class Scheduler
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       if (state.health().streak(cmd.hostId()) > 0) {
         // Not quarantined (yet): the operator's release still forgives the host's INFRA streak.
-        return Effect().persist(new InfraStreakEnded(cmd.hostId()))
-            .thenRun(s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+        persistAndSchedule(state, List.of(new InfraStreakEnded(cmd.hostId())),
+            s -> cmd.replyTo().tell(hostReply(s, cmd.hostId())));
+        return flushNow();
       }
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
@@ -344,27 +358,26 @@ public final class Scheduler
     if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
       bootSince.put(cmd.hostId(), System.currentTimeMillis());
     }
-    List<Event> recorded = quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra());
-    SchedulerState after = state.applyAll(recorded);
-    return quarantine(state, recorded, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
+    SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
+    quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
+    return flushNow();
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {
-    List<Event> recorded = quarantines.noiseRecorded(cmd.residualsByHost());
-    SchedulerState after = state.applyAll(recorded);
-    return quarantine(state, recorded,
-        quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
+    SchedulerState after = record(quarantines.noiseRecorded(cmd.residualsByHost()));
+    quarantine(after, quarantines.drifted(after.noise(), cmd.residualsByHost().keySet(), cmd.experimentId()));
+    return flushNow();
   }
 
   /**
-   * Persists {@code recorded} (history events) and quarantines the hosts (host -> reason) not
-   * quarantined yet, as long as the fleet's cap allows; a quarantined host's lease ends with
-   * its block.
+   * Quarantines the hosts (host -> reason) not quarantined yet, as long as the fleet's cap
+   * allows; a quarantined host's lease ends with its block.
+   *
+   * @param state the current state, the histories the reasons come from included
    */
-  private Effect<Event, SchedulerState> quarantine(
-      SchedulerState state, List<Event> recorded, Map<String, String> reasons) {
-    List<Event> events = new ArrayList<>(recorded);
+  private void quarantine(SchedulerState state, Map<String, String> reasons) {
+    List<Event> events = new ArrayList<>();
     List<String> quarantinedNow = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
     long now = System.currentTimeMillis();
@@ -383,12 +396,10 @@ public final class Scheduler
       quarantined++;
     }
     if (events.isEmpty()) {
-      return Effect().none();
+      return;
     }
-    if (!quarantinedNow.isEmpty()) {
-      demands = demands.withoutDeclines();
-    }
-    return Effect().persist(events).thenRun(s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
+    demands = demands.withoutDeclines();
+    persistAndSchedule(state, events, s -> quarantinedNow.forEach(host -> armCoolDown(host, now)));
   }
 
   private void capReached(String hostId, String reason, int quarantinedNow) {
@@ -486,7 +497,25 @@ public final class Scheduler
 
   /** What every handler reads: the persisted state plus the changes waiting for the flush. */
   private SchedulerState current(SchedulerState state) {
+    persisted = state;
     return writes.current(state);
+  }
+
+  /**
+   * Writes what is queued at once instead of at the Flush message (which then finds nothing):
+   * for the histories and marks that were persisted by their own handler before the group
+   * commit, so that they are durable as soon as their command is handled.
+   */
+  private Effect<Event, SchedulerState> flushNow() {
+    return writes.hasPending() ? onFlush(persisted) : Effect().none();
+  }
+
+  /** Queues history events (streaks, noise) for the next flush; returns the state with them. */
+  private SchedulerState record(List<Event> events) {
+    if (!events.isEmpty()) {
+      persistAndSchedule(persisted, events, s -> { });
+    }
+    return writes.current(persisted);
   }
 
   /**
@@ -496,20 +525,27 @@ public final class Scheduler
    */
   private Effect<Event, SchedulerState> persistAndSchedule(
       SchedulerState state, List<Event> first, Consumer<SchedulerState> then) {
-    if (writes.queue(state, first, then)) {
+    if (writes.queue(persisted, first, then)) {
       context.getSelf().tell(Flush.INSTANCE);
     }
+    first.forEach(e -> refreshFree(e.hostId()));
     return Effect().none();
   }
 
+  private void refreshFree(String hostId) {
+    SchedulerState now = writes.current(persisted);
+    free.refresh(hostId, fleet, now.leases(), now.marks());
+  }
+
   private Effect<Event, SchedulerState> onFlush(SchedulerState state) {
-    GroupCommit.Batch batch = writes.take();
-    SchedulerState after = state.applyAll(batch.events());
-    Scheduling.Grants grants = Scheduling.grant(fleet, after.leases(), after.marks(), demands);
+    SchedulerState queued = current(state);
+    Scheduling.Grants grants = Scheduling.grant(free, queued.leases(), demands);
     demands = grants.demands();
-    List<Event> events = new ArrayList<>(batch.events());
-    grants.leases().forEach(l -> events.add(new HostLeased(l.hostId(), l.epoch(), l.experimentId())));
-    List<Scheduling.Preemption> preemptions = preemptions(after.applyAll(events));
+    writes.append(state, grants.leases().stream()
+        .<Event>map(l -> new HostLeased(l.hostId(), l.epoch(), l.experimentId())).toList());
+    GroupCommit.Batch batch = writes.take(state);
+    List<Event> events = batch.events();
+    List<Scheduling.Preemption> preemptions = preemptions(batch.after());
     if (events.isEmpty()) {
       batch.runAfter(state);
       preemptions.forEach(this::preempt);
@@ -518,7 +554,13 @@ public final class Scheduler
     return Effect().persist(events).thenRun(s -> {
       batch.runAfter(s);
       long now = System.currentTimeMillis();
-      bootSince.keySet().removeIf(host -> s.leases().leaseOf(host).isEmpty());
+      // Leases end only by LeaseReleased: forget exactly those hosts (a host re-leased in the
+      // same batch gets its new start below).
+      events.forEach(e -> {
+        if (e instanceof LeaseReleased released && s.leases().leaseOf(released.hostId()).isEmpty()) {
+          bootSince.remove(released.hostId());
+        }
+      });
       grants.leases().forEach(l -> bootSince.put(l.hostId(), now));
       grants.leases().forEach(l -> askForBlock(s, l));
       preemptions.forEach(this::preempt);
@@ -554,7 +596,9 @@ public final class Scheduler
     HostCapabilities capabilities = fleet.host(lease.hostId()).orElseThrow().capabilities();
     Demand demand = demands.find(lease.experimentId()).orElseThrow();
     ActorRef<LeaseHolder.Message> experiment = demand.experiment();
-    boolean others = Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
+    // A free host is a usable online one: when one matches, the scan of the fleet is not needed.
+    boolean others = free.firstMatch(demand.selector(), Set.of(lease.hostId())) != null
+        || Scheduling.otherHostsMatch(fleet, state.marks(), demand.selector(), lease.hostId());
     context.ask(
         LeaseHolder.PlanReply.class,
         experiment,
