@@ -8,7 +8,7 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
-import dev.abfleet.report.Assessment;
+import dev.abfleet.stats.verdict.Assessment;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
