@@ -1,5 +1,7 @@
 package dev.abfleet.controller.schedule;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.FreeHosts;
@@ -420,7 +422,7 @@ public final class Scheduler
   /** A block that holds its host far beyond its boots' timeouts is revoked; its pair re-runs. */
   private Effect<Event, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
     var lease = state.leases().leaseOf(msg.hostId());
-    if (lease.isEmpty() || lease.get().epoch() != msg.epoch()) {
+    if (!Fence.inForce(lease.orElse(null), msg.epoch())) {
       return Effect().none();
     }
     String why = "lease timed out: no BlockFinished after " + msg.after().toSeconds() + " s";
