@@ -36,6 +36,8 @@ import dev.abfleet.controller.store.EventStore;
 import dev.abfleet.controller.store.StoreSchema;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,9 +76,11 @@ public final class ControllerNode implements AutoCloseable {
   private final ControllerMetrics metrics;
   private final MetricsEndpoint metricsEndpoint;
   private final Dashboard dashboard;
+  private final String inProcessName;
 
   private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens,
-      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint, Dashboard dashboard) {
+      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint, Dashboard dashboard, String inProcessName) {
+    this.inProcessName = inProcessName;
     this.system = system;
     this.server = server;
     this.tokens = tokens;
@@ -123,6 +127,21 @@ public final class ControllerNode implements AutoCloseable {
    */
   public static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
       ClusterFormation formation, Predicate<Optional<String>> metricsAccess) {
+    return start(settings, artifacts, formation, metricsAccess, null);
+  }
+
+  /**
+   * A node whose gRPC services are served in this JVM only, under {@code name}
+   * ({@code InProcessChannelBuilder.forName(name)} reaches them): for tests of the services and
+   * the actors behind them, without sockets. Everything else is as {@link #start(ControllerSettings)}.
+   */
+  public static ControllerNode startInProcess(ControllerSettings settings, String name) {
+    return start(settings, ArtifactStoreSettings.defaults(), ClusterFormation.seedNodes(), MetricsEndpoint.ALLOW_ALL,
+        name);
+  }
+
+  private static ControllerNode start(ControllerSettings settings, ArtifactStoreSettings artifacts,
+      ClusterFormation formation, Predicate<Optional<String>> metricsAccess, String inProcessName) {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     Security security = settings.security();
     security.checkBind(settings.grpcHost());
@@ -177,24 +196,15 @@ public final class ControllerNode implements AutoCloseable {
       TokenBootstrap.ensure(security, tokens);
       var handlers = dev.abfleet.controller.grpc.ServerExecutor.start();
       system.getWhenTerminated().thenRun(handlers::shutdown);
-      NettyServerBuilder builder = NettyServerBuilder
-          .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
-          .executor(handlers);
-      if (tls != null) {
-        builder.sslContext(tls);
-      }
-      metrics.fleetSource(SchedulerGauges.source(system, scheduler, Duration.ofSeconds(2)));
       var limits = settings.limits();
+      ServerBuilder<?> builder = inProcessName != null
+          ? InProcessServerBuilder.forName(inProcessName).executor(handlers)
+          : tcp(settings, tls, handlers);
+      metrics.fleetSource(SchedulerGauges.source(system, scheduler, Duration.ofSeconds(2)));
       CallerInterceptor callers = new CallerInterceptor(security, tokens);
       Server server = builder
           // Workers size their reports against this number (it is gRPC's default, stated once).
           .maxInboundMessageSize(ProtocolConstants.MAX_MESSAGE_BYTES_VALUE)
-          // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
-          // 5 minutes and closes the connection at the third earlier one: every idle worker would
-          // reconnect every few minutes. Pings between two of a worker's streams count too.
-          .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
-          .permitKeepAliveWithoutCalls(true)
-          .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
           .addService(new WorkerServiceImpl(system, scheduler, settings.heartbeatInterval(),
               settings.heartbeatTimeout(), metrics, limits.workerMessagesPerSecond()))
           .addService(new ExperimentServiceImpl(system, scheduler, settings.askTimeout()))
@@ -246,7 +256,7 @@ public final class ControllerNode implements AutoCloseable {
         log.info("dashboard on {}://{}:{}/", https.isPresent() ? "https" : "http",
             settings.grpcHost(), dashboard.port());
       }
-      return new ControllerNode(system, server, tokens, metrics, endpoint, dashboard);
+      return new ControllerNode(system, server, tokens, metrics, endpoint, dashboard, inProcessName);
     } catch (IOException e) {
       closeTokens(tokens);
       terminate(system);
@@ -259,15 +269,38 @@ public final class ControllerNode implements AutoCloseable {
     }
   }
 
+  /** The TCP server: Netty on the settings' address, with TLS when configured. */
+  private static ServerBuilder<?> tcp(ControllerSettings settings, io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls,
+      java.util.concurrent.Executor handlers) {
+    NettyServerBuilder builder = NettyServerBuilder
+        .forAddress(new InetSocketAddress(settings.grpcHost(), settings.grpcPort()))
+        .executor(handlers)
+        // Workers ping a quiet connection (keepalive). gRPC's default policy permits one ping in
+        // 5 minutes and closes the connection at the third earlier one: every idle worker would
+        // reconnect every few minutes. Pings between two of a worker's streams count too.
+        .permitKeepAliveTime(ProtocolConstants.CONTROLLER_PERMIT_KEEPALIVE_S_VALUE, TimeUnit.SECONDS)
+        .permitKeepAliveWithoutCalls(true)
+        .maxConcurrentCallsPerConnection(settings.limits().maxConcurrentCallsPerConnection());
+    if (tls != null) {
+      builder.sslContext(tls);
+    }
+    return builder;
+  }
+
   private static void closeTokens(TokenStore tokens) {
     if (tokens instanceof JdbcTokenStore jdbcTokens) {
       jdbcTokens.close();
     }
   }
 
-  /** The port the gRPC server listens on (the chosen one when 0 was asked). */
+  /** The port the gRPC server listens on (the chosen one when 0 was asked); -1 when in-process. */
   public int grpcPort() {
     return server.getPort();
+  }
+
+  /** The name its services are reached under in this JVM ({@link #startInProcess}); empty = TCP. */
+  public Optional<String> inProcessName() {
+    return Optional.ofNullable(inProcessName);
   }
 
   /** The port serving /metrics; 0 = not served (controller.metrics_port: 0). */

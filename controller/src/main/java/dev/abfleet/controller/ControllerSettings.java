@@ -126,27 +126,19 @@ public record ControllerSettings(
   }
 
   public ControllerSettings withGrpc(String host, int port) {
-    return new ControllerSettings(host, port, clusterHost, clusterPort, seedNodes, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().grpc(host, port).build();
   }
 
   public ControllerSettings withCluster(String host, int port, List<String> seeds) {
-    return new ControllerSettings(grpcHost, grpcPort, host, port, seeds, store, storeUrl,
-        storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().cluster(host, port, seeds).build();
   }
 
   public ControllerSettings withStore(Store kind, String url) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, kind,
-        url, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().store(kind, url).build();
   }
 
   public ControllerSettings withStoreCredentials(String user, String password) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, user, password, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().storeCredentials(user, password).build();
   }
 
   /**
@@ -162,62 +154,171 @@ public record ControllerSettings(
   }
 
   public ControllerSettings withHeartbeat(Duration interval, Duration timeout) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, interval, timeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().heartbeat(interval, timeout).build();
   }
 
   public ControllerSettings withAskTimeout(Duration timeout) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, timeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().askTimeout(timeout).build();
   }
 
   public ControllerSettings withFleetPolicy(FleetPolicy policy) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        policy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().fleetPolicy(policy).build();
   }
 
   /** Snapshot every {@code events} events; 0 = never. */
   public ControllerSettings withSnapshotEvery(int events) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, events, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().snapshotEvery(events).build();
   }
 
   /** TLS or plaintext and the client authentication mode. */
   public ControllerSettings withSecurity(Security security) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, nightly);
+    return toBuilder().security(security).build();
   }
 
   /** Per-client and per-stream limits of the gRPC server. */
   public ControllerSettings withLimits(Limits newLimits) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, newLimits, metricsPort, dashboardPort, nightly);
+    return toBuilder().limits(newLimits).build();
   }
 
   /** Serves /metrics on {@code port} of the gRPC host; 0 = off. */
   public ControllerSettings withMetricsPort(int port) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, port, dashboardPort, nightly);
+    return toBuilder().metricsPort(port).build();
   }
 
   /** Serves the dashboard on {@code port} of the gRPC host; 0 = off. */
   public ControllerSettings withDashboardPort(int port) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, port, nightly);
+    return toBuilder().dashboardPort(port).build();
   }
 
   /** The schedules this controller fires, and what it needs to run them. */
   public ControllerSettings withNightly(NightlySettings schedules) {
-    return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store,
-        storeUrl, storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout,
-        fleetPolicy, snapshotEvery, security, limits, metricsPort, dashboardPort, schedules);
+    return toBuilder().nightly(schedules).build();
+  }
+
+  /** A builder starting from these settings: change several at once, then {@link Builder#build()}. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Settings under construction; {@link #build()} checks them as the record does. */
+  public static final class Builder {
+    private String grpcHost;
+    private int grpcPort;
+    private String clusterHost;
+    private int clusterPort;
+    private List<String> seedNodes;
+    private Store store;
+    private String storeUrl;
+    private String storeUser;
+    private String storePassword;
+    private Duration heartbeatInterval;
+    private Duration heartbeatTimeout;
+    private Duration askTimeout;
+    private FleetPolicy fleetPolicy;
+    private int snapshotEvery;
+    private Security security;
+    private Limits limits;
+    private int metricsPort;
+    private int dashboardPort;
+    private NightlySettings nightly;
+
+    private Builder(ControllerSettings s) {
+      grpcHost = s.grpcHost;
+      grpcPort = s.grpcPort;
+      clusterHost = s.clusterHost;
+      clusterPort = s.clusterPort;
+      seedNodes = s.seedNodes;
+      store = s.store;
+      storeUrl = s.storeUrl;
+      storeUser = s.storeUser;
+      storePassword = s.storePassword;
+      heartbeatInterval = s.heartbeatInterval;
+      heartbeatTimeout = s.heartbeatTimeout;
+      askTimeout = s.askTimeout;
+      fleetPolicy = s.fleetPolicy;
+      snapshotEvery = s.snapshotEvery;
+      security = s.security;
+      limits = s.limits;
+      metricsPort = s.metricsPort;
+      dashboardPort = s.dashboardPort;
+      nightly = s.nightly;
+    }
+
+    public Builder grpc(String host, int port) {
+      grpcHost = host;
+      grpcPort = port;
+      return this;
+    }
+
+    public Builder cluster(String host, int port, List<String> seeds) {
+      clusterHost = host;
+      clusterPort = port;
+      seedNodes = seeds;
+      return this;
+    }
+
+    public Builder store(Store kind, String url) {
+      store = kind;
+      storeUrl = url;
+      return this;
+    }
+
+    public Builder storeCredentials(String user, String password) {
+      storeUser = user;
+      storePassword = password;
+      return this;
+    }
+
+    public Builder heartbeat(Duration interval, Duration timeout) {
+      heartbeatInterval = interval;
+      heartbeatTimeout = timeout;
+      return this;
+    }
+
+    public Builder askTimeout(Duration timeout) {
+      askTimeout = timeout;
+      return this;
+    }
+
+    public Builder fleetPolicy(FleetPolicy policy) {
+      fleetPolicy = policy;
+      return this;
+    }
+
+    public Builder snapshotEvery(int events) {
+      snapshotEvery = events;
+      return this;
+    }
+
+    public Builder security(Security s) {
+      security = s;
+      return this;
+    }
+
+    public Builder limits(Limits l) {
+      limits = l;
+      return this;
+    }
+
+    public Builder metricsPort(int port) {
+      metricsPort = port;
+      return this;
+    }
+
+    public Builder dashboardPort(int port) {
+      dashboardPort = port;
+      return this;
+    }
+
+    public Builder nightly(NightlySettings n) {
+      nightly = n;
+      return this;
+    }
+
+    public ControllerSettings build() {
+      return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl,
+          storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
+          security, limits, metricsPort, dashboardPort, nightly);
+    }
   }
 }

@@ -21,6 +21,14 @@ public final class TestActorKits {
     return ActorTestKit.create(CBOR);
   }
 
+  /** A kit whose persistent actors journal in memory, without snapshots. */
+  public static ActorTestKit inMemoryJournal() {
+    return ActorTestKit.create(ConfigFactory.parseString("""
+        pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
+        pekko.persistence.snapshot-store.plugin = ""
+        """));
+  }
+
   /** A kit for {@link EventSourcedBehaviorTestKit}: its journal, and CBOR. */
   public static ActorTestKit eventSourced() {
     return ActorTestKit.create(EventSourcedBehaviorTestKit.config().withFallback(CBOR));

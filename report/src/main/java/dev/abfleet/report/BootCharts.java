@@ -1,5 +1,10 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootValues;
+
+import dev.abfleet.stats.verdict.Row;
+
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -11,7 +16,7 @@ import java.util.TreeMap;
  * The per-boot charts of one metric in one host class, for {@link HtmlReport}: each boot's value
  * by pair in boot order (drift and outliers show), and each compared arm's paired changes with
  * the verdict's estimate, interval and noise threshold. A boot's value is the one the verdict
- * engine uses ({@link Assessor#bootValue}): the median of its measured iterations. Warm-up boots
+ * engine uses ({@link BootValues#of}): the median of its measured iterations. Warm-up boots
  * and failed boots have none.
  */
 final class BootCharts {
@@ -26,7 +31,7 @@ final class BootCharts {
   /** Boots of the class ({@code null} = every class) with a value of the metric, in boot order. */
   static List<Point> points(Report r, String metric, String unit, String cls) {
     List<BootRecord> boots = boots(r, cls).stream()
-        .filter(b -> Double.isFinite(Assessor.bootValue(b, metric, unit))).toList();
+        .filter(b -> Double.isFinite(BootValues.of(b, metric, unit))).toList();
     Map<Integer, List<BootRecord>> byPair = new TreeMap<>();
     for (BootRecord b : boots) {
       byPair.computeIfAbsent(b.pair() == null ? 0 : b.pair(), p -> new ArrayList<>()).add(b);
@@ -39,7 +44,7 @@ final class BootCharts {
         // Boots of one pair sit side by side, the one that booted first on the left.
         double slot = pair + (i - (list.size() - 1) / 2.0) * 0.5 / list.size();
         out.add(new Point(b.arm(), b.id(), b.host(), pair, slot,
-            Assessor.bootValue(b, metric, unit)));
+            BootValues.of(b, metric, unit)));
       }
     });
     return out;
@@ -55,8 +60,8 @@ final class BootCharts {
     for (BootRecord b : boots) {
       BootRecord o = b.arm().equals(r.design().baseline()) && b.pair() != null
           ? other.get(b.host() + "\u0000" + b.pair()) : null;
-      double base = Assessor.bootValue(b, metric, unit);
-      double cand = Assessor.bootValue(o, metric, unit);
+      double base = BootValues.of(b, metric, unit);
+      double cand = BootValues.of(o, metric, unit);
       if (o != null && base > 0 && cand > 0 && Double.isFinite(base) && Double.isFinite(cand)) {
         out.add(new PairChange(arm, b.host(), b.pair(), cand / base - 1));
       }

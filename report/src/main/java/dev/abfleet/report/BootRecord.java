@@ -1,10 +1,15 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.VerdictBoot;
+
+import dev.abfleet.stats.verdict.BootSample;
+
+
 import java.util.List;
 
 /**
  * One boot, as every report path sees it: the experiment entity's recorded runs and the lines
- * of an {@code analyze} input become the same records, so one builder ({@link Assessor}) turns
+ * of an {@code analyze} input become the same records, so one builder (stats' verdict Assessor) turns
  * both into verdicts.
  *
  * @param id run id (fleet) or boot id (analyze input)
@@ -31,7 +36,7 @@ public record BootRecord(
     String accelerator,
     boolean warmupBoot,
     List<BootSample> samples,
-    RunFacts run) {
+    RunFacts run) implements VerdictBoot {
 
   public static final String OK = "ok";
 
@@ -46,6 +51,7 @@ public record BootRecord(
     return (long) pair * 1_000 + (warmupBoot ? 0 : 1 + orderInPair);
   }
 
+  @Override
   public boolean failed() {
     return !OK.equals(status);
   }

@@ -1,9 +1,11 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.Row;
+
 import dev.abfleet.model.CounterRatio;
 
 import dev.abfleet.stats.SignInterval;
-import dev.abfleet.stats.VerdictEngine;
+import dev.abfleet.stats.Medians;
 import java.util.regex.Pattern;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +116,7 @@ public final class CounterRatios {
   }
 
   private static double median(List<Double> values) {
-    return VerdictEngine.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    return Medians.of(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.VerdictDesign;
+
 import dev.abfleet.model.CounterRatio;
 
 import dev.abfleet.stats.Policy;
@@ -44,17 +46,13 @@ public record Design(
         List.of());
   }
 
-  /** Candidates, then the ceiling: every arm compared with the baseline. */
-  public List<String> compared() {
-    if (ceiling.isEmpty()) {
-      return candidates;
-    }
-    List<String> out = new java.util.ArrayList<>(candidates);
-    out.add(ceiling);
-    return List.copyOf(out);
+  /** What the verdict needs of this design: the arms, metrics, policy, seed and pair budget. */
+  public VerdictDesign verdict() {
+    return new VerdictDesign(baseline, candidates, ceiling, metrics, gatingMetrics, policy, seed, maxPairs);
   }
 
-  public boolean gates(String metric) {
-    return gatingMetrics.isEmpty() || gatingMetrics.contains(metric);
+  /** Candidates, then the ceiling: every arm compared with the baseline. */
+  public List<String> compared() {
+    return verdict().compared();
   }
 }

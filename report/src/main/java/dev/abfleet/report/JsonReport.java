@@ -1,5 +1,11 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Row;
+
+import dev.abfleet.stats.verdict.Assessment;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,5 +1,9 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.Row;
+
+import dev.abfleet.stats.verdict.Assessment;
+
 import dev.abfleet.stats.Adjustment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,9 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.Row;
+
 import dev.abfleet.stats.SignInterval;
-import dev.abfleet.stats.VerdictEngine;
+import dev.abfleet.stats.Medians;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -132,6 +134,6 @@ public final class TelemetryChanges {
   }
 
   private static double median(List<Double> values) {
-    return VerdictEngine.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    return Medians.of(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 }

@@ -1,5 +1,9 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.Row;
+
+import dev.abfleet.stats.verdict.Assessment;
+
 import dev.abfleet.stats.Comparison;
 import java.util.ArrayList;
 import java.util.List;

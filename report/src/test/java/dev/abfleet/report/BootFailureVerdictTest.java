@@ -1,5 +1,11 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Assessment;
+
+import dev.abfleet.stats.verdict.Assessor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -29,7 +35,7 @@ class BootFailureVerdictTest {
     }
     Design d = new Design("e-panic", "stock", List.of("panicky"), "", List.of(), Set.of(),
         new Policy(0.02, 0.05), 7, null);
-    return new Report(d, Assessor.assess(d, boots),
+    return new Report(d, Assessor.assess(d.verdict(), boots),
         new Run("completed", 7, 8, 8, 0, 0, "", false, boots));
   }
 

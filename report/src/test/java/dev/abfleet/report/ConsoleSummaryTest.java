@@ -1,5 +1,9 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Assessor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +34,7 @@ class ConsoleSummaryTest {
       boots.add(boot("b", p, p >= 8 - warningBoots));
     }
     Design d = new Design("e1", "a", List.of("b"), "", List.of(), Set.of(), new Policy(0.02, 0.05), 1, null);
-    return new Report(d, Assessor.assess(d, boots), new Run("completed", 1, 8, 8, 0, 0, "", false, boots));
+    return new Report(d, Assessor.assess(d.verdict(), boots), new Run("completed", 1, 8, 8, 0, 0, "", false, boots));
   }
 
   @Test

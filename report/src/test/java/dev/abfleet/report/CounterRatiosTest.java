@@ -1,5 +1,11 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Row;
+
+import dev.abfleet.stats.verdict.Assessor;
+
 import dev.abfleet.model.CounterRatio;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +70,7 @@ class CounterRatiosTest {
     }
     Design d = new Design("e1", "stock", List.of("spin"), "", List.of(), Set.of(),
         new Policy(0.02, 0.05), 1, null, ratios);
-    return new Report(d, Assessor.assess(d, boots),
+    return new Report(d, Assessor.assess(d.verdict(), boots),
         new Run("completed", 1, boots.size() / 2, boots.size() / 2, 0, 0, "", false, boots));
   }
 

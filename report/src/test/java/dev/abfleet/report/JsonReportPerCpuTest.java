@@ -1,5 +1,9 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Assessor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,7 +33,7 @@ class JsonReportPerCpuTest {
       boots.add(boot("spin", p, c));
     }
     Design d = new Design("e1", "base", List.of("spin"), "", List.of(), Set.of(), new Policy(0.02, 0.05), 1, null);
-    return new Report(d, Assessor.assess(d, boots), new Run("completed", 1, 2, 2, 0, 0, "", false, boots));
+    return new Report(d, Assessor.assess(d.verdict(), boots), new Run("completed", 1, 2, 2, 0, 0, "", false, boots));
   }
 
   @Test

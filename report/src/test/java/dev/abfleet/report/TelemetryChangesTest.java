@@ -1,5 +1,11 @@
 package dev.abfleet.report;
 
+import dev.abfleet.stats.verdict.BootSample;
+
+import dev.abfleet.stats.verdict.Row;
+
+import dev.abfleet.stats.verdict.Assessor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -40,7 +46,7 @@ class TelemetryChangesTest {
     }
     Design d = new Design("e1", "base", List.of("spin"), "", List.of(), Set.of(),
         new Policy(0.02, 0.05), 1, null);
-    return new Report(d, Assessor.assess(d, boots),
+    return new Report(d, Assessor.assess(d.verdict(), boots),
         new Run("completed", 1, 8, 8, 0, 0, "", false, boots));
   }
 

@@ -1,7 +1,6 @@
 package dev.abfleet.stats;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
@@ -215,14 +214,6 @@ public final class VerdictEngine {
 
   /** Median of the values, ignoring NaN; NaN when none is left (or values is null). */
   public static double median(double[] values) {
-    if (values == null) {
-      return Double.NaN;
-    }
-    double[] v = Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
-    int n = v.length;
-    if (n == 0) {
-      return Double.NaN;
-    }
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+    return Medians.of(values);
   }
 }

@@ -76,16 +76,32 @@ public final class PacedWorker implements AutoCloseable {
   }
 
   public PacedWorker(int port, String hostId, Identity identity, long bootMs, Predicate<RunAssignment> infraFails) {
+    this(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build(), hostId, identity, bootMs,
+        infraFails);
+  }
+
+  /** A worker on {@code channel} (e.g. in-process to a controller in this JVM); it owns the channel. */
+  public PacedWorker(ManagedChannel channel, String hostId, long bootMs, Predicate<RunAssignment> infraFails) {
+    this(channel, hostId, Identity.QEMU_TCG, bootMs, infraFails);
+  }
+
+  public PacedWorker(ManagedChannel channel, String hostId, Identity identity, long bootMs,
+      Predicate<RunAssignment> infraFails) {
     this.hostId = hostId;
     this.identity = identity;
     this.bootMs = bootMs;
     this.infraFails = infraFails;
-    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    this.channel = channel;
   }
 
   /** A QEMU/TCG host whose every boot reports samples, connected. */
   public static PacedWorker connect(int port, String hostId, long bootMs) {
     return new PacedWorker(port, hostId, bootMs, r -> false).start();
+  }
+
+  /** As {@link #connect(int, String, long)}, on {@code channel}. */
+  public static PacedWorker connect(ManagedChannel channel, String hostId, long bootMs) {
+    return new PacedWorker(channel, hostId, bootMs, r -> false).start();
   }
 
   /** Connects, says hello and starts its heartbeats. */

@@ -1,7 +1,7 @@
 package dev.abfleet.controller.bisect;
 
 import dev.abfleet.controller.experiment.ExperimentView;
-import dev.abfleet.report.Row;
+import dev.abfleet.stats.verdict.Row;
 import java.util.List;
 
 /** What a probe's finished experiment says about the probed kernel. */

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.build;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.build.BuildEvent.AttemptStarted;
 import dev.abfleet.controller.build.BuildEvent.BuildSubmitted;
@@ -150,7 +152,7 @@ public final class BuildEntity
   private ReplyEffect<BuildEvent, BuildState> onLeaseLost(BuildState state, LoseLease wrapped) {
     LeaseHolder.LeaseLost lost = wrapped.notice();
     var attempt = state.attempt();
-    if (attempt == null || !attempt.hostId().equals(lost.hostId()) || attempt.epoch() != lost.epoch()) {
+    if (attempt == null || !attempt.hostId().equals(lost.hostId()) || !Fence.admits(attempt.epoch(), lost.epoch())) {
       return Effect().noReply();
     }
     String why = "lease lost on host " + lost.hostId() + ": " + lost.reason();
@@ -179,7 +181,7 @@ public final class BuildEntity
 
   private ReplyEffect<BuildEvent, BuildState> onProgress(BuildState state, RecordProgress cmd) {
     var attempt = state.attempt();
-    if (attempt != null && attempt.attemptId().equals(cmd.attemptId()) && attempt.epoch() == cmd.epoch()) {
+    if (attempt != null && attempt.attemptId().equals(cmd.attemptId()) && Fence.admits(attempt.epoch(), cmd.epoch())) {
       progress = cmd.progress();
     }
     return Effect().noReply();

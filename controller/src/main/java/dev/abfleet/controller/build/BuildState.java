@@ -1,5 +1,7 @@
 package dev.abfleet.controller.build;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.build.BuildEvent.AttemptEnded;
 import dev.abfleet.controller.build.BuildEvent.AttemptStarted;
@@ -51,7 +53,7 @@ public record BuildState(String buildId, Status status, BuildInputs inputs, Atte
   /** True when a report of {@code attemptId} from {@code hostId} under {@code epoch} is the running attempt's. */
   public boolean isCurrent(String attemptId, String hostId, long epoch) {
     return attempt != null && attempt.attemptId().equals(attemptId) && attempt.hostId().equals(hostId)
-        && attempt.epoch() == epoch;
+        && Fence.admits(attempt.epoch(), epoch);
   }
 
   /** The id of the next attempt: unique per build and attempt number. */

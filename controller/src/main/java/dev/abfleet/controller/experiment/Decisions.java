@@ -1,5 +1,7 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockStarted;
 import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentCompleted;
@@ -97,7 +99,7 @@ public final class Decisions {
       return new Decision(List.of(), RecordResult.DUPLICATE);
     }
     InFlightBlock block = state.inFlight().get(blockId);
-    if (block == null || block.epoch() != outcome.leaseEpoch() || !block.contains(outcome.runId())) {
+    if (block == null || !Fence.admits(block.epoch(), outcome.leaseEpoch()) || !block.contains(outcome.runId())) {
       return new Decision(List.of(new RunRejected(outcome.runId(), blockId, outcome.leaseEpoch())),
           RecordResult.REJECTED_STALE);
     }

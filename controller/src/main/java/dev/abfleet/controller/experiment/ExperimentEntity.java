@@ -1,5 +1,7 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
@@ -8,7 +10,7 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
-import dev.abfleet.report.Assessment;
+import dev.abfleet.stats.verdict.Assessment;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -239,7 +241,7 @@ public final class ExperimentEntity
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onBlockFinished(ExperimentState state, BlockFinished cmd) {
     InFlightBlock block = state.inFlight().get(cmd.blockId());
-    if (!state.running() || block == null || block.epoch() != cmd.epoch() || block.complete()) {
+    if (!state.running() || block == null || !Fence.admits(block.epoch(), cmd.epoch()) || block.complete()) {
       return Effect().noReply();
     }
     if (cmd.preempted()) {

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockStarted;
@@ -168,7 +170,7 @@ public record ExperimentState(
 
   public List<InFlightBlock> blocksOn(String hostId, long epoch) {
     return inFlight.values().stream()
-        .filter(b -> b.hostId().equals(hostId) && b.epoch() == epoch)
+        .filter(b -> b.hostId().equals(hostId) && Fence.admits(b.epoch(), epoch))
         .toList();
   }
 

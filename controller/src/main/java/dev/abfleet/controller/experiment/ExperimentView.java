@@ -1,7 +1,7 @@
 package dev.abfleet.controller.experiment;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.report.Assessment;
+import dev.abfleet.stats.verdict.Assessment;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,9 +1,11 @@
 package dev.abfleet.controller.experiment;
 
-import dev.abfleet.report.Assessment;
-import dev.abfleet.report.Assessor;
+import dev.abfleet.stats.verdict.BootValues;
+
+import dev.abfleet.stats.verdict.Assessment;
+import dev.abfleet.stats.verdict.Assessor;
 import dev.abfleet.report.BootRecord;
-import dev.abfleet.report.BootSample;
+import dev.abfleet.stats.verdict.BootSample;
 import dev.abfleet.report.Design;
 import dev.abfleet.report.MetricCounters;
 import dev.abfleet.report.RunFacts;
@@ -23,13 +25,13 @@ public final class ReportInputs {
   public static Assessment assess(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
       long seed) {
     return pairs.isEmpty() ? Assessment.EMPTY
-        : Assessor.assess(design(spec, seed), completedPairs(spec, pairs));
+        : Assessor.assess(design(spec, seed).verdict(), completedPairs(spec, pairs));
   }
 
   /** Whether a sequential experiment may stop after these completed pairs. */
   public static boolean stopEarly(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
       long seed) {
-    return Assessor.stopEarly(design(spec, seed), completedPairs(spec, pairs));
+    return Assessor.stopEarly(design(spec, seed).verdict(), completedPairs(spec, pairs));
   }
 
   /**
@@ -88,6 +90,6 @@ public final class ReportInputs {
 
   /** Median of the boot's measured iterations of {@code metric}; NaN when it failed. */
   static double bootValue(RunOutcome boot, String metric) {
-    return boot == null ? Double.NaN : Assessor.bootValue(record(boot, null), metric);
+    return boot == null ? Double.NaN : BootValues.of(record(boot, null), metric);
   }
 }

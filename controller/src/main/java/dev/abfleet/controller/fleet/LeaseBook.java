@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The durable facts of the fleet: the last epoch handed out per host and the leases in force.
- * Epochs only grow, across restarts too, so a result carrying an old epoch is always stale.
+ * Epochs only grow, across restarts too, so a result carrying an old epoch is always stale
+ * ({@link Fence} has the rules).
  */
 public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     implements CborSerializable {
@@ -23,7 +24,7 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
 
   /** The epoch the next lease of this host gets: strictly above every earlier one. */
   public long nextEpoch(String hostId) {
-    return lastEpoch.getOrDefault(hostId, 0L) + 1;
+    return Fence.next(lastEpoch.get(hostId));
   }
 
   public Optional<Lease> leaseOf(String hostId) {
@@ -34,10 +35,9 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     return active.containsKey(hostId);
   }
 
-  /** True when (host, epoch) is the lease in force right now. */
+  /** True when (host, epoch) is the lease in force right now ({@link Fence#inForce}). */
   public boolean isCurrent(String hostId, long epoch) {
-    Lease lease = active.get(hostId);
-    return lease != null && lease.epoch() == epoch;
+    return Fence.inForce(active.get(hostId), epoch);
   }
 
   /** Applies a lease; a second lease on a leased host or a non-increasing epoch cannot happen. */
@@ -45,10 +45,7 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     if (active.containsKey(lease.hostId())) {
       throw new IllegalStateException("host " + lease.hostId() + " is already leased");
     }
-    if (lease.epoch() < nextEpoch(lease.hostId())) {
-      throw new IllegalStateException(
-          "epoch " + lease.epoch() + " of host " + lease.hostId() + " does not increase");
-    }
+    Fence.checkRises(lease, lastEpoch.get(lease.hostId()));
     return new LeaseBook(((PersistentMap<String, Long>) lastEpoch).with(lease.hostId(), lease.epoch()),
         ((PersistentMap<String, Lease>) active).with(lease.hostId(), lease));
   }

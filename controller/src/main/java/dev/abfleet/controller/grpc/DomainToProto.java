@@ -37,8 +37,8 @@ import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.Workload;
 import dev.abfleet.proto.fleet.v1.VmShape;
-import dev.abfleet.report.Assessment;
-import dev.abfleet.report.Row;
+import dev.abfleet.stats.verdict.Assessment;
+import dev.abfleet.stats.verdict.Row;
 import java.util.List;
 
 /** Domain -> proto, for everything that leaves the controller through gRPC. */

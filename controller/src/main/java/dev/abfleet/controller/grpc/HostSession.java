@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.RecordResult;
 import dev.abfleet.controller.experiment.RunOutcome;
@@ -329,7 +331,7 @@ final class HostSession {
     stops.put(m.epoch(), m);
     Blocks next = new Blocks(state.blocks(), stops, state.preempted());
     for (Block block : state.blocks().values()) {
-      if (block.leaseEpoch() == m.epoch()) {
+      if (Fence.admits(block.leaseEpoch(), m.epoch())) {
         next = stopped(next, block, m);
       }
     }

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.fleet.Fence;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.plan.RunPlan;
 import java.util.Optional;
@@ -37,7 +38,7 @@ final class ReportCheck {
         || (!reportedHostId.isEmpty() && !reportedHostId.equals(streamHostId))) {
       return Optional.of(WRONG_HOST);
     }
-    if (block.leaseEpoch() != epoch) {
+    if (!Fence.admits(block.leaseEpoch(), epoch)) {
       return Optional.of(STALE_EPOCH);
     }
     return Optional.empty();

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.grpc;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.build.BuildEntity;
 import dev.abfleet.controller.build.BuildOutcome;
 import dev.abfleet.controller.build.BuildView;
@@ -64,7 +66,7 @@ final class SessionBuilds {
    * @return true when the stopped lease is a build's (nothing for the blocks to keep)
    */
   boolean stop(StopBlock stop) {
-    var stopped = jobs.values().stream().filter(j -> j.leaseEpoch() == stop.epoch()).toList();
+    var stopped = jobs.values().stream().filter(j -> Fence.admits(j.leaseEpoch(), stop.epoch())).toList();
     if (!stop.afterCurrentBoot()) {
       stopped.forEach(j -> stream.cancel(j.attemptId(), stop.reason(), false));
     }
@@ -73,7 +75,7 @@ final class SessionBuilds {
 
   void progress(BuildProgressed m) {
     BuildJob job = jobs.get(m.attemptId());
-    if (job != null && job.leaseEpoch() == m.epoch()) {
+    if (job != null && Fence.admits(job.leaseEpoch(), m.epoch())) {
       sharding.entityRefFor(BuildEntity.TYPE_KEY, job.buildId())
           .tell(new BuildEntity.RecordProgress(m.attemptId(), m.epoch(), m.progress()));
     }
@@ -92,7 +94,7 @@ final class SessionBuilds {
     if (job == null || !job.buildId().equals(m.buildId())) {
       return Optional.of(ReportCheck.UNLEASED_BLOCK);
     }
-    if (job.leaseEpoch() != m.epoch()) {
+    if (!Fence.admits(job.leaseEpoch(), m.epoch())) {
       return Optional.of(ReportCheck.STALE_EPOCH);
     }
     return Optional.empty();

@@ -1,5 +1,7 @@
 package dev.abfleet.controller.schedule;
 
+import dev.abfleet.controller.fleet.Fence;
+
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.FreeHosts;
@@ -8,6 +10,7 @@ import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import dev.abfleet.controller.fleet.SessionMessage;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -105,14 +108,23 @@ public final class Scheduler
 
   /** @param snapshotEvery save a snapshot of the state every this many events; 0 = never */
   public static Behavior<Command> create(FleetPolicy policy, int snapshotEvery) {
+    return create(policy, snapshotEvery, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock the wall clock of boot starts (preemption picks the boot that ends soonest) and
+   *     of quarantine cool-downs, which are persisted as wall times and outlive a restart
+   */
+  public static Behavior<Command> create(FleetPolicy policy, int snapshotEvery, Clock clock) {
     return Behaviors.setup(context -> Behaviors.withTimers(
-        timers -> new Scheduler(context, timers, policy, snapshotEvery)));
+        timers -> new Scheduler(context, timers, policy, snapshotEvery, clock)));
   }
 
   private final ActorContext<Command> context;
   private final TimerScheduler<Command> timers;
   private final FleetPolicy policy;
   private final int snapshotEvery;
+  private final Clock clock;
   // Rebuilt from hellos and experiment requests after a restart; SchedulerState is durable.
   private Fleet fleet = Fleet.empty();
   // The hosts that may take a lease now, kept in step with the fleet and the current state.
@@ -135,12 +147,13 @@ public final class Scheduler
   private Demands standingsDemands;
 
   private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers,
-      FleetPolicy policy, int snapshotEvery) {
+      FleetPolicy policy, int snapshotEvery, Clock clock) {
     super(PERSISTENCE_ID);
     this.context = context;
     this.timers = timers;
     this.policy = policy;
     this.snapshotEvery = snapshotEvery;
+    this.clock = clock;
     this.quarantines = new Quarantines(policy);
   }
 
@@ -356,7 +369,7 @@ public final class Scheduler
 
   private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
     if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
-      bootSince.put(cmd.hostId(), System.currentTimeMillis());
+      bootSince.put(cmd.hostId(), clock.millis());
     }
     SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
     quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
@@ -380,7 +393,7 @@ public final class Scheduler
     List<Event> events = new ArrayList<>();
     List<String> quarantinedNow = new ArrayList<>();
     int quarantined = state.marks().quarantined().size();
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     for (var entry : reasons.entrySet()) {
       String host = entry.getKey();
       if (state.marks().quarantine(host).isPresent() || fleet.host(host).isEmpty()) {
@@ -420,7 +433,7 @@ public final class Scheduler
   /** A block that holds its host far beyond its boots' timeouts is revoked; its pair re-runs. */
   private Effect<Event, SchedulerState> onLeaseExpired(SchedulerState state, LeaseExpired msg) {
     var lease = state.leases().leaseOf(msg.hostId());
-    if (lease.isEmpty() || lease.get().epoch() != msg.epoch()) {
+    if (!Fence.inForce(lease.orElse(null), msg.epoch())) {
       return Effect().none();
     }
     String why = "lease timed out: no BlockFinished after " + msg.after().toSeconds() + " s";
@@ -431,7 +444,7 @@ public final class Scheduler
   }
 
   private void armCoolDown(String hostId, long sinceEpochMs) {
-    long left = sinceEpochMs + policy.quarantineCoolDown().toMillis() - System.currentTimeMillis();
+    long left = sinceEpochMs + policy.quarantineCoolDown().toMillis() - clock.millis();
     timers.startSingleTimer("cool-down-" + hostId, new CoolDownOver(hostId, sinceEpochMs),
         Duration.ofMillis(Math.max(0, left)));
   }
@@ -553,7 +566,7 @@ public final class Scheduler
     }
     return Effect().persist(events).thenRun(s -> {
       batch.runAfter(s);
-      long now = System.currentTimeMillis();
+      long now = clock.millis();
       // Leases end only by LeaseReleased: forget exactly those hosts (a host re-leased in the
       // same batch gets its new start below).
       events.forEach(e -> {

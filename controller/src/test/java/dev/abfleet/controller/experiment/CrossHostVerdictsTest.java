@@ -42,7 +42,7 @@ class CrossHostVerdictsTest {
         "qemu", 100, 1000, 5, "6.1.0", samples, "", "");
   }
 
-  private static List<Comparison> rows(dev.abfleet.report.Assessment a) {
+  private static List<Comparison> rows(dev.abfleet.stats.verdict.Assessment a) {
     return a.rows().stream().filter(r -> r.arm().equals("cand")).map(r -> r.comparison()).toList();
   }
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class ExperimentViewTest {
   static ExperimentView view(String state, int done, int wanted, long meanBlockMs) {
     return new ExperimentView("e1", Specs.ab(wanted, 1), state, done, wanted, 1,
-        dev.abfleet.report.Assessment.EMPTY,
+        dev.abfleet.stats.verdict.Assessment.EMPTY,
         List.of(), "", 0, 0, meanBlockMs);
   }
 

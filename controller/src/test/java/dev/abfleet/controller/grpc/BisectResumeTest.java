@@ -38,9 +38,9 @@ class BisectResumeTest extends ControllerNodeTest {
     ControllerSettings settings = fastSettings()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
     Experiment firstBefore;
-    try (ControllerNode first = ControllerNode.start(settings);
+    try (ControllerNode first = ControllerNodeTest.inProcess(settings);
         // Answers enough blocks to finish the first probe (6 or 10 pairs), then holds the rest.
-        FakeWorker stalling = new FakeWorker(first.grpcPort(), "h1", 0.7, 10, false).withSlowArms(SLOW_FROM_3).start()) {
+        FakeWorker stalling = new FakeWorker(first, "h1", 0.7, 10, false).withSlowArms(SLOW_FROM_3).start()) {
       ManagedChannel channel = channel(first);
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
       bisects.startBisect(BisectServiceTest.request("b-r", 8));
@@ -51,8 +51,8 @@ class BisectResumeTest extends ControllerNodeTest {
       channel.shutdownNow();
     }
 
-    try (ControllerNode second = ControllerNode.start(settings);
-        FakeWorker worker = new FakeWorker(second.grpcPort(), "h1", 0.7, Integer.MAX_VALUE, false)
+    try (ControllerNode second = ControllerNodeTest.inProcess(settings);
+        FakeWorker worker = new FakeWorker(second, "h1", 0.7, Integer.MAX_VALUE, false)
             .withSlowArms(SLOW_FROM_3).start()) {
       ManagedChannel channel = channel(second);
       // Only the bisect submits its last probe's experiment: its appearance shows the bisect went

@@ -49,8 +49,8 @@ class BisectServiceTest extends ControllerNodeTest {
   @Test
   @Timeout(60)
   void aStartedBisectRunsOneExperimentPerProbeAndWatchEndsWithTheAnswer() {
-    try (ControllerNode node = ControllerNode.start(fastSettings());
-        FakeWorker worker = new FakeWorker(node.grpcPort(), "h1", 0.7, Integer.MAX_VALUE, false)
+    try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings());
+        FakeWorker worker = new FakeWorker(node, "h1", 0.7, Integer.MAX_VALUE, false)
             .withSlowArms(arm -> arm.startsWith("probe-") && Integer.parseInt(arm.substring(6)) >= 3).start()) {
       ManagedChannel channel = channel(node);
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
@@ -88,8 +88,8 @@ class BisectServiceTest extends ControllerNodeTest {
   @Test
   @Timeout(60)
   void cancelStopsTheProbeInFlightAndBadCallsAreNamed() throws Exception {
-    try (ControllerNode node = ControllerNode.start(fastSettings());
-        FakeWorker stalling = new FakeWorker(node.grpcPort(), "h1", 0.7, 0, false).start()) {
+    try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings());
+        FakeWorker stalling = new FakeWorker(node, "h1", 0.7, 0, false).start()) {
       ManagedChannel channel = channel(node);
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
       bisects.startBisect(request("b-cancel", 4));

@@ -23,6 +23,7 @@ import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.List;
@@ -56,8 +57,17 @@ abstract class ControllerNodeTest {
     return ExperimentServiceGrpc.newBlockingStub(channel);
   }
 
+  /** A channel to the node: in-process when it serves in-process, else plaintext TCP on loopback. */
   static ManagedChannel channel(ControllerNode node) {
-    return NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort()).usePlaintext().build();
+    return node.inProcessName().<ManagedChannel>map(n -> InProcessChannelBuilder.forName(n).build())
+        .orElseGet(() -> NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort()).usePlaintext().build());
+  }
+
+  private static final java.util.concurrent.atomic.AtomicInteger NODES = new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A node serving in this JVM only: no port, no socket (the services and actors are the same). */
+  static ControllerNode inProcess(ControllerSettings settings) {
+    return ControllerNode.startInProcess(settings, "controller-" + NODES.incrementAndGet());
   }
 
   static String submit(ExperimentServiceGrpc.ExperimentServiceBlockingStub client, String id, int pairs) {

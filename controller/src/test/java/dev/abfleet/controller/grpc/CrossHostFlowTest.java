@@ -34,7 +34,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
     client = client(channel);
   }
@@ -59,9 +59,9 @@ class CrossHostFlowTest extends ControllerNodeTest {
   /** 8 pairs per class: with two classes in the Holm family, 6 could not reach alpha / 2. */
   @Test
   void eachHostBootsItsHypervisorAndEveryClassGetsThePolicysPairs() throws Exception {
-    linux = new FakeWorker(node.grpcPort(), "linux-1", 0.7, Integer.MAX_VALUE, false)
+    linux = new FakeWorker(node, "linux-1", 0.7, Integer.MAX_VALUE, false)
         .withHypervisor("qemu", "kvm").start();
-    mac = new FakeWorker(node.grpcPort(), "mac-1", 0.7, Integer.MAX_VALUE, false)
+    mac = new FakeWorker(node, "mac-1", 0.7, Integer.MAX_VALUE, false)
         .withHypervisor("vz", "vz").start();
     Eventually.await("2 host(s) listed", Duration.ofSeconds(5),
         () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 2);
@@ -100,7 +100,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsASelectorNoKnownHostCanRunNamingBothHypervisors() throws Exception {
-    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    linux = FakeWorker.connect(node, "linux-1", 1.0);
     Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
         () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec vzOnly = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
@@ -117,7 +117,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsAnAarch64KernelWhenNoKnownHostBootsAarch64Guests() throws Exception {
-    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    linux = FakeWorker.connect(node, "linux-1", 1.0);
     Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
         () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec.Builder arm64 = spec(4).toBuilder();
@@ -131,7 +131,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
-    linux = FakeWorker.connect(node.grpcPort(), "linux-1", 1.0);
+    linux = FakeWorker.connect(node, "linux-1", 1.0);
     Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
         () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(

@@ -34,7 +34,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
     client = client(channel);
   }
@@ -59,8 +59,8 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void twoWorkersCompleteSixPairsAndTheSlowerCandidateRegresses() throws Exception {
-    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
-    worker(FakeWorker.connect(node.grpcPort(), "h2", 0.7));
+    worker(FakeWorker.connect(node, "h1", 0.7));
+    worker(FakeWorker.connect(node, "h2", 0.7));
     awaitHosts(2);
 
     String id = submit(client, "", 6);
@@ -76,12 +76,12 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void pairOfADroppedWorkerRerunsElsewhereWithoutDuplicates() throws Exception {
-    FakeWorker dropping = worker(new FakeWorker(node.grpcPort(), "h1", 0.7, Integer.MAX_VALUE, true).start());
+    FakeWorker dropping = worker(new FakeWorker(node, "h1", 0.7, Integer.MAX_VALUE, true).start());
     awaitHosts(1);
     String id = submit(client, "e-drop", 6);
     Eventually.await("a block assigned", java.time.Duration.ofSeconds(5), () -> !dropping.assignments.isEmpty());
     assertThat(dropping.assignments).hasSize(1);
-    worker(FakeWorker.connect(node.grpcPort(), "h2", 0.7));
+    worker(FakeWorker.connect(node, "h2", 0.7));
 
     Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
 
@@ -95,7 +95,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void watchStreamsUntilTheExperimentCompletes() throws Exception {
-    worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);
     String id = submit(client, "e-watch", 2);
 
@@ -110,7 +110,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void acknowledgesEveryRunReportOnceItsExperimentHandledIt() throws Exception {
-    FakeWorker w = worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    FakeWorker w = worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);
     String id = submit(client, "e-ack", 2);
     client.withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
@@ -130,7 +130,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void sequentialExperimentStopsAtTheFirstLookWhenTheEffectIsLarge() throws Exception {
-    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
+    worker(FakeWorker.connect(node, "h1", 0.7));
     awaitHosts(1);
     ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
         .setPolicy(Policy.newBuilder().setSeed(17).addGatingMetrics("metadata_stat").addLooks(10).addLooks(20))
@@ -148,7 +148,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void sequentialExperimentWithoutAnEffectRunsToItsLastLook() throws Exception {
-    worker(FakeWorker.connect(node.grpcPort(), "h1", 1.0));
+    worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);
     ExperimentSpec spec = ControllerNodeTest.spec(0).toBuilder()
         .setPolicy(Policy.newBuilder().setSeed(17).addGatingMetrics("metadata_stat").addLooks(4).addLooks(8))
@@ -163,7 +163,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void ceilingArmIsComparedButNeverGatesAndCandidatesAreReportedAsAFractionOfIt() throws Exception {
-    worker(FakeWorker.connect(node.grpcPort(), "h1", 0.7));
+    worker(FakeWorker.connect(node, "h1", 0.7));
     awaitHosts(1);
     ExperimentSpec spec = ControllerNodeTest.spec(6).toBuilder()
         .addArms(ControllerNodeTest.arm("ceil", "ceiling", "c"))
@@ -195,7 +195,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void cancellingAnExperimentStopsItsBlocksOnTheWorkers() throws Exception {
-    FakeWorker holding = worker(new FakeWorker(node.grpcPort(), "h1", 1.0, 0, false).start());
+    FakeWorker holding = worker(new FakeWorker(node, "h1", 1.0, 0, false).start());
     awaitHosts(1);
     String id = submit(client, "e-stop", 4);
     Eventually.await("a block assigned", java.time.Duration.ofSeconds(5), () -> !holding.assignments.isEmpty());
@@ -226,7 +226,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
 
   @Test
   void firstWorkerMessageMustBeHello() throws Exception {
-    FakeWorker w = worker(new FakeWorker(node.grpcPort(), "h1", 1.0, 0, false));
+    FakeWorker w = worker(new FakeWorker(node, "h1", 1.0, 0, false));
     // A raw stream whose first message is a heartbeat.
     var stub = dev.abfleet.proto.fleet.v1.WorkerServiceGrpc.newStub(channel);
     var error = new java.util.concurrent.CompletableFuture<Throwable>();

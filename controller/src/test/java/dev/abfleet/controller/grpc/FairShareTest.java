@@ -25,9 +25,9 @@ class FairShareTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
-    worker = PacedWorker.connect(node.grpcPort(), "h1", 150);
+    worker = PacedWorker.connect(ControllerNodeTest.channel(node), "h1", 150);
   }
 
   @AfterEach

@@ -49,16 +49,32 @@ final class FakeWorker implements AutoCloseable {
    * @param dropMidBlock on the first block, report one boot and then drop the stream
    */
   FakeWorker(int grpcPort, String hostId, double candidateFactor, int answerBlocks, boolean dropMidBlock) {
+    this(NettyChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build(), hostId, candidateFactor,
+        answerBlocks, dropMidBlock);
+  }
+
+  /** A worker of {@code node}, over TCP or in-process as the node serves. */
+  FakeWorker(dev.abfleet.controller.ControllerNode node, String hostId, double candidateFactor, int answerBlocks,
+      boolean dropMidBlock) {
+    this(ControllerNodeTest.channel(node), hostId, candidateFactor, answerBlocks, dropMidBlock);
+  }
+
+  private FakeWorker(ManagedChannel channel, String hostId, double candidateFactor, int answerBlocks,
+      boolean dropMidBlock) {
     this.hostId = hostId;
     this.candidateFactor = candidateFactor;
     this.random = new Random(hostId.hashCode());
     this.answerBlocks = answerBlocks;
     this.dropMidBlock = dropMidBlock;
-    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+    this.channel = channel;
   }
 
   static FakeWorker connect(int port, String hostId, double candidateFactor) {
     return new FakeWorker(port, hostId, candidateFactor, Integer.MAX_VALUE, false).start();
+  }
+
+  static FakeWorker connect(dev.abfleet.controller.ControllerNode node, String hostId, double candidateFactor) {
+    return new FakeWorker(node, hostId, candidateFactor, Integer.MAX_VALUE, false).start();
   }
 
   /** Advertises this hypervisor with this accelerator instead of qemu/tcg; call before start. */

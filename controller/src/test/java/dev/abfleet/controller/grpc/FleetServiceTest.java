@@ -32,10 +32,10 @@ class FleetServiceTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() throws InterruptedException {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
     fleet = FleetServiceGrpc.newBlockingStub(channel);
-    worker = FakeWorker.connect(node.grpcPort(), "h1", 1.0);
+    worker = FakeWorker.connect(node, "h1", 1.0);
     Eventually.await("the worker listed", java.time.Duration.ofSeconds(5), () -> hosts() > 0);
   }
 

@@ -26,10 +26,10 @@ class HostHealthTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() throws InterruptedException {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
-    broken = new PacedWorker(node.grpcPort(), "h1", 50, run -> true).start();
-    good = PacedWorker.connect(node.grpcPort(), "h2", 50);
+    broken = new PacedWorker(ControllerNodeTest.channel(node), "h1", 50, run -> true).start();
+    good = PacedWorker.connect(ControllerNodeTest.channel(node), "h2", 50);
     Eventually.await("2 hosts listed", java.time.Duration.ofSeconds(5), () -> hosts().size() >= 2);
   }
 

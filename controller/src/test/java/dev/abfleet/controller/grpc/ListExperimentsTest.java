@@ -22,7 +22,7 @@ class ListExperimentsTest extends ControllerNodeTest {
   void listsNewestFirstByStatePagedAndAfterARestart(@TempDir Path dir) throws Exception {
     ControllerSettings settings = fastSettings()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
-    try (ControllerNode node = ControllerNode.start(settings)) {
+    try (ControllerNode node = ControllerNodeTest.inProcess(settings)) {
       ManagedChannel channel = channel(node);
       var client = client(channel);
       for (String id : List.of("e-1", "e-2", "e-3")) {
@@ -50,7 +50,7 @@ class ListExperimentsTest extends ControllerNodeTest {
       channel.shutdownNow();
     }
 
-    try (ControllerNode restarted = ControllerNode.start(settings)) {
+    try (ControllerNode restarted = ControllerNodeTest.inProcess(settings)) {
       ManagedChannel channel = channel(restarted);
       var client = client(channel);
       List<String> paged = new ArrayList<>();
@@ -73,7 +73,7 @@ class ListExperimentsTest extends ControllerNodeTest {
   void rejectsAnUnknownStateNamingTheKnownOnes(@TempDir Path dir) throws Exception {
     ControllerSettings settings = fastSettings()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
-    try (ControllerNode node = ControllerNode.start(settings)) {
+    try (ControllerNode node = ControllerNodeTest.inProcess(settings)) {
       ManagedChannel channel = channel(node);
       assertStatus(Status.Code.INVALID_ARGUMENT, () -> client(channel).listExperiments(
           ListExperimentsRequest.newBuilder().addStates("done").build()));
@@ -85,7 +85,7 @@ class ListExperimentsTest extends ControllerNodeTest {
 
   @Test
   void anInMemoryJournalCannotBeListed() throws Exception {
-    try (ControllerNode node = ControllerNode.start(fastSettings())) {
+    try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings())) {
       ManagedChannel channel = channel(node);
       assertStatus(Status.Code.FAILED_PRECONDITION, () -> client(channel).listExperiments(
           ListExperimentsRequest.getDefaultInstance()));

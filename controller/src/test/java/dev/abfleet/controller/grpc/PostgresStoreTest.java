@@ -31,8 +31,8 @@ class PostgresStoreTest extends ControllerNodeTest {
   @EnumSource(TestPostgres.Source.class)
   void experimentFinishesAfterARestartOnTheSameDatabase(TestPostgres.Source source) throws Exception {
     try (TestPostgres.Database db = TestPostgres.create(source)) {
-      try (ControllerNode first = ControllerNode.start(on(db));
-          FakeWorker stalling = new FakeWorker(first.grpcPort(), "h1", 0.7, 2, false).start()) {
+      try (ControllerNode first = ControllerNodeTest.inProcess(on(db));
+          FakeWorker stalling = new FakeWorker(first, "h1", 0.7, 2, false).start()) {
         ManagedChannel channel = channel(first);
         submit(client(channel), "e-pg", 6);
         awaitExperiment(client(channel), "e-pg",
@@ -40,8 +40,8 @@ class PostgresStoreTest extends ControllerNodeTest {
         channel.shutdownNow();
       }
 
-      try (ControllerNode second = ControllerNode.start(on(db));
-          FakeWorker worker = FakeWorker.connect(second.grpcPort(), "h1", 0.7)) {
+      try (ControllerNode second = ControllerNodeTest.inProcess(on(db));
+          FakeWorker worker = FakeWorker.connect(second, "h1", 0.7)) {
         // Nobody asks about the experiment: remembered by sharding, it wakes up and gets hosts.
         Eventually.await("blocks after restart", java.time.Duration.ofSeconds(10), () -> !worker.assignments.isEmpty());
         ManagedChannel channel = channel(second);

@@ -26,10 +26,10 @@ class PreemptionTest extends ControllerNodeTest {
 
   @BeforeEach
   void start() {
-    node = ControllerNode.start(fastSettings());
+    node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
-    workers.add(PacedWorker.connect(node.grpcPort(), "h1", BOOT_MS));
-    workers.add(PacedWorker.connect(node.grpcPort(), "h2", BOOT_MS));
+    workers.add(PacedWorker.connect(ControllerNodeTest.channel(node), "h1", BOOT_MS));
+    workers.add(PacedWorker.connect(ControllerNodeTest.channel(node), "h2", BOOT_MS));
   }
 
   @AfterEach

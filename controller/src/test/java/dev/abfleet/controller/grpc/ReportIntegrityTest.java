@@ -31,15 +31,15 @@ class ReportIntegrityTest extends ControllerNodeTest {
 
   @Test
   void refusesAndCountsReportsForBlocksNotLeasedToTheStream() throws Exception {
-    try (ControllerNode node = ControllerNode.start(fastSettings())) {
+    try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings())) {
       ManagedChannel channel = channel(node);
       var client = client(channel);
       // The forger holds every block it gets without answering; the honest worker answers all.
-      FakeWorker forger = new FakeWorker(node.grpcPort(), "forger", 1.0, 0, false).start();
+      FakeWorker forger = new FakeWorker(node, "forger", 1.0, 0, false).start();
       await(() -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() == 1);
       String id = submit(client, "integrity", 3);
       await(() -> !forger.assignments.isEmpty());
-      FakeWorker honest = FakeWorker.connect(node.grpcPort(), "honest", 1.0);
+      FakeWorker honest = FakeWorker.connect(node, "honest", 1.0);
       await(() -> !honest.assignments.isEmpty());
 
       BlockAssignment own = forger.assignments.get(0);

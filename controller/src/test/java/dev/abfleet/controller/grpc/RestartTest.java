@@ -21,8 +21,8 @@ class RestartTest extends ControllerNodeTest {
     ControllerSettings settings = fastSettings()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
     long epochBefore;
-    try (ControllerNode first = ControllerNode.start(settings);
-        FakeWorker stalling = new FakeWorker(first.grpcPort(), "h1", 0.7, 2, false).start()) {
+    try (ControllerNode first = ControllerNodeTest.inProcess(settings);
+        FakeWorker stalling = new FakeWorker(first, "h1", 0.7, 2, false).start()) {
       ManagedChannel channel = channel(first);
       submit(client(channel), "e-restart", 6);
       Experiment partial = awaitExperiment(client(channel), "e-restart",
@@ -31,8 +31,8 @@ class RestartTest extends ControllerNodeTest {
       channel.shutdownNow();
     }
 
-    try (ControllerNode second = ControllerNode.start(settings);
-        FakeWorker worker = FakeWorker.connect(second.grpcPort(), "h1", 0.7)) {
+    try (ControllerNode second = ControllerNodeTest.inProcess(settings);
+        FakeWorker worker = FakeWorker.connect(second, "h1", 0.7)) {
       // Nobody asks about the experiment: it must wake up by itself and get hosts.
       Eventually.await("blocks after restart", java.time.Duration.ofSeconds(10), () -> !worker.assignments.isEmpty());
       ManagedChannel channel = channel(second);

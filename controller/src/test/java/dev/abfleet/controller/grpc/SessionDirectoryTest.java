@@ -2,7 +2,6 @@ package dev.abfleet.controller.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.schedule.IntroduceHost;
 import java.time.Duration;
@@ -17,10 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** A node's sessions are found through one directory entry, not one receptionist entry each. */
 class SessionDirectoryTest {
-  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("""
-      pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
-      pekko.persistence.snapshot-store.plugin = ""
-      """));
+  final ActorTestKit kit = dev.abfleet.controller.TestActorKits.inMemoryJournal();
 
   @AfterEach
   void stop() {

@@ -6,7 +6,6 @@ import dev.abfleet.model.Cron;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.artifact.ArtifactStore;
 import dev.abfleet.controller.artifact.ArtifactStoreSettings;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -35,10 +34,7 @@ class NightlyTest {
   private static final Duration TICK = Duration.ofMillis(20);
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("""
-      pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
-      pekko.persistence.snapshot-store.plugin = ""
-      """));
+  final ActorTestKit kit = dev.abfleet.controller.TestActorKits.inMemoryJournal();
 
   @TempDir Path dir;
   final SteppedClock clock = new SteppedClock(Instant.parse("2026-03-10T00:00:00Z"));

@@ -2,7 +2,6 @@ package dev.abfleet.controller.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.fleet.SessionMessage;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -12,10 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** A scheduler that starts (again, or on another node) finds the host sessions already live. */
 class SchedulerFailoverTest {
-  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("""
-      pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
-      pekko.persistence.snapshot-store.plugin = ""
-      """));
+  final ActorTestKit kit = dev.abfleet.controller.TestActorKits.inMemoryJournal();
 
   @AfterEach
   void stop() {

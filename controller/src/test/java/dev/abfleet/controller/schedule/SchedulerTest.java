@@ -2,7 +2,6 @@ package dev.abfleet.controller.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.typesafe.config.ConfigFactory;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
@@ -17,10 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class SchedulerTest {
-  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("""
-      pekko.persistence.journal.plugin = "pekko.persistence.journal.inmem"
-      pekko.persistence.snapshot-store.plugin = ""
-      """));
+  final ActorTestKit kit = dev.abfleet.controller.TestActorKits.inMemoryJournal();
 
   @AfterEach
   void stop() {

@@ -1,5 +1,7 @@
 package dev.abfleet.worker.guest;
 
+import dev.abfleet.model.Arch;
+
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -9,8 +11,8 @@ import java.util.stream.Collectors;
  * host of another architecture (Debian names).
  */
 public enum GuestArch {
-  X86_64("x86_64", ElfInfo.X86_64, "amd64", "x86_64-linux-gnu-gcc", "gcc-x86-64-linux-gnu libc6-dev-amd64-cross"),
-  AARCH64("aarch64", ElfInfo.AARCH64, "arm64", "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross");
+  X86_64(Arch.X86_64, ElfInfo.X86_64, "amd64", "x86_64-linux-gnu-gcc", "gcc-x86-64-linux-gnu libc6-dev-amd64-cross"),
+  AARCH64(Arch.AARCH64, ElfInfo.AARCH64, "arm64", "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross");
 
   private final String wire;
   private final int elfMachine;
@@ -18,8 +20,8 @@ public enum GuestArch {
   private final String crossCompiler;
   private final String crossPackages;
 
-  GuestArch(String wire, int elfMachine, String debianArch, String crossCompiler, String crossPackages) {
-    this.wire = wire;
+  GuestArch(Arch arch, int elfMachine, String debianArch, String crossCompiler, String crossPackages) {
+    this.wire = arch.wire();
     this.elfMachine = elfMachine;
     this.debianArch = debianArch;
     this.crossCompiler = crossCompiler;

@@ -1,8 +1,8 @@
 package dev.abfleet.cli.analyze.samples;
 
-import dev.abfleet.report.Assessor;
+import dev.abfleet.stats.verdict.Assessor;
 import dev.abfleet.report.BootRecord;
-import dev.abfleet.report.BootSample;
+import dev.abfleet.stats.verdict.BootSample;
 import dev.abfleet.report.Design;
 import dev.abfleet.report.Report;
 import dev.abfleet.stats.Policy;
@@ -62,7 +62,7 @@ public final class Analyzer {
     }
     Design design = new Design(experiment, baseline, candidates, "", List.of(), Set.of(), policy,
         seed, maxPairs);
-    return new Report(design, Assessor.assess(design, boots), null);
+    return new Report(design, Assessor.assess(design.verdict(), boots), null);
   }
 
   /**

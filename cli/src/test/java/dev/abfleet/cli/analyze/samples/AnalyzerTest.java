@@ -1,8 +1,9 @@
 package dev.abfleet.cli.analyze.samples;
 
+import dev.abfleet.stats.verdict.BootValues;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.report.Assessor;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.report.Report;
 import dev.abfleet.stats.Policy;
@@ -33,8 +34,8 @@ class AnalyzerTest {
         s("a", 0, "m", 110, false), s("a", 0, "m", 120, false), s("b", 0, "m", 50, false));
     List<BootRecord> boots = Analyzer.boots(in);
     assertThat(boots).hasSize(2);
-    assertThat(Assessor.bootValue(boots.get(0), "m")).isEqualTo(110.0);
-    assertThat(Assessor.bootValue(boots.get(1), "m")).isEqualTo(50.0);
+    assertThat(BootValues.of(boots.get(0), "m")).isEqualTo(110.0);
+    assertThat(BootValues.of(boots.get(1), "m")).isEqualTo(50.0);
   }
 
   @Test

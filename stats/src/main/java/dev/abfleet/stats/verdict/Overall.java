@@ -1,4 +1,6 @@
-package dev.abfleet.report;
+package dev.abfleet.stats.verdict;
+
+import dev.abfleet.stats.verdict.Row;
 
 import dev.abfleet.stats.BootFailureComparison;
 import dev.abfleet.stats.Comparison;

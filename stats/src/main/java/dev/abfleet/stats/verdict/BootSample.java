@@ -1,4 +1,4 @@
-package dev.abfleet.report;
+package dev.abfleet.stats.verdict;
 
 /**
  * One value a boot produced for one metric.

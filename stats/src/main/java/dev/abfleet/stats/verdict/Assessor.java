@@ -1,11 +1,10 @@
-package dev.abfleet.report;
+package dev.abfleet.stats.verdict;
 
 import dev.abfleet.stats.BootFailureComparison;
 import dev.abfleet.stats.BootFailures;
 import dev.abfleet.stats.Comparison;
 import dev.abfleet.stats.Direction;
 import dev.abfleet.stats.HostClasses;
-import dev.abfleet.stats.Iterations;
 import dev.abfleet.stats.MetricInput;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +30,7 @@ public final class Assessor {
   private Assessor() {}
 
   /** The verdicts of these boots under this design; {@link Assessment#EMPTY} for no boots. */
-  public static Assessment assess(Design design, List<BootRecord> boots) {
+  public static Assessment assess(VerdictDesign design, List<? extends VerdictBoot> boots) {
     Inputs in = Inputs.of(design, boots);
     if (in.inputs.isEmpty()) {
       return Assessment.EMPTY;
@@ -66,7 +65,7 @@ public final class Assessor {
    * gating metric is decided in every class ({@link HostClasses#stopAt}). Always false for a
    * fixed design and at the last look (the pair budget, which the caller handles).
    */
-  public static boolean stopEarly(Design design, List<BootRecord> boots) {
+  public static boolean stopEarly(VerdictDesign design, List<? extends VerdictBoot> boots) {
     List<Integer> looks = design.policy().looks();
     if (looks.isEmpty() || boots.isEmpty()) {
       return false;
@@ -79,28 +78,6 @@ public final class Assessor {
       return false;
     }
     return HostClasses.stopAt(look, in.inputs, design.policy(), design.seed());
-  }
-
-  /** Median of the boot's measured (non-warm-up) iterations; NaN when it failed or has none. */
-  public static double bootValue(BootRecord boot, String metric) {
-    return bootValue(boot, metric, null);
-  }
-
-  /** As {@link #bootValue(BootRecord, String)}, counting only values in {@code unit} (null = any). */
-  static double bootValue(BootRecord boot, String metric, String unit) {
-    if (boot == null || boot.failed()) {
-      return Double.NaN;
-    }
-    List<BootSample> its = boot.samples().stream()
-        .filter(s -> s.metric().equals(metric) && (unit == null || s.unit().equals(unit)))
-        .toList();
-    double[] values = new double[its.size()];
-    boolean[] warmup = new boolean[its.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = its.get(i).value();
-      warmup[i] = its.get(i).warmup();
-    }
-    return Iterations.collapse(values, warmup).value();
   }
 
   /** Candidate center as a fraction of the ceiling's, direction-aware; 0 when not computable. */
@@ -132,20 +109,20 @@ public final class Assessor {
     boolean paired;
     int pairs;
 
-    static Inputs of(Design design, List<BootRecord> all) {
+    static Inputs of(VerdictDesign design, List<? extends VerdictBoot> all) {
       Inputs in = new Inputs();
-      List<BootRecord> boots = all.stream().filter(b -> !b.warmupBoot()).toList();
+      List<VerdictBoot> boots = all.stream().filter(b -> !b.warmupBoot()).<VerdictBoot>map(b -> b).toList();
       in.paired = boots.stream().allMatch(b -> b.host() != null && b.pair() != null);
-      Map<String, List<BootRecord>> byArm = new LinkedHashMap<>();
+      Map<String, List<VerdictBoot>> byArm = new LinkedHashMap<>();
       boots.forEach(b -> byArm.computeIfAbsent(b.arm(), a -> new ArrayList<>()).add(b));
-      List<BootRecord> base = byArm.getOrDefault(design.baseline(), List.of());
+      List<? extends VerdictBoot> base = byArm.getOrDefault(design.baseline(), List.of());
       if (base.isEmpty()) {
         return in;
       }
       List<MetricFacts> metrics = MetricFacts.of(design, boots);
       for (String arm : design.compared()) {
-        List<BootRecord> other = byArm.getOrDefault(arm, List.of());
-        List<BootRecord[]> pairs = in.paired ? match(base, other, design.maxPairs()) : List.of();
+        List<? extends VerdictBoot> other = byArm.getOrDefault(arm, List.of());
+        List<VerdictBoot[]> pairs = in.paired ? match(base, other, design.maxPairs()) : List.of();
         if (in.paired) {
           in.pairs = Math.max(in.pairs, pairs.size());
         }
@@ -166,7 +143,7 @@ public final class Assessor {
       return in;
     }
 
-    private static MetricInput paired(Design design, MetricFacts m, List<BootRecord[]> pairs,
+    private static MetricInput paired(VerdictDesign design, MetricFacts m, List<VerdictBoot[]> pairs,
         List<String> warnings) {
       int n = pairs.size();
       double[] a = new double[n];
@@ -174,10 +151,10 @@ public final class Assessor {
       String[] hosts = new String[n];
       boolean[] baselineFirst = new boolean[n];
       for (int i = 0; i < n; i++) {
-        BootRecord b = pairs.get(i)[0];
-        BootRecord o = pairs.get(i)[1];
-        a[i] = bootValue(b, m.metric, m.unit);
-        c[i] = bootValue(o, m.metric, m.unit);
+        VerdictBoot b = pairs.get(i)[0];
+        VerdictBoot o = pairs.get(i)[1];
+        a[i] = BootValues.of(b, m.metric, m.unit);
+        c[i] = BootValues.of(o, m.metric, m.unit);
         hosts[i] = b.host();
         baselineFirst[i] = b.order() < o.order();
         if (!b.accelerator().isEmpty() && !o.accelerator().isEmpty()
@@ -192,22 +169,22 @@ public final class Assessor {
           baselineFirst);
     }
 
-    private static MetricInput unpaired(Design design, MetricFacts m, List<BootRecord> base,
-        List<BootRecord> other) {
+    private static MetricInput unpaired(VerdictDesign design, MetricFacts m, List<? extends VerdictBoot> base,
+        List<? extends VerdictBoot> other) {
       return MetricInput.unpaired(m.metric, m.unit, m.direction, design.gates(m.metric),
           values(sorted(base, design.maxPairs()), m),
           values(sorted(other, design.maxPairs()), m));
     }
 
     /** Unpaired: one value per boot that has the metric or failed (NaN). */
-    private static double[] values(List<BootRecord> boots, MetricFacts m) {
+    private static double[] values(List<? extends VerdictBoot> boots, MetricFacts m) {
       return boots.stream()
           .filter(b -> b.failed() || b.samples().stream()
               .anyMatch(s -> s.metric().equals(m.metric) && s.unit().equals(m.unit)))
-          .mapToDouble(b -> bootValue(b, m.metric, m.unit)).toArray();
+          .mapToDouble(b -> BootValues.of(b, m.metric, m.unit)).toArray();
     }
 
-    private static String[] classes(List<BootRecord[]> pairs) {
+    private static String[] classes(List<VerdictBoot[]> pairs) {
       if (pairs.stream().allMatch(p -> p[0].hostClass() == null && p[1].hostClass() == null)) {
         return null;
       }
@@ -215,41 +192,41 @@ public final class Assessor {
           .toArray(String[]::new);
     }
 
-    private static BootFailureComparison failures(List<BootRecord[]> pairs, boolean paired,
-        List<BootRecord> base, List<BootRecord> other, Design design) {
-      List<BootRecord> a = paired ? pairs.stream().map(p -> p[0]).toList()
+    private static BootFailureComparison failures(List<VerdictBoot[]> pairs, boolean paired,
+        List<? extends VerdictBoot> base, List<? extends VerdictBoot> other, VerdictDesign design) {
+      List<? extends VerdictBoot> a = paired ? pairs.stream().map(p -> p[0]).toList()
           : sorted(base, design.maxPairs());
-      List<BootRecord> c = paired ? pairs.stream().map(p -> p[1]).toList()
+      List<? extends VerdictBoot> c = paired ? pairs.stream().map(p -> p[1]).toList()
           : sorted(other, design.maxPairs());
       return BootFailures.compare(failed(a), a.size(), failed(c), c.size(),
           design.policy().alpha());
     }
 
-    private static int failed(List<BootRecord> boots) {
-      return (int) boots.stream().filter(BootRecord::failed).count();
+    private static int failed(List<? extends VerdictBoot> boots) {
+      return (int) boots.stream().filter(VerdictBoot::failed).count();
     }
 
-    private static List<BootRecord> sorted(List<BootRecord> boots, Integer max) {
-      List<BootRecord> list = boots.stream()
-          .sorted(Comparator.comparingLong(BootRecord::order)).toList();
+    private static List<? extends VerdictBoot> sorted(List<? extends VerdictBoot> boots, Integer max) {
+      List<? extends VerdictBoot> list = boots.stream()
+          .sorted(Comparator.comparingLong(VerdictBoot::order)).toList();
       return max == null ? list : list.subList(0, Math.min(max, list.size()));
     }
 
     /** Baseline and other boot of each (host, pair) that has both, by pair, then host. */
-    private static List<BootRecord[]> match(List<BootRecord> base, List<BootRecord> other,
+    private static List<VerdictBoot[]> match(List<? extends VerdictBoot> base, List<? extends VerdictBoot> other,
         Integer max) {
-      Map<String, BootRecord> byKey = new LinkedHashMap<>();
-      for (BootRecord b : other) {
+      Map<String, VerdictBoot> byKey = new LinkedHashMap<>();
+      for (VerdictBoot b : other) {
         byKey.putIfAbsent(b.host() + "\u0000" + b.pair(), b);
       }
-      List<BootRecord[]> out = new ArrayList<>();
-      for (BootRecord a : base) {
-        BootRecord c = byKey.get(a.host() + "\u0000" + a.pair());
+      List<VerdictBoot[]> out = new ArrayList<>();
+      for (VerdictBoot a : base) {
+        VerdictBoot c = byKey.get(a.host() + "\u0000" + a.pair());
         if (c != null) {
-          out.add(new BootRecord[] {a, c});
+          out.add(new VerdictBoot[] {a, c});
         }
       }
-      out.sort(Comparator.<BootRecord[]>comparingInt(p -> p[0].pair())
+      out.sort(Comparator.<VerdictBoot[]>comparingInt(p -> p[0].pair())
           .thenComparing(p -> p[0].host()));
       return max != null && out.size() > max ? List.copyOf(out.subList(0, max)) : out;
     }
@@ -261,10 +238,10 @@ public final class Assessor {
    */
   private record MetricFacts(String metric, String unit, Direction direction,
       List<String> warnings) {
-    static List<MetricFacts> of(Design design, List<BootRecord> boots) {
+    static List<MetricFacts> of(VerdictDesign design, List<? extends VerdictBoot> boots) {
       Map<String, List<String>> units = new LinkedHashMap<>();
       Map<String, String> better = new LinkedHashMap<>();
-      for (BootRecord b : boots) {
+      for (VerdictBoot b : boots) {
         for (BootSample s : b.samples()) {
           List<String> seen = units.computeIfAbsent(s.metric(), k -> new ArrayList<>());
           if (!seen.contains(s.unit())) {

@@ -1,4 +1,4 @@
-package dev.abfleet.report;
+package dev.abfleet.stats.verdict;
 
 import dev.abfleet.stats.Comparison;
 

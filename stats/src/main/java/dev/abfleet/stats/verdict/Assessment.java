@@ -1,4 +1,6 @@
-package dev.abfleet.report;
+package dev.abfleet.stats.verdict;
+
+import dev.abfleet.stats.verdict.Assessor;
 
 import dev.abfleet.stats.BootFailureComparison;
 import java.util.List;
