@@ -374,7 +374,9 @@ public final class Scheduler
     SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
     quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
         .map(why -> Map.of(cmd.hostId(), why)).orElse(Map.of()));
-    return flushNow();
+    // Written at the next flush with everything else queued: one write per report would stash
+    // every other command of the fleet behind it.
+    return Effect().none();
   }
 
   private Effect<Event, SchedulerState> onNoiseObserved(SchedulerState state, NoiseObserved cmd) {

@@ -85,9 +85,11 @@ class SchedulerBurstTest {
     TestProbe<SessionMessage> session = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     assertThat(hosts(scheduler)).hasSize(1);
+    CountDownLatch writing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     journal.withPolicy((persistenceId, operation) -> {
       if (operation instanceof WriteEvents) {
+        writing.countDown();
         try {
           release.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -97,8 +99,9 @@ class SchedulerBurstTest {
       return ProcessingSuccess$.MODULE$;
     });
 
-    // Persists an INFRA failure: the write waits, and the scheduler stashes what follows.
+    // Persists an INFRA failure at its flush: the write waits, and the scheduler stashes what follows.
     scheduler.tell(new Scheduler.RunHandled("h1", true, "boot timed out"));
+    assertThat(writing.await(10, TimeUnit.SECONDS)).as("the scheduler writes the failure").isTrue();
     for (int i = 0; i < ROUNDS; i++) {
       scheduler.tell(new Scheduler.ReportRejected("h1", "stale_epoch"));
       scheduler.tell(new Scheduler.RunHandled("h1", i % 2 == 1, i % 2 == 1 ? "boot timed out" : ""));
