@@ -11,9 +11,12 @@ import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.stats.verdict.Assessment;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -38,7 +41,7 @@ public final class ExperimentEntity
     extends EventSourcedBehaviorWithEnforcedReplies<ExperimentEntity.Command, ExperimentEvent, ExperimentState> {
 
   public sealed interface Command extends CborSerializable
-      permits Submit, Get, Cancel, PlanOnLease, RecordRun, LoseLease, BlockFinished, Wake {}
+      permits Submit, Get, Cancel, PlanOnLease, RecordRun, LoseLease, BlockFinished, Wake, Flush {}
 
   /** Replies Accepted, also for a repeat of the same spec; an error names the bad field. */
   public record Submit(ExperimentSpec spec, ActorRef<StatusReply<Accepted>> replyTo)
@@ -75,6 +78,9 @@ public final class ExperimentEntity
 
   private record Wake(String why) implements Command {}
 
+  /** Writes the events decided since the last write (group commit); sent to itself only. */
+  private enum Flush implements Command { INSTANCE }
+
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "experiment");
 
@@ -105,6 +111,14 @@ public final class ExperimentEntity
   // The verdicts and the completed pairs they were computed from (identity).
   private Map<Integer, List<RunOutcome>> assessmentOf;
   private Assessment assessment = Assessment.EMPTY;
+  // Group commit: the events decided since the last write, the persisted state with them applied
+  // (null when none wait), and what to do once they are written (replies above all).
+  private final List<ExperimentEvent> pendingEvents = new ArrayList<>();
+  private final List<Consumer<ExperimentState>> pendingThens = new ArrayList<>();
+  private ExperimentState pendingState;
+  private boolean flushQueued;
+  // While running, the verdicts are recomputed no sooner than this (System.nanoTime()).
+  private long assessNotBefore = Long.MIN_VALUE;
 
   private ExperimentEntity(ActorContext<Command> context, String experimentId,
       ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
@@ -131,14 +145,15 @@ public final class ExperimentEntity
   public CommandHandlerWithReply<Command, ExperimentEvent, ExperimentState> commandHandler() {
     return newCommandHandlerWithReplyBuilder()
         .forAnyState()
-        .onCommand(Submit.class, this::onSubmit)
+        .onCommand(Submit.class, (state, cmd) -> onSubmit(current(state), cmd))
         .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), view(state)))
-        .onCommand(Cancel.class, this::onCancel)
-        .onCommand(PlanOnLease.class, this::onPlanBlock)
-        .onCommand(RecordRun.class, this::onRecordRun)
-        .onCommand(LoseLease.class, this::onLeaseLost)
-        .onCommand(BlockFinished.class, this::onBlockFinished)
-        .onCommand(Wake.class, this::onWake)
+        .onCommand(Cancel.class, (state, cmd) -> onCancel(current(state), cmd))
+        .onCommand(PlanOnLease.class, (state, cmd) -> onPlanBlock(current(state), cmd))
+        .onCommand(RecordRun.class, (state, cmd) -> onRecordRun(current(state), cmd))
+        .onCommand(LoseLease.class, (state, cmd) -> onLeaseLost(current(state), cmd))
+        .onCommand(BlockFinished.class, (state, cmd) -> onBlockFinished(current(state), cmd))
+        .onCommand(Wake.class, (state, cmd) -> onWake(current(state), cmd))
+        .onCommand(Flush.class, (state, cmd) -> onFlush(state))
         .build();
   }
 
@@ -155,16 +170,34 @@ public final class ExperimentEntity
   }
 
   /**
+   * The least time between two computations of a running experiment's verdicts for its view.
+   * Watchers poll every 100 ms and a pair completes every few ms on a large fleet, while a
+   * verdict (a host bootstrap over every completed pair) takes milliseconds to tens of them on
+   * this actor, which also plans the blocks hosts wait for. A view's verdicts are therefore up
+   * to this old (or twenty times their last computation, when that is longer) while the
+   * experiment runs; a finished experiment's are always those of all its pairs.
+   */
+  static final Duration ASSESS_EVERY = Duration.ofSeconds(1);
+
+  /**
    * The view of {@code state}, built once per state: watchers ask often, and a view recomputes
    * every verdict (a host bootstrap with several hosts), which would otherwise hold up the
-   * block planning this actor also does.
+   * block planning this actor also does. See {@link #ASSESS_EVERY}.
    */
   private ExperimentView view(ExperimentState state) {
-    if (state != viewOf) {
-      if (state.pairs() != assessmentOf || state.status() == ExperimentState.Status.NEW) {
-        assessment = state.status() == ExperimentState.Status.NEW ? Assessment.EMPTY
-            : ReportInputs.assess(state.spec(), state.completedPairs(), state.seed());
+    boolean running = state.status() == ExperimentState.Status.RUNNING;
+    boolean stale = state.pairs() != assessmentOf && state.status() != ExperimentState.Status.NEW;
+    boolean due = !running || System.nanoTime() - assessNotBefore >= 0;
+    if (state != viewOf || (stale && due)) {
+      if (state.status() == ExperimentState.Status.NEW) {
+        assessment = Assessment.EMPTY;
+        assessmentOf = null;
+      } else if (stale && due) {
+        long start = System.nanoTime();
+        assessment = ReportInputs.assess(state.spec(), state.completedPairs(), state.seed());
         assessmentOf = state.pairs();
+        long took = System.nanoTime() - start;
+        assessNotBefore = System.nanoTime() + Math.max(ASSESS_EVERY.toNanos(), 20 * took);
       }
       view = ExperimentView.of(state, assessment);
       viewOf = state;
@@ -175,29 +208,29 @@ public final class ExperimentEntity
   private ReplyEffect<ExperimentEvent, ExperimentState> onSubmit(ExperimentState state, Submit cmd) {
     if (state.status() != ExperimentState.Status.NEW) {
       if (state.spec().equals(cmd.spec())) {
-        return Effect().reply(cmd.replyTo(), StatusReply.success(new Accepted(experimentId, state.seed())));
+        return reply(cmd.replyTo(), StatusReply.success(new Accepted(experimentId, state.seed())));
       }
-      return Effect().reply(cmd.replyTo(), StatusReply.error("experiment '" + experimentId
+      return reply(cmd.replyTo(), StatusReply.error("experiment '" + experimentId
           + "' already exists with a different spec; submit it under a new id"));
     }
     List<String> problems = SpecValidator.validate(cmd.spec());
     if (!problems.isEmpty()) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error(String.join("; ", problems)));
+      return reply(cmd.replyTo(), StatusReply.error(String.join("; ", problems)));
     }
     long seed = cmd.spec().policy().seed() != 0 ? cmd.spec().policy().seed() : drawSeed();
-    return Effect().persist(new ExperimentSubmitted(experimentId, cmd.spec(), seed))
-        .thenRun(this::requestHosts)
-        .thenReply(cmd.replyTo(), s -> StatusReply.success(new Accepted(experimentId, seed)));
+    return write(state, List.of(new ExperimentSubmitted(experimentId, cmd.spec(), seed)), s -> {
+      requestHosts(s);
+      cmd.replyTo().tell(StatusReply.success(new Accepted(experimentId, seed)));
+    });
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onCancel(ExperimentState state, Cancel cmd) {
     if (!state.running()) {
-      return Effect().reply(cmd.replyTo(), view(state));
+      return reply(cmd.replyTo(), ExperimentView.of(state));
     }
     String reason = cmd.reason() == null || cmd.reason().isEmpty() ? "cancelled" : cmd.reason();
-    return Effect().persist(new ExperimentCancelled(reason))
-        .thenRun(s -> scheduler.tell(new Scheduler.WithdrawDemand(experimentId)))
-        .thenReply(cmd.replyTo(), ExperimentView::of);
+    return write(state, List.of(new ExperimentCancelled(reason)),
+        s -> cmd.replyTo().tell(ExperimentView.of(s)));
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onPlanBlock(ExperimentState state, PlanOnLease wrapped) {
@@ -207,27 +240,26 @@ public final class ExperimentEntity
         : java.util.OptionalInt.empty();
     if (pair.isEmpty()) {
       boolean waiting = state.running() && state.nextPair().isPresent();
-      return Effect().reply(cmd.replyTo(), new LeaseHolder.NoBlockNeeded(experimentId, waiting));
+      return reply(cmd.replyTo(), new LeaseHolder.NoBlockNeeded(experimentId, waiting));
     }
     Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(),
         state.spec().selector().hypervisorFor(cmd.capabilities()));
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
     String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities());
-    return Effect().persist(Decisions.started(block, attempt, hostClass, facts))
-        .thenReply(cmd.replyTo(), s -> new LeaseHolder.BlockPlanned(block));
+    return write(state, List.of(Decisions.started(block, attempt, hostClass, facts)),
+        s -> cmd.replyTo().tell(new LeaseHolder.BlockPlanned(block)));
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onRecordRun(ExperimentState state, RecordRun cmd) {
     Decisions.Decision decision = Decisions.recordRun(state, cmd.outcome(), cmd.blockId());
     if (decision.events().isEmpty()) {
-      return cmd.replyTo() == null
-          ? Effect().noReply()
-          : Effect().reply(cmd.replyTo(), decision.result());
+      return cmd.replyTo() == null ? Effect().noReply() : reply(cmd.replyTo(), decision.result());
     }
-    var effect = Effect().persist(decision.events()).thenRun(s -> followUp(decision.events(), s));
-    return cmd.replyTo() == null
-        ? effect.thenNoReply()
-        : effect.thenReply(cmd.replyTo(), s -> decision.result());
+    return write(state, decision.events(), s -> {
+      if (cmd.replyTo() != null) {
+        cmd.replyTo().tell(decision.result());
+      }
+    });
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onLeaseLost(ExperimentState state, LoseLease wrapped) {
@@ -236,7 +268,7 @@ public final class ExperimentEntity
     if (!state.running() || blocks.isEmpty()) {
       return Effect().noReply();
     }
-    return abandonAndFollowUp(state, blocks, "lease lost: " + cmd.reason(), true);
+    return abandon(state, blocks, "lease lost: " + cmd.reason(), true);
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onBlockFinished(ExperimentState state, BlockFinished cmd) {
@@ -245,9 +277,9 @@ public final class ExperimentEntity
       return Effect().noReply();
     }
     if (cmd.preempted()) {
-      return abandonAndFollowUp(state, List.of(block), Decisions.PREEMPTED, false);
+      return abandon(state, List.of(block), Decisions.PREEMPTED, false);
     }
-    return abandonAndFollowUp(state, List.of(block),
+    return abandon(state, List.of(block),
         "host " + block.hostId() + " finished the block without reporting every boot", true);
   }
 
@@ -256,17 +288,69 @@ public final class ExperimentEntity
       return Effect().noReply();
     }
     if (state.inFlight().isEmpty()) {
-      return Effect().none().thenRun(this::requestHosts).thenNoReply();
+      return write(state, List.of(), this::requestHosts);
     }
     // Blocks in flight before a restart lost their leases with the old controller.
-    return abandonAndFollowUp(state, List.copyOf(state.inFlight().values()),
+    return abandon(state, List.copyOf(state.inFlight().values()),
         "controller restarted while the block was running", false);
   }
 
-  private ReplyEffect<ExperimentEvent, ExperimentState> abandonAndFollowUp(
+  private ReplyEffect<ExperimentEvent, ExperimentState> abandon(
       ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
-    List<ExperimentEvent> events = Decisions.abandon(state, blocks, reason, charged);
-    return Effect().persist(events).thenRun(s -> followUp(events, s)).thenNoReply();
+    return write(state, Decisions.abandon(state, blocks, reason, charged), s -> { });
+  }
+
+  /** The persisted {@code state} with the events waiting for the next write applied. */
+  private ExperimentState current(ExperimentState state) {
+    return pendingState != null ? pendingState : state;
+  }
+
+  /**
+   * Queues {@code events} (decided against {@link #current}) for the next write and runs
+   * {@code then} once they are written: a burst of reports and block requests from many hosts
+   * costs one journal write, not one each in turn, and each host's answer waits for one write
+   * instead of a queue of them. Whoever is answered learns only what is durable.
+   */
+  private ReplyEffect<ExperimentEvent, ExperimentState> write(
+      ExperimentState current, List<ExperimentEvent> events, Consumer<ExperimentState> then) {
+    ExperimentState next = current;
+    for (ExperimentEvent event : events) {
+      next = next.apply(event);
+    }
+    pendingState = next;
+    pendingEvents.addAll(events);
+    pendingThens.add(then);
+    if (!flushQueued) {
+      flushQueued = true;
+      context.getSelf().tell(Flush.INSTANCE);
+    }
+    return Effect().noReply();
+  }
+
+  /** Answers now, or after the next write when the answer was read from events not yet written. */
+  private <T> ReplyEffect<ExperimentEvent, ExperimentState> reply(ActorRef<T> replyTo, T message) {
+    if (pendingThens.isEmpty()) {
+      return Effect().reply(replyTo, message);
+    }
+    pendingThens.add(s -> replyTo.tell(message));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<ExperimentEvent, ExperimentState> onFlush(ExperimentState state) {
+    flushQueued = false;
+    List<ExperimentEvent> events = List.copyOf(pendingEvents);
+    List<Consumer<ExperimentState>> thens = List.copyOf(pendingThens);
+    pendingEvents.clear();
+    pendingThens.clear();
+    pendingState = null;
+    if (events.isEmpty()) {
+      thens.forEach(t -> t.accept(state));
+      return Effect().noReply();
+    }
+    return Effect().persist(events).thenRun(s -> {
+      thens.forEach(t -> t.accept(s));
+      followUp(events, s);
+    }).thenNoReply();
   }
 
   /** Asks for hosts again after an abandoned block; withdraws demand once finished. */

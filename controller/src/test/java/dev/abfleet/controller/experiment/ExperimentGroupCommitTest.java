@@ -1,0 +1,88 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abfleet.controller.TestActorKits;
+import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.schedule.LeaseHolder;
+import dev.abfleet.controller.schedule.Scheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
+import org.apache.pekko.persistence.testkit.WriteEvents;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The entity writes what a burst of commands decided together (group commit): hosts asking for
+ * blocks while a write is under way are planned against the state with the waiting events, get
+ * distinct pairs, are answered only once their block is written, and cost one more write, not
+ * one each.
+ */
+class ExperimentGroupCommitTest {
+  static final int HOSTS = 20;
+
+  private final ActorTestKit kit = TestActorKits.eventSourced();
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  @Test
+  void blockRequestsArrivingDuringAWriteAreWrittenTogetherAndAnsweredOnceWritten() throws Exception {
+    PersistenceTestKit journal = PersistenceTestKit.create(kit.system());
+    TestProbe<Scheduler.Command> scheduler = kit.createTestProbe();
+    ActorRef<ExperimentEntity.Command> entity = kit.spawn(ExperimentEntity.create("g1", scheduler.ref()));
+    TestProbe<StatusReply<ExperimentEntity.Accepted>> accepted = kit.createTestProbe();
+    entity.tell(new ExperimentEntity.Submit(Specs.ab(HOSTS, 5), accepted.ref()));
+    assertThat(accepted.receiveMessage().isSuccess()).isTrue();
+
+    AtomicInteger writes = new AtomicInteger();
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    journal.withPolicy((persistenceId, operation) -> {
+      if (operation instanceof WriteEvents) {
+        writes.incrementAndGet();
+        writing.countDown();
+        try {
+          release.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return ProcessingSuccess$.MODULE$;
+    });
+
+    TestProbe<LeaseHolder.PlanReply> replies = kit.createTestProbe();
+    entity.tell(plan("h0", replies));
+    assertThat(writing.await(10, TimeUnit.SECONDS)).as("the first block is being written").isTrue();
+    for (int i = 1; i < HOSTS; i++) {
+      entity.tell(plan("h" + i, replies));
+    }
+    replies.expectNoMessage(Duration.ofMillis(300));
+    release.countDown();
+
+    List<LeaseHolder.PlanReply> answers = replies.receiveSeveralMessages(HOSTS, Duration.ofSeconds(10));
+    assertThat(answers).allMatch(a -> a instanceof LeaseHolder.BlockPlanned);
+    assertThat(answers.stream().map(a -> ((LeaseHolder.BlockPlanned) a).block().pairIndex()).distinct())
+        .as("no pair planned twice").hasSize(HOSTS);
+    assertThat(writes.get()).as("the first block, then the other %d together", HOSTS - 1).isEqualTo(2);
+    assertThat(journal.persistedInStorage("experiment|g1")).hasSize(1 + HOSTS);
+  }
+
+  private static ExperimentEntity.Command plan(String host, TestProbe<LeaseHolder.PlanReply> replies) {
+    HostCapabilities capabilities = new HostCapabilities(host, "x86_64", 2, 4096, Map.of(),
+        Map.of("qemu", List.of("tcg")), "", "", "");
+    return new ExperimentEntity.PlanOnLease(new LeaseHolder.PlanBlock(host, 1, capabilities, replies.ref()));
+  }
+}
