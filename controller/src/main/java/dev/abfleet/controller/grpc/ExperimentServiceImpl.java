@@ -210,16 +210,27 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   public void watchExperiment(
       WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
     poll(new Watch(request.getExperimentId(), (ServerCallStreamObserver<ExperimentProgress>) responses,
-        null, null, 0));
+        null, null, null, 0));
   }
 
   /**
    * One watcher's stream and what it last saw. The place in line and the ETA come from the
    * scheduler singleton, asked at most every {@link #STANDING_EVERY} per watcher so that many
    * watchers do not crowd the scheduler's mailbox; the experiment itself is looked at each poll.
+   * The view the last message was built from is kept: the entity hands out the same view until
+   * its state changes, and an unchanged view and standing need no new message (building one
+   * converts every boot).
    */
   private record Watch(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last,
-      Scheduler.Standing standing, long standingAtNanos) {}
+      ExperimentView view, Scheduler.Standing standing, long standingAtNanos) {
+
+    /** The message for {@code now} and {@code st}: the last one when neither changed. */
+    Watch next(ExperimentView now, Scheduler.Standing st, long stAtNanos) {
+      Experiment message = now == view && java.util.Objects.equals(st, standing) && last != null
+          ? last : experiment(now, st);
+      return new Watch(id, out, message, now, st, stAtNanos);
+    }
+  }
 
   static final Duration STANDING_EVERY = Duration.ofSeconds(1);
 
@@ -228,11 +239,9 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
       boolean fresh = w.standing() != null
           && System.nanoTime() - w.standingAtNanos() < STANDING_EVERY.toNanos();
       if (view.terminal() || fresh) {
-        return CompletableFuture.completedFuture(new Watch(w.id(), w.out(),
-            experiment(view, w.standing()), w.standing(), w.standingAtNanos()));
+        return CompletableFuture.completedFuture(w.next(view, w.standing(), w.standingAtNanos()));
       }
-      return standing(w.id()).thenApply(st -> new Watch(w.id(), w.out(), experiment(view, st), st,
-          System.nanoTime()));
+      return standing(w.id()).thenApply(st -> w.next(view, st, System.nanoTime()));
     }).whenComplete((next, failure) -> {
       if (w.out().isCancelled()) {
         return;
@@ -245,7 +254,8 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
       if (!now.equals(w.last()) && !w.out().isReady()) {
         // A slow watcher: nothing is queued for it; it gets the latest state once it can take
         // it (conflated), so a stalled client costs one Experiment, not one per change.
-        Watch unsent = new Watch(next.id(), next.out(), w.last(), next.standing(), next.standingAtNanos());
+        Watch unsent = new Watch(next.id(), next.out(), w.last(), w.view(), next.standing(),
+            next.standingAtNanos());
         system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(unsent), system.executionContext());
         return;
       }
