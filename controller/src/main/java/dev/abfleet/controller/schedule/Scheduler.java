@@ -289,9 +289,14 @@ public final class Scheduler
     return persistAndSchedule(state, List.of(new LeaseReleased(cmd.hostId(), cmd.epoch())), s -> { });
   }
 
+  /** Answered from what is written: after the next flush when changes wait for it. */
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
-    cmd.replyTo().tell(new Hosts(HostView.list(fleet, state.leases(), state.marks(), state.health(),
-        rejectedReports)));
+    Consumer<SchedulerState> answer = s -> cmd.replyTo().tell(new Hosts(HostView.list(fleet, s.leases(),
+        s.marks(), s.health(), rejectedReports)));
+    if (writes.hasPending()) {
+      return persistAndSchedule(state, List.of(), answer);
+    }
+    answer.accept(state);
     return Effect().none();
   }
 
