@@ -2,6 +2,7 @@ package dev.abfleet.controller.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.controller.JournalHold;
 import dev.abfleet.controller.TestActorKits;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.schedule.LeaseHolder;
@@ -9,15 +10,10 @@ import dev.abfleet.controller.schedule.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
-import org.apache.pekko.persistence.testkit.WriteEvents;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,36 +43,22 @@ class ExperimentGroupCommitTest {
     entity.tell(new ExperimentEntity.Submit(Specs.ab(HOSTS, 5), accepted.ref()));
     assertThat(accepted.receiveMessage().isSuccess()).isTrue();
 
-    AtomicInteger writes = new AtomicInteger();
-    CountDownLatch writing = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    journal.withPolicy((persistenceId, operation) -> {
-      if (operation instanceof WriteEvents) {
-        writes.incrementAndGet();
-        writing.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      return ProcessingSuccess$.MODULE$;
-    });
+    JournalHold hold = JournalHold.on(journal);
 
     TestProbe<LeaseHolder.PlanReply> replies = kit.createTestProbe();
     entity.tell(plan("h0", replies));
-    assertThat(writing.await(10, TimeUnit.SECONDS)).as("the first block is being written").isTrue();
+    assertThat(hold.awaitWriting()).as("the first block is being written").isTrue();
     for (int i = 1; i < HOSTS; i++) {
       entity.tell(plan("h" + i, replies));
     }
     replies.expectNoMessage(Duration.ofMillis(300));
-    release.countDown();
+    hold.release();
 
     List<LeaseHolder.PlanReply> answers = replies.receiveSeveralMessages(HOSTS, Duration.ofSeconds(10));
     assertThat(answers).allMatch(a -> a instanceof LeaseHolder.BlockPlanned);
     assertThat(answers.stream().map(a -> ((LeaseHolder.BlockPlanned) a).block().pairIndex()).distinct())
         .as("no pair planned twice").hasSize(HOSTS);
-    assertThat(writes.get()).as("the first block, then the other %d together", HOSTS - 1).isEqualTo(2);
+    assertThat(hold.writes()).as("the first block, then the other %d together", HOSTS - 1).isEqualTo(2);
     assertThat(journal.persistedInStorage("experiment|g1")).hasSize(1 + HOSTS);
   }
 

@@ -4,20 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.abfleet.controller.JournalHold;
 import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.http.LostMessages;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
-import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
-import org.apache.pekko.persistence.testkit.WriteEvents;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -85,30 +82,18 @@ class SchedulerBurstTest {
     TestProbe<SessionMessage> session = kit.createTestProbe();
     scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
     assertThat(hosts(scheduler)).hasSize(1);
-    CountDownLatch writing = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    journal.withPolicy((persistenceId, operation) -> {
-      if (operation instanceof WriteEvents) {
-        writing.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      return ProcessingSuccess$.MODULE$;
-    });
+    JournalHold hold = JournalHold.on(journal);
 
     // Persists an INFRA failure at its flush: the write waits, and the scheduler stashes what follows.
     scheduler.tell(new Scheduler.RunHandled("h1", true, "boot timed out"));
-    assertThat(writing.await(10, TimeUnit.SECONDS)).as("the scheduler writes the failure").isTrue();
+    assertThat(hold.awaitWriting()).as("the scheduler writes the failure").isTrue();
     for (int i = 0; i < ROUNDS; i++) {
       scheduler.tell(new Scheduler.ReportRejected("h1", "stale_epoch"));
       scheduler.tell(new Scheduler.RunHandled("h1", i % 2 == 1, i % 2 == 1 ? "boot timed out" : ""));
     }
     // Let the scheduler move the whole burst from its mailbox into its stash.
     Thread.sleep(1000);
-    release.countDown();
+    hold.release();
 
     // Asked until answered: under the old capacity a question sent while the stash is full is
     // dropped too. The answer comes once the whole stash has been worked off.
