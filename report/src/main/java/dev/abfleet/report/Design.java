@@ -1,42 +1,31 @@
 package dev.abfleet.report;
 
-import dev.abfleet.stats.verdict.VerdictDesign;
-
 import dev.abfleet.model.CounterRatio;
-
 import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.verdict.VerdictDesign;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What an experiment compares and how it decides, whoever ran it.
+ * What an experiment compares and how it decides, whoever ran it: the verdict's design (arms,
+ * metrics, policy, seed, pair budget) with what only a report needs, its name and counter ratios.
  *
- * @param candidates arms compared with the baseline and gating, in order
- * @param ceiling the ceiling arm (compared, never gating); empty = none
- * @param metrics metric order of the report; empty = in order of first appearance
- * @param gatingMetrics metrics whose verdicts gate; empty = every metric
- * @param seed seeds the host bootstrap, so the same boots always give the same intervals
- * @param maxPairs use only the first N pairs (unpaired: the first N boots per arm); null = all
+ * @param experiment the experiment's id or name as the report titles it
+ * @param verdict what the verdict needs of this design
  * @param ratios counter ratios the report shows ({@link CounterRatios}); empty = the defaults
  */
-public record Design(
-    String experiment,
-    String baseline,
-    List<String> candidates,
-    String ceiling,
-    List<String> metrics,
-    Set<String> gatingMetrics,
-    Policy policy,
-    long seed,
-    Integer maxPairs,
-    List<CounterRatio> ratios) {
+public record Design(String experiment, VerdictDesign verdict, List<CounterRatio> ratios) {
 
   public Design {
-    candidates = List.copyOf(candidates);
     ratios = ratios == null ? List.of() : List.copyOf(ratios);
-    ceiling = ceiling == null ? "" : ceiling;
-    metrics = metrics == null ? List.of() : List.copyOf(metrics);
-    gatingMetrics = gatingMetrics == null ? Set.of() : Set.copyOf(gatingMetrics);
+  }
+
+  /** See {@link VerdictDesign} for the arms, metrics, policy, seed and pair budget. */
+  public Design(String experiment, String baseline, List<String> candidates, String ceiling,
+      List<String> metrics, Set<String> gatingMetrics, Policy policy, long seed, Integer maxPairs,
+      List<CounterRatio> ratios) {
+    this(experiment, new VerdictDesign(baseline, candidates, ceiling, metrics, gatingMetrics, policy,
+        seed, maxPairs), ratios);
   }
 
   /** A design that declares no counter ratios (the report shows the defaults). */
@@ -46,13 +35,40 @@ public record Design(
         List.of());
   }
 
-  /** What the verdict needs of this design: the arms, metrics, policy, seed and pair budget. */
-  public VerdictDesign verdict() {
-    return new VerdictDesign(baseline, candidates, ceiling, metrics, gatingMetrics, policy, seed, maxPairs);
+  public String baseline() {
+    return verdict.baseline();
+  }
+
+  public List<String> candidates() {
+    return verdict.candidates();
+  }
+
+  public String ceiling() {
+    return verdict.ceiling();
+  }
+
+  public List<String> metrics() {
+    return verdict.metrics();
+  }
+
+  public Set<String> gatingMetrics() {
+    return verdict.gatingMetrics();
+  }
+
+  public Policy policy() {
+    return verdict.policy();
+  }
+
+  public long seed() {
+    return verdict.seed();
+  }
+
+  public Integer maxPairs() {
+    return verdict.maxPairs();
   }
 
   /** Candidates, then the ceiling: every arm compared with the baseline. */
   public List<String> compared() {
-    return verdict().compared();
+    return verdict.compared();
   }
 }
