@@ -43,7 +43,7 @@ final class AbCommand implements Callable<Integer> {
       description = "Experiment spec file (YAML): benchmark, pairs or looks, vm defaults, volume (transport:"
           + " virtiofs|9p|auto, cache: auto|always|none), an optional workload (files, run, output, timeout_s) and"
           + " arms (name, role, kernel or build, cmdline, modules, volume_options, volume, vm);"
-          + " see the README. Options given as well override its values; the arms come from the file alone.")
+          + " see docs/commands.md. Options given as well override its values; the arms come from the file alone.")
   Path spec;
 
   @Option(names = "--baseline", paramLabel = "NAME=KERNEL[:ARGS]",

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The machine-readable report. Field names are a public interface (documented in the README):
+ * The machine-readable report. Field names are a public interface (documented in docs/reports.md):
  * change only with a new {@code format_version}. Numbers that cannot be computed are null.
  *
  * <p>Every experiment is one object with the same verdict fields whoever ran it ({@code design},

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads per-boot samples as JSON Lines (the README's `analyze` section): one
+ * Reads per-boot samples as JSON Lines (`analyze` in docs/commands.md): one
  * object per line with experiment (optional), arm, host (optional), pair (optional), boot,
  * metric, value, unit, better, optional iteration and warmup, and status for a failed boot.
  * Optional {@code host_class} (a non-empty string, e.g. "qemu/kvm" or "vz/vz"): paired samples
