@@ -37,22 +37,26 @@ final class AaReports {
   }
 
   /**
-   * The boots of a report that completed. Under TCG a guest very rarely stops mid-harness with no
-   * message at all (once in about 1,300 two-vCPU boots here: QEMU exited 0 during create_delete);
-   * the pair is judged without it. More than one such boot, or any other failure, fails the test.
+   * The boots of a report that completed. Under TCG a guest very rarely stops or hangs
+   * mid-harness with no message at all: once in about 1,300 two-vCPU boots here QEMU exited 0
+   * during create_delete, and once a one-vCPU self-built kernel went silent in find_recursive on
+   * virtio-fs until its 180 s timeout, its daemon idle. The pair is judged without it. More than
+   * one such boot, or any other failure, fails the test.
    */
   static List<JsonNode> completedBoots(JsonNode report) {
     List<JsonNode> ok = new ArrayList<>();
     List<JsonNode> stopped = new ArrayList<>();
     for (JsonNode b : report.get("boots")) {
-      if (b.get("status").asText().equals("ok")) {
+      String status = b.get("status").asText();
+      if (status.equals("ok")) {
         ok.add(b);
       } else {
-        assertThat(b.get("message").asText()).as(b.toString()).contains("before the harness's done line");
+        assertThat(b.get("message").asText()).as(b.toString()).contains(
+            status.equals("timeout") ? "while the harness was running" : "before the harness's done line");
         stopped.add(b);
       }
     }
-    assertThat(stopped).as("boots that stopped mid-harness").hasSizeLessThanOrEqualTo(1);
+    assertThat(stopped).as("boots that stopped or hung mid-harness").hasSizeLessThanOrEqualTo(1);
     return ok;
   }
 

@@ -36,7 +36,7 @@ public final class RunClassifier {
       return new Classification(
           FailureKind.TIMEOUT,
           f.harnessStarted()
-              ? "VM killed at its timeout while the harness was running"
+              ? "VM killed at its timeout while the harness was running" + notYet(f)
               : "VM killed at its timeout before the harness started (kernel hung during boot?)");
     }
     if (!f.harnessStarted()) {
@@ -58,6 +58,11 @@ public final class RunClassifier {
       return new Classification(FailureKind.HARNESS, "harness stopped before its done line" + stoppedEarly(f));
     }
     return new Classification(null, "ok");
+  }
+
+  /** Where a killed harness was: the metrics it had not measured yet, the first being the one it was in. */
+  private static String notYet(BootFacts f) {
+    return f.missingMetrics().isEmpty() ? "" : " (no value yet for " + String.join(", ", f.missingMetrics()) + ")";
   }
 
   /** How the VM ended when the harness never wrote its done line: the facts, not a guess. */

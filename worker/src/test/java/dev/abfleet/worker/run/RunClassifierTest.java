@@ -39,10 +39,11 @@ class RunClassifierTest {
 
   @Test
   void killedVmIsTimeoutEvenWithPartialResults() {
-    var f = new BootFacts(null, null, null, true, -1, true, false, List.of("seq_read"), List.of());
+    var f = new BootFacts(null, null, null, true, -1, true, false, List.of("find_recursive", "rm_rf"), List.of());
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.TIMEOUT);
-    assertThat(c.message()).contains("harness was running");
+    assertThat(c.message()).isEqualTo(
+        "VM killed at its timeout while the harness was running (no value yet for find_recursive, rm_rf)");
   }
 
   @Test
