@@ -118,7 +118,8 @@ public final class ExperimentEntity
   private ExperimentState pendingState;
   private boolean flushQueued;
   // While running, the verdicts are recomputed no sooner than this (System.nanoTime()).
-  private long assessNotBefore = Long.MIN_VALUE;
+  /** System.nanoTime() from which a running view may assess again; due at once when the entity starts. */
+  private long assessNotBefore = System.nanoTime();
 
   private ExperimentEntity(ActorContext<Command> context, String experimentId,
       ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {

@@ -210,6 +210,22 @@ class ExperimentEntityTest extends EntityTestKit {
   }
 
   @Test
+  void aRunningExperimentsViewHasTheVerdictsOfItsCompletedPairsSoFar() {
+    submit(Specs.ab(20, 11));
+    for (int i = 0; i < 4; i++) {
+      runBlock(plan(i % 2 == 0 ? "h1" : "h2", i + 1), 0.7);
+    }
+
+    ExperimentView running = view();
+
+    assertThat(running.state()).isEqualTo("running");
+    assertThat(running.assessment().rows()).isNotEmpty();
+    Comparison stat = running.assessment().rows().get(0).comparison();
+    assertThat(stat.nPairs()).isEqualTo(4);
+    assertThat(stat.change()).isCloseTo(-0.3, org.assertj.core.data.Offset.offset(0.01));
+  }
+
+  @Test
   void recoveryAbandonsBlocksThatWereInFlight() {
     submit(Specs.ab(4, 5));
     Block block = plan("h1", 1);
