@@ -57,8 +57,9 @@ final class AbSession {
   }
 
   /**
-   * Watches the experiment, prints its report and returns the exit code. Stopping the process
-   * (Ctrl-C) or interrupting this thread cancels the experiment with {@link #INTERRUPTED}.
+   * Watches the experiment, prints its report and returns the exit code. Ctrl-C (or an interrupt
+   * of this thread) cancels the experiment with {@link #INTERRUPTED} and prints the report of
+   * the pairs done; a second Ctrl-C, or a stop of the process, cancels it without the report.
    */
   static int follow(ExperimentClient client, String id, ReportFormat format, boolean gate, PrintStream out,
       PrintStream err) {
@@ -70,22 +71,37 @@ final class AbSession {
     });
     Runtime.getRuntime().addShutdownHook(cancelOnInterrupt);
     Experiment done;
-    try {
-      done = client.watch(id, new Progress(err)::onChange);
+    Progress progress = new Progress(err);
+    try (CtrlC ctrlC = CtrlC.interrupting(Thread.currentThread(), () -> {
+      progress.clear();
+      err.println("abfleet: interrupted: cancelling experiment " + id + " (Ctrl-C again to quit without its report)");
+      err.flush();
+    })) {
+      done = client.watch(id, progress::onChange);
     } catch (StatusRuntimeException | Reconnect.ControllerUnreachable e) {
       // Only an interrupt of this thread is the user's; a controller that stops is ridden out
       // by the watch.
       if (!Thread.currentThread().isInterrupted()) {
         throw e;
       }
-      if (finished.compareAndSet(false, true)) {
-        boolean interrupted = Thread.interrupted();
-        cancelQuietly(client, id);
+      if (!finished.compareAndSet(false, true)) {
+        return ExitCodes.FAILED;
+      }
+      boolean interrupted = Thread.interrupted();
+      try {
+        Experiment partial = cancelled(client, id);
+        out.print(format.render(partial, noiseQuotes(partial, err)));
+        out.flush();
+        err.println("abfleet: experiment " + id + " cancelled (" + INTERRUPTED + "); the report covers the "
+            + partial.getPairsDone() + " of " + partial.getPairsWanted() + " pairs done");
+      } catch (RuntimeException unreachable) {
+        err.println("abfleet: interrupted; experiment " + id + " could not be cancelled or read ("
+            + unreachable.getMessage() + "); `abfleet experiments cancel " + id + "` cancels it");
+      } finally {
         if (interrupted) {
           Thread.currentThread().interrupt();
         }
       }
-      err.println("abfleet: interrupted; experiment " + id + " cancelled (" + INTERRUPTED + ")");
       return ExitCodes.FAILED;
     } finally {
       removeQuietly(cancelOnInterrupt);
@@ -111,6 +127,12 @@ final class AbSession {
       err.println("abfleet: warning: " + e.getMessage());
       return List.of();
     }
+  }
+
+  /** Cancels the experiment and returns it with every boot it recorded. */
+  private static Experiment cancelled(ExperimentClient client, String id) {
+    Experiment e = client.cancelAndGet(id, INTERRUPTED);
+    return e.getNextBootsPageToken().isEmpty() ? e : client.get(id);
   }
 
   private static void cancelQuietly(ExperimentClient client, String id) {

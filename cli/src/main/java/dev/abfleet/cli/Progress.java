@@ -16,20 +16,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
+import java.util.regex.Pattern;
 
 /**
  * What an experiment is doing while it runs, on stderr: one line per finished boot, and a status
  * line with the pairs done of the total, the current look of a sequential design, each gating
  * metric's running estimate with its interval, and the controller's ETA (from the measured
  * durations of this experiment's blocks) -- or, while it waits for a host, its place in line.
- * On a terminal the status line is redrawn in place; otherwise it is printed as a plain line
- * whenever it changes (a log file gets one line per pair, not one per poll).
+ * On a terminal the status line is redrawn in place, fitted to one row of the terminal (a
+ * wrapped line could not be cleared and would leave stale copies in the scrollback); otherwise
+ * it is printed whole whenever it changes (a log file gets one line per pair, not one per poll).
  */
 public final class Progress {
   private static final String CLEAR_LINE = "\r\033[K";
+  /** An estimate's interval in the status line, " [+1.0%, +3.0%]". */
+  private static final Pattern INTERVAL = Pattern.compile(" \\[[^\\]]*\\]");
 
   private final PrintStream err;
   private final boolean terminal;
+  private final IntSupplier columns;
   private final Set<String> seen = new HashSet<>();
   private String lastStatus = "";
 
@@ -40,8 +46,14 @@ public final class Progress {
 
   /** @param terminal redraw the status line in place (ANSI) instead of printing lines */
   public Progress(PrintStream err, boolean terminal) {
+    this(err, terminal, TerminalWidth::columns);
+  }
+
+  /** @param columns the terminal's width, asked before each redraw (it can be resized) */
+  Progress(PrintStream err, boolean terminal, IntSupplier columns) {
     this.err = err;
     this.terminal = terminal;
+    this.columns = columns;
   }
 
   public void onChange(Experiment e) {
@@ -59,7 +71,7 @@ public final class Progress {
         boots.forEach(err::println);
         // A finished experiment leaves its last status as a line of its own.
         if (e.getState().equals("running")) {
-          err.print(status);
+          err.print(fit(status, columns.getAsInt()));
         } else {
           err.println(status);
         }
@@ -72,6 +84,14 @@ public final class Progress {
       }
     }
     lastStatus = status;
+  }
+
+  /** Clears a status line being redrawn in place, so that other output starts on a clean row. */
+  public void clear() {
+    if (terminal && !lastStatus.isEmpty()) {
+      err.print(CLEAR_LINE);
+      err.flush();
+    }
   }
 
   /**
@@ -94,11 +114,26 @@ public final class Progress {
       sb.append(", ETA ").append(ExperimentFacts.eta(e));
     }
     boolean withArm = e.getSpec().getArmsCount() > 2;
-    List<String> estimates = ExperimentFacts.estimates(e).stream().map(x -> x.text(withArm)).toList();
+    List<ExperimentFacts.Estimate> all = ExperimentFacts.estimates(e);
+    boolean withClass = all.stream().anyMatch(x -> !x.hostClass().isEmpty());
+    List<String> estimates = all.stream().map(x -> x.text(withArm, withClass)).toList();
     if (!estimates.isEmpty()) {
       sb.append("; ").append(String.join("; ", estimates));
     }
     return sb.toString();
+  }
+
+  /**
+   * The status in fewer than {@code width} characters (the cursor needs the last column): whole
+   * when it fits, else without the intervals, else cut, ending in "...".
+   */
+  static String fit(String status, int width) {
+    int room = Math.max(20, width - 1);
+    if (status.length() <= room) {
+      return status;
+    }
+    String compact = INTERVAL.matcher(status).replaceAll("");
+    return compact.length() <= room ? compact : compact.substring(0, room - 3) + "...";
   }
 
   static String line(Experiment e, Boot b) {

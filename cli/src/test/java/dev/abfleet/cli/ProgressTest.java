@@ -72,6 +72,43 @@ class ProgressTest {
   }
 
   @Test
+  void crossHostStatusNamesTheClassOfEachEstimate() {
+    Comparison.Builder c = Comparison.newBuilder().setMetric("metadata_stat").setGating(true).setNPairs(8)
+        .setChange(0.1).setCiLow(0.05).setCiHigh(0.15);
+    Experiment e = Experiment.newBuilder().setState("running").setPairsDone(8).setPairsWanted(16)
+        .addComparisons(c.clone().setHostClass("qemu/kvm cpu=a"))
+        .addComparisons(c.clone().setHostClass("qemu/kvm cpu=b"))
+        .addComparisons(c.clone())
+        .build();
+
+    assertThat(Progress.status(e)).contains("metadata_stat (qemu/kvm cpu=a) +10.0%")
+        .contains("metadata_stat (qemu/kvm cpu=b) +10.0%").contains("metadata_stat (pooled) +10.0%");
+  }
+
+  @Test
+  void aStatusLongerThanTheTerminalLosesItsIntervalsThenIsCut() {
+    String status = "  status: pairs 12/20, ETA 2m 10s; metadata_stat +58.1% [+50.2%, +66.0%] improved;"
+        + " seq_read -3.5% [-7.0%, +0.1%]";
+
+    assertThat(Progress.fit(status, 200)).isEqualTo(status);
+    assertThat(Progress.fit(status, 82))
+        .isEqualTo("  status: pairs 12/20, ETA 2m 10s; metadata_stat +58.1% improved; seq_read -3.5%");
+    assertThat(Progress.fit(status, 40)).isEqualTo("  status: pairs 12/20, ETA 2m 10s; m...").hasSize(39);
+  }
+
+  @Test
+  void onATerminalTheRunningStatusFitsOneRowAndTheFinalOneIsWhole() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, () -> 30);
+    Experiment e = Experiment.newBuilder().setState("running").setPairsWanted(2).build();
+    p.onChange(e);
+    p.onChange(e.toBuilder().setPairsDone(2).setState("completed").build());
+
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "\r\033[K  status: pairs 0/2, ETA a...\r\033[K  status: pairs 2/2, completed\n");
+  }
+
+  @Test
   void aQueuedExperimentShowsItsPlaceInLine() {
     Experiment e = Experiment.newBuilder().setState("running").setPairsWanted(8).setQueuePosition(2).build();
 

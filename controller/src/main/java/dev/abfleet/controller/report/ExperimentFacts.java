@@ -16,11 +16,26 @@ import java.util.Locale;
 public final class ExperimentFacts {
   private ExperimentFacts() {}
 
-  /** One gating metric's running estimate; change and interval as fractions (0.05 = +5%). */
-  public record Estimate(String metric, String arm, double change, double ciLow, double ciHigh,
-      String verdict) {
+  /**
+   * One gating metric's running estimate; change and interval as fractions (0.05 = +5%), host
+   * class empty for the pooled row.
+   */
+  public record Estimate(String metric, String arm, String hostClass, double change, double ciLow,
+      double ciHigh, String verdict) {
     public String text(boolean withArm) {
-      return metric + (withArm ? " (" + arm + ")" : "") + " " + Numbers.percent(change)
+      return text(withArm, false);
+    }
+
+    /** With the arm (several candidates) and the host class ("pooled" for the pooled row). */
+    public String text(boolean withArm, boolean withClass) {
+      List<String> of = new ArrayList<>();
+      if (withArm) {
+        of.add(arm);
+      }
+      if (withClass) {
+        of.add(hostClass.isEmpty() ? "pooled" : hostClass);
+      }
+      return metric + (of.isEmpty() ? "" : " (" + String.join(", ", of) + ")") + " " + Numbers.percent(change)
           + (Double.isFinite(ciLow) && Double.isFinite(ciHigh)
               ? " [" + Numbers.percent(ciLow) + ", " + Numbers.percent(ciHigh) + "]" : "")
           + (verdict.isEmpty() ? "" : " " + verdict);
@@ -60,7 +75,7 @@ public final class ExperimentFacts {
     List<Estimate> out = new ArrayList<>();
     for (Comparison c : e.getComparisonsList()) {
       if (c.getGating() && c.getNPairs() > 0 && Double.isFinite(c.getChange())) {
-        out.add(new Estimate(c.getMetric(), c.getArm(), c.getChange(), c.getCiLow(),
+        out.add(new Estimate(c.getMetric(), c.getArm(), c.getHostClass(), c.getChange(), c.getCiLow(),
             c.getCiHigh(), c.getVerdict()));
       }
     }
