@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.abfleet.cli.ExitCodes;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -68,6 +69,16 @@ class AnalyzeGoBenchTest {
         "inconclusive (underpowered)");
     assertThat(cells(r.out(), "MB/s", "Decode-8")).containsExactly("Decode-8", "1.885k ± 1.7%",
         "1.498k ± 2.3%", "6+6", "-20.4%", "[-22.4%, -18.8%]", "0.002", "0.019", "regressed");
+  }
+
+  @Test
+  void goBenchmarkTableMatchesGoldenFile() throws IOException {
+    AnalyzeCommandTest.Run r = AnalyzeCommandTest.run("analyze", old.toString(), neu.toString());
+    String golden;
+    try (InputStream in = getClass().getResourceAsStream("/analyze/gobench/table-golden.txt")) {
+      golden = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertThat(r.out()).isEqualTo(golden);
   }
 
   @Test
