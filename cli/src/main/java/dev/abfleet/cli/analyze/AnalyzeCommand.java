@@ -105,7 +105,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       throw new Problem(e.getMessage());
     }
     out.print(input == InputFormat.GOBENCH && fmt == ReportFormat.TEXT
-        ? GoBenchTable.render(reports.get(0), samples) : fmt.render(reports));
+        ? GoBenchTable.render(reports.get(0), samples, goConfig()) : fmt.render(reports));
     out.flush();
     boolean regressed = reports.stream().anyMatch(r -> r.assessment().regressed());
     return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
@@ -159,6 +159,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
       foundIn = file;
     }
     return found;
+  }
+
+  /** Per arm (file) its Go configuration lines. */
+  private Map<String, Map<String, String>> goConfig() {
+    Map<String, Map<String, String>> config = new java.util.LinkedHashMap<>();
+    for (Path file : files) {
+      config.put(arm(file), open(file, GoBenchReader::config));
+    }
+    return config;
   }
 
   private interface LinesReader<T> {

@@ -27,7 +27,11 @@ public final class GoBenchTable {
 
   private record Key(String arm, String benchmark, String unit) {}
 
-  public static String render(Report r, List<Sample> samples) {
+  /**
+   * @param config per file (arm) its configuration lines ({@code goos}, {@code pkg}, {@code cpu}),
+   *     shown first: once when every file agrees, else per file
+   */
+  public static String render(Report r, List<Sample> samples, Map<String, Map<String, String>> config) {
     Map<Key, List<Double>> values = new LinkedHashMap<>();
     Map<String, Set<String>> benchmarksByUnit = new LinkedHashMap<>();
     Map<String, String> better = new LinkedHashMap<>();
@@ -47,6 +51,7 @@ public final class GoBenchTable {
       }
     }
     StringBuilder out = new StringBuilder();
+    config(config, out);
     String baseline = r.design().baseline();
     String adjusted = adjustedHeader(comparisons.values());
     boolean tooFew = false;
@@ -97,6 +102,24 @@ public final class GoBenchTable {
       }
     }
     return out.toString();
+  }
+
+  /** "goos: linux"; "cpu: old Xeon E5, new EPYC 7B13" when the files differ ("-" = not given). */
+  private static void config(Map<String, Map<String, String>> config, StringBuilder out) {
+    Set<String> keys = new LinkedHashSet<>();
+    config.values().forEach(c -> keys.addAll(c.keySet()));
+    for (String key : keys) {
+      Set<String> seen = new LinkedHashSet<>();
+      config.values().forEach(c -> seen.add(c.getOrDefault(key, "-")));
+      out.append(key).append(": ");
+      if (seen.size() == 1) {
+        out.append(seen.iterator().next());
+      } else {
+        out.append(String.join(", ", config.entrySet().stream()
+            .map(e -> e.getKey() + " " + e.getValue().getOrDefault(key, "-")).toList()));
+      }
+      out.append('\n');
+    }
   }
 
   private static List<Summary> summaries(Map<Key, List<Double>> values, String arm,

@@ -52,7 +52,8 @@ class AnalyzeGoBenchTest {
     AnalyzeCommandTest.Run r = AnalyzeCommandTest.run("analyze", old.toString(), neu.toString());
 
     assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
-    assertThat(r.out()).startsWith("old (baseline) vs new, unpaired\n")
+    assertThat(r.out()).startsWith("goos: linux\ngoarch: amd64\npkg: example.com/codec\n"
+            + "cpu: Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz\nold (baseline) vs new, unpaired\n")
         .contains("p: Mann-Whitney, per row; p_holm: Holm-adjusted across the 9 gating rows")
         .contains("\nns/op (lower is better)\nbenchmark   old            new            n    change"
             + "  CI (95% joint)    p      p_holm  verdict\n")
@@ -79,6 +80,18 @@ class AnalyzeGoBenchTest {
       golden = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertThat(r.out()).isEqualTo(golden);
+  }
+
+  @Test
+  void configLinesTheFilesDisagreeOnAreShownPerFile() throws IOException {
+    Path amd = Files.write(dir.resolve("amd.txt"), Files.readAllLines(neu).stream()
+        .map(l -> l.startsWith("cpu:") ? "cpu: AMD EPYC 7B13" : l).toList());
+
+    String out = AnalyzeCommandTest.run("analyze", old.toString(), amd.toString()).out();
+
+    assertThat(out).startsWith("goos: linux\ngoarch: amd64\npkg: example.com/codec\n"
+        + "cpu: old Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz, amd AMD EPYC 7B13\n"
+        + "old (baseline) vs amd, unpaired\n");
   }
 
   @Test
