@@ -2,6 +2,7 @@ package dev.abfleet.cli.analyze;
 
 import dev.abfleet.cli.analyze.samples.Analyzer;
 import dev.abfleet.cli.analyze.samples.GoBenchReader;
+import dev.abfleet.cli.analyze.samples.InputFormat;
 import dev.abfleet.cli.analyze.samples.JsonlReader;
 import dev.abfleet.cli.analyze.samples.ParseError;
 import dev.abfleet.cli.analyze.samples.Parsed;
@@ -70,8 +71,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Seed of the host bootstrap (default: fixed, results are reproducible).")
   long seed;
 
-  @Option(names = "--input-format", defaultValue = "jsonl", paramLabel = "FORMAT",
-      description = "jsonl or gobench (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--input-format", defaultValue = "auto", paramLabel = "FORMAT",
+      description = "jsonl, gobench, or auto: detect each file's format (default: ${DEFAULT-VALUE}).")
   String inputFormat;
 
   @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
@@ -90,10 +91,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
   public Integer call() {
     Policy policy = policy();
     ReportFormat fmt = ReportFormat.parse(format);
-    List<Sample> samples = read();
+    InputFormat input = inputFormat();
+    List<Sample> samples = read(input);
     if (samples.isEmpty()) {
       throw new Problem(files.get(0) + ": no samples found (expected "
-          + (inputFormat.equals("gobench") ? "Benchmark lines" : "JSON Lines") + ", one sample per line);"
+          + (input == InputFormat.GOBENCH ? "Benchmark lines" : "JSON Lines") + ", one sample per line);"
           + " pass a file of samples, and check --input-format (jsonl or gobench)");
     }
     List<Report> reports;
@@ -102,7 +104,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new Problem(e.getMessage());
     }
-    out.print(fmt.render(reports));
+    out.print(input == InputFormat.GOBENCH && fmt == ReportFormat.TEXT
+        ? GoBenchTable.render(reports.get(0), samples, goConfig()) : fmt.render(reports));
     out.flush();
     boolean regressed = reports.stream().anyMatch(r -> r.assessment().regressed());
     return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
@@ -127,10 +130,63 @@ public final class AnalyzeCommand implements Callable<Integer> {
     return new Policy(threshold, alpha, l).withFutility(futility, Policy.DEFAULT_FUTILITY_BETA);
   }
 
-  private List<Sample> read() {
-    if (!inputFormat.equals("jsonl") && !inputFormat.equals("gobench")) {
-      throw new Problem("--input-format '" + inputFormat + "': expected jsonl or gobench");
+  /**
+   * The format of every file: --input-format, else each file's detected format, which must be
+   * the same for all (a Go benchmark file is one arm; JSON Lines name their arms).
+   */
+  private InputFormat inputFormat() {
+    InputFormat given;
+    try {
+      given = InputFormat.ofFlag(inputFormat);
+    } catch (IllegalArgumentException e) {
+      throw new Problem(e.getMessage());
     }
+    if (given != null) {
+      return given;
+    }
+    InputFormat found = null;
+    Path foundIn = null;
+    for (Path file : files) {
+      InputFormat.Detected d = open(file, InputFormat::detect);
+      if (d.format() == null) {
+        throw new Problem(file + (d.line() > 0 ? ":" + d.line() : "") + ": " + d.problem());
+      }
+      if (found != null && d.format() != found) {
+        throw new Problem(file + ": " + d.format().label + ", but " + foundIn + " is " + found.label
+            + "; pass files of one format");
+      }
+      found = d.format();
+      foundIn = file;
+    }
+    return found;
+  }
+
+  /** Per arm (file) its Go configuration lines. */
+  private Map<String, Map<String, String>> goConfig() {
+    Map<String, Map<String, String>> config = new java.util.LinkedHashMap<>();
+    for (Path file : files) {
+      config.put(arm(file), open(file, GoBenchReader::config));
+    }
+    return config;
+  }
+
+  private interface LinesReader<T> {
+    T read(TextLines in) throws IOException;
+  }
+
+  /** What {@code reader} makes of the file's lines; a file that cannot be read is a Problem. */
+  private static <T> T open(Path file, LinesReader<T> reader) {
+    try (TextLines in = new TextLines(Files.newInputStream(file))) {
+      return reader.read(in);
+    } catch (NoSuchFileException e) {
+      throw new Problem(file + ": no such file; pass an existing file of samples");
+    } catch (IOException e) {
+      throw new Problem(file + (Files.isDirectory(file) ? ": is a directory; pass the sample files themselves"
+          : ": cannot read: " + e.getMessage() + "; check the path and its permissions"));
+    }
+  }
+
+  private List<Sample> read(InputFormat input) {
     List<Sample> samples = new ArrayList<>();
     List<ParseError> errors = new ArrayList<>();
     long orderBase = 0;
@@ -141,30 +197,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
       if (first != null) {
         throw new Problem(file + ": given twice (also as " + first + "); pass each file once");
       }
-      try (TextLines in = new TextLines(Files.newInputStream(file))) {
-        Parsed p;
-        if (inputFormat.equals("gobench")) {
-          String arm = arm(file);
-          if (armsSeen.contains(arm)) {
-            throw new Problem(file + ": arm '" + arm + "' given twice (arm = file name without"
-                + " extension); rename one file");
-          }
-          armsSeen.add(arm);
-          p = GoBenchReader.read(file.toString(), arm, in, orderBase);
-        } else {
-          p = JsonlReader.read(file.toString(), in, orderBase);
+      Parsed p;
+      if (input == InputFormat.GOBENCH) {
+        String arm = arm(file);
+        if (armsSeen.contains(arm)) {
+          throw new Problem(file + ": arm '" + arm + "' given twice (arm = file name without"
+              + " extension); rename one file");
         }
-        samples.addAll(p.samples());
-        errors.addAll(p.errors());
-        orderBase += 1L << 40;
-      } catch (NoSuchFileException e) {
-        throw new Problem(file + ": no such file; pass an existing file of samples");
-      } catch (IOException e) {
-        throw new Problem(file + (Files.isDirectory(file) ? ": is a directory; pass the sample files themselves"
-            : ": cannot read: " + e.getMessage() + "; check the path and its permissions"));
+        armsSeen.add(arm);
+        long base = orderBase;
+        p = open(file, in -> GoBenchReader.read(file.toString(), arm, in, base));
+      } else {
+        long base = orderBase;
+        p = open(file, in -> JsonlReader.read(file.toString(), in, base));
       }
+      samples.addAll(p.samples());
+      errors.addAll(p.errors());
+      orderBase += 1L << 40;
     }
-    if (inputFormat.equals("jsonl")) {
+    if (input == InputFormat.JSONL) {
       errors.addAll(SampleChecks.check(samples));
     }
     if (!errors.isEmpty()) {

@@ -3,7 +3,9 @@ package dev.abfleet.cli.analyze.samples;
 import dev.abfleet.worker.guest.GoBenchLine;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads Go benchmark text ({@code BenchmarkName-8  1000  1234 ns/op  56 B/op ...}). One file
@@ -43,5 +45,22 @@ public final class GoBenchReader {
       }
     }
     return new Parsed(samples, errors);
+  }
+
+  /**
+   * The file's configuration lines ({@code goos: linux}, {@code cpu: ...}) as key -> value, in
+   * order; a key given again keeps its first value (benchstat's header shows one).
+   */
+  public static Map<String, String> config(TextLines in) throws IOException {
+    Map<String, String> config = new LinkedHashMap<>();
+    TextLines.Line l;
+    while ((l = in.next()) != null) {
+      String text = l.text();
+      if (text != null && InputFormat.CONFIG_LINE.matcher(text).matches()) {
+        int colon = text.indexOf(':');
+        config.putIfAbsent(text.substring(0, colon), text.substring(colon + 1).strip());
+      }
+    }
+    return config;
   }
 }

@@ -70,7 +70,8 @@ public final class JsonlReader {
       return "duplicate field " + parserMessage.substring("Duplicate field ".length())
           + "; give each field once";
     }
-    String fix = text.startsWith("Benchmark") ? "for Go benchmark text pass --input-format gobench"
+    boolean go = text.startsWith("Benchmark") || InputFormat.CONFIG_LINE.matcher(text).matches();
+    String fix = go ? "for Go benchmark text pass --input-format gobench"
         : parserMessage.contains("end-of-input") ? "write one JSON object per line (is the file cut short?)"
         : "write one JSON object per line, e.g. " + EXAMPLE;
     return "not a JSON object: " + parserMessage.replace("Number (or 'NaN'/'+INF'/'-INF')", "Number") + "; " + fix;
