@@ -87,8 +87,7 @@ public final class Main {
       return ExitCodes.FAILED;
     });
     cl.setParameterExceptionHandler((ex, a) -> {
-      ex.getCommandLine().getErr().println("abfleet: " + ex.getMessage()
-          + " (see: abfleet " + ex.getCommandLine().getCommandName() + " --help)");
+      ex.getCommandLine().getErr().println("abfleet: " + UsageErrors.message(ex));
       return ExitCodes.BAD_INPUT;
     });
     try {
