@@ -149,6 +149,9 @@ final class HostsCommand implements Callable<Integer> {
       if (code == Status.Code.NOT_FOUND || code == Status.Code.INVALID_ARGUMENT) {
         throw new Problem(e.getStatus().getDescription());
       }
+      if (Reconnect.refused(e)) {
+        throw Reconnect.refusedAt(target, e);
+      }
       if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED) {
         throw new Problem("no controller answers at " + target + " (" + code + "); start one with"
             + " `abfleet controller` or pass --controller HOST:PORT");

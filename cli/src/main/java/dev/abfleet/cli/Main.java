@@ -59,6 +59,7 @@ public final class Main {
   /** Runs the command line with picocli's error output going to {@code err} (tests call this). */
   public static int run(PrintWriter err, String... args) {
     ControllerAddress.resetSecurity();
+    Reconnect.forgetReached();
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -76,6 +77,9 @@ public final class Main {
       }
       if (ex instanceof Reconnect.ControllerUnreachable) {
         line.getErr().println("abfleet: " + ex.getMessage());
+      } else if (ex instanceof StatusRuntimeException sre && Reconnect.refused(sre)) {
+        // A command without retries (hosts, tokens) says it as those with retries do.
+        line.getErr().println("abfleet: " + Reconnect.refusedAt(refusedAddress(sre), sre).getMessage());
       } else if (ex instanceof StatusRuntimeException sre) {
         line.getErr().println("abfleet: controller call failed: " + sre.getStatus().getCode()
             + (sre.getStatus().getDescription() == null ? ""
@@ -87,15 +91,37 @@ public final class Main {
       return ExitCodes.FAILED;
     });
     cl.setParameterExceptionHandler((ex, a) -> {
-      ex.getCommandLine().getErr().println("abfleet: " + ex.getMessage()
-          + " (see: abfleet " + ex.getCommandLine().getCommandName() + " --help)");
+      ex.getCommandLine().getErr().println("abfleet: " + UsageErrors.message(ex));
       return ExitCodes.BAD_INPUT;
     });
     try {
       return cl.execute(args);
     } finally {
       ControllerAddress.resetSecurity();
+      Reconnect.forgetReached();
     }
+  }
+
+  /**
+   * HOST:PORT of a refused connection, from netty's message ("... Connection refused:
+   * localhost/127.0.0.1:7070" or ".../127.0.0.1:7070"); "the given address" when it has none.
+   */
+  static String refusedAddress(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      int at = m == null ? -1 : m.lastIndexOf("refused: ");
+      if (at >= 0) {
+        String address = m.substring(at + "refused: ".length()).strip();
+        int slash = address.indexOf('/');
+        int colon = address.lastIndexOf(':');
+        if (slash >= 0 && colon > slash) {
+          String host = slash == 0 ? address.substring(1, colon) : address.substring(0, slash);
+          return host + address.substring(colon);
+        }
+        return address;
+      }
+    }
+    return "the given address";
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -3,8 +3,12 @@ package dev.abfleet.cli;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.PrintStream;
+import java.net.ConnectException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -15,6 +19,10 @@ import java.util.function.Supplier;
  * reached. Stderr says so once when the controller goes away and once when it is back; past the
  * limit the call ends in {@link ControllerUnreachable}, an infrastructure failure (exit 3, never
  * the gate's 1).
+ *
+ * <p>A controller this command has not reached yet and whose address refuses the connection is
+ * not away but not there (not started, or a wrong --controller): that ends the first call at
+ * once, with the fix, instead of after the limit.
  */
 public final class Reconnect {
   /** How long a client waits for a controller that went away before it gives up. */
@@ -22,12 +30,17 @@ public final class Reconnect {
   static final long FIRST_DELAY_MS = 250;
   static final long MAX_DELAY_MS = 5_000;
 
+  // The targets a call of the running command has reached. Per command, not per client: a
+  // command that opens a new client per step (git bisect run) still rides out a restart between
+  // steps. Main.run empties it before and after every command.
+  private static final Set<String> REACHED = ConcurrentHashMap.newKeySet();
+
   /** Sleeps; tests pass one that advances a fake clock. */
   public interface Sleeper {
     void sleep(long ms) throws InterruptedException;
   }
 
-  /** The controller did not answer within the limit. */
+  /** The controller did not answer within the limit, or refused the first connection. */
   public static final class ControllerUnreachable extends RuntimeException {
     ControllerUnreachable(String message, Throwable cause) {
       super(message, cause);
@@ -97,8 +110,35 @@ public final class Reconnect {
     }
   }
 
+  /**
+   * The connection was refused: nothing listens at the address (TCP RST), as opposed to a
+   * controller that is slow, restarting behind a proxy, or behind a network that drops packets.
+   */
+  public static boolean refused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException && t.getMessage() != null
+          && t.getMessage().toLowerCase(Locale.ROOT).contains("connection refused")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The failure of a command whose controller at {@code target} refused the connection. */
+  public static ControllerUnreachable refusedAt(String target, Throwable cause) {
+    return new ControllerUnreachable("cannot reach the controller at " + target
+        + " (connection refused): is `abfleet controller` running there? (--controller HOST:PORT"
+        + " to point elsewhere)", cause);
+  }
+
+  /** Forgets which controllers were reached: each command starts with none. */
+  static void forgetReached() {
+    REACHED.clear();
+  }
+
   /** The controller answered: a later failure starts a new wait with a new limit. */
   public void reached() {
+    REACHED.add(target);
     if (awaySinceNanos >= 0) {
       long awayS = Duration.ofNanos(nanoClock.getAsLong() - awaySinceNanos).toSeconds();
       err.println("abfleet: controller " + target + " is back after " + awayS + " s");
@@ -108,11 +148,15 @@ public final class Reconnect {
   }
 
   /**
-   * Waits before the next try after {@code e}; throws {@link ControllerUnreachable} once the
+   * Waits before the next try after {@code e}; throws {@link ControllerUnreachable} at once when
+   * the connection was refused by a controller this command never reached, once the
    * controller has been away for longer than the limit, and the interrupt's
    * {@link ControllerUnreachable} (flag kept) when the wait is interrupted.
    */
   public void backOff(StatusRuntimeException e) {
+    if (refused(e) && !REACHED.contains(target)) {
+      throw refusedAt(target, e);
+    }
     long now = nanoClock.getAsLong();
     if (awaySinceNanos < 0) {
       awaySinceNanos = now;

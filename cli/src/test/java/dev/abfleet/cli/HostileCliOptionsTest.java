@@ -97,7 +97,7 @@ class HostileCliOptionsTest {
             "ab", "--spec", "{D}/nope.yaml"),
         cmd("missing config file", "no such file", "pass an existing fleet.yaml with --config",
             "ab", "--baseline", "a={K}", "--candidate", "b={K}", "--config", "{D}/nope.yaml"),
-        cmd("unknown subcommand", "Unmatched argument", "abfleet --help", "frobnicate"),
+        cmd("unknown subcommand", "unknown command 'frobnicate'", "abfleet --help", "frobnicate"),
         cmd("analyze --input-format csv", "--input-format 'csv'", "expected jsonl or gobench",
             "analyze", "--input-format", "csv", "{K}"),
         cmd("analyze --max-pairs negative", "--max-pairs -1", "expected a count >= 1",

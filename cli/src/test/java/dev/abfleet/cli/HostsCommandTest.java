@@ -92,9 +92,10 @@ class HostsCommandTest {
   }
 
   @Test
-  void unreachableControllerIsExitTwoNamingTheAddress() {
-    assertThat(run("hosts", "list", "--controller", "127.0.0.1:1")).isEqualTo(2);
-    assertThat(err.toString()).contains("no controller answers at 127.0.0.1:1");
+  void refusedControllerIsExitThreeNamingTheAddressAndTheFix() {
+    assertThat(run("hosts", "list", "--controller", "127.0.0.1:1")).isEqualTo(ExitCodes.FAILED);
+    assertThat(err.toString()).contains("cannot reach the controller at 127.0.0.1:1 (connection"
+        + " refused): is `abfleet controller` running there?");
   }
 
   @Test

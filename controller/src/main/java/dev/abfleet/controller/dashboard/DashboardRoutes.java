@@ -112,7 +112,7 @@ final class DashboardRoutes extends AllDirectives {
     String t = token.strip();
     if (!TOKEN_CHARS.matcher(t).matches() || !allowed.test(Optional.of("Bearer " + t))) {
       return complete(html(StatusCodes.UNAUTHORIZED, LoginPage.render("That token was not"
-          + " accepted: it must be an API token with the read role (abfleet token create"
+          + " accepted: it must be an API token with the read role (abfleet tokens create"
           + " --role read).")));
     }
     HttpCookie cookie = HttpCookie.create(COOKIE, t).withPath("/").withHttpOnly(true)
@@ -147,7 +147,7 @@ final class DashboardRoutes extends AllDirectives {
     return ExperimentIds.check("experiment id", id)
         .map(problem -> problem + "; the experiments are listed at /")
         .orElse("no experiment '" + id + "' on this controller; the experiments are listed at /"
-            + " (or with abfleet status)");
+            + " (or with abfleet experiments list)");
   }
 
   private String notFound(String message) {

@@ -164,7 +164,7 @@ class DashboardRoutesTest {
     assertThat(api.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(api.body()).get("error").asText())
         .isEqualTo("no experiment 'e-nope' on this controller; the experiments are listed at /"
-            + " (or with abfleet status)");
+            + " (or with abfleet experiments list)");
   }
 
   @Test
