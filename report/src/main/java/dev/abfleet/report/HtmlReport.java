@@ -42,7 +42,7 @@ public final class HtmlReport {
   private static String title(Report r) {
     Design d = r.design();
     return "abfleet: " + d.baseline() + " vs " + String.join(", ", d.candidates()) + " ("
-        + r.assessment().overallLabel() + ")";
+        + (r.interim() ? "so far: " : "") + r.assessment().overallLabel() + ")";
   }
 
   private static String document(String title, String body) {
@@ -60,8 +60,7 @@ public final class HtmlReport {
     out.append("<h1>").append(esc(d.experiment())).append(": ").append(esc(d.baseline()))
         .append(" vs ").append(esc(String.join(", ", d.candidates())))
         .append(d.ceiling().isEmpty() ? "" : " (ceiling " + esc(d.ceiling()) + ")")
-        .append(" — <span class=\"verdict ").append(esc(a.overall())).append("\">")
-        .append(esc(a.overallLabel())).append("</span></h1>\n");
+        .append(headline(r)).append("</h1>\n");
     if (r.simulation()) {
       out.append("<p class=\"banner\" role=\"note\"><strong>").append(esc(Report.SIMULATION))
           .append("</strong></p>\n");
@@ -84,6 +83,20 @@ public final class HtmlReport {
     metrics(r, ids, out);
     out.append("</section>\n");
     return out.toString();
+  }
+
+  /**
+   * " — improved", or while the run goes on " — so far: inconclusive (interim, 4 of 10 pairs)":
+   * an interim verdict must not read as the final one.
+   */
+  private static String headline(Report r) {
+    Assessment a = r.assessment();
+    if (r.interim()) {
+      return " — <span class=\"verdict interim\">so far: " + esc(a.overallLabel()) + " (interim, "
+          + r.run().pairsDone() + " of " + r.run().pairsWanted() + " pairs)</span>";
+    }
+    return " — <span class=\"verdict " + esc(a.overall()) + "\">" + esc(a.overallLabel())
+        + "</span>";
   }
 
   private static String facts(Report r) {

@@ -15,6 +15,7 @@ public final class HtmlStyle {
       .verdict.improved { color: #006b3c; font-weight: 600; }
       .verdict.regressed { color: #b00020; font-weight: 600; }
       .verdict.inconclusive { color: #8a5a00; }
+      .verdict.interim { color: #555; font-style: italic; }
       .banner { border: 2px solid #b00020; padding: 0.5em; background: #fff3f3; }
       figure { margin: 0.6em 0; }
       svg.chart { max-width: 100%; height: auto; font-size: 11px; background: #fff; }

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.dashboard;
 
 import dev.abfleet.controller.report.ExperimentFacts;
+import dev.abfleet.controller.report.ProtoReports;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,7 +32,8 @@ final class DashboardJson {
   /**
    * One experiment: id, name, state, pairs_done, pairs_wanted, queue_position (0 = not waiting),
    * eta_seconds (0 = unknown or done), look, overall, estimates [{metric, arm, change, ci_low,
-   * ci_high, verdict}], boots (recorded so far), message.
+   * ci_high, verdict}], boots (recorded so far), message, simulation (ran or asks to run on sim
+   * hosts: every figure comes from the sim model).
    */
   static ObjectNode experiment(Experiment e) {
     ObjectNode o = JSON.createObjectNode()
@@ -48,7 +50,8 @@ final class DashboardJson {
       number(n, "ci_high", x.ciHigh());
       n.put("verdict", x.verdict());
     }
-    return o.put("boots", e.getBootsCount()).put("message", e.getMessage());
+    return o.put("boots", e.getBootsCount()).put("message", e.getMessage())
+        .put("simulation", ProtoReports.simulation(e));
   }
 
   /**
