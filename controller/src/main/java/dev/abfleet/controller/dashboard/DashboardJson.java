@@ -56,7 +56,8 @@ final class DashboardJson {
 
   /**
    * {@code {"hosts": [{host_id, state, arch, hypervisors: [{name, accelerators}], labels,
-   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason}]}} by host id.
+   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason, drain_reason}]}}
+   * by host id; reason = why quarantined, drain_reason = why an operator drained it (empty = none).
    */
   static String hosts(List<Host> hosts) {
     ObjectNode root = JSON.createObjectNode();
@@ -73,7 +74,8 @@ final class DashboardJson {
       new TreeMap<>(h.getLabelsMap()).forEach(labels::put);
       o.put("leased_to", h.getLeasedTo()).put("lease_epoch", h.getLeaseEpoch())
           .put("connected", h.getConnected()).put("infra_failures", h.getInfraFailures())
-          .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason());
+          .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason())
+          .put("drain_reason", h.getDrainReason());
     });
     return root.toString();
   }

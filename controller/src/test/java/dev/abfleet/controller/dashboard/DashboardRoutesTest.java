@@ -77,7 +77,9 @@ class DashboardRoutesTest {
           .setInfraFailures(3).setStateReason("3 INFRA failures in a row; last: qemu: not found")
           .setConnected(true).build(),
       Host.newBuilder().setHostId("h-good").setState("leased").setArch("x86_64")
-          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build());
+          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build(),
+      Host.newBuilder().setHostId("h-out").setState("draining").setArch("x86_64")
+          .setDrainReason("disk <swap> RMA-42").setConnected(true).build());
 
   /** Answers from {@link #EXPERIMENTS} and {@link #HOSTS}. */
   static final class FixedFleet extends FleetReader {
@@ -203,7 +205,7 @@ class DashboardRoutesTest {
   @Test
   void hostsJsonCarriesStateClassLeaseAndQuarantineReason() throws Exception {
     JsonNode hosts = JSON.readTree(get(open, "/api/hosts").body()).get("hosts");
-    assertThat(hosts).hasSize(2);
+    assertThat(hosts).hasSize(3);
     JsonNode bad = hosts.get(0);
     assertThat(bad.get("host_id").asText()).isEqualTo("h-bad");
     assertThat(bad.get("state").asText()).isEqualTo("quarantined");
@@ -211,6 +213,8 @@ class DashboardRoutesTest {
     assertThat(bad.get("reason").asText()).startsWith("3 INFRA failures in a row");
     assertThat(bad.get("hypervisors").get(0).get("name").asText()).isEqualTo("sim");
     assertThat(hosts.get(1).get("leased_to").asText()).isEqualTo("e-run");
+    assertThat(hosts.get(1).get("lease_epoch").asLong()).isEqualTo(4);
+    assertThat(hosts.get(2).get("drain_reason").asText()).isEqualTo("disk <swap> RMA-42");
   }
 
   @Test
@@ -229,7 +233,7 @@ class DashboardRoutesTest {
     assertThat(done).contains("<body data-live=\"false\">", "<h2>metadata_stat (ops/s)</h2>").doesNotContain("<script>");
 
     assertThat(get(open, "/hosts").body()).contains("<span class=\"state quarantined\">",
-        "3 INFRA failures in a row; last: qemu: not found", "e-run (epoch 4)", "sim/sim x86_64");
+        "3 INFRA failures in a row; last: qemu: not found", "sim/sim x86_64");
     assertThat(get(open, "/nightly").statusCode()).isEqualTo(404);
   }
 
@@ -291,5 +295,18 @@ class DashboardRoutesTest {
     int at = html.indexOf("<tr id=\"" + rowId + "\">");
     assertThat(at).as("row %s", rowId).isNotNegative();
     return html.substring(at, html.indexOf("</tr>", at));
+  }
+
+  @Test
+  void hostsPageShowsCurrentBootAndDrainReasonButNoLeaseEpoch() throws Exception {
+    String page = get(open, "/hosts").body();
+    assertThat(page).contains("<th scope=\"col\">Current boot</th>",
+        "<th scope=\"col\">Drain reason</th>").doesNotContain("epoch");
+    assertThat(row(page, "host-h-good")).contains(
+        "<td class=\"left current\"><a href=\"/experiments/e-run\">e-run</a></td>");
+    assertThat(row(page, "host-h-bad")).contains("<td class=\"left current\"><span"
+        + " class=\"muted\">idle</span></td>");
+    assertThat(row(page, "host-h-out")).contains(
+        "<td class=\"left drain-reason\">disk &lt;swap&gt; RMA-42</td>");
   }
 }
