@@ -89,7 +89,7 @@ final class HostsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "HOST", description = "Host id as `abfleet hosts list` shows it.")
     String host;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the controller's log.")
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why; the controller logs it, and hosts list and the dashboard's hosts page show it.")
     String reason;
 
     @Override
@@ -194,6 +194,8 @@ final class HostsCommand implements Callable<Integer> {
     hosts.stream().filter(h -> !h.getStateReason().isEmpty()).forEach(h ->
         out.append(h.getHostId()).append(": ").append(h.getState()).append(": ")
             .append(h.getStateReason()).append('\n'));
+    hosts.stream().filter(h -> !h.getDrainReason().isEmpty()).forEach(h ->
+        out.append(h.getHostId()).append(": drained: ").append(h.getDrainReason()).append('\n'));
     return out.toString();
   }
 

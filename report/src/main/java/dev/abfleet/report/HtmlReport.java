@@ -42,7 +42,7 @@ public final class HtmlReport {
   private static String title(Report r) {
     Design d = r.design();
     return "abfleet: " + d.baseline() + " vs " + String.join(", ", d.candidates()) + " ("
-        + r.assessment().overallLabel() + ")";
+        + (r.interim() ? "so far: " : "") + r.assessment().overallLabel() + ")";
   }
 
   private static String document(String title, String body) {
@@ -60,8 +60,7 @@ public final class HtmlReport {
     out.append("<h1>").append(esc(d.experiment())).append(": ").append(esc(d.baseline()))
         .append(" vs ").append(esc(String.join(", ", d.candidates())))
         .append(d.ceiling().isEmpty() ? "" : " (ceiling " + esc(d.ceiling()) + ")")
-        .append(" — <span class=\"verdict ").append(esc(a.overall())).append("\">")
-        .append(esc(a.overallLabel())).append("</span></h1>\n");
+        .append(headline(r)).append("</h1>\n");
     if (r.simulation()) {
       out.append("<p class=\"banner\" role=\"note\"><strong>").append(esc(Report.SIMULATION))
           .append("</strong></p>\n");
@@ -84,6 +83,20 @@ public final class HtmlReport {
     metrics(r, ids, out);
     out.append("</section>\n");
     return out.toString();
+  }
+
+  /**
+   * " — improved", or while the run goes on " — so far: inconclusive (interim, 4 of 10 pairs)":
+   * an interim verdict must not read as the final one.
+   */
+  private static String headline(Report r) {
+    Assessment a = r.assessment();
+    if (r.interim()) {
+      return " — <span class=\"verdict interim\">so far: " + esc(a.overallLabel()) + " (interim, "
+          + r.run().pairsDone() + " of " + r.run().pairsWanted() + " pairs)</span>";
+    }
+    return " — <span class=\"verdict " + esc(a.overall()) + "\">" + esc(a.overallLabel())
+        + "</span>";
   }
 
   private static String facts(Report r) {
@@ -166,11 +179,17 @@ public final class HtmlReport {
             out.append("<p>No boot has a value of this metric.</p>\n");
             continue;
           }
-          out.append("<figure>").append(BootCharts.bootsChart(r, arms, m.metric(), m.unit(), cls,
-              "chart" + ++ids[0])).append("</figure>\n");
+          out.append("<figure><figcaption>Per-boot values of ").append(esc(m.metric()))
+              .append(", one series per arm</figcaption>")
+              .append(BootCharts.bootsChart(r, arms, m.metric(), m.unit(), cls,
+                  "chart" + ++ids[0])).append("</figure>\n");
           for (String arm : r.design().compared()) {
-            out.append("<figure>").append(BootCharts.changesChart(r, arm, row(r, arm, m, cls),
-                m.metric(), m.unit(), cls, "chart" + ++ids[0])).append("</figure>\n");
+            Row row = row(r, arm, m, cls);
+            out.append("<figure><figcaption>").append(esc(changesCaption(r, arm, m.metric())))
+                .append("</figcaption>").append(BootCharts.changesChart(r, arm, row,
+                    m.metric(), m.unit(), cls, "chart" + ++ids[0]));
+            changesLegend(row, r.design().policy().noiseThreshold(), out);
+            out.append("</figure>\n");
           }
         }
       }
@@ -188,6 +207,47 @@ public final class HtmlReport {
         .filter(row -> row.arm().equals(arm) && row.comparison().metric().equals(m.metric())
             && row.comparison().unit().equals(m.unit()) && row.comparison().hostClass().equals(want))
         .findFirst().orElse(null);
+  }
+
+  /**
+   * "Paired changes of metric: candidate X vs baseline B": with several candidates each chart
+   * must say whose changes it draws.
+   */
+  static String changesCaption(Report r, String arm, String metric) {
+    return "Paired changes of " + metric + ": " + (r.design().ceiling().equals(arm)
+        ? "ceiling " : "candidate ") + arm + " vs baseline " + r.design().baseline()
+        + ", one point per complete pair";
+  }
+
+  /**
+   * The marks of a paired-changes chart, each drawn as the chart draws it (same style classes):
+   * estimate and interval only when the verdict has them.
+   */
+  private static void changesLegend(Row row, double threshold, StringBuilder out) {
+    double est = row == null ? Double.NaN : row.comparison().change();
+    double lo = row == null ? Double.NaN : row.comparison().ciLow();
+    double hi = row == null ? Double.NaN : row.comparison().ciHigh();
+    out.append("<ul class=\"legend chart-legend\" aria-label=\"chart legend\">");
+    out.append("<li class=\"marks-points\">points: one pair each</li>");
+    if (Double.isFinite(est)) {
+      legendItem("estimate", "<line class=\"estimate\" x1=\"0\" y1=\"6\" x2=\"24\" y2=\"6\"/>",
+          "estimate " + Numbers.percent(est), out);
+    }
+    if (Double.isFinite(lo) && Double.isFinite(hi)) {
+      legendItem("interval", "<rect class=\"interval\" x=\"0\" y=\"1\" width=\"24\" height=\"10\"/>",
+          "interval " + Numbers.interval(lo, hi), out);
+    }
+    legendItem("threshold", "<line class=\"threshold\" x1=\"0\" y1=\"6\" x2=\"24\" y2=\"6\"/>",
+        "noise threshold " + Numbers.percent(threshold).replace("+", "±"), out);
+    legendItem("zero", "<line class=\"zero\" x1=\"0\" y1=\"6\" x2=\"24\" y2=\"6\"/>",
+        "no change", out);
+    out.append("</ul>\n");
+  }
+
+  private static void legendItem(String mark, String swatch, String label, StringBuilder out) {
+    out.append("<li class=\"marks-").append(mark).append("\"><svg class=\"swatch\" width=\"24\"")
+        .append(" height=\"12\" aria-hidden=\"true\">").append(swatch).append("</svg> ")
+        .append(esc(label)).append("</li>");
   }
 
   /** Arms by colour and marker shape, as the charts draw them. */

@@ -15,6 +15,7 @@ public final class HtmlStyle {
       .verdict.improved { color: #006b3c; font-weight: 600; }
       .verdict.regressed { color: #b00020; font-weight: 600; }
       .verdict.inconclusive { color: #8a5a00; }
+      .verdict.interim { color: #555; font-style: italic; }
       .banner { border: 2px solid #b00020; padding: 0.5em; background: #fff3f3; }
       figure { margin: 0.6em 0; }
       svg.chart { max-width: 100%; height: auto; font-size: 11px; background: #fff; }
@@ -28,7 +29,10 @@ public final class HtmlStyle {
       svg .point { fill-opacity: 0.85; }
       svg .change-point { stroke: #b00020; stroke-width: 2; stroke-dasharray: 6 3; }
       svg .segment { stroke: #b00020; stroke-width: 1.5; stroke-opacity: 0.7; }
-      .legend { list-style: none; padding: 0; display: flex; gap: 1.5em; }
+      .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3em 1.5em; }
+      .chart-legend { font-size: 0.9em; margin: 0.2em 0 0; }
+      svg.swatch { vertical-align: middle; }
+      figcaption { font-weight: 600; font-size: 0.95em; }
       @media print {
         body { font-size: 10pt; max-width: none; margin: 0; }
         * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }

@@ -40,6 +40,14 @@ public record Report(Design design, Assessment assessment, Run run) {
     return run != null && run.simulation();
   }
 
+  /**
+   * The run is still going: its verdicts are interim (of the pairs done so far) and may change
+   * at the next look.
+   */
+  public boolean interim() {
+    return run != null && run.state().equals("running");
+  }
+
   /** Several arms are compared with the baseline: rows name their arm. */
   public boolean multiArm() {
     return design.compared().size() > 1;

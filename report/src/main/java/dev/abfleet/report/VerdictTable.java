@@ -42,8 +42,11 @@ final class VerdictTable {
       cell(out, Numbers.percent(c.change()));
       cell(out, Numbers.interval(c.ciLow(), c.ciHigh()));
       cell(out, Numbers.p(c.pAdjusted()));
-      out.append("<td class=\"verdict ").append(HtmlText.escape(c.verdict().wire())).append("\">")
-          .append(HtmlText.escape(TextReport.verdict(c))).append("</td></tr>\n");
+      // An interim row's verdict is of the pairs so far: styled and worded as such.
+      String verdictClass = r.interim() ? "interim" : c.verdict().wire();
+      out.append("<td class=\"verdict ").append(HtmlText.escape(verdictClass)).append("\">")
+          .append(HtmlText.escape(TextReport.verdict(c) + (r.interim() ? " so far" : "")))
+          .append("</td></tr>\n");
     }
     out.append("</tbody>\n</table>\n");
   }

@@ -109,20 +109,47 @@ class DashboardBrowserTest {
 
       HeadlessChromium.Page front = load(browser, base, "dashboard-done");
       String row = row(front.dom(), "experiment-" + id);
-      assertThat(row).contains("<span class=\"verdict regressed\">regressed");
+      assertThat(row).contains("<span class=\"verdict regressed\">regressed",
+          "<span class=\"badge simulation\"", ">SIMULATION</span>");
       assertThat(pairsDone(front.dom(), id)).as("no longer in the running table").isNull();
+
+      // The filter form, submitted as a browser would: a filter that does not match hides the
+      // row, one that matches keeps it.
+      assertThat(front.dom()).contains("<form id=\"filters\"");
+      String hidden = load(browser, base.resolve("?state=running&schedule=&kernel="),
+          "dashboard-filter-running").dom();
+      assertThat(hidden).contains("0 of 1 listed experiments match")
+          .doesNotContain("<tr id=\"experiment-" + id + "\">");
+      assertThat(load(browser, base.resolve("?schedule=nightly"), "dashboard-filter-nightly")
+          .dom()).doesNotContain("<tr id=\"experiment-" + id + "\">");
+      String kept = load(browser, base.resolve("?state=completed&schedule=on-demand&kernel=slow"),
+          "dashboard-filter-kernel").dom();
+      row(kept, "experiment-" + id);
+      assertThat(kept).contains("1 of 1 listed experiments match");
 
       HeadlessChromium.Page report = load(browser, base.resolve("experiments/" + id),
           "experiment-report");
-      assertThat(report.dom()).contains("SIMULATION", "<body data-live=\"false\">");
+      assertThat(report.dom()).contains("SIMULATION", "<body data-live=\"false\">",
+          "<figcaption>Paired changes of metadata_stat: candidate slow vs baseline base",
+          "<ul class=\"legend chart-legend\"", "<line class=\"estimate\"",
+          "<rect class=\"interval\"", "<line class=\"threshold\"");
       assertOnePointPerBoot(browser, base.resolve("experiments/" + id), done);
 
       awaitQuarantined(client, controller, "broken-1");
+      assertThat(dev.abfleet.cli.Main.run("hosts", "drain", "sim-0002", "--reason",
+          "disk swap RMA-42", "--controller", "127.0.0.1:" + controller.grpcPort()))
+          .isZero();
       HeadlessChromium.Page hosts = load(browser, base.resolve("hosts"), "hosts");
+      assertThat(hosts.dom()).contains("<th scope=\"col\">Current boot</th>",
+          "<th scope=\"col\">Drain reason</th>").doesNotContain("epoch");
+      assertThat(row(hosts.dom(), "host-sim-0002")).contains(
+          "<span class=\"state draining\">draining</span>",
+          "<td class=\"left drain-reason\">disk swap RMA-42</td>");
       assertThat(row(hosts.dom(), "host-broken-1"))
           .contains("<span class=\"state quarantined\">quarantined</span>",
               "2 INFRA failures in a row; last: " + PacedWorker.INFRA_MESSAGE);
-      assertThat(row(hosts.dom(), "host-sim-0001")).contains("sim/sim");
+      assertThat(row(hosts.dom(), "host-sim-0001")).contains("sim/sim",
+          "<td class=\"left current\"><span class=\"muted\">idle</span></td>");
 
       copyForReadme(Map.of("dashboard-running", "dashboard", "experiment-report", "report",
           "hosts", "hosts"));

@@ -98,6 +98,20 @@ class HtmlReportTest {
   }
 
   @Test
+  void multiArmChangesChartsAreCaptionedWithTheirCandidateAndCarryALegend() {
+    String html = html(HtmlFixtures.multiArm());
+
+    assertThat(html).contains("<figcaption>Paired changes of metadata_stat: candidate spinwait vs"
+        + " baseline stock, one point per complete pair</figcaption>",
+        "<figcaption>Paired changes of metadata_stat: candidate &lt;script&gt;");
+    String legend = html.substring(html.indexOf("<ul class=\"legend chart-legend\""));
+    legend = legend.substring(0, legend.indexOf("</ul>"));
+    assertThat(legend).contains("<line class=\"estimate\"", "<rect class=\"interval\"",
+        "<line class=\"threshold\"", "noise threshold ±");
+    assertThat(count(html, "class=\"legend chart-legend\"")).isEqualTo(2);
+  }
+
+  @Test
   void everyChartIsAnImageNamedByItsTitleAndDescription() {
     for (String[] c : charts(html(HtmlFixtures.crossHost()))) {
       Matcher id = Pattern.compile("aria-labelledby=\"(\\S+)-t \\1-d\"").matcher(c[0]);

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.dashboard;
 
 import dev.abfleet.controller.report.ExperimentFacts;
+import dev.abfleet.controller.report.ProtoReports;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,7 +32,8 @@ final class DashboardJson {
   /**
    * One experiment: id, name, state, pairs_done, pairs_wanted, queue_position (0 = not waiting),
    * eta_seconds (0 = unknown or done), look, overall, estimates [{metric, arm, change, ci_low,
-   * ci_high, verdict}], boots (recorded so far), message.
+   * ci_high, verdict}], boots (recorded so far), message, simulation (ran or asks to run on sim
+   * hosts: every figure comes from the sim model).
    */
   static ObjectNode experiment(Experiment e) {
     ObjectNode o = JSON.createObjectNode()
@@ -48,12 +50,14 @@ final class DashboardJson {
       number(n, "ci_high", x.ciHigh());
       n.put("verdict", x.verdict());
     }
-    return o.put("boots", e.getBootsCount()).put("message", e.getMessage());
+    return o.put("boots", e.getBootsCount()).put("message", e.getMessage())
+        .put("simulation", ProtoReports.simulation(e));
   }
 
   /**
    * {@code {"hosts": [{host_id, state, arch, hypervisors: [{name, accelerators}], labels,
-   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason}]}} by host id.
+   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason, drain_reason}]}}
+   * by host id; reason = why quarantined, drain_reason = why an operator drained it (empty = none).
    */
   static String hosts(List<Host> hosts) {
     ObjectNode root = JSON.createObjectNode();
@@ -70,7 +74,8 @@ final class DashboardJson {
       new TreeMap<>(h.getLabelsMap()).forEach(labels::put);
       o.put("leased_to", h.getLeasedTo()).put("lease_epoch", h.getLeaseEpoch())
           .put("connected", h.getConnected()).put("infra_failures", h.getInfraFailures())
-          .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason());
+          .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason())
+          .put("drain_reason", h.getDrainReason());
     });
     return root.toString();
   }

@@ -23,7 +23,17 @@ final class DashboardPage {
       .state.quarantined, .state.offline { color: #b00020; font-weight: 600; }
       .state.draining { color: #8a5a00; }
       .muted { color: #555; }
-      @media print { nav.dashboard, #live-status { display: none; } }
+      /* Engineers keep the dashboard open on wide screens: use the width. */
+      body { max-width: none; margin: 1em 1.5em; }
+      .badge { display: inline-block; font-size: 0.75em; font-weight: 600; padding: 0 0.4em;
+        border-radius: 0.3em; vertical-align: middle; }
+      .badge.simulation { color: #fff; background: #b00020; }
+      form.filters { margin: 0.6em 0; display: flex; flex-wrap: wrap; gap: 0.4em 1em;
+        align-items: center; }
+      table.compact td, table.compact th { padding-top: 0.1em; padding-bottom: 0.1em;
+        white-space: nowrap; }
+      table.compact td:last-child { white-space: normal; }
+      @media print { nav.dashboard, #live-status, form.filters { display: none; } }
       """;
 
   /**

@@ -26,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dashboard's routes. Pages: {@code /}, {@code /experiments/ID}, {@code /hosts} (and
+ * The dashboard's routes. Pages: {@code /} (filtered by {@code ?state=&schedule=&kernel=}, see
+ * {@link ListFilter}), {@code /experiments/ID}, {@code /hosts} (and
  * {@code /nightly} when a {@link NightlyPage} is given); JSON: {@code /api/experiments},
  * {@code /api/experiments/ID}, {@code /api/hosts}. Every one needs what /metrics needs:
  * {@code allowed} decides from an Authorization header (empty = none sent). A browser that
@@ -75,7 +76,8 @@ final class DashboardRoutes extends AllDirectives {
             path("hosts", () -> get(() -> completeWithFuture(answer(fleet.hosts(),
                 hosts -> json(StatusCodes.OK, DashboardJson.hosts(hosts))))))))),
         authorized(false, () -> concat(
-            pathSingleSlash(() -> get(() -> completeWithFuture(experimentsPage()))),
+            pathSingleSlash(() -> get(() -> parameterMap(query ->
+                completeWithFuture(experimentsPage(ListFilter.parse(query)))))),
             path("hosts", () -> get(() -> completeWithFuture(answer(fleet.hosts(),
                 hosts -> html(StatusCodes.OK, HostsPage.render(hosts, nightly.isPresent())))))),
             path(PathMatchers.segment("experiments").slash(PathMatchers.segment()),
@@ -120,9 +122,12 @@ final class DashboardRoutes extends AllDirectives {
     return setCookie(cookie, () -> redirect(Uri.create("/"), StatusCodes.SEE_OTHER));
   }
 
-  private CompletionStage<HttpResponse> experimentsPage() {
-    return answer(fleet.experiments(), list -> html(StatusCodes.OK,
-        ExperimentsPage.render(list, fleet.canList(), nightly.isPresent())));
+  /** A query that is no filter answers 400 with the whole list and what to fix. */
+  private CompletionStage<HttpResponse> experimentsPage(ListFilter.Parsed query) {
+    return answer(fleet.experiments(), list -> html(
+        query.error().isPresent() ? StatusCodes.BAD_REQUEST : StatusCodes.OK,
+        ExperimentsPage.render(list, fleet.canList(), nightly.isPresent(), query.filter(),
+            query.error())));
   }
 
   private CompletionStage<HttpResponse> experimentsJson() {

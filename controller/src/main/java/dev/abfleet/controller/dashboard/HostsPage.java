@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Every host the scheduler knows: state, class, lease and health, as {@code abfleet hosts}. */
+/**
+ * Every host the scheduler knows: state, class, what it boots now, why an operator drained it
+ * and its health, as {@code abfleet hosts}. The lease epoch is for fencing, not for people: it
+ * stays in /api/hosts only.
+ */
 final class HostsPage {
   private HostsPage() {}
 
@@ -23,7 +27,8 @@ final class HostsPage {
     } else {
       main.append("<table id=\"hosts\">\n<caption>Hosts by id</caption>\n<thead><tr>")
           .append("<th scope=\"col\">Host</th><th scope=\"col\">State</th>")
-          .append("<th scope=\"col\">Class</th><th scope=\"col\">Lease</th>")
+          .append("<th scope=\"col\">Class</th><th scope=\"col\">Current boot</th>")
+          .append("<th scope=\"col\">Drain reason</th>")
           .append("<th scope=\"col\">INFRA failures in a row</th>")
           .append("<th scope=\"col\">Rejected reports</th><th scope=\"col\">Reason</th>")
           .append("</tr></thead>\n<tbody>\n");
@@ -41,7 +46,8 @@ final class HostsPage {
         .append(esc(h.getState())).append("\">").append(esc(h.getState())).append("</span>")
         .append(h.getConnected() ? "" : " <span class=\"muted\">(disconnected)</span>")
         .append("</td><td class=\"left\">").append(esc(hostClass(h))).append("</td>")
-        .append("<td class=\"left\">").append(esc(lease(h))).append("</td><td>")
+        .append("<td class=\"left current\">").append(current(h)).append("</td>")
+        .append("<td class=\"left drain-reason\">").append(esc(h.getDrainReason())).append("</td><td>")
         .append(h.getInfraFailures()).append("</td><td>").append(h.getRejectedReports())
         .append("</td><td class=\"left reason\">").append(esc(h.getStateReason()))
         .append("</td></tr>\n");
@@ -61,8 +67,11 @@ final class HostsPage {
     return sb.toString().strip();
   }
 
-  /** "e-1 (epoch 4)", or empty when no experiment holds the host. */
-  static String lease(Host h) {
-    return h.getLeasedTo().isEmpty() ? "" : h.getLeasedTo() + " (epoch " + h.getLeaseEpoch() + ")";
+  /** A link to the experiment whose boots the host runs, or "idle" when none holds it. */
+  static String current(Host h) {
+    if (h.getLeasedTo().isEmpty()) {
+      return "<span class=\"muted\">idle</span>";
+    }
+    return "<a href=\"/experiments/" + esc(h.getLeasedTo()) + "\">" + esc(h.getLeasedTo()) + "</a>";
   }
 }

@@ -14,9 +14,11 @@ import java.util.Set;
  *
  * @param draining host ids an operator drained: they finish their block and take no new lease
  * @param quarantined host id -> why and since when; such hosts take no lease
+ * @param drainReasons drained host id -> why the operator drained it; absent = no reason given
+ *     (absent in states persisted before reasons were kept)
  */
-public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantined)
-    implements CborSerializable {
+public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantined,
+    Map<String, String> drainReasons) implements CborSerializable {
 
   /**
    * @param reason what put the host in quarantine, e.g. "3 INFRA failures in a row; last: ..."
@@ -28,10 +30,20 @@ public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantine
     // Persistent: marking a host costs O(1), not a copy of every mark.
     draining = PersistentSet.of(draining);
     quarantined = PersistentMap.of(quarantined);
+    drainReasons = PersistentMap.of(drainReasons == null ? Map.of() : drainReasons);
+  }
+
+  public HostMarks(Set<String> draining, Map<String, Quarantine> quarantined) {
+    this(draining, quarantined, Map.of());
   }
 
   public static HostMarks none() {
-    return new HostMarks(Set.of(), Map.of());
+    return new HostMarks(Set.of(), Map.of(), Map.of());
+  }
+
+  /** Why an operator drained the host; empty when it is not drained or no reason was given. */
+  public String drainReason(String hostId) {
+    return draining.contains(hostId) ? drainReasons.getOrDefault(hostId, "") : "";
   }
 
   public boolean isDraining(String hostId) {
@@ -48,18 +60,28 @@ public record HostMarks(Set<String> draining, Map<String, Quarantine> quarantine
   }
 
   public HostMarks drained(String hostId) {
-    return new HostMarks(((PersistentSet<String>) draining).with(hostId), quarantined);
+    return drained(hostId, "");
+  }
+
+  /** Drained with this reason (empty = none), which replaces any earlier one. */
+  public HostMarks drained(String hostId, String reason) {
+    var reasons = (PersistentMap<String, String>) drainReasons;
+    return new HostMarks(((PersistentSet<String>) draining).with(hostId), quarantined,
+        reason == null || reason.isEmpty() ? reasons.without(hostId) : reasons.with(hostId, reason));
   }
 
   public HostMarks undrained(String hostId) {
-    return new HostMarks(((PersistentSet<String>) draining).without(hostId), quarantined);
+    return new HostMarks(((PersistentSet<String>) draining).without(hostId), quarantined,
+        ((PersistentMap<String, String>) drainReasons).without(hostId));
   }
 
   public HostMarks quarantinedHost(String hostId, Quarantine quarantine) {
-    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).with(hostId, quarantine));
+    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).with(hostId, quarantine),
+        drainReasons);
   }
 
   public HostMarks released(String hostId) {
-    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).without(hostId));
+    return new HostMarks(draining, ((PersistentMap<String, Quarantine>) quarantined).without(hostId),
+        drainReasons);
   }
 }

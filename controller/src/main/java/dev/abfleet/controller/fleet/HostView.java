@@ -13,6 +13,7 @@ import java.util.TreeMap;
  * @param stateReason why the host is quarantined; empty otherwise
  * @param infraFailures INFRA failures in a row; 0 = healthy
  * @param rejectedReports reports of the host refused since the scheduler started (in memory)
+ * @param drainReason why an operator drained the host; empty = not drained or no reason given
  */
 public record HostView(
     HostCapabilities capabilities,
@@ -22,11 +23,12 @@ public record HostView(
     boolean connected,
     String stateReason,
     int infraFailures,
-    long rejectedReports) {
+    long rejectedReports,
+    String drainReason) {
 
   public HostView(HostCapabilities capabilities, State state, String leasedTo, long leaseEpoch,
       boolean connected, String stateReason, int infraFailures) {
-    this(capabilities, state, leasedTo, leaseEpoch, connected, stateReason, infraFailures, 0);
+    this(capabilities, state, leasedTo, leaseEpoch, connected, stateReason, infraFailures, 0, "");
   }
 
   /**
@@ -77,6 +79,6 @@ public record HostView(
     return new HostView(host.capabilities(), state,
         lease.map(Lease::experimentId).orElse(""), lease.map(Lease::epoch).orElse(0L),
         host.online(), quarantine.map(HostMarks.Quarantine::reason).orElse(""),
-        health.streak(id), rejectedReports);
+        health.streak(id), rejectedReports, marks.drainReason(id));
   }
 }

@@ -265,7 +265,8 @@ public final class DomainToProto {
             .setHostKernel(c.hostKernel()))
         .setLeasedTo(v.leasedTo()).setLeaseEpoch(v.leaseEpoch())
         .setConnected(v.connected()).setStateReason(v.stateReason())
-        .setInfraFailures(v.infraFailures()).setRejectedReports(v.rejectedReports());
+        .setInfraFailures(v.infraFailures()).setRejectedReports(v.rejectedReports())
+        .setDrainReason(v.drainReason());
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))

@@ -90,11 +90,19 @@ public final class ProtoReports {
     return Verdict.INCONCLUSIVE;
   }
 
-  static Run run(Experiment e) {
+  /**
+   * Whether the experiment runs on sim hosts (its selector asks for them, or a boot ran on one):
+   * every figure then comes from the sim model.
+   */
+  public static boolean simulation(Experiment e) {
     var selector = e.getSpec().getSelector();
-    boolean simulation = selector.getHypervisor().equals("sim")
+    return selector.getHypervisor().equals("sim")
         || selector.getHypervisorsList().contains("sim")
         || e.getBootsList().stream().anyMatch(b -> b.getTelemetry().getHypervisor().equals("sim"));
+  }
+
+  static Run run(Experiment e) {
+    boolean simulation = simulation(e);
     return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
         e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
         e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e));

@@ -301,7 +301,10 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onDrainHost(SchedulerState state, DrainHost cmd) {
-    if (fleet.host(cmd.hostId()).isEmpty() || state.marks().isDraining(cmd.hostId())) {
+    // Draining again with a new reason keeps the host drained and replaces the reason.
+    boolean same = state.marks().isDraining(cmd.hostId())
+        && (cmd.reason().isEmpty() || cmd.reason().equals(state.marks().drainReason(cmd.hostId())));
+    if (fleet.host(cmd.hostId()).isEmpty() || same) {
       return replyHost(state, cmd.hostId(), cmd.replyTo());
     }
     context.getLog().info("draining host {}: {}", cmd.hostId(), cmd.reason());

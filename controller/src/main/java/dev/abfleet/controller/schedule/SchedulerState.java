@@ -30,7 +30,7 @@ public record SchedulerState(LeaseBook leases, HostMarks marks, HostHealth healt
     } else if (event instanceof Scheduler.LeaseReleased e) {
       return withLeases(leases.released(e.hostId(), e.epoch()));
     } else if (event instanceof Scheduler.HostDrained e) {
-      return new SchedulerState(leases, marks.drained(e.hostId()), health, noise);
+      return new SchedulerState(leases, marks.drained(e.hostId(), e.reason()), health, noise);
     } else if (event instanceof Scheduler.HostUndrained e) {
       return new SchedulerState(leases, marks.undrained(e.hostId()), health, noise);
     } else if (event instanceof Scheduler.HostQuarantined e) {

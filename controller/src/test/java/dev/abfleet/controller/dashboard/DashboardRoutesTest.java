@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.abfleet.proto.fleet.v1.Arm;
+import dev.abfleet.proto.fleet.v1.Artifact;
+import dev.abfleet.proto.fleet.v1.BootSpec;
+import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -53,9 +56,20 @@ class DashboardRoutesTest {
         .build();
   }
 
+  /** A nightly run on sim hosts, booting a kernel named vmlinuz-6.1-sim. */
+  static Experiment simNightly() {
+    Experiment e = experiment("e-sim", "cancelled", 3, "inconclusive");
+    ExperimentSpec.Builder spec = e.getSpec().toBuilder().setPriority("nightly")
+        .setSelector(HostSelector.newBuilder().setHypervisor("sim"));
+    spec.getArmsBuilder(1).setBoot(BootSpec.newBuilder().setKernel(
+        Artifact.newBuilder().setUri("/k/vmlinuz-6.1-sim").setSha256("ab12")));
+    return e.toBuilder().setSpec(spec).build();
+  }
+
   static final List<Experiment> EXPERIMENTS = List.of(
       experiment("e-run", "running", 4, ""),
-      experiment("e-done", "completed", 10, "improved"));
+      experiment("e-done", "completed", 10, "improved"),
+      simNightly());
 
   static final List<Host> HOSTS = List.of(
       Host.newBuilder().setHostId("h-bad").setState("quarantined").setArch("x86_64")
@@ -63,7 +77,9 @@ class DashboardRoutesTest {
           .setInfraFailures(3).setStateReason("3 INFRA failures in a row; last: qemu: not found")
           .setConnected(true).build(),
       Host.newBuilder().setHostId("h-good").setState("leased").setArch("x86_64")
-          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build());
+          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build(),
+      Host.newBuilder().setHostId("h-out").setState("draining").setArch("x86_64")
+          .setDrainReason("disk <swap> RMA-42").setConnected(true).build());
 
   /** Answers from {@link #EXPERIMENTS} and {@link #HOSTS}. */
   static final class FixedFleet extends FleetReader {
@@ -189,7 +205,7 @@ class DashboardRoutesTest {
   @Test
   void hostsJsonCarriesStateClassLeaseAndQuarantineReason() throws Exception {
     JsonNode hosts = JSON.readTree(get(open, "/api/hosts").body()).get("hosts");
-    assertThat(hosts).hasSize(2);
+    assertThat(hosts).hasSize(3);
     JsonNode bad = hosts.get(0);
     assertThat(bad.get("host_id").asText()).isEqualTo("h-bad");
     assertThat(bad.get("state").asText()).isEqualTo("quarantined");
@@ -197,6 +213,8 @@ class DashboardRoutesTest {
     assertThat(bad.get("reason").asText()).startsWith("3 INFRA failures in a row");
     assertThat(bad.get("hypervisors").get(0).get("name").asText()).isEqualTo("sim");
     assertThat(hosts.get(1).get("leased_to").asText()).isEqualTo("e-run");
+    assertThat(hosts.get(1).get("lease_epoch").asLong()).isEqualTo(4);
+    assertThat(hosts.get(2).get("drain_reason").asText()).isEqualTo("disk <swap> RMA-42");
   }
 
   @Test
@@ -215,7 +233,80 @@ class DashboardRoutesTest {
     assertThat(done).contains("<body data-live=\"false\">", "<h2>metadata_stat (ops/s)</h2>").doesNotContain("<script>");
 
     assertThat(get(open, "/hosts").body()).contains("<span class=\"state quarantined\">",
-        "3 INFRA failures in a row; last: qemu: not found", "e-run (epoch 4)", "sim/sim x86_64");
+        "3 INFRA failures in a row; last: qemu: not found", "sim/sim x86_64");
     assertThat(get(open, "/nightly").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void marksSimulationExperimentsWithABadgeAndInTheJson() throws Exception {
+    String front = get(open, "/").body();
+    assertThat(row(front, "experiment-e-sim")).contains(
+        "<span class=\"badge simulation\"", ">SIMULATION</span>");
+    assertThat(row(front, "experiment-e-done")).doesNotContain("SIMULATION");
+    JsonNode list = JSON.readTree(get(open, "/api/experiments").body()).get("experiments");
+    assertThat(list.get(2).get("id").asText()).isEqualTo("e-sim");
+    assertThat(list.get(2).get("simulation").asBoolean()).isTrue();
+    assertThat(list.get(1).get("simulation").asBoolean()).isFalse();
+  }
+
+  @Test
+  void runningExperimentSaysSoFarWithItsOneSidedInterval() throws Exception {
+    // ci_low 4%, ci_high NaN: the lower bound is all the interval there is.
+    assertThat(row(get(open, "/").body(), "experiment-e-run"))
+        .contains("metadata_stat +5.8% [≥ +4.0%] so far");
+    String page = get(open, "/experiments/e-run").body();
+    assertThat(page).contains("<span class=\"verdict interim\">so far: undecided (interim, 4 of"
+        + " 10 pairs)</span></h1>").doesNotContain("— <span class=\"verdict inconclusive\">");
+    assertThat(get(open, "/experiments/e-done").body())
+        .contains("— <span class=\"verdict improved\">improved</span></h1>");
+  }
+
+  @Test
+  void filtersHideRowsByStateScheduleAndKernel() throws Exception {
+    String running = get(open, "/?state=running").body();
+    assertThat(running).contains("id=\"experiment-e-run\"", "1 of 3 listed experiments match")
+        .doesNotContain("id=\"experiment-e-done\"", "id=\"experiment-e-sim\"",
+            "<option>running</option>")
+        .contains("<option selected>running</option>");
+    String nightly = get(open, "/?schedule=nightly").body();
+    assertThat(nightly).contains("id=\"experiment-e-sim\"")
+        .doesNotContain("id=\"experiment-e-run\"", "id=\"experiment-e-done\"");
+    String onDemand = get(open, "/?schedule=on-demand&state=completed").body();
+    assertThat(onDemand).contains("id=\"experiment-e-done\"")
+        .doesNotContain("id=\"experiment-e-run\"", "id=\"experiment-e-sim\"");
+    String kernel = get(open, "/?kernel=VMLINUZ-6.1").body();
+    assertThat(kernel).contains("id=\"experiment-e-sim\"", "value=\"VMLINUZ-6.1\"")
+        .doesNotContain("id=\"experiment-e-run\"");
+    assertThat(get(open, "/").body()).contains("id=\"experiment-e-run\"",
+        "id=\"experiment-e-done\"", "id=\"experiment-e-sim\"").doesNotContain("listed"
+        + " experiments match");
+  }
+
+  @Test
+  void rejectsAnUnknownStateFilterNamingTheStatesItTakes() throws Exception {
+    HttpResponse<String> r = get(open, "/?state=finished");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("unknown state &#39;finished&#39;; expected one of running,"
+        + " queued, completed, cancelled, failed, or none for any", "id=\"experiment-e-done\"");
+  }
+
+  /** The table row with this id. */
+  private static String row(String html, String rowId) {
+    int at = html.indexOf("<tr id=\"" + rowId + "\">");
+    assertThat(at).as("row %s", rowId).isNotNegative();
+    return html.substring(at, html.indexOf("</tr>", at));
+  }
+
+  @Test
+  void hostsPageShowsCurrentBootAndDrainReasonButNoLeaseEpoch() throws Exception {
+    String page = get(open, "/hosts").body();
+    assertThat(page).contains("<th scope=\"col\">Current boot</th>",
+        "<th scope=\"col\">Drain reason</th>").doesNotContain("epoch");
+    assertThat(row(page, "host-h-good")).contains(
+        "<td class=\"left current\"><a href=\"/experiments/e-run\">e-run</a></td>");
+    assertThat(row(page, "host-h-bad")).contains("<td class=\"left current\"><span"
+        + " class=\"muted\">idle</span></td>");
+    assertThat(row(page, "host-h-out")).contains(
+        "<td class=\"left drain-reason\">disk &lt;swap&gt; RMA-42</td>");
   }
 }

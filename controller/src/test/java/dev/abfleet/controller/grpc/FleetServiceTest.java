@@ -66,6 +66,28 @@ class FleetServiceTest extends ControllerNodeTest {
   }
 
   @Test
+  void drainReasonIsListedReplacedByALaterDrainAndClearedByUndrain() {
+    assertThat(fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1")
+        .setReason("kernel update").build()).getDrainReason()).isEqualTo("kernel update");
+    assertThat(listed("h1").getDrainReason()).isEqualTo("kernel update");
+
+    assertThat(fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1")
+        .setReason("disk RMA-42").build()).getDrainReason()).isEqualTo("disk RMA-42");
+    // Again without a reason: still drained, the reason given stays.
+    assertThat(fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1").build())
+        .getDrainReason()).isEqualTo("disk RMA-42");
+
+    Host undrained = fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build());
+    assertThat(undrained.getDrainReason()).isEmpty();
+    assertThat(listed("h1").getDrainReason()).isEmpty();
+  }
+
+  private Host listed(String hostId) {
+    return client(channel).listHosts(ListHostsRequest.getDefaultInstance()).getHostsList().stream()
+        .filter(h -> h.getHostId().equals(hostId)).findFirst().orElseThrow();
+  }
+
+  @Test
   void unknownHostIsNotFoundAndNamesTheKnownHosts() {
     assertThatThrownBy(() -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h9").build()))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
