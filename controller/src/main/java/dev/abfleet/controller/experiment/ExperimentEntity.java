@@ -10,6 +10,7 @@ import dev.abfleet.controller.experiment.ExperimentEvent.ExperimentSubmitted;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
+import dev.abfleet.controller.store.GroupCommit;
 import dev.abfleet.stats.verdict.Assessment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,13 +112,12 @@ public final class ExperimentEntity
   // The verdicts and the completed pairs they were computed from (identity).
   private Map<Integer, List<RunOutcome>> assessmentOf;
   private Assessment assessment = Assessment.EMPTY;
-  // Group commit: the events decided since the last write, the persisted state with them applied
-  // (null when none wait), and what to do once they are written (replies above all).
-  private final List<ExperimentEvent> pendingEvents = new ArrayList<>();
-  private final List<Consumer<ExperimentState>> pendingThens = new ArrayList<>();
-  private ExperimentState pendingState;
-  private boolean flushQueued;
-  // While running, the verdicts are recomputed no sooner than this (System.nanoTime()).
+  // Group commit: the events decided since the last write and what to do once they are written
+  // (replies above all).
+  private final GroupCommit<ExperimentState, ExperimentEvent> writes =
+      new GroupCommit<>("experiment", ExperimentState::apply);
+  // The persisted state the command being handled was given (the group commit chains onto it).
+  private ExperimentState persisted;
   /** System.nanoTime() from which a running view may assess again; due at once when the entity starts. */
   private long assessNotBefore = System.nanoTime();
 
@@ -160,7 +160,7 @@ public final class ExperimentEntity
 
   @Override
   public EventHandler<ExperimentState, ExperimentEvent> eventHandler() {
-    return newEventHandlerBuilder().forAnyState().onAnyEvent(ExperimentState::apply);
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(writes::written);
   }
 
   @Override
@@ -219,7 +219,7 @@ public final class ExperimentEntity
       return reply(cmd.replyTo(), StatusReply.error(String.join("; ", problems)));
     }
     long seed = cmd.spec().policy().seed() != 0 ? cmd.spec().policy().seed() : drawSeed();
-    return write(state, List.of(new ExperimentSubmitted(experimentId, cmd.spec(), seed)), s -> {
+    return write(List.of(new ExperimentSubmitted(experimentId, cmd.spec(), seed)), s -> {
       requestHosts(s);
       cmd.replyTo().tell(StatusReply.success(new Accepted(experimentId, seed)));
     });
@@ -230,7 +230,7 @@ public final class ExperimentEntity
       return reply(cmd.replyTo(), ExperimentView.of(state));
     }
     String reason = cmd.reason() == null || cmd.reason().isEmpty() ? "cancelled" : cmd.reason();
-    return write(state, List.of(new ExperimentCancelled(reason)),
+    return write(List.of(new ExperimentCancelled(reason)),
         s -> cmd.replyTo().tell(ExperimentView.of(s)));
   }
 
@@ -247,7 +247,7 @@ public final class ExperimentEntity
         state.spec().selector().hypervisorFor(cmd.capabilities()));
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
     String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities());
-    return write(state, List.of(Decisions.started(block, attempt, hostClass, facts)),
+    return write(List.of(Decisions.started(block, attempt, hostClass, facts)),
         s -> cmd.replyTo().tell(new LeaseHolder.BlockPlanned(block)));
   }
 
@@ -256,7 +256,7 @@ public final class ExperimentEntity
     if (decision.events().isEmpty()) {
       return cmd.replyTo() == null ? Effect().noReply() : reply(cmd.replyTo(), decision.result());
     }
-    return write(state, decision.events(), s -> {
+    return write(decision.events(), s -> {
       if (cmd.replyTo() != null) {
         cmd.replyTo().tell(decision.result());
       }
@@ -289,7 +289,7 @@ public final class ExperimentEntity
       return Effect().noReply();
     }
     if (state.inFlight().isEmpty()) {
-      return write(state, List.of(), this::requestHosts);
+      return write(List.of(), this::requestHosts);
     }
     // Blocks in flight before a restart lost their leases with the old controller.
     return abandon(state, List.copyOf(state.inFlight().values()),
@@ -298,12 +298,13 @@ public final class ExperimentEntity
 
   private ReplyEffect<ExperimentEvent, ExperimentState> abandon(
       ExperimentState state, List<InFlightBlock> blocks, String reason, boolean charged) {
-    return write(state, Decisions.abandon(state, blocks, reason, charged), s -> { });
+    return write(Decisions.abandon(state, blocks, reason, charged), s -> { });
   }
 
   /** The persisted {@code state} with the events waiting for the next write applied. */
   private ExperimentState current(ExperimentState state) {
-    return pendingState != null ? pendingState : state;
+    persisted = state;
+    return writes.current(state);
   }
 
   /**
@@ -313,16 +314,8 @@ public final class ExperimentEntity
    * instead of a queue of them. Whoever is answered learns only what is durable.
    */
   private ReplyEffect<ExperimentEvent, ExperimentState> write(
-      ExperimentState current, List<ExperimentEvent> events, Consumer<ExperimentState> then) {
-    ExperimentState next = current;
-    for (ExperimentEvent event : events) {
-      next = next.apply(event);
-    }
-    pendingState = next;
-    pendingEvents.addAll(events);
-    pendingThens.add(then);
-    if (!flushQueued) {
-      flushQueued = true;
+      List<ExperimentEvent> events, Consumer<ExperimentState> then) {
+    if (writes.queue(persisted, events, then)) {
       context.getSelf().tell(Flush.INSTANCE);
     }
     return Effect().noReply();
@@ -330,26 +323,18 @@ public final class ExperimentEntity
 
   /** Answers now, or after the next write when the answer was read from events not yet written. */
   private <T> ReplyEffect<ExperimentEvent, ExperimentState> reply(ActorRef<T> replyTo, T message) {
-    if (pendingThens.isEmpty()) {
-      return Effect().reply(replyTo, message);
-    }
-    pendingThens.add(s -> replyTo.tell(message));
-    return Effect().noReply();
+    return writes.then(s -> replyTo.tell(message)) ? Effect().noReply() : Effect().reply(replyTo, message);
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onFlush(ExperimentState state) {
-    flushQueued = false;
-    List<ExperimentEvent> events = List.copyOf(pendingEvents);
-    List<Consumer<ExperimentState>> thens = List.copyOf(pendingThens);
-    pendingEvents.clear();
-    pendingThens.clear();
-    pendingState = null;
+    GroupCommit.Batch<ExperimentState, ExperimentEvent> batch = writes.take(state);
+    List<ExperimentEvent> events = batch.events();
     if (events.isEmpty()) {
-      thens.forEach(t -> t.accept(state));
+      batch.runAfter(state);
       return Effect().noReply();
     }
     return Effect().persist(events).thenRun(s -> {
-      thens.forEach(t -> t.accept(s));
+      batch.runAfter(s);
       followUp(events, s);
     }).thenNoReply();
   }

@@ -10,6 +10,7 @@ import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.controller.store.GroupCommit;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,7 +134,7 @@ public final class Scheduler
   private final Quarantines quarantines;
   // Host id -> the preemption under way there; forgotten once its victim lease is gone.
   private final Map<String, Scheduling.Preemption> preempting = new HashMap<>();
-  private final GroupCommit writes = new GroupCommit();
+  private final GroupCommit<SchedulerState, Event> writes = groupCommit();
   // The persisted state the command being handled was given (GroupCommit chains onto it).
   private SchedulerState persisted = SchedulerState.empty();
   // Host id -> when its boot in progress began (the lease, or its last finished boot): the
@@ -210,6 +211,11 @@ public final class Scheduler
         .onCommand(SessionsFound.class, (state, cmd) -> onSessionsFound(cmd))
         .onCommand(ReportRejected.class, (state, cmd) -> onReportRejected(cmd))
         .build();
+  }
+
+  /** The scheduler's write buffer: its events, applied as its event handler applies them. */
+  static GroupCommit<SchedulerState, Event> groupCommit() {
+    return new GroupCommit<>("scheduler", SchedulerState::apply);
   }
 
   @Override
@@ -566,7 +572,7 @@ public final class Scheduler
     demands = grants.demands();
     writes.append(state, grants.leases().stream()
         .<Event>map(l -> new HostLeased(l.hostId(), l.epoch(), l.experimentId())).toList());
-    GroupCommit.Batch batch = writes.take(state);
+    GroupCommit.Batch<SchedulerState, Event> batch = writes.take(state);
     List<Event> events = batch.events();
     List<Scheduling.Preemption> preemptions = preemptions(batch.after());
     if (events.isEmpty()) {

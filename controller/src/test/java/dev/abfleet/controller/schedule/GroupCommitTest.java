@@ -3,6 +3,8 @@ package dev.abfleet.controller.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.abfleet.controller.store.GroupCommit;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -12,7 +14,7 @@ class GroupCommitTest {
 
   @Test
   void theEventHandlerGetsTheStateComputedWhenTheEventWasQueued() {
-    GroupCommit writes = new GroupCommit();
+    GroupCommit<SchedulerState, Scheduler.Event> writes = Scheduler.groupCommit();
     SchedulerState persisted = SchedulerState.empty();
     var leased = new Scheduler.HostLeased("h1", 1, "e1");
     var drained = new Scheduler.HostDrained("h2", "maintenance");
@@ -21,7 +23,7 @@ class GroupCommitTest {
     writes.queue(persisted, List.of(drained), s -> { });
     SchedulerState last = writes.current(persisted);
 
-    GroupCommit.Batch batch = writes.take(persisted);
+    GroupCommit.Batch<SchedulerState, Scheduler.Event> batch = writes.take(persisted);
     SchedulerState afterFirst = writes.written(persisted, leased);
     SchedulerState afterSecond = writes.written(afterFirst, drained);
 
@@ -34,7 +36,7 @@ class GroupCommitTest {
 
   @Test
   void eventsItDidNotQueueAreAppliedAsInRecovery() {
-    GroupCommit writes = new GroupCommit();
+    GroupCommit<SchedulerState, Scheduler.Event> writes = Scheduler.groupCommit();
     SchedulerState recovered = writes.written(SchedulerState.empty(), new Scheduler.HostLeased("h1", 3, "e1"));
 
     assertThat(recovered.leases().isCurrent("h1", 3)).isTrue();
@@ -42,7 +44,7 @@ class GroupCommitTest {
 
   @Test
   void onlyTheFirstQueueAsksForAFlush() {
-    GroupCommit writes = new GroupCommit();
+    GroupCommit<SchedulerState, Scheduler.Event> writes = Scheduler.groupCommit();
     SchedulerState persisted = SchedulerState.empty();
 
     assertThat(writes.queue(persisted, List.of(), s -> { })).isTrue();
@@ -53,7 +55,7 @@ class GroupCommitTest {
 
   @Test
   void rejectsAPersistedStateThatChangedBehindItsBack() {
-    GroupCommit writes = new GroupCommit();
+    GroupCommit<SchedulerState, Scheduler.Event> writes = Scheduler.groupCommit();
     SchedulerState persisted = SchedulerState.empty();
     writes.queue(persisted, List.of(new Scheduler.InfraFailed("h1")), s -> { });
 
@@ -66,7 +68,7 @@ class GroupCommitTest {
   @Test
   void liveStateThroughFlushesEqualsTheReplayOfTheSameEvents() {
     Random random = new Random(11);
-    GroupCommit writes = new GroupCommit();
+    GroupCommit<SchedulerState, Scheduler.Event> writes = Scheduler.groupCommit();
     SchedulerState persisted = SchedulerState.empty();
     List<Scheduler.Event> journal = new ArrayList<>();
     long[] epochs = new long[20];
@@ -91,7 +93,7 @@ class GroupCommitTest {
         }
         writes.queue(persisted, List.of(event), s -> { });
       }
-      GroupCommit.Batch batch = writes.take(persisted);
+      GroupCommit.Batch<SchedulerState, Scheduler.Event> batch = writes.take(persisted);
       for (Scheduler.Event event : batch.events()) {
         persisted = writes.written(persisted, event);
         journal.add(event);
