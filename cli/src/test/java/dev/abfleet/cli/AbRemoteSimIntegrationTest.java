@@ -6,12 +6,14 @@ import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -168,13 +170,9 @@ class AbRemoteSimIntegrationTest {
         "--pairs", "1000", "--iterations", "1000");
     Thread t = new Thread(() -> exit.set(cmd.run(new PrintStream(new ByteArrayOutputStream()), errStream)));
     t.start();
-    String id = null;
-    for (int i = 0; i < 200 && id == null; i++) {
-      Matcher m = SUBMITTED.matcher(err.toString(StandardCharsets.UTF_8));
-      id = m.find() ? m.group(1) : null;
-      Thread.sleep(50);
-    }
-    assertThat(id).as(err.toString(StandardCharsets.UTF_8)).isNotNull();
+    Matcher submitted = Eventually.until("the submitted line", Duration.ofSeconds(10),
+        () -> SUBMITTED.matcher(err.toString(StandardCharsets.UTF_8)), Matcher::find);
+    String id = submitted.group(1);
 
     t.interrupt();
     t.join(15_000);

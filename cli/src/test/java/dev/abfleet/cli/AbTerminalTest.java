@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -135,18 +137,12 @@ class AbTerminalTest {
       tmux("send-keys", "-t", "ab", keys);
     }
 
-    String await(String text, int seconds) throws Exception {
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-      String screen = screen();
-      while (!screen.contains(text)) {
-        assertThat(System.nanoTime()).as("waiting for '" + text + "' in:\n" + screen).isLessThan(end);
-        Thread.sleep(200);
-        screen = screen();
-      }
-      return screen;
+    String await(String text, int seconds) {
+      return Eventually.until("'" + text + "' in the pane", Duration.ofSeconds(seconds), this::screen,
+          screen -> screen.contains(text));
     }
 
-    String awaitExit(int seconds) throws Exception {
+    String awaitExit(int seconds) {
       return await("EXIT=", seconds);
     }
 
