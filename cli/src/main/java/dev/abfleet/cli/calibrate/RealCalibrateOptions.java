@@ -6,9 +6,11 @@ import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.config.Problem;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.cli.noise.NoiseQuotes;
 import dev.abfleet.cli.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.report.NoiseSection;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;
@@ -116,8 +118,9 @@ final class RealCalibrateOptions {
     }
     if (!fmt.equals("json")) {
       out.printf(Locale.ROOT, "%nthis run: %d of %d A/A experiments completed, %d pairs each; records in %s"
-          + " (merged with earlier runs); pairs for 2%% at 80%% power, alpha %s over the gating metrics%n",
-          completed, experiments, pairs, store.dir(), cfg.policy().alpha());
+          + " (merged with earlier runs); pairs for %s (twice the noise threshold) at 80%% power, alpha %s over the"
+          + " gating metrics%n", completed, experiments, pairs, store.dir(),
+          NoiseSection.pct(NoiseQuotes.mdeFor(cfg.policy().noiseThreshold())), cfg.policy().alpha());
     }
     out.flush();
     return completed == experiments ? 0 : 3;

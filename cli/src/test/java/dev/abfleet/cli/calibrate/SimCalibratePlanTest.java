@@ -88,7 +88,8 @@ class SimCalibratePlanTest {
         "--pairs", "8");
 
     assertThat(table).as(table).contains("sim/sim (SIMULATION)").contains(RealCalibration.SIMULATED_CLASSES)
-        .contains("this run: 3 of 3 A/A experiments completed, 8 pairs each");
+        .contains("this run: 3 of 3 A/A experiments completed, 8 pairs each")
+        .containsPattern("pairs for 4%\\n").contains("pairs for 4% (twice the noise threshold) at 80% power");
     Path file = NoiseStore.inHome(home.path()).file("sim/sim");
     JsonNode stored = new ObjectMapper().readTree(file.toFile());
     assertThat(stored.path("simulated").asBoolean()).isTrue();
