@@ -28,13 +28,14 @@ public final class AaExperiments {
    * noise of every pair is wanted, so no sequential early stop).
    *
    * @param controller null for the embedded fleet (then {@code hostIds} pins the local workers)
-   * @throws Problem the kernel, benchmark or pairs are unusable
+   * @param hypervisor the hosts' hypervisor, e.g. qemu or sim (sim needs a {@code controller})
+   * @throws Problem the kernel, benchmark, pairs or hypervisor are unusable
    */
   public static ExperimentSpec spec(Path kernel, FleetConfig cfg, String benchmark, int pairs, String controller,
-      List<String> hostIds) {
+      String hypervisor, List<String> hostIds) {
     AbRequest request = new AbRequest(new ArmArg(BASELINE, kernel, ""), List.of(new ArmArg(TWIN, kernel, "")), null,
         cfg, benchmark, null, pairs, null, null, null, null, null, null, null,
-        AbHosts.of(controller, "adhoc", null, null, null, null));
+        AbHosts.of(controller, "adhoc", List.of(hypervisor), null, null, null));
     return request.toSpec(hostIds).toBuilder().setName("aa-" + BASELINE + "-vs-" + TWIN).build();
   }
 
@@ -43,13 +44,14 @@ public final class AaExperiments {
    * cancelled), progress to {@code err}.
    */
   public static List<Experiment> run(Path kernel, FleetConfig cfg, String benchmark, int pairs, int count,
-      String controller, PrintStream err) {
-    spec(kernel, cfg, benchmark, pairs, controller, List.of()); // checks the request before a fleet starts
+      String controller, String hypervisor, PrintStream err) {
+    spec(kernel, cfg, benchmark, pairs, controller, hypervisor, List.of()); // checks the request before a fleet starts
     List<Experiment> out = new ArrayList<>();
     if (controller != null) {
       try (ExperimentClient client = new ExperimentClient(controller)) {
         for (int i = 1; i <= count; i++) {
-          String id = client.submitUploading("", spec(kernel, cfg, benchmark, pairs, controller, List.of()), err);
+          String id = client.submitUploading("", spec(kernel, cfg, benchmark, pairs, controller, hypervisor, List.of()),
+              err);
           out.add(watch(client, id, i, count, err));
         }
       }
@@ -59,7 +61,8 @@ public final class AaExperiments {
     try (LocalFleet fleet = LocalFleet.start(cfg, home, 1, err);
         ExperimentClient client = new ExperimentClient(fleet.target(), dev.abfleet.worker.link.ChannelSecurity.DEFAULT)) {
       for (int i = 1; i <= count; i++) {
-        ExperimentSpec spec = ExperimentClient.prepared(spec(kernel, cfg, benchmark, pairs, null, fleet.hostIds()), home);
+        ExperimentSpec spec = ExperimentClient.prepared(spec(kernel, cfg, benchmark, pairs, null, hypervisor,
+            fleet.hostIds()), home);
         out.add(watch(client, client.submit("", spec), i, count, err));
       }
     }

@@ -6,11 +6,16 @@ import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.config.Problem;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.cli.noise.NoiseQuotes;
+import dev.abfleet.cli.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.report.NoiseSection;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;
+import dev.abfleet.worker.sim.SimArtifacts;
+import dev.abfleet.worker.sim.SimDriver;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -32,7 +37,7 @@ final class RealCalibrateOptions {
 
   @Option(names = "--kernel", paramLabel = "PATH",
       description = "With --real: the kernel booted as both arms (default: Debian's " + DEFAULT_PACKAGE
-          + ", downloaded like abfleet demo does).")
+          + ", downloaded like abfleet demo does; with --hypervisor sim a placeholder written under the home).")
   Path kernel;
 
   @Option(names = "--benchmark", paramLabel = "NAME",
@@ -47,12 +52,22 @@ final class RealCalibrateOptions {
           + " fleet; the kernel must be readable at the same absolute path on them.")
   String controller;
 
+  @Option(names = "--hypervisor", paramLabel = "NAME",
+      description = "With --real: the hosts' hypervisor, qemu (default), vz or sim. sim calibrates the SIMULATED"
+          + " hosts of a --controller (abfleet sim-fleet): the noise recorded is the sim performance model's, for"
+          + " capacity planning with abfleet plan, and is labelled SIMULATION wherever it is shown.")
+  String hypervisor;
+
   @picocli.CommandLine.Mixin ClientAuthOptions auth;
 
   /** The first of these options given, e.g. "--kernel"; null when none is. */
   String firstGiven() {
     return kernel != null ? "--kernel" : benchmark != null ? "--benchmark" : config != null ? "--config"
-        : controller != null ? "--controller" : null;
+        : controller != null ? "--controller" : hypervisor != null ? "--hypervisor" : null;
+  }
+
+  private boolean simulated() {
+    return SimDriver.NAME.equals(hypervisor);
   }
 
   /** Runs {@code experiments} A/A experiments of {@code pairs} pairs each and prints the stored noise. */
@@ -68,14 +83,28 @@ final class RealCalibrateOptions {
     if (!List.of("text", "markdown", "md", "json").contains(fmt)) {
       throw new Problem("--format '" + format + "': expected text, markdown or json");
     }
+    if (hypervisor != null) {
+      dev.abfleet.config.HostChoices.hypervisors(List.of(hypervisor)).ifPresent(issue -> {
+        throw new Problem("--hypervisor " + hypervisor + ": " + issue.message() + "; calibrate one hypervisor per run");
+      });
+    }
+    if (simulated() && controller == null) {
+      throw new Problem("--hypervisor sim needs --controller HOST:PORT: sim hosts are the workers of a controller"
+          + " (start them with abfleet sim-fleet --workers N --controller HOST:PORT), the embedded fleet boots"
+          + " real kernels");
+    }
     String target = controller == null ? null : ControllerAddress.check(controller, auth);
     FleetConfig cfg = config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config);
-    Path k = kernel != null ? kernel : defaultKernel(err);
     NoiseStore store = NoiseStore.inHome(WorkerSettings.defaultHome());
     store.loadAll(); // an unreadable record stops the run before any boot, not after
+    Path k = kernel != null ? kernel : simulated() ? placeholderKernel() : defaultKernel(err);
+    if (simulated()) {
+      err.println("abfleet calibrate: " + SIMULATION);
+    }
     err.println("abfleet calibrate: " + experiments + " A/A experiment(s) of " + pairs + " pairs, " + k
         + " as both arms (" + AaExperiments.BASELINE + ", " + AaExperiments.TWIN + ")");
-    List<Experiment> done = AaExperiments.run(k, cfg, benchmark, pairs, experiments, target, err);
+    List<Experiment> done = AaExperiments.run(k, cfg, benchmark, pairs, experiments, target,
+        hypervisor == null ? "qemu" : hypervisor, err);
     long completed = done.stream().filter(e -> e.getState().equals("completed")).count();
     RealCalibration.Result r = RealCalibration.record(done, store, LocalDate.now(clock));
     if (r.stored().isEmpty()) {
@@ -84,13 +113,32 @@ final class RealCalibrateOptions {
       return 3;
     }
     out.print(RealCalibration.render(r.stored(), fmt, cfg.policy().noiseThreshold(), cfg.policy().alpha()));
+    if (!fmt.equals("json") && r.stored().stream().anyMatch(NoiseRecord::simulated)) {
+      out.printf("%n%s%n", RealCalibration.SIMULATED_CLASSES);
+    }
     if (!fmt.equals("json")) {
       out.printf(Locale.ROOT, "%nthis run: %d of %d A/A experiments completed, %d pairs each; records in %s"
-          + " (merged with earlier runs); pairs for 2%% at 80%% power, alpha %s over the gating metrics%n",
-          completed, experiments, pairs, store.dir(), cfg.policy().alpha());
+          + " (merged with earlier runs); pairs for %s (twice the noise threshold) at 80%% power, alpha %s over the"
+          + " gating metrics%n", completed, experiments, pairs, store.dir(),
+          NoiseSection.pct(NoiseQuotes.mdeFor(cfg.policy().noiseThreshold())), cfg.policy().alpha());
     }
     out.flush();
     return completed == experiments ? 0 : 3;
+  }
+
+  /** Printed (stderr) before a calibration of sim hosts. */
+  static final String SIMULATION = "SIMULATION: --hypervisor sim: the A/A experiments run on sim hosts; the noise"
+      + " recorded is the sim performance model's, not a real host's";
+
+  /** A sim placeholder kernel under the home (sim hosts boot nothing; any readable file does). */
+  private static Path placeholderKernel() {
+    Path dir = WorkerSettings.defaultHome().resolve("sim");
+    try {
+      return Path.of(SimArtifacts.kernel(dir, "calibrate").getUri());
+    } catch (IOException e) {
+      throw new Problem("cannot write a sim placeholder kernel under " + dir + ": " + e.getMessage()
+          + "; check that ABFLEET_HOME is writable, or pass --kernel FILE (abfleet sim-kernels writes them)");
+    }
   }
 
   private static Path defaultKernel(PrintStream err) {

@@ -24,6 +24,11 @@ import java.util.Map;
 public final class RealCalibration {
   private RealCalibration() {}
 
+  /** Printed under a table that holds a sim class (text and markdown; JSON says "simulated": true). */
+  static final String SIMULATED_CLASSES = "SIMULATION: a class marked (SIMULATION) is of sim hosts: its A/A false"
+      + " positives, noise and pair counts come from the sim performance model, not from booted kernels; use"
+      + " them for capacity planning only";
+
   /** What one run measured and what the store holds afterwards, per class. */
   public record Result(List<NoiseRecord> measured, List<NoiseRecord> stored) {}
 
@@ -45,21 +50,24 @@ public final class RealCalibration {
     double mde = NoiseQuotes.mdeFor(threshold);
     List<NoiseCalibration> quotes = stored.stream()
         .map(r -> NoiseQuotes.quote(r, threshold, alpha, Math.max(1, r.gating().size()), NoiseQuotes.POWER)).toList();
+    List<Boolean> simulated = stored.stream().map(NoiseRecord::simulated).toList();
     return switch (format.toLowerCase(Locale.ROOT)) {
-      case "json" -> json(quotes);
-      case "markdown", "md" -> table(quotes, true, mde);
-      default -> table(quotes, false, mde);
+      case "json" -> json(quotes, simulated);
+      case "markdown", "md" -> table(quotes, simulated, true, mde);
+      default -> table(quotes, simulated, false, mde);
     };
   }
 
-  private static String table(List<NoiseCalibration> quotes, boolean markdown, double mde) {
+  private static String table(List<NoiseCalibration> quotes, List<Boolean> simulated, boolean markdown, double mde) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"host class", "A/A false positives", "95% Wilson", "date", "metric", "CV of boot medians",
         "paired sd", "pairs", "pairs for " + dev.abfleet.report.NoiseSection.pct(mde)});
-    for (NoiseCalibration q : quotes) {
+    for (int i = 0; i < quotes.size(); i++) {
+      NoiseCalibration q = quotes.get(i);
+      String cls = simulated.get(i) ? q.hostClass() + " (" + NoiseRecord.SIMULATION + ")" : q.hostClass();
       boolean first = true;
       for (NoiseCalibration.Metric m : q.metrics()) {
-        rows.add(new String[] {first ? q.hostClass() : "", first ? q.falsePositives() + "/" + q.experiments() : "",
+        rows.add(new String[] {first ? cls : "", first ? q.falsePositives() + "/" + q.experiments() : "",
             first ? pct(q.fpLow()) + "-" + pct(q.fpHigh()) : "", first ? q.date() : "", m.metric(), pct(m.cv()),
             pct(m.pairedSd()), String.valueOf(m.pairs()), m.pairsForMde() < 0 ? "?" : String.valueOf(m.pairsForMde())});
         first = false;
@@ -78,13 +86,15 @@ public final class RealCalibration {
     return out.toString();
   }
 
-  private static String json(List<NoiseCalibration> quotes) {
+  private static String json(List<NoiseCalibration> quotes, List<Boolean> simulated) {
     var mapper = new com.fasterxml.jackson.databind.ObjectMapper()
         .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
     var root = mapper.createObjectNode();
     var classes = root.putArray("noise_calibration");
-    for (NoiseCalibration q : quotes) {
-      var o = classes.addObject().put("class", q.hostClass()).put("experiments", q.experiments())
+    for (int i = 0; i < quotes.size(); i++) {
+      NoiseCalibration q = quotes.get(i);
+      var o = classes.addObject().put("class", q.hostClass()).put("simulated", simulated.get(i))
+          .put("experiments", q.experiments())
           .put("false_positives", q.falsePositives()).put("fp_rate", q.fpRate()).put("date", q.date());
       o.putArray("fp_interval").add(q.fpLow()).add(q.fpHigh());
       var metrics = o.putArray("metrics");

@@ -6,6 +6,7 @@ import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.sim.SimDriver;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -23,8 +24,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "logs", mixinStandardHelpOptions = true,
     description = {"Print the console logs of an experiment's boots, as the workers uploaded them to the controller",
-        "(the last 4 MiB of each; a cut log starts with a line saying so)."})
+        "(the last 4 MiB of each; a cut log starts with a line saying so). A boot of a sim host has none (no VM",
+        "ran): it is named as such, with the simulated console's last lines when the boot failed, and exits 0."})
 public final class ExperimentLogsCommand implements Callable<Integer> {
+  /** Says, where a sim boot's log would be, that there is none by design. */
+  static final String SIMULATION = "SIMULATION: a sim boot runs no VM";
 
   @Parameters(index = "0", paramLabel = "ID", description = "Experiment id.")
   String id;
@@ -62,6 +66,12 @@ public final class ExperimentLogsCommand implements Callable<Integer> {
             : boots.size() + " boot(s); pass 1 to " + boots.size()));
       }
       Boot b = boots.get(boot - 1);
+      if (b.getConsoleLogSha256().isEmpty() && simulated(b)) {
+        out.println("boot " + boot + " of " + id + " ran on a sim host (" + b.getHostId() + "): there is no console"
+            + " log (" + SIMULATION + ")");
+        printTail(b);
+        return ExitCodes.OK;
+      }
       if (b.getConsoleLogSha256().isEmpty()) {
         throw new Problem("boot " + boot + " of experiment " + id + " (run " + b.getRunId() + ") has no console"
             + " log on the controller: its worker uploaded none (it ran before logs were uploaded, never booted,"
@@ -77,13 +87,33 @@ public final class ExperimentLogsCommand implements Callable<Integer> {
       Boot b = boots.get(i);
       out.println("=== boot " + (i + 1) + ": run " + b.getRunId() + ", arm " + b.getArm() + ", host " + b.getHostId()
           + ", pair " + b.getPairIndex() + ", " + b.getStatus() + " ===");
-      if (b.getConsoleLogSha256().isEmpty()) {
+      if (b.getConsoleLogSha256().isEmpty() && simulated(b)) {
+        out.println("(sim host: there is no console log, " + SIMULATION + ")");
+        printTail(b);
+      } else if (b.getConsoleLogSha256().isEmpty()) {
         out.println("(no console log on the controller for this boot)");
       } else {
         print(client, b);
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * A boot of a sim host ({@code abfleet sim-fleet}): no VM ran, so its worker uploads no console
+   * log; that is the expected state of every sim boot, not a fault, hence exit 0.
+   */
+  static boolean simulated(Boot b) {
+    return b.getTelemetry().getHypervisor().equals(SimDriver.NAME);
+  }
+
+  /** A failed sim boot's console tail (the worker reports one for every failed boot), e.g. its injected panic. */
+  private void printTail(Boot b) {
+    if (!b.getConsoleTail().isBlank()) {
+      out.println("its simulated console ended with:");
+      out.println(b.getConsoleTail().stripTrailing());
+    }
+    out.flush();
   }
 
   private void print(ExperimentClient client, Boot b) {

@@ -24,7 +24,7 @@ public final class NightlyNoise implements AaNoise {
   public void record(String schedule, Experiment done, Instant due) {
     for (NoiseRecord r : NoiseMeasure.of(done, due.atZone(ZoneOffset.UTC).toLocalDate())) {
       NoiseRecord merged = store.merge(r);
-      log.println("abfleet: " + schedule + ": A/A noise of host class " + r.hostClass() + " recorded in "
+      log.println("abfleet: " + schedule + ": A/A noise of host class " + r.shownClass() + " recorded in "
           + store.file(r.hostClass()) + " (" + merged.falsePositives() + "/" + merged.experiments()
           + " experiments with a false positive)");
     }

@@ -24,6 +24,23 @@ public record NoiseRecord(String hostClass, long experiments, long falsePositive
     metrics = List.copyOf(metrics);
   }
 
+  /** What a SIMULATED class's record says wherever it is shown: its noise is the sim model's. */
+  public static final String SIMULATION = "SIMULATION";
+
+  /**
+   * True for a class of sim hosts ({@code abfleet sim-fleet}): a class label starts with its
+   * hypervisor ({@code sim/sim}, {@code sim/sim cpu=a}), and sim boots' figures come from the sim
+   * performance model, so the record is fit for capacity planning only, never for a real host.
+   */
+  public boolean simulated() {
+    return hostClass.startsWith("sim/");
+  }
+
+  /** The class label as tables show it: {@code sim/sim (SIMULATION)} for a sim class. */
+  public String shownClass() {
+    return simulated() ? hostClass + " (" + SIMULATION + ")" : hostClass;
+  }
+
   /** The family-wise false-positive rate; NaN without experiments. */
   public double fpRate() {
     return experiments == 0 ? Double.NaN : falsePositives / (double) experiments;

@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  * pairs accumulate, the latest date is kept), so noise measured over many nights tightens rather
  * than being replaced. The merged moments are stored, the derived cv and paired_sd beside them
  * for people reading the file, and the newest paired log ratios ({@link MetricNoise#recent};
- * optional: a record written before they were kept plans from its sd).
+ * optional: a record written before they were kept plans from its sd). A class of sim hosts
+ * ({@link NoiseRecord#simulated}) also says {@code "simulated": true}.
  */
 public final class NoiseStore {
   static final int FORMAT_VERSION = 1;
@@ -130,6 +131,10 @@ public final class NoiseStore {
     ObjectNode n = JSON.createObjectNode();
     n.put("format_version", FORMAT_VERSION);
     n.put("class", r.hostClass());
+    if (r.simulated()) {
+      // For people reading the file; derived from the class when read back.
+      n.put("simulated", true);
+    }
     n.put("experiments", r.experiments());
     n.put("false_positives", r.falsePositives());
     n.put("date", r.date().toString());

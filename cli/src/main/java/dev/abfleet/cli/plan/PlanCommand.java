@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
       "metrics (Bonferroni) and estimated beyond the noise --threshold, on log ratios with the measured",
       "paired noise: resampling the recorded paired log ratios when 20 or more are kept, else from their",
       "sd (signed-rank efficiency 3/pi, Student's t at small n, plans of up to 40 pairs checked by",
-      "simulating the exact test). --mde must be larger than --threshold."
+      "simulating the exact test). --mde must be larger than --threshold. Classes of sim hosts (calibrated with",
+      "calibrate --real --hypervisor sim) are marked SIMULATION: their noise is the sim model's."
     })
 public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--mde", required = true, paramLabel = "CHANGE",
@@ -64,6 +65,14 @@ public final class PlanCommand implements Callable<Integer> {
 
   PrintStream out = System.out;
 
+  /** How to record a sim fleet's noise, added to the hint when there is none. */
+  static final String ON_SIM = " (sim hosts: `abfleet calibrate --real --controller HOST:PORT --hypervisor sim`)";
+
+  /** Printed under a plan that holds a sim class. */
+  static final String SIMULATED = "SIMULATION: a class marked (SIMULATION) is of sim hosts: its pairs are planned"
+      + " from the sim performance model's noise, for capacity planning of the sim fleet; they say nothing of"
+      + " the pairs a real host needs (calibrate real hosts for that)";
+
   @Override
   public Integer call() {
     FleetConfig.Policy policy = (config == null ? FleetConfigLoader.embeddedDefault() : FleetConfigLoader.load(config))
@@ -93,8 +102,9 @@ public final class PlanCommand implements Callable<Integer> {
       List<String> known = hostClass == null ? List.of()
           : store.loadAll().stream().map(r -> NoiseStore.key(r.hostClass())).toList();
       throw new Problem("no noise records" + (hostClass == null ? "" : " for host class '" + hostClass + "'")
-          + " in " + store.dir() + (known.isEmpty() ? "; run `abfleet calibrate --real` first"
-              : "; recorded classes: " + String.join(", ", known) + " (or run `abfleet calibrate --real` on it first)"));
+          + " in " + store.dir() + (known.isEmpty() ? "; run `abfleet calibrate --real` first" + ON_SIM
+              : "; recorded classes: " + String.join(", ", known) + " (or run `abfleet calibrate --real` on it first"
+                  + ON_SIM + ")"));
     }
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"host class", "metric", "paired sd", "calibration pairs", "pairs needed"});
@@ -103,7 +113,7 @@ public final class PlanCommand implements Callable<Integer> {
       for (String name : family) {
         MetricNoise m = r.metric(name);
         long n = m == null ? -1 : m.pairsFor(change, threshold, alpha, family.size(), power);
-        rows.add(new String[] {r.hostClass(), name, m == null ? "?" : NoiseSection.pct(m.pairedSd()),
+        rows.add(new String[] {r.shownClass(), name, m == null ? "?" : NoiseSection.pct(m.pairedSd()),
             m == null ? "0" : String.valueOf(m.pairs()), n < 0 ? "? (not measured)" : String.valueOf(n)});
       }
     }
@@ -114,6 +124,9 @@ public final class PlanCommand implements Callable<Integer> {
         + " from their sd (efficiency 3/pi, Student's t, simulated up to %d pairs); at least %d pairs%n",
         NoiseSection.pct(change), NoiseSection.pct(power), alpha, metrics == null ? "gating" : "listed",
         NoiseSection.pct(threshold), PowerPlan.MIN_SAMPLE, PowerPlan.SIMULATED_UP_TO, PowerPlan.MIN_PAIRS);
+    if (records.stream().anyMatch(NoiseRecord::simulated)) {
+      out.printf("%n%s%n", SIMULATED);
+    }
     out.flush();
     return 0;
   }

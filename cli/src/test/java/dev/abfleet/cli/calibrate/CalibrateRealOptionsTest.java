@@ -56,4 +56,25 @@ class CalibrateRealOptionsTest {
         .contains("delete it and re-run abfleet calibrate --real");
     assertThat(Files.list(home.path()).map(p -> p.getFileName().toString())).containsExactly("noise");
   }
+
+  @Test
+  void simHostsWithoutAControllerSayToStartASimFleet() throws Exception {
+    assertThat(run("calibrate", "--real", "--hypervisor", "sim")).isEqualTo(2);
+    assertThat(err.toString()).contains("--hypervisor sim needs --controller HOST:PORT")
+        .contains("abfleet sim-fleet --workers N --controller HOST:PORT");
+    assertThat(Files.list(home.path())).isEmpty();
+  }
+
+  @Test
+  void anUnknownHypervisorIsRejectedBeforeAnyDownload() throws Exception {
+    assertThat(run("calibrate", "--real", "--hypervisor", "kvm")).isEqualTo(2);
+    assertThat(err.toString()).contains("--hypervisor kvm: unknown hypervisor 'kvm'; expected qemu, vz or sim");
+    assertThat(Files.list(home.path())).isEmpty();
+  }
+
+  @Test
+  void hypervisorWithoutRealSaysToAddIt() {
+    assertThat(run("calibrate", "--hypervisor", "sim")).isEqualTo(2);
+    assertThat(err.toString()).contains("--hypervisor is an option of calibrate --real");
+  }
 }

@@ -103,4 +103,23 @@ class NoiseStoreTest {
     return new NoiseRecord("qemu/tcg", 1, 0, LocalDate.of(2026, 12, 3), List.of("metadata_stat"),
         List.of(m));
   }
+
+  @Test
+  void aClassOfSimHostsIsMarkedSimulatedAndAQemuClassIsNot(@TempDir Path dir) throws Exception {
+    NoiseStore store = new NoiseStore(dir);
+    NoiseRecord sim = measured("no_change", LocalDate.of(2026, 12, 3));
+    sim = new NoiseRecord("sim/sim cpu=a", sim.experiments(), sim.falsePositives(), sim.date(), sim.gating(),
+        sim.metrics());
+    NoiseRecord qemu = new NoiseRecord("qemu/tcg", sim.experiments(), sim.falsePositives(), sim.date(), sim.gating(),
+        sim.metrics());
+    store.merge(sim);
+    store.merge(qemu);
+
+    assertThat(Files.readString(store.file("sim/sim cpu=a"))).contains("\"simulated\" : true");
+    assertThat(Files.readString(store.file("qemu/tcg"))).doesNotContain("simulated");
+    NoiseRecord read = store.load("sim/sim cpu=a").orElseThrow();
+    assertThat(read.simulated()).isTrue();
+    assertThat(read.shownClass()).isEqualTo("sim/sim cpu=a (SIMULATION)");
+    assertThat(store.load("qemu/tcg").orElseThrow().shownClass()).isEqualTo("qemu/tcg");
+  }
 }

@@ -1,0 +1,115 @@
+package dev.abfleet.cli.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.abfleet.bench.sim.SimFleet;
+import dev.abfleet.cli.IsolatedHome;
+import dev.abfleet.cli.Main;
+import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.cli.noise.NoiseStore;
+import dev.abfleet.controller.ControllerNode;
+import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.worker.sim.SimBootTiming;
+import dev.abfleet.worker.sim.SimMetric;
+import dev.abfleet.worker.sim.SimModel;
+import dev.abfleet.worker.sim.SimNoise;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code calibrate --real --hypervisor sim} then {@code plan}, against a real in-process
+ * controller and four sim workers over loopback gRPC.
+ */
+class SimCalibratePlanTest {
+  /** Boot-to-boot lognormal sigma of every metric; nothing else varies (no host offsets, drift, outliers). */
+  static final double BOOT_SIGMA = 0.04;
+
+  @TempDir static Path workers;
+  static ControllerNode controller;
+  static SimFleet fleet;
+
+  @RegisterExtension final IsolatedHome home = new IsolatedHome();
+
+  @BeforeAll
+  static void startFleet() throws Exception {
+    controller = ControllerNode.start(ControllerSettings.inMemory());
+    SimModel model = new SimModel(7, 0.001, SimModel.FLEETBENCH.stream()
+        .map(m -> new SimMetric(m.name(), m.base(), m.unit(), m.better(), BOOT_SIGMA, 0)).toList(),
+        SimBootTiming.defaults(), SimNoise.none(), 0);
+    fleet = SimFleet.start(address(), 4, "sim-", model, Map.of(), workers, r -> { });
+    SimFleet.awaitHosts(address(), 4, 30);
+  }
+
+  @AfterAll
+  static void stopFleet() {
+    fleet.close();
+    controller.close();
+  }
+
+  static String address() {
+    return "127.0.0.1:" + controller.grpcPort();
+  }
+
+  /** Runs {@code abfleet ARGS}, asserts exit 0, returns its stdout. */
+  private static String abfleet(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    StringWriter err = new StringWriter();
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = Main.run(new PrintWriter(err, true), args);
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(out + err).isZero();
+    return out;
+  }
+
+  @Test
+  @Timeout(120)
+  void calibratesSimHostsAndPlansForThemLabelledAsSimulation() throws Exception {
+    String table = abfleet("calibrate", "--real", "--controller", address(), "--hypervisor", "sim", "--experiments", "3",
+        "--pairs", "8");
+
+    assertThat(table).as(table).contains("sim/sim (SIMULATION)").contains(RealCalibration.SIMULATED_CLASSES)
+        .contains("this run: 3 of 3 A/A experiments completed, 8 pairs each")
+        .containsPattern("pairs for 4%\\n").contains("pairs for 4% (twice the noise threshold) at 80% power");
+    Path file = NoiseStore.inHome(home.path()).file("sim/sim");
+    JsonNode stored = new ObjectMapper().readTree(file.toFile());
+    assertThat(stored.path("simulated").asBoolean()).isTrue();
+    assertThat(stored.path("experiments").asLong()).isEqualTo(3);
+    NoiseRecord record = NoiseStore.inHome(home.path()).load("sim/sim").orElseThrow();
+    assertThat(record.simulated()).isTrue();
+    // A paired log ratio of this model is BOOT_SIGMA * (Z1 - Z2): sd BOOT_SIGMA * sqrt(2) = 5.66%.
+    // The sd of 24 such ratios lies within [0.481, 1.604] times that with probability 0.9999, so
+    // the four metrics fail together by chance once in 2,500 runs (chi-square, 23 df:
+    // sqrt(chi2.ppf(0.00005, 23) / 23) and sqrt(chi2.ppf(0.99995, 23) / 23), scipy).
+    for (String metric : record.gating()) {
+      var m = record.metric(metric);
+      assertThat(m.pairs()).as(metric).isEqualTo(24);
+      assertThat(m.pairedSd()).as(metric).isBetween(0.481 * BOOT_SIGMA * Math.sqrt(2), 1.604 * BOOT_SIGMA * Math.sqrt(2));
+    }
+
+    String plan = abfleet("plan", "--mde", "10%");
+    assertThat(plan).as(plan).containsPattern("sim/sim \\(SIMULATION\\)\\s+metadata_stat\\s+\\d+\\.\\d%\\s+24\\s+\\d+\\n")
+        .contains("SIMULATION: a class marked (SIMULATION) is of sim hosts: its pairs are planned from the sim"
+            + " performance model's noise");
+    assertThat(Files.list(file.getParent()).map(p -> p.getFileName().toString())).contains("sim_sim.json");
+  }
+}
