@@ -61,6 +61,7 @@ public final class Main {
     ControllerAddress.resetSecurity();
     Reconnect.forgetReached();
     CommandLine cl = new CommandLine(new Main());
+    CommandList.install(cl);
     cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, line, parsed) -> {
       if (ex instanceof Problem) {
