@@ -14,8 +14,8 @@ import java.util.Locale;
  * nothing leave a gap), the x axis labelled with the runs' dates, a dashed vertical line where
  * a change point of the candidate's series starts, and each segment's median as a horizontal
  * stroke, so a shift reads at a glance. Points carry {@code data-run} (the run's 1-based number)
- * and {@code data-arm} (baseline or candidate), whiskers {@code data-run}, change lines
- * {@code data-change} (the first run after it).
+ * and {@code data-arm} (baseline or candidate), whiskers {@code data-interval} (the run's
+ * number), change lines {@code data-change} (the first run after it).
  */
 public final class SeriesChart {
   private SeriesChart() {}
@@ -93,7 +93,7 @@ public final class SeriesChart {
       Run r = runs.get(i);
       String run = "data-run=\"" + (i + 1) + "\"";
       if (Double.isFinite(r.low()) && Double.isFinite(r.high())) {
-        svg.whisker(i + 1, r.low(), r.high(), "run-interval", run, dates.labels().get(i)
+        svg.whisker(i + 1, r.low(), r.high(), "run-interval", "data-interval=\"" + (i + 1) + "\"", dates.labels().get(i)
             + ": candidate's interval " + Numbers.value(r.low()) + " to " + Numbers.withUnit(r.high(), unit));
       }
       if (Double.isFinite(r.baseline())) {
