@@ -70,12 +70,27 @@ final class BootCharts {
     return out;
   }
 
+  /** The pairs a metric's charts in a host class span, first to last (0, 0 when none). */
+  record PairRange(int first, int last) {}
+
+  /**
+   * The x range both charts of the metric and class share: the pairs of every boot with a value,
+   * complete pairs or not. A cancelled or failing experiment leaves its last pairs incomplete
+   * (one arm booted, the other never did): they show in the per-boot chart and have no paired
+   * change, and were they left out of the paired chart's range, the two charts, one above the
+   * other, would put the same pair at different places.
+   */
+  static PairRange pairRange(Report r, String metric, String unit, String cls) {
+    List<Integer> pairs = points(r, metric, unit, cls).stream().map(Point::pair).toList();
+    return new PairRange(minPair(pairs), maxPair(pairs));
+  }
+
   /** Chart 1: every boot's value, one series per arm. */
   static String bootsChart(Report r, List<String> arms, String metric, String unit, String cls,
       String id) {
     List<Point> points = points(r, metric, unit, cls);
-    Svg svg = new Svg(minPair(points.stream().map(Point::pair).toList()) - 0.5,
-        maxPair(points.stream().map(Point::pair).toList()) + 0.5,
+    PairRange range = pairRange(r, metric, unit, cls);
+    Svg svg = new Svg(range.first() - 0.5, range.last() + 0.5,
         points.stream().mapToDouble(Point::value).min().orElse(0),
         points.stream().mapToDouble(Point::value).max().orElse(1));
     svg.yAxis(unit.isEmpty() ? metric : metric + " (" + unit + ")", Numbers::value);
@@ -115,8 +130,8 @@ final class BootCharts {
       yLo = Math.min(yLo, c.change());
       yHi = Math.max(yHi, c.change());
     }
-    List<Integer> pairs = changes.stream().map(PairChange::pair).toList();
-    Svg svg = new Svg(minPair(pairs) - 0.5, maxPair(pairs) + 0.5, 100 * yLo, 100 * yHi);
+    PairRange range = pairRange(r, metric, unit, cls);
+    Svg svg = new Svg(range.first() - 0.5, range.last() + 0.5, 100 * yLo, 100 * yHi);
     svg.yAxis("change vs " + r.design().baseline() + " (%)", v -> Numbers.percent(v / 100));
     svg.xAxis("pair");
     if (Double.isFinite(lo) && Double.isFinite(hi)) {

@@ -29,6 +29,7 @@ public final class HtmlStyle {
       svg .point { fill-opacity: 0.85; }
       svg .change-point { stroke: #b00020; stroke-width: 2; stroke-dasharray: 6 3; }
       svg .segment { stroke: #b00020; stroke-width: 1.5; stroke-opacity: 0.7; }
+      svg .run-interval { stroke: #D55E00; stroke-width: 1.5; stroke-opacity: 0.6; }
       .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3em 1.5em; }
       .chart-legend { font-size: 0.9em; margin: 0.2em 0 0; }
       svg.swatch { vertical-align: middle; }

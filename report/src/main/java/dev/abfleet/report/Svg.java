@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleFunction;
+import java.util.function.IntFunction;
 
 /**
  * One server-side SVG chart: a plot area with linear x and y scales, axes with ticks and labels,
@@ -58,25 +59,36 @@ final class Svg {
 
   /** X ticks at whole numbers (pair indexes), at most about 16 of them. */
   void xAxis(String label) {
+    xAxis(label, String::valueOf, 16);
+  }
+
+  /**
+   * X ticks at whole numbers, labelled by {@code tickLabel}, every so many that at most
+   * {@code most} of them show (labels wider than a number need fewer).
+   */
+  void xAxis(String label, IntFunction<String> tickLabel, int most) {
     int first = (int) Math.ceil(xMin);
     int last = (int) Math.floor(xMax);
-    int step = Math.max(1, (last - first + 1 + 15) / 16);
+    int step = Math.max(1, (last - first + most) / most);
     body.append("<g class=\"axis\" aria-hidden=\"true\">");
     line(LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM, "axis-line");
     for (int t = first; t <= last; t += step) {
       double px = x(t);
       line(px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 4, "axis-line");
-      text(px, HEIGHT - BOTTOM + 16, "middle", String.valueOf(t));
+      text(px, HEIGHT - BOTTOM + 16, "middle", tickLabel.apply(t));
     }
     text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 6, "middle", label);
     body.append("</g>");
   }
 
-  /** Y ticks at round values with grid lines; {@code format} writes a tick's label. */
+  /**
+   * Y ticks at round values with grid lines; {@code format} writes a tick's label, and no two
+   * ticks share one (see {@link #ticks(double, double, DoubleFunction)}).
+   */
   void yAxis(String label, DoubleFunction<String> format) {
     body.append("<g class=\"axis\" aria-hidden=\"true\">");
     line(LEFT, TOP, LEFT, HEIGHT - BOTTOM, "axis-line");
-    for (double t : ticks(yMin, yMax)) {
+    for (double t : ticks(yMin, yMax, format)) {
       double py = y(t);
       line(LEFT, py, WIDTH - RIGHT, py, "grid");
       text(LEFT - 6, py + 4, "end", format.apply(t));
@@ -91,7 +103,30 @@ final class Svg {
   static List<Double> ticks(double lo, double hi) {
     double raw = (hi - lo) / 5;
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    double step = magnitude * (raw / magnitude >= 5 ? 5 : raw / magnitude >= 2 ? 2 : 1);
+    return ticks(lo, hi, magnitude * (raw / magnitude >= 5 ? 5 : raw / magnitude >= 2 ? 2 : 1));
+  }
+
+  /**
+   * {@link #ticks(double, double)}, with the step widened (to the next 1, 2 or 5 times a power of
+   * ten) until no two ticks read the same once formatted: 31.20k and 31.25k both print "31.2k"
+   * at three significant digits, so a 50 step becomes 100. Ends with a single tick at worst.
+   */
+  static List<Double> ticks(double lo, double hi, DoubleFunction<String> format) {
+    List<Double> out = ticks(lo, hi);
+    while (out.size() > 1 && out.stream().map(format::apply).distinct().count() < out.size()) {
+      out = ticks(lo, hi, nextStep(out.get(1) - out.get(0)));
+    }
+    return out;
+  }
+
+  /** The next round step after {@code step}: 1 -> 2 -> 5 -> 10 times its power of ten. */
+  static double nextStep(double step) {
+    double magnitude = Math.pow(10, Math.floor(Math.log10(step) + 1e-9));
+    long mantissa = Math.round(step / magnitude);
+    return magnitude * (mantissa < 2 ? 2 : mantissa < 5 ? 5 : 10);
+  }
+
+  private static List<Double> ticks(double lo, double hi, double step) {
     List<Double> out = new ArrayList<>();
     // k * step, not a running sum: no rounding drift over the ticks.
     for (long k = (long) Math.ceil(lo / step); k * step <= hi + step * 1e-9; k++) {
@@ -122,6 +157,14 @@ final class Svg {
     body.append(String.format(Locale.ROOT,
         "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>%s</title></line>",
         cssClass, x(x1), y(yv), x(x2), y(yv), HtmlText.escape(title)));
+  }
+
+  /** A vertical stroke at x {@code xv} from {@code lo} to {@code hi} (an interval), with data attributes. */
+  void whisker(double xv, double lo, double hi, String cssClass, String data, String title) {
+    double px = x(xv);
+    body.append(String.format(Locale.ROOT,
+        "<line class=\"%s\" %s x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>%s</title></line>",
+        cssClass, data, px, y(lo), px, y(hi), HtmlText.escape(title)));
   }
 
   /** A vertical line across the plot at {@code v}, with its own data attributes (escaped). */

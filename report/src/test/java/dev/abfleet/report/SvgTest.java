@@ -16,6 +16,18 @@ class SvgTest {
   }
 
   @Test
+  void ticksWidenTheirStepUntilNoTwoLabelsReadTheSame() {
+    // At steps of 50, 31250 and 31300 both print "31.3k" (Numbers.value keeps three digits).
+    assertThat(Svg.ticks(31_190, 31_510).stream().map(Numbers::value).distinct().count())
+        .isLessThan(Svg.ticks(31_190, 31_510).size());
+    assertThat(Svg.ticks(31_190, 31_510, Numbers::value)).containsExactly(31_200.0, 31_300.0, 31_400.0,
+        31_500.0);
+    assertThat(Svg.nextStep(0.5)).isCloseTo(1.0, within(1e-12));
+    assertThat(Svg.nextStep(20)).isCloseTo(50.0, within(1e-9));
+    assertThat(Svg.nextStep(100)).isCloseTo(200.0, within(1e-9));
+  }
+
+  @Test
   void scalesMapTheRangeOntoThePlotWithYGrowingUpwards() {
     Svg svg = new Svg(0, 10, 0, 100);
     assertThat(svg.x(0)).isLessThan(svg.x(10));

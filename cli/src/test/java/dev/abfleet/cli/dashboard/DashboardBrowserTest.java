@@ -150,6 +150,7 @@ class DashboardBrowserTest {
               "2 INFRA failures in a row; last: " + PacedWorker.INFRA_MESSAGE);
       assertThat(row(hosts.dom(), "host-sim-0001")).contains("sim/sim",
           "<td class=\"left current\"><span class=\"muted\">idle</span></td>");
+      assertHeartbeatsAndNoise(hosts.dom(), done);
 
       copyForReadme(Map.of("dashboard-running", "dashboard", "experiment-report", "report",
           "hosts", "hosts"));
@@ -198,6 +199,32 @@ class DashboardBrowserTest {
     }
     assertThat(boots.stream().filter(c -> c.metric().equals("metadata_stat")).findFirst()
         .orElseThrow().points()).isEqualTo(2 * PAIRS);
+  }
+
+  /**
+   * Every connected host shows how long ago its worker spoke (heartbeats come every few
+   * seconds, so well under a minute); a host that ran a complete pair of the experiment shows
+   * its paired noise, and the broken host, which never completed a boot, a dash.
+   */
+  private static void assertHeartbeatsAndNoise(String dom, Experiment done) {
+    assertThat(dom).contains("<th scope=\"col\">Last heartbeat</th>", "<th scope=\"col\">Paired noise</th>");
+    java.util.Set<String> paired = done.getBootsList().stream()
+        .filter(b -> !b.getWarmup() && b.getStatus().equals("ok"))
+        .collect(java.util.stream.Collectors.groupingBy(b -> b.getHostId() + "/" + b.getPairIndex(),
+            java.util.stream.Collectors.counting()))
+        .entrySet().stream().filter(e -> e.getValue() >= 2).map(e -> e.getKey().split("/")[0])
+        .collect(java.util.stream.Collectors.toSet());
+    assertThat(paired).as("hosts with a complete pair").isNotEmpty().doesNotContain("broken-1");
+    for (String host : List.of("sim-0001", "sim-0002", "broken-1")) {
+      String row = row(dom, "host-" + host);
+      assertThat(row).as(host).containsPattern("<td class=\"heartbeat\">\\d{1,2}\\.\\d s ago</td>");
+      if (paired.contains(host)) {
+        assertThat(row).as(host).containsPattern(
+            "<td class=\"noise\"><span title=\"median \\|paired residual\\|[^\"]*\">\\d+\\.\\d\\d% over \\d+ pairs?</span></td>");
+      } else {
+        assertThat(row).as(host).contains("<td class=\"noise\">-</td>");
+      }
+    }
   }
 
   private static boolean hasValue(Boot b, String metric) {

@@ -33,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The dashboard's Nightly page in headless Chromium: a controller with one schedule and its
  * history (16 nights of metadata_stat, 31.8k ops/s for 8 nights, then 50.3k: the FUSE patch of
  * the motivating case) imported with {@code abfleet history import}. The page renders without
- * console messages, its chart has one point per night inside the plot, and one change point is
- * marked, before night 9.
+ * console messages, its chart has a baseline and a candidate point per night inside the plot with
+ * the candidate's interval, the nights' dates on the x axis, and one change point marked, before
+ * night 9.
  */
 class NightlyDashboardBrowserTest {
   private static final int NIGHTS = 16;
@@ -82,14 +83,37 @@ class NightlyDashboardBrowserTest {
       Files.createDirectories(copy.getParent());
       Files.writeString(copy, html, StandardCharsets.UTF_8);
       List<ChartProbe.Chart> charts = ChartProbe.charts(browser, copy, "dashboard-nightly");
+      // Per night a baseline and a candidate point, both inside the plot.
       assertThat(charts).singleElement().satisfies(c -> {
         assertThat(c.kind()).isEqualTo("series");
         assertThat(c.metric()).isEqualTo("metadata_stat");
-        assertThat(c.points()).isEqualTo(NIGHTS);
-        assertThat(c.drawn()).isEqualTo(NIGHTS);
+        assertThat(c.points()).isEqualTo(2 * NIGHTS);
+        assertThat(c.drawn()).isEqualTo(2 * NIGHTS);
         assertThat(c.labelled()).isTrue();
       });
+      assertBaselineCandidateIntervalAndDates(shown.dom());
     }
+  }
+
+  /**
+   * Night 1 (2026-11-01): baseline 31.8k; candidate 31.8k * (1 - 0.008) = 31545.6 with the
+   * interval [-2%, +2%] of the baseline around it, 30909.6 to 32181.6. The x axis names dates,
+   * and the y axis repeats no label.
+   */
+  private static void assertBaselineCandidateIntervalAndDates(String dom) {
+    String svg = dom.substring(dom.indexOf("<svg class=\"chart\""), dom.indexOf("</svg>") + 6);
+    for (String arm : List.of("baseline", "candidate")) {
+      assertThat(Pattern.compile("data-run=\"\\d+\" data-arm=\"" + arm + "\"").matcher(svg).results().count())
+          .as(arm + " points").isEqualTo(NIGHTS);
+    }
+    assertThat(Pattern.compile("class=\"run-interval\" data-interval=\"\\d+\"").matcher(svg).results().count())
+        .as("candidate intervals").isEqualTo(NIGHTS);
+    assertThat(svg).contains("11-01: baseline 31.8k ops/s", "candidate 31.5k ops/s [30.9k, 32.2k]",
+        ">11-01</text>", ">11-15</text>", ">run due (UTC), 2026</text>").doesNotContain(">run</text>");
+    List<String> yLabels = Pattern.compile("text-anchor=\"end\">([^<]*)</text>").matcher(svg).results()
+        .map(m -> m.group(1)).toList();
+    assertThat(yLabels).hasSizeGreaterThan(2).doesNotHaveDuplicates();
+    assertThat(dom).contains("data-legend=\"baseline\"", "data-legend=\"candidate\"", "data-legend=\"interval\"");
   }
 
   /** Night {@code i} of the schedule: metadata_stat's candidate median {@code center}. */

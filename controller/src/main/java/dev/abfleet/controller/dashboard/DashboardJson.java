@@ -56,8 +56,10 @@ final class DashboardJson {
 
   /**
    * {@code {"hosts": [{host_id, state, arch, hypervisors: [{name, accelerators}], labels,
-   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason, drain_reason}]}}
-   * by host id; reason = why quarantined, drain_reason = why an operator drained it (empty = none).
+   * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason, drain_reason,
+   * heartbeat_age_ms, noise: {median_residual_percent, pairs}}]}} by host id; reason = why
+   * quarantined, drain_reason = why an operator drained it (empty = none), heartbeat_age_ms = ms
+   * since its worker last spoke (null = not known), noise = its paired noise (null = none yet).
    */
   static String hosts(List<Host> hosts) {
     ObjectNode root = JSON.createObjectNode();
@@ -76,6 +78,17 @@ final class DashboardJson {
           .put("connected", h.getConnected()).put("infra_failures", h.getInfraFailures())
           .put("rejected_reports", h.getRejectedReports()).put("reason", h.getStateReason())
           .put("drain_reason", h.getDrainReason());
+      if (h.hasHeartbeatAgeMs()) {
+        o.put("heartbeat_age_ms", h.getHeartbeatAgeMs());
+      } else {
+        o.putNull("heartbeat_age_ms");
+      }
+      if (h.hasNoise() && h.getNoise().getPairs() > 0) {
+        o.putObject("noise").put("median_residual_percent", h.getNoise().getMedianResidualPercent())
+            .put("pairs", h.getNoise().getPairs());
+      } else {
+        o.putNull("noise");
+      }
     });
     return root.toString();
   }

@@ -5,6 +5,7 @@ import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentIds;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.grpc.DomainToProto;
+import dev.abfleet.controller.grpc.HeartbeatAges;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.Host;
@@ -95,10 +96,14 @@ public class FleetReader {
     });
   }
 
-  /** Every host the scheduler knows, as {@code abfleet hosts} lists them. */
+  /**
+   * Every host the scheduler knows, as {@code abfleet hosts} lists them, with how long ago each
+   * connected worker last spoke.
+   */
   public CompletionStage<List<Host>> hosts() {
     CompletionStage<Scheduler.Hosts> hosts =
         AskPattern.ask(scheduler, Scheduler.ListHosts::new, askTimeout, system.scheduler());
-    return hosts.thenApply(h -> h.hosts().stream().map(DomainToProto::host).toList());
+    return hosts.thenCombine(HeartbeatAges.of(system, askTimeout),
+        (h, ages) -> h.hosts().stream().map(v -> DomainToProto.host(v, ages)).toList());
   }
 }

@@ -3,14 +3,16 @@ package dev.abfleet.controller.dashboard;
 import static dev.abfleet.controller.dashboard.DashboardPage.esc;
 
 import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HostNoise;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Every host the scheduler knows: state, class, what it boots now, why an operator drained it
- * and its health, as {@code abfleet hosts}. The lease epoch is for fencing, not for people: it
+ * Every host the scheduler knows: state, class, what it boots now, when its worker last spoke,
+ * why an operator drained it, its paired noise and its health, as {@code abfleet hosts}. The lease epoch is for fencing, not for people: it
  * stays in /api/hosts only.
  */
 final class HostsPage {
@@ -28,7 +30,9 @@ final class HostsPage {
       main.append("<table id=\"hosts\">\n<caption>Hosts by id</caption>\n<thead><tr>")
           .append("<th scope=\"col\">Host</th><th scope=\"col\">State</th>")
           .append("<th scope=\"col\">Class</th><th scope=\"col\">Current boot</th>")
+          .append("<th scope=\"col\">Last heartbeat</th>")
           .append("<th scope=\"col\">Drain reason</th>")
+          .append("<th scope=\"col\">Paired noise</th>")
           .append("<th scope=\"col\">INFRA failures in a row</th>")
           .append("<th scope=\"col\">Rejected reports</th><th scope=\"col\">Reason</th>")
           .append("</tr></thead>\n<tbody>\n");
@@ -47,7 +51,9 @@ final class HostsPage {
         .append(h.getConnected() ? "" : " <span class=\"muted\">(disconnected)</span>")
         .append("</td><td class=\"left\">").append(esc(hostClass(h))).append("</td>")
         .append("<td class=\"left current\">").append(current(h)).append("</td>")
-        .append("<td class=\"left drain-reason\">").append(esc(h.getDrainReason())).append("</td><td>")
+        .append("<td class=\"heartbeat\">").append(heartbeat(h)).append("</td>")
+        .append("<td class=\"left drain-reason\">").append(esc(h.getDrainReason())).append("</td>")
+        .append("<td class=\"noise\">").append(noise(h)).append("</td><td>")
         .append(h.getInfraFailures()).append("</td><td>").append(h.getRejectedReports())
         .append("</td><td class=\"left reason\">").append(esc(h.getStateReason()))
         .append("</td></tr>\n");
@@ -65,6 +71,35 @@ final class HostsPage {
       sb.append(' ').append(l.getKey()).append('=').append(l.getValue());
     }
     return sb.toString().strip();
+  }
+
+  /** "0.8 s ago", "3 min ago"; "-" when not known (no live stream). */
+  static String heartbeat(Host h) {
+    if (!h.hasHeartbeatAgeMs()) {
+      return "-";
+    }
+    long ms = h.getHeartbeatAgeMs();
+    if (ms < 60_000) {
+      return String.format(Locale.ROOT, "%.1f s ago", ms / 1000.0);
+    }
+    if (ms < 3_600_000) {
+      return (ms / 60_000) + " min ago";
+    }
+    return (ms / 3_600_000) + " h ago";
+  }
+
+  /**
+   * "0.84% over 24 pairs" with the measure in a tooltip; "-" when no experiment measured the
+   * host yet.
+   */
+  static String noise(Host h) {
+    if (!h.hasNoise() || h.getNoise().getPairs() == 0) {
+      return "-";
+    }
+    HostNoise n = h.getNoise();
+    return String.format(Locale.ROOT, "<span title=\"median |paired residual| of ln(candidate/baseline)"
+        + " over the host's newest %d A/B pairs\">%.2f%% over %d %s</span>", n.getPairs(),
+        n.getMedianResidualPercent(), n.getPairs(), n.getPairs() == 1 ? "pair" : "pairs");
   }
 
   /** A link to the experiment whose boots the host runs, or "idle" when none holds it. */

@@ -24,8 +24,9 @@ import org.apache.pekko.pattern.StatusReply;
 
 /**
  * The dashboard's Nightly page: each schedule of the controller with its next fire time and
- * recent runs, and per gating metric the series of the candidate's median over the runs with
- * its change points marked (the same detection {@code abfleet history} prints: rank scan,
+ * recent runs, and per gating metric the series over the runs (dates on the x axis): the
+ * baseline's and the candidate's centres and the candidate's interval, with the change points of
+ * the candidate's series marked (the same detection {@code abfleet history} prints: rank scan,
  * permutation p-value at 0.01, segments of at least 3 runs).
  */
 public final class NightlySeriesPage implements NightlyPage {
@@ -90,16 +91,26 @@ public final class NightlySeriesPage implements NightlyPage {
     return out.append("</section>\n").toString();
   }
 
-  private static String figure(String schedule, Series s, int n) {
-    List<String> titles = new ArrayList<>();
+  static String figure(String schedule, Series s, int n) {
+    List<SeriesChart.Run> runs = new ArrayList<>();
     for (int i = 0; i < s.runs().size(); i++) {
       RunRecord r = s.runs().get(i);
-      titles.add("run " + (i + 1) + ", " + r.date() + ", " + r.experiment() + ": "
-          + (Double.isFinite(s.values()[i]) ? Numbers.value(s.values()[i]) + " " + s.unit() : r.state()));
+      var m = r.metric(s.metric()).filter(x -> r.state().equals("completed"));
+      double base = m.map(RunRecord.Metric::baselineCenter).orElse(Double.NaN);
+      // The interval is on the ratio candidate/baseline - 1; times the baseline it is the
+      // candidate's interval in the metric's unit.
+      double low = m.map(x -> x.baselineCenter() * (1 + x.ciLow())).orElse(Double.NaN);
+      double high = m.map(x -> x.baselineCenter() * (1 + x.ciHigh())).orElse(Double.NaN);
+      String title = "run " + (i + 1) + ", " + r.date() + ", " + r.experiment() + ": "
+          + (Double.isFinite(s.values()[i]) ? "candidate " + Numbers.value(s.values()[i]) + " " + s.unit()
+              + (Double.isFinite(low) && Double.isFinite(high) ? " [" + Numbers.value(low) + ", "
+                  + Numbers.value(high) + "]" : "") : r.state());
+      runs.add(new SeriesChart.Run(r.date(), base, s.values()[i], low, high, title));
     }
     List<ChangePoint> points = s.detection().points();
     List<SeriesChart.Change> changes = points.stream().map(cp -> new SeriesChart.Change(cp.index(),
-        String.format(Locale.ROOT, "change before run %d: median %s to %s %s (%s), p = %.3f", cp.index() + 1,
+        String.format(Locale.ROOT, "change before run %d (%s): median %s to %s %s (%s), p = %.3f",
+            cp.index() + 1, s.runs().get(cp.index()).date(),
             Numbers.value(cp.beforeMedian()), Numbers.value(cp.afterMedian()), s.unit(),
             Double.isFinite(cp.relative()) ? String.format(Locale.ROOT, "%+.1f%%", 100 * cp.relative()) : "n/a",
             cp.pValue()))).toList();
@@ -109,18 +120,31 @@ public final class NightlySeriesPage implements NightlyPage {
     }
     medians[points.size()] = points.isEmpty() ? Double.NaN : points.get(points.size() - 1).afterMedian();
     String svg = SeriesChart.svg("nightly-" + schedule.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + n, s.metric(),
-        s.metric() + (s.unit().isEmpty() ? "" : " (" + s.unit() + ")"), s.values(), titles, changes, medians);
-    StringBuilder out = new StringBuilder("<figure>\n").append(svg).append("<figcaption>").append(esc(s.metric()))
-        .append(": candidate's median per run").append(s.better().isEmpty() ? "" : ", " + esc(s.better()) + " is better")
-        .append("; ");
+        s.metric() + (s.unit().isEmpty() ? "" : " (" + s.unit() + ")"), s.unit(), runs, changes, medians);
+    StringBuilder out = new StringBuilder("<figure>\n").append(svg).append(LEGEND).append("<figcaption>")
+        .append(esc(s.metric())).append(": baseline and candidate per run, the candidate's interval as a"
+            + " vertical bar").append(s.better().isEmpty() ? "" : ", " + esc(s.better()) + " is better")
+        .append("; change points in the candidate's series: ");
     if (changes.isEmpty()) {
-      out.append("no change point.");
+      out.append("none.");
     } else {
       out.append(esc(String.join("; ", changes.stream().map(SeriesChart.Change::title).toList()))).append('.');
     }
     s.detection().warnings().forEach(w -> out.append(" ").append(esc(w)));
     return out.append("</figcaption>\n</figure>\n").toString();
   }
+
+  /** The series chart's marks: the arms' colours and shapes are those of report charts (0, 1). */
+  private static final String LEGEND = "<ul class=\"legend chart-legend\" aria-label=\"chart legend\">"
+      + "<li data-legend=\"baseline\"><svg class=\"swatch\" width=\"12\" height=\"12\" aria-hidden=\"true\">"
+      + "<circle cx=\"6\" cy=\"6\" r=\"4\" fill=\"#0072B2\"/></svg> baseline centre</li>"
+      + "<li data-legend=\"candidate\"><svg class=\"swatch\" width=\"12\" height=\"12\" aria-hidden=\"true\">"
+      + "<rect x=\"2\" y=\"2\" width=\"8\" height=\"8\" fill=\"#D55E00\"/></svg> candidate centre</li>"
+      + "<li data-legend=\"interval\"><svg class=\"swatch\" width=\"12\" height=\"12\" aria-hidden=\"true\">"
+      + "<line class=\"run-interval\" x1=\"6\" y1=\"0\" x2=\"6\" y2=\"12\" stroke=\"#D55E00\"/></svg>"
+      + " candidate's interval</li>"
+      + "<li data-legend=\"change\"><svg class=\"swatch\" width=\"24\" height=\"12\" aria-hidden=\"true\">"
+      + "<line class=\"change-point\" x1=\"12\" y1=\"0\" x2=\"12\" y2=\"12\"/></svg> change point</li></ul>\n";
 
   private static String runsTable(String schedule, List<RunRecord> runs) {
     StringBuilder out = new StringBuilder("<table>\n<caption>Latest runs of ").append(esc(schedule))

@@ -14,6 +14,8 @@ import java.util.TreeMap;
  * @param infraFailures INFRA failures in a row; 0 = healthy
  * @param rejectedReports reports of the host refused since the scheduler started (in memory)
  * @param drainReason why an operator drained the host; empty = not drained or no reason given
+ * @param noise the host's current paired noise (over the noise rule's newest window); none =
+ *     no experiment has measured it yet, or a quarantine wiped it
  */
 public record HostView(
     HostCapabilities capabilities,
@@ -24,11 +26,17 @@ public record HostView(
     String stateReason,
     int infraFailures,
     long rejectedReports,
-    String drainReason) {
+    String drainReason,
+    NoiseHistory.Latest noise) {
+
+  public HostView {
+    noise = noise == null ? NoiseHistory.Latest.none() : noise;
+  }
 
   public HostView(HostCapabilities capabilities, State state, String leasedTo, long leaseEpoch,
       boolean connected, String stateReason, int infraFailures) {
-    this(capabilities, state, leasedTo, leaseEpoch, connected, stateReason, infraFailures, 0, "");
+    this(capabilities, state, leasedTo, leaseEpoch, connected, stateReason, infraFailures, 0, "",
+        NoiseHistory.Latest.none());
   }
 
   /**
@@ -56,9 +64,20 @@ public record HostView(
   /** @param rejectedReports host id -> reports refused; absent = 0 */
   public static List<HostView> list(Fleet fleet, LeaseBook leases, HostMarks marks,
       HostHealth health, Map<String, Long> rejectedReports) {
+    return list(fleet, leases, marks, health, rejectedReports, NoiseHistory.empty(), 1);
+  }
+
+  /**
+   * @param rejectedReports host id -> reports refused; absent = 0
+   * @param noise the hosts' paired noise histories
+   * @param noiseWindow newest residuals the shown noise is the median of (the noise rule's recent)
+   */
+  public static List<HostView> list(Fleet fleet, LeaseBook leases, HostMarks marks,
+      HostHealth health, Map<String, Long> rejectedReports, NoiseHistory noise, int noiseWindow) {
     Map<String, HostView> views = new TreeMap<>();
     fleet.hosts().forEach((id, host) -> views.put(id,
-        of(host, leases, marks, health, rejectedReports.getOrDefault(id, 0L))));
+        of(host, leases, marks, health, rejectedReports.getOrDefault(id, 0L),
+            noise.latest(id, noiseWindow))));
     return List.copyOf(views.values());
   }
 
@@ -68,6 +87,11 @@ public record HostView(
 
   public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health,
       long rejectedReports) {
+    return of(host, leases, marks, health, rejectedReports, NoiseHistory.Latest.none());
+  }
+
+  public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health,
+      long rejectedReports, NoiseHistory.Latest noise) {
     String id = host.capabilities().hostId();
     var lease = leases.leaseOf(id);
     var quarantine = marks.quarantine(id);
@@ -79,6 +103,6 @@ public record HostView(
     return new HostView(host.capabilities(), state,
         lease.map(Lease::experimentId).orElse(""), lease.map(Lease::epoch).orElse(0L),
         host.online(), quarantine.map(HostMarks.Quarantine::reason).orElse(""),
-        health.streak(id), rejectedReports, marks.drainReason(id));
+        health.streak(id), rejectedReports, marks.drainReason(id), noise);
   }
 }

@@ -78,6 +78,36 @@ public record NoiseHistory(Map<String, double[]> residuals) {
     return new NoiseHistory(((PersistentMap<String, double[]>) residuals).without(hostId));
   }
 
+  /**
+   * The host's current paired noise: the median absolute residual of its newest residuals, at
+   * most {@code window} of them, as a percentage ({@code 100 * expm1(median)}, the unit drift
+   * reasons use); {@link Latest#none()} when the host has no residual yet.
+   */
+  public Latest latest(String hostId, int window) {
+    double[] r = residuals.getOrDefault(hostId, new double[0]);
+    if (r.length == 0) {
+      return Latest.none();
+    }
+    double[] newest = Arrays.copyOfRange(r, Math.max(0, r.length - window), r.length);
+    return new Latest(100 * Math.expm1(VerdictEngine.median(newest)), newest.length);
+  }
+
+  /**
+   * A host's current paired noise as the hosts listing shows it.
+   *
+   * @param medianResidualPercent median |paired residual| over the newest pairs, in percent
+   * @param pairs how many pairs (residuals) that median is over; 0 = no noise known yet
+   */
+  public record Latest(double medianResidualPercent, int pairs) {
+    public static Latest none() {
+      return new Latest(0, 0);
+    }
+
+    public boolean known() {
+      return pairs > 0;
+    }
+  }
+
   /** Why the host's noise has drifted past its history, or empty when it has not (or too little is known). */
   public Optional<String> drift(String hostId, Rule rule) {
     double[] r = residuals.getOrDefault(hostId, new double[0]);

@@ -27,6 +27,7 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.HostFingerprint;
+import dev.abfleet.proto.fleet.v1.HostNoise;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.KernelBuild;
@@ -256,6 +257,17 @@ public final class DomainToProto {
     return b.build();
   }
 
+  /**
+   * The host with how long ago its worker last spoke.
+   *
+   * @param heartbeatAgesMs host id -> ms since its worker's last message; absent = not known
+   */
+  public static Host host(HostView v, java.util.Map<String, Long> heartbeatAgesMs) {
+    Long age = heartbeatAgesMs.get(v.capabilities().hostId());
+    Host h = host(v);
+    return age == null ? h : h.toBuilder().setHeartbeatAgeMs(age).build();
+  }
+
   public static Host host(HostView v) {
     var c = v.capabilities();
     Host.Builder b = Host.newBuilder()
@@ -267,6 +279,10 @@ public final class DomainToProto {
         .setConnected(v.connected()).setStateReason(v.stateReason())
         .setInfraFailures(v.infraFailures()).setRejectedReports(v.rejectedReports())
         .setDrainReason(v.drainReason());
+    if (v.noise().known()) {
+      b.setNoise(HostNoise.newBuilder()
+          .setMedianResidualPercent(v.noise().medianResidualPercent()).setPairs(v.noise().pairs()));
+    }
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))

@@ -173,11 +173,12 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   public void listHosts(ListHostsRequest request, StreamObserver<ListHostsResponse> responses) {
     CompletionStage<Scheduler.Hosts> hosts =
         AskPattern.ask(scheduler, Scheduler.ListHosts::new, askTimeout, system.scheduler());
-    reply(hosts, h -> {
+    var ages = HeartbeatAges.of(system, askTimeout);
+    reply(hosts.thenCombine(ages, (h, a) -> {
       var b = ListHostsResponse.newBuilder();
-      h.hosts().forEach(v -> b.addHosts(DomainToProto.host(v)));
+      h.hosts().forEach(v -> b.addHosts(DomainToProto.host(v, a)));
       return b.build();
-    }, responses);
+    }), r -> r, responses);
   }
 
   @Override

@@ -84,7 +84,8 @@ final class HostSession {
           heartbeatTimeout, metrics);
       metrics.hostConnected();
       scheduler.tell(new Scheduler.RegisterHost(capabilities, context.getSelf()));
-      SessionDirectory.of(context.getSystem()).tell(new SessionDirectory.Add(context.getSelf()));
+      SessionDirectory.of(context.getSystem()).tell(new SessionDirectory.Add(context.getSelf(),
+          capabilities.hostId(), stream::silentNanos));
       stream.welcome(heartbeatInterval.toMillis(), nodeName);
       session.armHeartbeatTimer();
       return session.active(Blocks.none());

@@ -298,7 +298,7 @@ public final class Scheduler
   /** Answered from what is written: after the next flush when changes wait for it. */
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
     Consumer<SchedulerState> answer = s -> cmd.replyTo().tell(new Hosts(HostView.list(fleet, s.leases(),
-        s.marks(), s.health(), rejectedReports)));
+        s.marks(), s.health(), rejectedReports, s.noise(), policy.noiseRule().recent())));
     if (writes.hasPending()) {
       return persistAndSchedule(state, List.of(), answer);
     }
@@ -511,7 +511,8 @@ public final class Scheduler
   private HostReply hostReply(SchedulerState state, String hostId) {
     return fleet.host(hostId)
         .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), state.health(),
-            rejectedReports.getOrDefault(hostId, 0L))))
+            rejectedReports.getOrDefault(hostId, 0L),
+            state.noise().latest(hostId, policy.noiseRule().recent()))))
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 

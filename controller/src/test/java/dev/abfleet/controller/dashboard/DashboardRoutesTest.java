@@ -13,6 +13,7 @@ import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Host;
+import dev.abfleet.proto.fleet.v1.HostNoise;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.Policy;
 import java.net.URI;
@@ -77,7 +78,8 @@ class DashboardRoutesTest {
           .setInfraFailures(3).setStateReason("3 INFRA failures in a row; last: qemu: not found")
           .setConnected(true).build(),
       Host.newBuilder().setHostId("h-good").setState("leased").setArch("x86_64")
-          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).build(),
+          .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).setHeartbeatAgeMs(830)
+          .setNoise(HostNoise.newBuilder().setMedianResidualPercent(0.8412).setPairs(24)).build(),
       Host.newBuilder().setHostId("h-out").setState("draining").setArch("x86_64")
           .setDrainReason("disk <swap> RMA-42").setConnected(true).build());
 
@@ -308,5 +310,27 @@ class DashboardRoutesTest {
         + " class=\"muted\">idle</span></td>");
     assertThat(row(page, "host-h-out")).contains(
         "<td class=\"left drain-reason\">disk &lt;swap&gt; RMA-42</td>");
+  }
+
+  @Test
+  void hostsPageShowsHeartbeatAgeAndPairedNoiseOrADashWhenUnknown() throws Exception {
+    String page = get(open, "/hosts").body();
+    assertThat(page).contains("<th scope=\"col\">Last heartbeat</th>",
+        "<th scope=\"col\">Paired noise</th>");
+    assertThat(row(page, "host-h-good")).contains("<td class=\"heartbeat\">0.8 s ago</td>",
+        "0.84% over 24 pairs</span></td>", "over the host's newest 24 A/B pairs");
+    assertThat(row(page, "host-h-bad")).contains("<td class=\"heartbeat\">-</td>",
+        "<td class=\"noise\">-</td>");
+  }
+
+  @Test
+  void hostsJsonCarriesHeartbeatAgeAndNoiseOrNullWhenUnknown() throws Exception {
+    JsonNode hosts = JSON.readTree(get(open, "/api/hosts").body()).get("hosts");
+    JsonNode good = hosts.get(1);
+    assertThat(good.get("heartbeat_age_ms").asLong()).isEqualTo(830);
+    assertThat(good.get("noise").get("median_residual_percent").asDouble()).isEqualTo(0.8412);
+    assertThat(good.get("noise").get("pairs").asInt()).isEqualTo(24);
+    assertThat(hosts.get(0).get("heartbeat_age_ms").isNull()).isTrue();
+    assertThat(hosts.get(0).get("noise").isNull()).isTrue();
   }
 }

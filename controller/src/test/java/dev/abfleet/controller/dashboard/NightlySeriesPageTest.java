@@ -22,10 +22,28 @@ class NightlySeriesPageTest {
 
     String html = NightlySeriesPage.section(view(false), runs);
 
-    assertThat(Pattern.compile("data-run=\"").matcher(html).results().count()).isEqualTo(12);
+    assertThat(Pattern.compile("data-run=\"\\d+\" data-arm=\"candidate\"").matcher(html).results().count())
+        .isEqualTo(12);
     assertThat(html).contains("data-change=\"7\"").contains("change before run 7")
         .contains("Latest runs of fuse-nightly").contains("failed: kernel gone")
         .doesNotContain("SIMULATION");
+  }
+
+  @Test
+  void eachRunShowsBaselineCandidateAndTheCandidatesIntervalOverItsDate() {
+    // Candidate 90 against a baseline of 100 with the change's interval [-12%, -8%]: the
+    // candidate's interval is 88 to 92 ops/s.
+    RunRecord.Metric m = new RunRecord.Metric("metadata_stat", "ops/s", "higher", true, 100, 90, -0.10,
+        -0.12, -0.08, "regressed");
+    RunRecord r = new RunRecord("fuse-nightly", "2026-11-03T02:30:00Z", "fuse-nightly-3", "completed", null,
+        null, List.of(m), "regressed", false, "", false);
+
+    String html = NightlySeriesPage.section(view(false), List.of(run(0, 101, "completed"), r));
+
+    assertThat(html).contains("data-run=\"2\" data-arm=\"baseline\"", "11-03: baseline 100 ops/s",
+        "data-run=\"2\" data-arm=\"candidate\"", "candidate 90.0 ops/s [88.0, 92.0]",
+        "11-03: candidate&#39;s interval 88.0 to 92.0 ops/s", ">11-01</text>", ">11-03</text>",
+        "run due (UTC), 2026", "data-legend=\"baseline\"", "data-legend=\"interval\"");
   }
 
   @Test

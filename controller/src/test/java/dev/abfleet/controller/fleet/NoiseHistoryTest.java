@@ -90,4 +90,24 @@ public class NoiseHistoryTest {
     assertThatThrownBy(() -> new NoiseHistory.Rule(24, 48, 50, 3, 0.005))
         .hasMessageContaining("keep >= recent + minHistory");
   }
+
+  @Test
+  void latestIsTheMedianOfTheNewestWindowInPercent() {
+    // Older residuals are large: only the newest 3 (0.01, 0.03, 0.02) count.
+    NoiseHistory h = NoiseHistory.empty().observed("h1", new double[] {0.5, 0.4, 0.01, 0.03, 0.02}, 10);
+
+    NoiseHistory.Latest latest = h.latest("h1", 3);
+
+    // 100 * (e^0.02 - 1), computed by hand: 2.0201340...
+    assertThat(latest.medianResidualPercent()).isCloseTo(2.0201340, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(latest.pairs()).isEqualTo(3);
+    assertThat(h.latest("h1", 24).pairs()).isEqualTo(5);
+  }
+
+  @Test
+  void latestIsNoneForAHostNeverMeasured() {
+    assertThat(NoiseHistory.empty().latest("h1", 24).known()).isFalse();
+    assertThat(NoiseHistory.empty().observed("h1", new double[] {0.1}, 10).forgotten("h1")
+        .latest("h1", 24)).isEqualTo(NoiseHistory.Latest.none());
+  }
 }

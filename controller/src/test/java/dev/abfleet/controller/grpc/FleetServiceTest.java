@@ -88,6 +88,16 @@ class FleetServiceTest extends ControllerNodeTest {
   }
 
   @Test
+  void listedHostSaysHowLongAgoItsWorkerSpokeAndHasNoNoiseBeforeAnyExperiment() {
+    Host h1 = listed("h1");
+
+    assertThat(h1.hasHeartbeatAgeMs()).isTrue();
+    // The worker connected within the last few seconds (and heartbeats since).
+    assertThat(h1.getHeartbeatAgeMs()).isBetween(0L, 10_000L);
+    assertThat(h1.hasNoise()).isFalse();
+  }
+
+  @Test
   void unknownHostIsNotFoundAndNamesTheKnownHosts() {
     assertThatThrownBy(() -> fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h9").build()))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {

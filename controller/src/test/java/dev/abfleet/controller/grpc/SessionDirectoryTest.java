@@ -70,4 +70,36 @@ class SessionDirectoryTest {
     assertThat(second.expectMessageClass(IntroduceHost.class).why()).isEqualTo("scheduler started on pekko://other");
     ended.expectNoMessage(Duration.ofMillis(200));
   }
+
+  @Test
+  void saysHowLongAgoEachHostSpokeTakingTheNewestOfTwoSessions() {
+    ActorRef<SessionMessage> directory = SessionDirectory.of(kit.system());
+    directory.tell(new SessionDirectory.Add(session(kit.createTestProbe()), "h1", () -> 2_500_000_000L));
+    directory.tell(new SessionDirectory.Add(session(kit.createTestProbe()), "h1", () -> 800_000_000L));
+    directory.tell(new SessionDirectory.Add(session(kit.createTestProbe()), "h2", () -> 40_000_000L));
+    directory.tell(new SessionDirectory.Add(session(kit.createTestProbe())));
+    TestProbe<SessionDirectory.Heard> heard = kit.createTestProbe();
+
+    directory.tell(new SessionDirectory.ListHeard(heard.ref()));
+
+    assertThat(heard.receiveMessage().silentMs()).containsExactlyInAnyOrderEntriesOf(
+        java.util.Map.of("h1", 800L, "h2", 40L));
+  }
+
+  @Test
+  void heartbeatAgesAskEveryNodesDirectory() throws Exception {
+    ActorRef<SessionMessage> directory = SessionDirectory.of(kit.system());
+    directory.tell(new SessionDirectory.Add(session(kit.createTestProbe()), "h7", () -> 1_200_000_000L));
+    TestProbe<Receptionist.Listing> listing = kit.createTestProbe();
+    listing.awaitAssert(Duration.ofSeconds(5), () -> {
+      kit.system().receptionist().tell(Receptionist.find(SessionMessage.SESSIONS, listing.ref()));
+      assertThat(listing.receiveMessage().getServiceInstances(SessionMessage.SESSIONS)).isNotEmpty();
+      return null;
+    });
+
+    var ages = HeartbeatAges.of(kit.system(), Duration.ofSeconds(3)).toCompletableFuture()
+        .get(5, java.util.concurrent.TimeUnit.SECONDS);
+
+    assertThat(ages).containsExactly(java.util.Map.entry("h7", 1200L));
+  }
 }

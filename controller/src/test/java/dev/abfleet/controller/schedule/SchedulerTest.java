@@ -234,6 +234,26 @@ class SchedulerTest {
   }
 
   @Test
+  void listsEachHostsNoiseOverTheRulesNewestWindowAndNoneForAnUnmeasuredHost() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    for (String h : List.of("h1", "h2")) {
+      scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
+          kit.<SessionMessage>createTestProbe().ref()));
+    }
+    double[] residuals = new double[30];
+    for (int i = 0; i < 30; i++) {
+      residuals[i] = i < 6 ? 0.5 : 0.01 * (i - 5);
+    }
+    scheduler.tell(new Scheduler.NoiseObserved("e1", Map.of("h1", residuals)));
+
+    // The newest 24 are 0.01 .. 0.24: median 0.125, 100 * expm1(0.125) = 13.3148453 (by hand).
+    var noise = hosts(scheduler).get(0).noise();
+    assertThat(noise.pairs()).isEqualTo(24);
+    assertThat(noise.medianResidualPercent()).isCloseTo(13.3148453, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(hosts(scheduler).get(1).noise().known()).isFalse();
+  }
+
+  @Test
   void quarantineStopsAtTheCap() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     for (String h : List.of("h1", "h2", "h3")) {
