@@ -16,6 +16,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -162,11 +163,16 @@ final class HostsCommand implements Callable<Integer> {
     }
   }
 
-  /** One line per host under a header, columns padded to the widest value. */
+  /**
+   * One line per host under a header, columns padded to the widest value. HEARD is how long ago
+   * the host's worker last spoke; NOISE its median paired residual over its newest pairs / how
+   * many pairs ("-" before any experiment measured it).
+   */
   static String table(List<Host> hosts, boolean wide) {
     List<List<String>> rows = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of(
-        "HOST", "STATE", "ARCH", "HYPERVISORS", "CPUS", "MEMORY", "LABELS", "LEASED_TO/EPOCH"));
+        "HOST", "STATE", "ARCH", "HYPERVISORS", "CPUS", "MEMORY", "LABELS", "LEASED_TO/EPOCH", "HEARD",
+        "NOISE"));
     if (wide) {
       header.addAll(List.of("CPU_MODEL", "HOST_KERNEL", "VERSIONS", "REJECTED"));
     }
@@ -179,7 +185,10 @@ final class HostsCommand implements Callable<Integer> {
           String.valueOf(h.getCpus()), h.getMemoryMib() + " MiB",
           orDash(new TreeMap<>(h.getLabelsMap()).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
               .collect(Collectors.joining(","))),
-          h.getLeasedTo().isEmpty() ? "-" : h.getLeasedTo() + "/" + h.getLeaseEpoch()));
+          h.getLeasedTo().isEmpty() ? "-" : h.getLeasedTo() + "/" + h.getLeaseEpoch(),
+          h.hasHeartbeatAgeMs() ? String.format(Locale.ROOT, "%.1fs ago", h.getHeartbeatAgeMs() / 1000.0) : "-",
+          h.hasNoise() ? String.format(Locale.ROOT, "%.2f%%/%d", h.getNoise().getMedianResidualPercent(),
+              h.getNoise().getPairs()) : "-"));
       if (wide) {
         row.addAll(List.of(orDash(h.getFingerprint().getCpuModel()),
             orDash(h.getFingerprint().getHostKernel()),

@@ -28,14 +28,16 @@ class HostsCommandTest {
 
   @Test
   void tablePrintsOneAlignedLinePerHostWithLeaseAndEpoch() {
-    var leased = host("h1", "leased").toBuilder().setLeasedTo("e-1").setLeaseEpoch(4).build();
+    var leased = host("h1", "leased").toBuilder().setLeasedTo("e-1").setLeaseEpoch(4).setHeartbeatAgeMs(840)
+        .setNoise(dev.abfleet.proto.fleet.v1.HostNoise.newBuilder().setMedianResidualPercent(1.234).setPairs(12))
+        .build();
 
     String table = HostsCommand.table(List.of(leased, host("host-22", "offline")), false);
 
     assertThat(table).isEqualTo("""
-        HOST     STATE    ARCH    HYPERVISORS    CPUS  MEMORY     LABELS   LEASED_TO/EPOCH
-        h1       leased   x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  e-1/4
-        host-22  offline  x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  -
+        HOST     STATE    ARCH    HYPERVISORS    CPUS  MEMORY     LABELS   LEASED_TO/EPOCH  HEARD     NOISE
+        h1       leased   x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  e-1/4            0.8s ago  1.23%/12
+        host-22  offline  x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  -                -         -
         """);
   }
 
