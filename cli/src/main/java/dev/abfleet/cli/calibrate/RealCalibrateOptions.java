@@ -7,7 +7,7 @@ import dev.abfleet.config.Problem;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.report.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseSection;

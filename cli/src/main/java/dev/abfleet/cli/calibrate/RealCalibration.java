@@ -2,9 +2,9 @@ package dev.abfleet.cli.calibrate;
 
 import dev.abfleet.bench.calibrate.Wilson;
 
-import dev.abfleet.cli.noise.NoiseMeasure;
+import dev.abfleet.controller.noise.NoiseMeasure;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.report.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;

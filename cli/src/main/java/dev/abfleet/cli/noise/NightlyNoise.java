@@ -1,5 +1,8 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.controller.noise.NoiseMeasure;
+
 import dev.abfleet.controller.nightly.AaNoise;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import java.io.PrintStream;

@@ -1,5 +1,9 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.controller.noise.NoiseMeasure;
+
 import dev.abfleet.bench.calibrate.Wilson;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;

@@ -1,5 +1,9 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.report.noise.Moments;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,5 +1,7 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.Arm;
