@@ -36,7 +36,7 @@ public final class NoiseQuotes {
   private NoiseQuotes() {}
 
   /** @throws dev.abfleet.config.Problem a record of one of the classes is unreadable */
-  public static List<NoiseCalibration> of(Experiment e, NoiseStore store) {
+  public static List<NoiseCalibration> of(Experiment e, NoiseSource store) {
     TreeSet<String> classes = new TreeSet<>();
     e.getBootsList().forEach(b -> classes.add(b.getHostClass().isBlank() ? NoiseMeasure.UNKNOWN : b.getHostClass()));
     var p = e.getSpec().getPolicy();
