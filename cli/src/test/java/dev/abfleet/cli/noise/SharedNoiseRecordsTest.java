@@ -124,5 +124,9 @@ class SharedNoiseRecordsTest {
     assertThat(metadata).as(report).isNotNull();
     assertThat(metadata.path("pairs").asLong()).isEqualTo(8);
     assertThat(metadata.path("paired_sd").asDouble()).isEqualTo(recorded.metric("metadata_stat").pairedSd());
+
+    // plan --controller plans from the same record; without it the empty home has none.
+    String plan = abfleet(second, "plan", "--mde", "10%", "--controller", address());
+    assertThat(plan).as(plan).containsPattern("sim/sim \\(SIMULATION\\)\\s+metadata_stat\\s+\\d+\\.\\d%\\s+8\\s");
   }
 }
