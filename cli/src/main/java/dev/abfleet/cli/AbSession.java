@@ -90,7 +90,7 @@ final class AbSession {
       boolean interrupted = Thread.interrupted();
       try {
         Experiment partial = cancelled(client, id);
-        out.print(format.render(partial, noiseQuotes(partial, err)));
+        out.print(format.render(partial, noiseQuotes(client, partial, err)));
         out.flush();
         err.println("abfleet: experiment " + id + " cancelled (" + INTERRUPTED + "); the report covers the "
             + partial.getPairsDone() + " of " + partial.getPairsWanted() + " pairs done");
@@ -107,7 +107,7 @@ final class AbSession {
       removeQuietly(cancelOnInterrupt);
     }
     finished.set(true);
-    out.print(format.render(done, noiseQuotes(done, err)));
+    out.print(format.render(done, noiseQuotes(client, done, err)));
     out.flush();
     if (!done.getState().equals("completed")) {
       err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
@@ -118,13 +118,24 @@ final class AbSession {
     return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
   }
 
-  /** The measured noise of the experiment's host classes; an unreadable record is skipped with a warning. */
-  private static List<dev.abfleet.report.NoiseCalibration> noiseQuotes(Experiment done, PrintStream err) {
+  /**
+   * The measured noise of the experiment's host classes: the controller's records when {@code ab}
+   * talks to a controller, this machine's for the embedded fleet. A record that cannot be read is
+   * skipped with a warning: the report is worth more than its noise section.
+   */
+  private static List<dev.abfleet.report.NoiseCalibration> noiseQuotes(ExperimentClient client, Experiment done,
+      PrintStream err) {
+    var local = dev.abfleet.cli.noise.NoiseStore.inHome(WorkerSettings.defaultHome());
     try {
-      return dev.abfleet.cli.noise.NoiseQuotes.of(done,
-          dev.abfleet.cli.noise.NoiseStore.inHome(WorkerSettings.defaultHome()));
+      return dev.abfleet.cli.noise.NoiseQuotes.of(done, client.embedded() ? local
+          : dev.abfleet.cli.noise.ControllerNoise.read(client.channel(), client.target(), local, err));
     } catch (Problem e) {
       err.println("abfleet: warning: " + e.getMessage());
+      return List.of();
+    } catch (StatusRuntimeException e) {
+      err.println("abfleet: warning: the noise records of the controller at " + client.target()
+          + " could not be read (" + e.getStatus().getCode() + ": " + e.getStatus().getDescription()
+          + "); the report quotes none");
       return List.of();
     }
   }

@@ -76,7 +76,9 @@ final class ControllerConfigs {
     return new NightlySettings(NightlySchedules.of(config, java.time.ZoneId.systemDefault()), configDir,
         // Kernels of nightly runs are found on this machine: their guests and module trees are
         // prepared here, as a client prepares them before it uploads.
-        spec -> new dev.abfleet.cli.upload.ModuleTreePacks(home).packAll(GuestArtifacts.prepare(spec, home)), new dev.abfleet.cli.noise.NightlyNoise(home, System.err));
+        spec -> new dev.abfleet.cli.upload.ModuleTreePacks(home).packAll(GuestArtifacts.prepare(spec, home)),
+        // The controller records A/A noise in its own journal (LedgerAaNoise), not under this home.
+        dev.abfleet.controller.nightly.AaNoise.NONE);
   }
 
   /** The controller as configured in fleet.yaml. */

@@ -39,6 +39,7 @@ public final class ExperimentClient implements AutoCloseable {
   private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
   private final Reconnect reconnect;
   private final String target;
+  private final boolean embedded;
 
   public ExperimentClient(String target) {
     this(target, Reconnect.standard(target));
@@ -60,6 +61,22 @@ public final class ExperimentClient implements AutoCloseable {
     this.stub = ExperimentServiceGrpc.newBlockingStub(channel);
     this.reconnect = reconnect;
     this.target = target;
+    this.embedded = security != null;
+  }
+
+  /** The controller's address, HOST:PORT[,...]. */
+  public String target() {
+    return target;
+  }
+
+  /** The channel to the controller; other services of the same controller may share it. */
+  public ManagedChannel channel() {
+    return channel;
+  }
+
+  /** True for the embedded fleet's controller ({@code ab} without --controller): this machine's files are its. */
+  public boolean embedded() {
+    return embedded;
   }
 
   /**

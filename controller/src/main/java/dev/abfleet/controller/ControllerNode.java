@@ -16,6 +16,7 @@ import dev.abfleet.controller.grpc.CallLimiter;
 import dev.abfleet.controller.grpc.ExperimentServiceImpl;
 import dev.abfleet.controller.grpc.FleetServiceImpl;
 import dev.abfleet.controller.grpc.NightlyServiceImpl;
+import dev.abfleet.controller.grpc.NoiseServiceImpl;
 import dev.abfleet.controller.grpc.ShardedExperiments;
 import dev.abfleet.controller.grpc.WorkerServiceImpl;
 import dev.abfleet.controller.http.ControllerMetrics;
@@ -23,6 +24,9 @@ import dev.abfleet.controller.http.LostMessages;
 import dev.abfleet.controller.http.MetricsEndpoint;
 import dev.abfleet.controller.http.SchedulerGauges;
 import dev.abfleet.controller.nightly.Nightly;
+import dev.abfleet.controller.nightly.NightlySettings;
+import dev.abfleet.controller.noise.LedgerAaNoise;
+import dev.abfleet.controller.noise.NoiseLedger;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.AuthServiceImpl;
 import dev.abfleet.controller.security.CallerInterceptor;
@@ -185,8 +189,16 @@ public final class ControllerNode implements AutoCloseable {
         });
       }
       ArtifactStore artifactStore = ArtifactServiceImpl.openStore(artifacts);
+      ActorRef<NoiseLedger.Command> noise = ClusterSingleton.get(system).init(
+          SingletonActor.of(Behaviors.supervise(NoiseLedger.create(snapshotEvery))
+              .onFailure(SupervisorStrategy.restartWithBackoff(
+                  Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "noise"));
+      // Whatever else the starting process records, a finished A/A run's noise goes to the ledger.
+      NightlySettings n = settings.nightly();
+      NightlySettings nightlySettings = new NightlySettings(n.schedules(), n.configDir(), n.preparer(),
+          n.aaNoise().andThen(new LedgerAaNoise(system, noise, settings.askTimeout())), n.clock());
       ActorRef<Nightly.Command> nightly = ClusterSingleton.get(system).init(
-          SingletonActor.of(Behaviors.supervise(Nightly.create(settings.nightly(), artifactStore,
+          SingletonActor.of(Behaviors.supervise(Nightly.create(nightlySettings, artifactStore,
               new ShardedExperiments(system, settings.askTimeout()), snapshotEvery))
               .onFailure(SupervisorStrategy.restartWithBackoff(
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "nightly"));
@@ -213,6 +225,7 @@ public final class ControllerNode implements AutoCloseable {
           .addService(new ArtifactServiceImpl(artifactStore))
           .addService(new BuildServiceImpl(system, artifactStore, settings.askTimeout()))
           .addService(new NightlyServiceImpl(system, nightly, settings.askTimeout()))
+          .addService(new NoiseServiceImpl(system, noise, settings.askTimeout()))
           .addService(new AuthServiceImpl(tokens, java.time.Clock.systemUTC()))
           // The last interceptor added runs first: calls are limited and counted before the
           // token lookup, so a flood of bad tokens costs no database reads past its limit.

@@ -6,8 +6,9 @@ import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.config.Problem;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.cli.noise.ControllerNoise;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.report.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseSection;
@@ -16,6 +17,8 @@ import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimDriver;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -49,7 +52,9 @@ final class RealCalibrateOptions {
 
   @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
       description = "With --real: run the A/A experiments on this controller's workers instead of an embedded"
-          + " fleet; the kernel must be readable at the same absolute path on them.")
+          + " fleet, and merge the noise into the controller's records (an operator token), which every client"
+          + " of it quotes; a copy stays in $ABFLEET_HOME/noise. The kernel must be readable at the same"
+          + " absolute path on the workers.")
   String controller;
 
   @Option(names = "--hypervisor", paramLabel = "NAME",
@@ -106,7 +111,22 @@ final class RealCalibrateOptions {
     List<Experiment> done = AaExperiments.run(k, cfg, benchmark, pairs, experiments, target,
         hypervisor == null ? "qemu" : hypervisor, err);
     long completed = done.stream().filter(e -> e.getState().equals("completed")).count();
-    RealCalibration.Result r = RealCalibration.record(done, store, LocalDate.now(clock));
+    RealCalibration.Result r;
+    if (target == null) {
+      r = RealCalibration.record(done, store, LocalDate.now(clock));
+    } else {
+      // The controller's journal holds the records every client quotes; the home keeps a copy.
+      ManagedChannel channel = ControllerAddress.channel(target);
+      try {
+        r = RealCalibration.record(done, store, m -> ControllerNoise.merge(channel, m), LocalDate.now(clock));
+      } catch (StatusRuntimeException e) {
+        throw new Problem("the controller at " + target + " did not record the noise (" + e.getStatus().getCode()
+            + ": " + e.getStatus().getDescription() + "); it is kept in " + store.dir() + ". Merging needs an"
+            + " operator token (--token-file or ABFLEET_TOKEN) and a controller that serves NoiseService");
+      } finally {
+        ControllerAddress.close(channel);
+      }
+    }
     if (r.stored().isEmpty()) {
       err.println("abfleet calibrate: no A/A experiment completed a pair (" + completed + " of " + experiments
           + " completed); nothing recorded");
@@ -119,7 +139,8 @@ final class RealCalibrateOptions {
     if (!fmt.equals("json")) {
       out.printf(Locale.ROOT, "%nthis run: %d of %d A/A experiments completed, %d pairs each; records in %s"
           + " (merged with earlier runs); pairs for %s (twice the noise threshold) at 80%% power, alpha %s over the"
-          + " gating metrics%n", completed, experiments, pairs, store.dir(),
+          + " gating metrics%n", completed, experiments, pairs,
+          target == null ? store.dir() : "the controller at " + target + " (a copy in " + store.dir() + ")",
           NoiseSection.pct(NoiseQuotes.mdeFor(cfg.policy().noiseThreshold())), cfg.policy().alpha());
     }
     out.flush();

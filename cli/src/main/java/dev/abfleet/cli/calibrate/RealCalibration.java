@@ -2,9 +2,9 @@ package dev.abfleet.cli.calibrate;
 
 import dev.abfleet.bench.calibrate.Wilson;
 
-import dev.abfleet.cli.noise.NoiseMeasure;
+import dev.abfleet.controller.noise.NoiseMeasure;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.report.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;
@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code calibrate --real}'s measurement: the noise of finished A/A experiments per host class,
@@ -34,6 +35,16 @@ public final class RealCalibration {
 
   /** Measures {@code experiments} (failed ones are left out), merges per class, returns both. */
   public static Result record(List<Experiment> experiments, NoiseStore store, LocalDate date) {
+    return record(experiments, store, null, date);
+  }
+
+  /**
+   * As {@link #record(List, NoiseStore, LocalDate)}, also merging each class into the controller's
+   * journal through {@code controller} (null = none); the records returned are then the
+   * controller's, which every client quotes. The local store keeps its own copy for offline use.
+   */
+  public static Result record(List<Experiment> experiments, NoiseStore store, UnaryOperator<NoiseRecord> controller,
+      LocalDate date) {
     Map<String, NoiseRecord> measured = new LinkedHashMap<>();
     for (Experiment e : experiments) {
       for (NoiseRecord r : NoiseMeasure.of(e, date)) {
@@ -41,7 +52,10 @@ public final class RealCalibration {
       }
     }
     List<NoiseRecord> stored = new ArrayList<>();
-    measured.values().forEach(r -> stored.add(store.merge(r)));
+    for (NoiseRecord r : measured.values()) {
+      NoiseRecord local = store.merge(r);
+      stored.add(controller == null ? local : controller.apply(r));
+    }
     return new Result(List.copyOf(measured.values()), stored);
   }
 

@@ -1,5 +1,9 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.controller.noise.NoiseMeasure;
+
 import dev.abfleet.bench.calibrate.Wilson;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;
@@ -32,7 +36,7 @@ public final class NoiseQuotes {
   private NoiseQuotes() {}
 
   /** @throws dev.abfleet.config.Problem a record of one of the classes is unreadable */
-  public static List<NoiseCalibration> of(Experiment e, NoiseStore store) {
+  public static List<NoiseCalibration> of(Experiment e, NoiseSource store) {
     TreeSet<String> classes = new TreeSet<>();
     e.getBootsList().forEach(b -> classes.add(b.getHostClass().isBlank() ? NoiseMeasure.UNKNOWN : b.getHostClass()));
     var p = e.getSpec().getPolicy();

@@ -1,5 +1,9 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.report.noise.Moments;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -34,7 +38,7 @@ import java.util.stream.Stream;
  * optional: a record written before they were kept plans from its sd). A class of sim hosts
  * ({@link NoiseRecord#simulated}) also says {@code "simulated": true}.
  */
-public final class NoiseStore {
+public final class NoiseStore implements NoiseSource {
   static final int FORMAT_VERSION = 1;
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private final Path dir;
@@ -52,6 +56,11 @@ public final class NoiseStore {
     return dir;
   }
 
+  @Override
+  public String where() {
+    return dir.toString();
+  }
+
   /** The filesystem-safe key of a host-class label. */
   public static String key(String hostClass) {
     String k = hostClass.trim().replaceAll("[^A-Za-z0-9.=-]+", "_");
@@ -63,6 +72,7 @@ public final class NoiseStore {
   }
 
   /** The record of {@code hostClass}, if one was measured. @throws Problem the file is unreadable */
+  @Override
   public Optional<NoiseRecord> load(String hostClass) {
     Path f = file(hostClass);
     if (!Files.exists(f)) {
@@ -73,12 +83,14 @@ public final class NoiseStore {
   }
 
   /** The record stored under {@code key} (a class key or a class label). */
+  @Override
   public Optional<NoiseRecord> loadKey(String key) {
     Path f = dir.resolve(key(key) + ".json");
     return Files.exists(f) ? Optional.of(read(f)) : Optional.empty();
   }
 
   /** Every record, by file name. @throws Problem a file is unreadable */
+  @Override
   public List<NoiseRecord> loadAll() {
     if (!Files.isDirectory(dir)) {
       return List.of();

@@ -5,8 +5,10 @@ import dev.abfleet.stats.PowerPlan;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.config.Problem;
-import dev.abfleet.cli.noise.MetricNoise;
-import dev.abfleet.cli.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.cli.noise.ControllerNoise;
+import dev.abfleet.cli.noise.NoiseSource;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.report.NoiseSection;
 import dev.abfleet.report.Numbers;
@@ -59,6 +61,15 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--power", defaultValue = "0.8", paramLabel = "P", description = "Power (default: ${DEFAULT-VALUE}).")
   double power;
 
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",
+      description = "Plan from this controller's noise records (those every client of it quotes) instead of"
+          + " $ABFLEET_HOME/noise.")
+  String controller;
+
+  @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
+
+  PrintStream err = System.err;
+
   @Option(names = "--metrics", split = ",", paramLabel = "M",
       description = "Only these metrics; the alpha is split over them (default: each class's gating metrics).")
   List<String> metrics;
@@ -95,14 +106,14 @@ public final class PlanCommand implements Callable<Integer> {
     if (!(power > 0 && power < 1)) {
       throw new Problem("--power " + power + ": expected a probability between 0 and 1, e.g. 0.8");
     }
-    NoiseStore store = NoiseStore.inHome(WorkerSettings.defaultHome());
+    NoiseSource store = noise();
     List<NoiseRecord> records = hostClass == null ? store.loadAll()
         : store.loadKey(hostClass).map(List::of).orElse(List.of());
     if (records.isEmpty()) {
       List<String> known = hostClass == null ? List.of()
           : store.loadAll().stream().map(r -> NoiseStore.key(r.hostClass())).toList();
       throw new Problem("no noise records" + (hostClass == null ? "" : " for host class '" + hostClass + "'")
-          + " in " + store.dir() + (known.isEmpty() ? "; run `abfleet calibrate --real` first" + ON_SIM
+          + " in " + store.where() + (known.isEmpty() ? "; run `abfleet calibrate --real` first" + ON_SIM
               : "; recorded classes: " + String.join(", ", known) + " (or run `abfleet calibrate --real` on it first"
                   + ON_SIM + ")"));
     }
@@ -129,6 +140,24 @@ public final class PlanCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** The controller's records with --controller (read once), else this machine's. */
+  private NoiseSource noise() {
+    NoiseStore local = NoiseStore.inHome(WorkerSettings.defaultHome());
+    if (controller == null) {
+      return local;
+    }
+    String target = dev.abfleet.cli.ControllerAddress.check(controller, auth);
+    io.grpc.ManagedChannel channel = dev.abfleet.cli.ControllerAddress.channel(target);
+    try {
+      return ControllerNoise.read(channel, target, local, err);
+    } catch (io.grpc.StatusRuntimeException e) {
+      throw new Problem("cannot read the noise records of the controller at " + target + " ("
+          + e.getStatus().getCode() + ": " + e.getStatus().getDescription() + "); check --controller and the token");
+    } finally {
+      dev.abfleet.cli.ControllerAddress.close(channel);
+    }
   }
 
   /** --metrics, else the record's gating metrics, else every metric it measured. */

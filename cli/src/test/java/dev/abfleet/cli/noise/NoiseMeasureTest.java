@@ -1,5 +1,10 @@
 package dev.abfleet.cli.noise;
 
+import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.report.noise.Moments;
+import dev.abfleet.controller.noise.NoiseMeasure;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

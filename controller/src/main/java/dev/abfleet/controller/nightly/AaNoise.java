@@ -14,4 +14,15 @@ public interface AaNoise {
   AaNoise NONE = (schedule, done, due) -> { };
 
   void record(String schedule, Experiment done, Instant due);
+
+  /** This, then {@code next} (also when this one fails: each keeps its own copy). */
+  default AaNoise andThen(AaNoise next) {
+    return (schedule, done, due) -> {
+      try {
+        record(schedule, done, due);
+      } finally {
+        next.record(schedule, done, due);
+      }
+    };
+  }
 }

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.noise;
+package dev.abfleet.report.noise;
 
 import java.time.LocalDate;
 import java.util.ArrayList;

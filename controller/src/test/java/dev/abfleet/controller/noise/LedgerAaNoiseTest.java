@@ -1,4 +1,6 @@
-package dev.abfleet.cli.noise;
+package dev.abfleet.controller.noise;
+
+import dev.abfleet.report.noise.NoiseRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,19 +10,29 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.abfleet.controller.TestActorKits;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** A {@code kind: aa} schedule's finished runs, as the controller hands them on: merged into the class's record. */
-class NightlyNoiseTest {
-  @TempDir
-  Path home;
+/** A {@code kind: aa} schedule's finished runs, as the Nightly actor hands them on: merged into the ledger. */
+class LedgerAaNoiseTest {
+  static ActorTestKit kit;
+
+  @BeforeAll
+  static void start() {
+    kit = TestActorKits.inMemoryJournal();
+  }
+
+  @AfterAll
+  static void stop() {
+    kit.shutdownTestKit();
+  }
 
   /** Two pairs on qemu/tcg; the gating row of the second night regressed (a false positive). */
   private static Experiment aa(String id, boolean falsePositive) {
@@ -44,19 +56,22 @@ class NightlyNoiseTest {
   }
 
   @Test
-  void anAaScheduleMergesEachRunsNoiseIntoTheClassRecord() throws Exception {
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    NightlyNoise noise = new NightlyNoise(home, new PrintStream(log, true, StandardCharsets.UTF_8));
+  void anAaScheduleMergesEachRunsNoiseIntoTheClassRecord() {
+    var ledger = kit.spawn(NoiseLedger.create(0));
+    LedgerAaNoise noise = new LedgerAaNoise(kit.system(), ledger, Duration.ofSeconds(5));
 
     noise.record("noise", aa("noise-20261202T0400Z", false), Instant.parse("2026-12-02T04:00:00Z"));
     noise.record("noise", aa("noise-20261203T0400Z", true), Instant.parse("2026-12-03T04:00:00Z"));
 
-    NoiseRecord r = NoiseStore.inHome(home).load("qemu/tcg").orElseThrow();
+    TestProbe<NoiseLedger.Records> probe = kit.createTestProbe();
+    ledger.tell(new NoiseLedger.ListNoise(probe.ref()));
+    NoiseRecord r = probe.receiveMessage().records().get(0);
     assertThat(r.experiments()).isEqualTo(2);
     assertThat(r.falsePositives()).isOne();
     assertThat(r.date()).isEqualTo(LocalDate.of(2026, 12, 3));
     assertThat(r.metric("metadata_stat").pairs()).isEqualTo(4);
-    assertThat(log.toString(StandardCharsets.UTF_8)).contains("noise: A/A noise of host class qemu/tcg recorded in")
-        .contains("(1/2 experiments with a false positive)");
+    // d = ln 1.1, ln 0.9 each night: python3 statistics.stdev([ln 1.1, ln 0.9] * 2).
+    assertThat(r.metric("metadata_stat").pairedSd()).isCloseTo(0.11585728004354241,
+        org.assertj.core.data.Offset.offset(1e-12));
   }
 }

@@ -1,9 +1,12 @@
-package dev.abfleet.cli.noise;
+package dev.abfleet.controller.noise;
 
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Comparison;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.report.noise.Moments;
+import dev.abfleet.report.noise.NoiseRecord;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +24,7 @@ import java.util.TreeMap;
  */
 public final class NoiseMeasure {
   /** Class of boots whose host class was not recorded. */
-  static final String UNKNOWN = "unknown";
+  public static final String UNKNOWN = "unknown";
 
   private NoiseMeasure() {}
 

@@ -1,4 +1,4 @@
-package dev.abfleet.cli.noise;
+package dev.abfleet.report.noise;
 
 import dev.abfleet.stats.PowerPlan;
 import java.util.ArrayList;
