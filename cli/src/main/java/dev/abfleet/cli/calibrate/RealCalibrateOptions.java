@@ -8,7 +8,7 @@ import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.cli.noise.ControllerNoise;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseSection;

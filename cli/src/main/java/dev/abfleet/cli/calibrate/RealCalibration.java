@@ -4,7 +4,7 @@ import dev.abfleet.bench.calibrate.Wilson;
 
 import dev.abfleet.controller.noise.NoiseMeasure;
 import dev.abfleet.cli.noise.NoiseQuotes;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.report.NoiseCalibration;

@@ -4,7 +4,7 @@ import dev.abfleet.controller.noise.NoiseProto;
 import dev.abfleet.proto.fleet.v1.ListNoiseRequest;
 import dev.abfleet.proto.fleet.v1.MergeNoiseRequest;
 import dev.abfleet.proto.fleet.v1.NoiseServiceGrpc;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -1,7 +1,7 @@
 package dev.abfleet.cli.noise;
 
-import dev.abfleet.report.noise.NoiseRecord;
-import dev.abfleet.report.noise.MetricNoise;
+import dev.abfleet.stats.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
 import dev.abfleet.controller.noise.NoiseMeasure;
 
 import dev.abfleet.bench.calibrate.Wilson;

@@ -1,6 +1,6 @@
 package dev.abfleet.cli.noise;
 
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.util.List;
 import java.util.Optional;
 

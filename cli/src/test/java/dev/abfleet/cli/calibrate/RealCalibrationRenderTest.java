@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.time.LocalDate;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.cli.IsolatedHome;
 import dev.abfleet.cli.Main;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;

@@ -1,8 +1,8 @@
 package dev.abfleet.cli.noise;
 
-import dev.abfleet.report.noise.NoiseRecord;
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
 import dev.abfleet.controller.noise.NoiseMeasure;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -11,7 +11,7 @@ import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.controller.noise.NoiseProto;
 import dev.abfleet.proto.fleet.v1.ListNoiseRequest;
 import dev.abfleet.proto.fleet.v1.NoiseServiceGrpc;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
 import io.grpc.ManagedChannel;

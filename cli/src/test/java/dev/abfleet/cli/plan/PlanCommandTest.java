@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.cli.IsolatedHome;
 import dev.abfleet.config.Problem;
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
 import dev.abfleet.stats.PowerPlan;
 import java.io.ByteArrayOutputStream;

@@ -7,7 +7,7 @@ import dev.abfleet.proto.fleet.v1.ListNoiseResponse;
 import dev.abfleet.proto.fleet.v1.MergeNoiseRequest;
 import dev.abfleet.proto.fleet.v1.MergeNoiseResponse;
 import dev.abfleet.proto.fleet.v1.NoiseServiceGrpc;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;

@@ -2,7 +2,7 @@ package dev.abfleet.controller.noise;
 
 import dev.abfleet.controller.nightly.AaNoise;
 import dev.abfleet.proto.fleet.v1.Experiment;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,7 +1,7 @@
 package dev.abfleet.controller.noise;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 
 /** What the {@link NoiseLedger} records in the journal. */
 public sealed interface NoiseEvent extends CborSerializable {

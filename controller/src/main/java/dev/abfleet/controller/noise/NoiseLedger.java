@@ -1,9 +1,9 @@
 package dev.abfleet.controller.noise;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.util.List;
 import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorRef;

@@ -1,7 +1,7 @@
 package dev.abfleet.controller.noise;
 
 import dev.abfleet.controller.CborSerializable;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

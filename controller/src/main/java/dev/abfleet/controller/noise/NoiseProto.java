@@ -1,8 +1,8 @@
 package dev.abfleet.controller.noise;
 
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.proto.fleet.v1.NoiseMoments;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;

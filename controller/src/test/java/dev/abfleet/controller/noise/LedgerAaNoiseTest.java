@@ -1,6 +1,6 @@
 package dev.abfleet.controller.noise;
 
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,7 +3,7 @@ package dev.abfleet.controller.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.TestActorKits;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;

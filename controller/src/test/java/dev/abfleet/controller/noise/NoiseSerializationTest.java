@@ -3,9 +3,9 @@ package dev.abfleet.controller.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.TestActorKits;
-import dev.abfleet.report.noise.MetricNoise;
-import dev.abfleet.report.noise.Moments;
-import dev.abfleet.report.noise.NoiseRecord;
+import dev.abfleet.stats.noise.MetricNoise;
+import dev.abfleet.stats.noise.Moments;
+import dev.abfleet.stats.noise.NoiseRecord;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.abfleet.report.noise;
+package dev.abfleet.stats.noise;
 
 import dev.abfleet.stats.PowerPlan;
 import java.util.ArrayList;

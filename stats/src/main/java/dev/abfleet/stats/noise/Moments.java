@@ -1,4 +1,4 @@
-package dev.abfleet.report.noise;
+package dev.abfleet.stats.noise;
 
 /**
  * Count, mean and sum of squared deviations of a sample: enough to merge samples measured on

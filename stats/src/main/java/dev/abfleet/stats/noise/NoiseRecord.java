@@ -1,4 +1,4 @@
-package dev.abfleet.report.noise;
+package dev.abfleet.stats.noise;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
