@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.cli.e2e.ReadmeRecipes.Line;
 import dev.abfleet.cli.e2e.ReadmeRecipes.Recipe;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -14,7 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,11 +68,11 @@ class ReadmeRecipesE2ETest {
     assertThat(recipes).allSatisfy(r -> assertThat(r.lines()).as(r.title()).isNotEmpty());
     Path home = readersHome(dir);
     List<String> commits = GitKernelRepo.commits(home.resolve("linux"));
-    Map<String, BiConsumer<Line, Ran>> checks = checks(commits);
-    Set<String> unused = new java.util.HashSet<>(checks.keySet());
+    Map<String, BiConsumer<Line, ReadmeTerminal.Ran>> checks = checks(commits);
+    Set<String> unused = new HashSet<>(checks.keySet());
     Files.deleteIfExists(ROOT.resolve("report.html"));
 
-    try (Terminal terminal = new Terminal(dir, home)) {
+    try (ReadmeTerminal terminal = new ReadmeTerminal(ROOT, dir, home)) {
       for (Recipe recipe : recipes) {
         for (Line line : recipe.lines()) {
           if (line.assignment()) {
@@ -88,13 +89,13 @@ class ReadmeRecipesE2ETest {
           assertThat(command).as("ID before any experiment ran: " + line.written())
               .doesNotContainPattern(PLACEHOLDER_ID);
           long start = System.nanoTime();
-          Ran ran = terminal.run(command);
+          ReadmeTerminal.Ran ran = terminal.run(command);
           System.out.printf("readme recipe line, %.0f s: %s%n", (System.nanoTime() - start) / 1e9, command);
           assertThat(ran.err()).as(command).doesNotContain("abfleet: building");
           boolean gate = line.command().contains(" --gate");
           assertThat(ran.exit()).as(recipe.title() + ": " + command + "\n" + ran.err() + terminal.serverLogs())
               .isIn(gate ? List.of(0, 1) : List.of(0));
-          for (Map.Entry<String, BiConsumer<Line, Ran>> check : checks.entrySet()) {
+          for (Map.Entry<String, BiConsumer<Line, ReadmeTerminal.Ran>> check : checks.entrySet()) {
             if (line.command().contains(check.getKey())) {
               check.getValue().accept(line, ran);
               unused.remove(check.getKey());
@@ -110,8 +111,8 @@ class ReadmeRecipesE2ETest {
   }
 
   /** What each recipe's commands must print, by a piece of the command line. */
-  private Map<String, BiConsumer<Line, Ran>> checks(List<String> commits) {
-    Map<String, BiConsumer<Line, Ran>> c = new LinkedHashMap<>();
+  private Map<String, BiConsumer<Line, ReadmeTerminal.Ran>> checks(List<String> commits) {
+    Map<String, BiConsumer<Line, ReadmeTerminal.Ran>> c = new LinkedHashMap<>();
     c.put("--format html > report.html", (line, ran) -> {
       Path report = ROOT.resolve("report.html");
       assertThat(report).isRegularFile();
@@ -148,7 +149,7 @@ class ReadmeRecipesE2ETest {
    * A background line runs until the end; the next line waits for it: a controller until its
    * gRPC port and dashboard answer, a worker until it says it is connected.
    */
-  private void startAndAwait(Terminal terminal, Line line) throws Exception {
+  private void startAndAwait(ReadmeTerminal terminal, Line line) throws Exception {
     String command = line.foreground();
     if (command.contains("abfleet controller ")) {
       Matcher dashboard = DASHBOARD_PORT.matcher(command);
@@ -156,7 +157,7 @@ class ReadmeRecipesE2ETest {
       dashboardPort = Integer.parseInt(dashboard.group(1));
       assertFree(CONTROLLER_PORT);
       assertFree(dashboardPort);
-      Terminal.Server controller = terminal.start("controller", command);
+      ReadmeTerminal.Server controller = terminal.start("controller", command);
       controller.awaitPort(CONTROLLER_PORT);
       controller.awaitPort(dashboardPort);
     } else if (command.contains("abfleet worker ")) {
@@ -206,137 +207,7 @@ class ReadmeRecipesE2ETest {
     try {
       return Files.readString(p);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  record Ran(int exit, String out, String err) {}
-
-  /** Runs lines with bash in the repository root, as a reader's terminal would, HOME being {@code home}. */
-  static final class Terminal implements AutoCloseable {
-    private final Path dir;
-    private final Map<String, String> env = new LinkedHashMap<>();
-    private final List<String> assignments = new ArrayList<>();
-    private final List<Server> servers = new ArrayList<>();
-    private int n;
-
-    Terminal(Path dir, Path home) {
-      this.dir = dir;
-      env.putAll(SourceKernels.env());
-      env.put("HOME", home.toString());
-      // bin/abfleet runs the java on PATH: the one running this test.
-      env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
-    }
-
-    /** A variable for the lines that follow, as a shell keeps it. */
-    void assign(String line) {
-      assignments.add(line);
-    }
-
-    Ran run(String line) throws Exception {
-      String name = String.format("%02d", ++n);
-      Process p = builder(line, name).start();
-      if (!p.waitFor(40, java.util.concurrent.TimeUnit.MINUTES)) {
-        stop(p);
-        throw new AssertionError(line + ": did not finish in 40 min; stderr:\n" + Cli.read(dir.resolve(name + ".err")));
-      }
-      return new Ran(p.exitValue(), Cli.read(dir.resolve(name + ".out")), Cli.read(dir.resolve(name + ".err")));
-    }
-
-    Server start(String name, String line) throws Exception {
-      Server s = new Server(name, builder(line, name).start());
-      servers.add(s);
-      return s;
-    }
-
-    String serverLogs() throws IOException {
-      StringBuilder b = new StringBuilder();
-      for (Server s : servers) {
-        b.append("\n--- ").append(s.name).append(":\n").append(tail(s.log(), 40));
-      }
-      return b.toString();
-    }
-
-    private ProcessBuilder builder(String line, String name) {
-      String script = String.join("\n", assignments) + "\n" + line + "\n";
-      ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(ROOT.toFile());
-      pb.environment().remove("ABFLEET_HOME");
-      pb.environment().remove("ABFLEET_TOKEN");
-      pb.environment().putAll(env);
-      pb.redirectOutput(dir.resolve(name + ".out").toFile());
-      pb.redirectError(dir.resolve(name + ".err").toFile());
-      return pb;
-    }
-
-    @Override
-    public void close() throws Exception {
-      for (Server s : servers) {
-        stop(s.process);
-      }
-    }
-
-    /** bash, bin/abfleet's shell and java: the whole tree, politely first. */
-    private static void stop(Process p) throws InterruptedException {
-      List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
-      tree.forEach(ProcessHandle::destroy);
-      p.destroy();
-      for (ProcessHandle h : tree) {
-        h.onExit().completeOnTimeout(h, 20, java.util.concurrent.TimeUnit.SECONDS).join();
-        h.destroyForcibly();
-      }
-      if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    }
-
-    private static String tail(String text, int lines) {
-      String[] all = text.split("\n");
-      return String.join("\n", java.util.Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
-    }
-
-    /** A background line's process tree, its output in {@code name}.out/.err. */
-    final class Server {
-      final String name;
-      final Process process;
-
-      Server(String name, Process process) {
-        this.name = name;
-        this.process = process;
-      }
-
-      String log() throws IOException {
-        return Cli.read(dir.resolve(name + ".err")) + Cli.read(dir.resolve(name + ".out"));
-      }
-
-      void awaitPort(int port) throws Exception {
-        await("listen on 127.0.0.1:" + port, () -> {
-          try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-          } catch (IOException notYet) {
-            return false;
-          }
-        });
-      }
-
-      void awaitLog(String text) throws Exception {
-        await("log '" + text + "'", () -> log().contains(text));
-      }
-
-      private void await(String what, java.util.concurrent.Callable<Boolean> ready) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-          if (!process.isAlive()) {
-            throw new AssertionError(name + " exited (" + process.exitValue() + ") before it would " + what + ":\n"
-                + log());
-          }
-          if (ready.call()) {
-            return;
-          }
-          Thread.sleep(300);
-        }
-        throw new AssertionError(name + " did not " + what + " within 120 s:\n" + log());
-      }
+      throw new UncheckedIOException(e);
     }
   }
 }
