@@ -14,8 +14,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs lines with bash in the repository root, as a reader's terminal would: HOME is {@code home}, variables assigned earlier hold, background lines run until
- * {@link #close}.
+ * Runs lines with bash in the repository root, as a reader's terminal would: HOME is
+ * {@code home}, variables assigned earlier hold, background lines run until {@link #close}.
  */
 final class ReadmeTerminal implements AutoCloseable {
   /** A foreground line's exit code and output. */
