@@ -72,7 +72,8 @@ final class InputResolver {
     } else if (spec.source() instanceof BuildSource.Git g) {
       digest = commitOf(g, workDir);
       label = g.repo().toAbsolutePath().normalize().getFileName() + "@" + digest.substring(0, 12);
-      treeSource = "git:" + g.repo().toAbsolutePath().normalize();
+      // One repository reached through a symlink (~/linux -> /srv/linux) is one warm tree.
+      treeSource = "git:" + realPath(g.repo());
     } else {
       throw new BuildInputException(SOURCE, null, "no source: pass a tarball, a tree or a git repository and ref");
     }
@@ -129,6 +130,15 @@ final class InputResolver {
     } catch (IOException e) {
       throw new BuildInputException(kind, file.toString(), "cannot read " + what + " " + file + " ("
           + e.getClass().getSimpleName() + ": " + e.getMessage() + "); check the path and its permissions");
+    }
+  }
+
+  /** The repository's path with symlinks resolved; as given (absolute) when it cannot be resolved. */
+  private static Path realPath(Path repo) {
+    try {
+      return repo.toRealPath();
+    } catch (java.io.IOException e) {
+      return repo.toAbsolutePath().normalize();
     }
   }
 }

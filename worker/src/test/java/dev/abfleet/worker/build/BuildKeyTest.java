@@ -136,6 +136,11 @@ class BuildKeyTest {
     assertThat(next.inputs().treeKey()).isEqualTo(tagged.inputs().treeKey());
     assertThat(tagged.inputs().sourceDigest()).matches("[0-9a-f]{40}");
     assertThat(tagged.sourceLabel()).isEqualTo("repo@" + tagged.inputs().sourceDigest().substring(0, 12));
+    // The same repository through a symlink shares that warm tree.
+    Path link = Files.createSymbolicLink(dir.resolve("linux"), repo);
+    InputResolver.Resolved viaLink = real.resolve(BuildSpec.of(new BuildSource.Git(link, "HEAD")), dir.resolve("probe"));
+    assertThat(viaLink.inputs().treeKey()).isEqualTo(tagged.inputs().treeKey());
+    assertThat(viaLink.key()).isEqualTo(nextCommit);
   }
 
   @Test
