@@ -2,9 +2,6 @@ package dev.abfleet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.bench.sim.SimFleet;
-import dev.abfleet.controller.ControllerNode;
-import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.testkit.Eventually;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
@@ -36,25 +33,20 @@ class AbTerminalTest {
   private static final Pattern EXIT = Pattern.compile("(?m)^EXIT=(\\d+)$");
 
   @TempDir static Path dir;
-  static ControllerNode controller;
-  static SimFleet fleet;
+  static SimController fleet;
 
   @BeforeAll
   static void startFleet() throws Exception {
-    controller = ControllerNode.start(ControllerSettings.inMemory());
-    fleet = SimFleet.start(address(), 2, "t-", SimModel.defaults().withTimeScale(0.1), Map.of(),
-        dir.resolve("sim"), r -> { });
-    SimFleet.awaitHosts(address(), 2, 30);
+    fleet = SimController.start(2, "t-", SimModel.defaults().withTimeScale(0.1), dir.resolve("sim"));
   }
 
   @AfterAll
   static void stopFleet() {
     fleet.close();
-    controller.close();
   }
 
   private static String address() {
-    return "127.0.0.1:" + controller.grpcPort();
+    return fleet.address();
   }
 
   @ParameterizedTest

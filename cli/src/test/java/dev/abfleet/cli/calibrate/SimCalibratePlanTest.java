@@ -4,25 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.cli.IsolatedHome;
-import dev.abfleet.cli.Main;
+import dev.abfleet.cli.MainRun;
+import dev.abfleet.cli.SimController;
 import dev.abfleet.stats.noise.NoiseRecord;
 import dev.abfleet.cli.noise.NoiseStore;
-import dev.abfleet.controller.ControllerNode;
-import dev.abfleet.controller.ControllerSettings;
 import dev.abfleet.worker.sim.SimBootTiming;
 import dev.abfleet.worker.sim.SimMetric;
 import dev.abfleet.worker.sim.SimModel;
 import dev.abfleet.worker.sim.SimNoise;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,46 +31,32 @@ class SimCalibratePlanTest {
   static final double BOOT_SIGMA = 0.04;
 
   @TempDir static Path workers;
-  static ControllerNode controller;
-  static SimFleet fleet;
+  static SimController fleet;
 
   @RegisterExtension final IsolatedHome home = new IsolatedHome();
 
   @BeforeAll
   static void startFleet() throws Exception {
-    controller = ControllerNode.start(ControllerSettings.inMemory());
     SimModel model = new SimModel(7, 0.001, SimModel.FLEETBENCH.stream()
         .map(m -> new SimMetric(m.name(), m.base(), m.unit(), m.better(), BOOT_SIGMA, 0)).toList(),
         SimBootTiming.defaults(), SimNoise.none(), 0);
-    fleet = SimFleet.start(address(), 4, "sim-", model, Map.of(), workers, r -> { });
-    SimFleet.awaitHosts(address(), 4, 30);
+    fleet = SimController.start(4, "sim-", model, workers);
   }
 
   @AfterAll
   static void stopFleet() {
     fleet.close();
-    controller.close();
   }
 
   static String address() {
-    return "127.0.0.1:" + controller.grpcPort();
+    return fleet.address();
   }
 
   /** Runs {@code abfleet ARGS}, asserts exit 0, returns its stdout. */
   private static String abfleet(String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    StringWriter err = new StringWriter();
-    PrintStream stdout = System.out;
-    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    int exit;
-    try {
-      exit = Main.run(new PrintWriter(err, true), args);
-    } finally {
-      System.setOut(stdout);
-    }
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(exit).as(out + err).isZero();
-    return out;
+    MainRun.Result r = MainRun.run(args);
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    return r.out();
   }
 
   @Test

@@ -2,25 +2,17 @@ package dev.abfleet.cli.experiments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abfleet.bench.sim.SimFleet;
 import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.IsolatedHome;
-import dev.abfleet.cli.Main;
-import dev.abfleet.controller.ControllerNode;
-import dev.abfleet.controller.ControllerSettings;
+import dev.abfleet.cli.MainRun;
+import dev.abfleet.cli.SimController;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.sim.SimModel;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -38,48 +30,26 @@ class SimBootLogsTest {
   private static final Pattern SUBMITTED = Pattern.compile("experiment (\\S+) submitted to ");
 
   @TempDir static Path dir;
-  static ControllerNode controller;
-  static SimFleet fleet;
+  static SimController fleet;
 
   @RegisterExtension final IsolatedHome home = new IsolatedHome();
 
-  /** One command's exit code, stdout and stderr. */
-  record Run(int exit, String out, String err) {}
-
   @BeforeAll
   static void startFleet() throws Exception {
-    controller = ControllerNode.start(ControllerSettings.inMemory());
-    fleet = SimFleet.start(address(), 2, "sim-", SimModel.defaults().withTimeScale(0.001), Map.of(), dir.resolve("w"),
-        r -> { });
-    SimFleet.awaitHosts(address(), 2, 30);
+    fleet = SimController.start(2, "sim-", SimModel.defaults().withTimeScale(0.001), dir.resolve("w"));
   }
 
   @AfterAll
   static void stopFleet() {
     fleet.close();
-    controller.close();
   }
 
   static String address() {
-    return "127.0.0.1:" + controller.grpcPort();
+    return fleet.address();
   }
 
-  private static Run abfleet(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    StringWriter err = new StringWriter();
-    PrintStream stdout = System.out;
-    PrintStream stderr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
-    int exit;
-    try {
-      exit = Main.run(new PrintWriter(err, true), args);
-    } finally {
-      System.setOut(stdout);
-      System.setErr(stderr);
-    }
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err + progress.toString(StandardCharsets.UTF_8));
+  private static MainRun.Result abfleet(String... args) {
+    return MainRun.run(args);
   }
 
   @Test
@@ -87,7 +57,7 @@ class SimBootLogsTest {
   void logsOfSimBootsSayThereIsNoConsoleLogAndExitZero() throws Exception {
     String kernel = SimArtifacts.kernel(dir.resolve("kernels"), "k").getUri();
     // Half the candidate's boots panic (simulated), so some boot failed and carries a console tail.
-    Run ab = abfleet("ab", "--controller", address(), "--hypervisor", "sim", "--metrics", "metadata_stat",
+    MainRun.Result ab = abfleet("ab", "--controller", address(), "--hypervisor", "sim", "--metrics", "metadata_stat",
         "--iterations", "1", "--seed", "3", "--pairs", "6", "--baseline", "base=" + kernel,
         "--candidate", "flaky=" + kernel + ":sim.fail_rate=0.5");
     Matcher m = SUBMITTED.matcher(ab.err());
@@ -102,17 +72,17 @@ class SimBootLogsTest {
     int failed = indexOf(boots, "boot_failed");
     assertThat(failed).as(boots.toString()).isPositive();
 
-    Run one = abfleet("experiments", "logs", id, "--boot", String.valueOf(ok), "--controller", address());
+    MainRun.Result one = abfleet("experiments", "logs", id, "--boot", String.valueOf(ok), "--controller", address());
     assertThat(one.exit()).as(one.err()).isEqualTo(ExitCodes.OK);
     assertThat(one.out()).isEqualTo("boot " + ok + " of " + id + " ran on a sim host (" + boots.get(ok - 1).getHostId()
         + "): there is no console log (SIMULATION: a sim boot runs no VM)\n");
 
-    Run panicked = abfleet("experiments", "logs", id, "--boot", String.valueOf(failed), "--controller", address());
+    MainRun.Result panicked = abfleet("experiments", "logs", id, "--boot", String.valueOf(failed), "--controller", address());
     assertThat(panicked.exit()).as(panicked.err()).isEqualTo(ExitCodes.OK);
     assertThat(panicked.out()).contains("ran on a sim host").contains("its simulated console ended with:")
         .contains("Kernel panic - not syncing: SIMULATION: injected boot failure");
 
-    Run all = abfleet("experiments", "logs", id, "--controller", address());
+    MainRun.Result all = abfleet("experiments", "logs", id, "--controller", address());
     assertThat(all.exit()).as(all.err()).isEqualTo(ExitCodes.OK);
     assertThat(all.out()).contains("=== boot 1: run ")
         .contains("=== boot " + boots.size() + ": run ")
