@@ -56,13 +56,20 @@ class FleetServiceTest extends ControllerNodeTest {
     assertThat(drained.getState()).isEqualTo("draining");
     assertThat(drained.getConnected()).isTrue();
     String id = submit(client(channel), "e-drain", 1);
-    Thread.sleep(500);
-    assertThat(worker.assignments).isEmpty();
+    // A host that connects after the submit gets the block: the scheduler has placed it, and an
+    // undrained h1, idle all along, would have had it first.
+    try (FakeWorker later = FakeWorker.connect(node, "h2", 1.0)) {
+      Eventually.await("a block leased to h2", Duration.ofSeconds(10), () -> !later.assignments.isEmpty());
+      assertThat(worker.assignments).isEmpty();
+      awaitExperiment(client(channel), id, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+    }
 
     assertThat(fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build()).getState())
         .isIn("idle", "leased");
 
-    awaitExperiment(client(channel), id, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+    String next = submit(client(channel), "e-undrained", 1);
+    awaitExperiment(client(channel), next, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+    assertThat(worker.assignments).as("h1 runs again once undrained").isNotEmpty();
   }
 
   @Test
