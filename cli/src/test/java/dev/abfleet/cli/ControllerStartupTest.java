@@ -2,6 +2,7 @@ package dev.abfleet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.testkit.Eventually;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -10,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -140,12 +142,11 @@ class ControllerStartupTest {
     }
   }
 
-  private void awaitServing(Process p, int seconds) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    while (!TestJvm.read(dir, "first.err").contains("abfleet controller: gRPC on")) {
-      assertThat(p.isAlive()).as(TestJvm.read(dir, "first.err")).isTrue();
-      assertThat(System.nanoTime()).as("controller serving after " + seconds + " s").isLessThan(deadline);
-      Thread.sleep(200);
-    }
+  private void awaitServing(Process p, int seconds) {
+    Eventually.until("the first controller serving", Duration.ofSeconds(seconds), () -> {
+      String err = TestJvm.read(dir, "first.err");
+      assertThat(p.isAlive()).as(err).isTrue();
+      return err;
+    }, err -> err.contains("abfleet controller: gRPC on"));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.testkit.Eventually;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -21,33 +22,24 @@ final class AbSubmissions {
   private AbSubmissions() {}
 
   /** The id that {@code ab} (log "ab" of {@code fleet}) printed on submitting, within {@code limit}. */
-  static String awaitSubmitted(LocalProcesses fleet, Process ab, Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < deadline) {
-      Matcher m = SUBMITTED.matcher(fleet.log("ab"));
-      if (m.find()) {
-        return m.group(1);
-      }
-      assertThat(ab.isAlive()).as("ab is running: %s", fleet.log("ab")).isTrue();
-      Thread.sleep(100);
-    }
-    throw new AssertionError("ab did not submit: " + fleet.log("ab"));
+  static String awaitSubmitted(LocalProcesses fleet, Process ab, Duration limit) {
+    Matcher m = Eventually.until("ab submitting", limit, () -> {
+      String log = fleet.log("ab");
+      assertThat(ab.isAlive()).as("ab is running: %s", log).isTrue();
+      return SUBMITTED.matcher(log);
+    }, Matcher::find);
+    return m.group(1);
   }
 
   /** Waits until the experiment, still running, has {@code pairs} pairs (it resumed, after a kill). */
   static void awaitRunningPairs(LocalProcesses fleet, String id, int pairs, Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
     try (ExperimentClient client = new ExperimentClient(fleet.target())) {
-      while (System.nanoTime() < deadline) {
+      Eventually.until("experiment " + id + " running with " + pairs + " pairs", limit, () -> {
         Experiment e = client.get(id);
         assertThat(e.getState()).as(e.getMessage()).isEqualTo("running");
-        if (e.getPairsDone() >= pairs) {
-          return;
-        }
-        Thread.sleep(100);
-      }
+        return e;
+      }, e -> e.getPairsDone() >= pairs);
     }
-    throw new AssertionError("experiment " + id + " did not reach " + pairs + " pairs");
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.cli.Main;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.worker.sim.SimArtifacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,9 @@ class ControllerRestartE2ETest {
 
       controller.destroyForcibly(); // kill -9: no shutdown, no goodbye on any stream
       controller.waitFor(10, TimeUnit.SECONDS);
-      Thread.sleep(2_000);
+      // Restarted once ab has seen the controller gone, so that it rides out an outage it noticed.
+      Eventually.until("ab noticing the controller gone", Duration.ofSeconds(60), () -> fleet.log("ab"),
+          log -> log.contains("retrying for up to"));
       fleet.startController();
 
       assertThat(ab.waitFor(240, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s",

@@ -1,11 +1,13 @@
 package dev.abfleet.cli.e2e;
 
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.testkit.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,20 +60,16 @@ final class LocalProcesses implements AutoCloseable {
   }
 
   /** Returns once {@code p} (logging to {@code name}.err) accepts connections on {@code port}. */
-  void awaitListening(Process p, String name, int port) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
+  void awaitListening(Process p, String name, int port) {
+    Eventually.until(name + " listening on " + port, Duration.ofSeconds(90), () -> {
       if (!p.isAlive()) {
         throw new AssertionError(name + " exited: " + Cli.read(dir.resolve(name + ".err")));
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-        return;
-      } catch (IOException notYet) {
-        Thread.sleep(300);
+        return true;
       }
-    }
-    throw new AssertionError(name + " did not listen on " + port + ": " + Cli.read(dir.resolve(name + ".err")));
+    }, listening -> listening, notYet -> notYet instanceof IOException);
   }
 
   /** A free loopback port outside the ephemeral range ({@link Ports#freeLoopbackPort}). */

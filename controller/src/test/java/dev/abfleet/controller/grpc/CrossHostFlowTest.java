@@ -20,33 +20,36 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
-/** One experiment on a QEMU host and a VZ host: each boots its own hypervisor, judged apart. */
+/**
+ * One experiment on a QEMU host and a VZ host: each boots its own hypervisor, judged apart. The
+ * submits a node refuses share one node with one QEMU host, linux-1 (a node start costs about a
+ * second); the experiment that runs has a node of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrossHostFlowTest extends ControllerNodeTest {
   ControllerNode node;
   ManagedChannel channel;
   ExperimentServiceGrpc.ExperimentServiceBlockingStub client;
   FakeWorker linux;
-  FakeWorker mac;
 
-  @BeforeEach
+  @BeforeAll
   void start() {
     node = ControllerNodeTest.inProcess(fastSettings());
     channel = channel(node);
     client = client(channel);
+    linux = FakeWorker.connect(node, "linux-1", 1.0);
+    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
+        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
   }
 
-  @AfterEach
+  @AfterAll
   void stop() {
-    if (linux != null) {
-      linux.close();
-    }
-    if (mac != null) {
-      mac.close();
-    }
+    linux.close();
     channel.shutdownNow();
     node.close();
   }
@@ -59,31 +62,37 @@ class CrossHostFlowTest extends ControllerNodeTest {
   /** 8 pairs per class: with two classes in the Holm family, 6 could not reach alpha / 2. */
   @Test
   void eachHostBootsItsHypervisorAndEveryClassGetsThePolicysPairs() throws Exception {
-    linux = new FakeWorker(node, "linux-1", 0.7, Integer.MAX_VALUE, false)
-        .withHypervisor("qemu", "kvm").start();
-    mac = new FakeWorker(node, "mac-1", 0.7, Integer.MAX_VALUE, false)
-        .withHypervisor("vz", "vz").start();
-    Eventually.await("2 host(s) listed", Duration.ofSeconds(5),
-        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 2);
+    try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings());
+        FakeWorker linux = new FakeWorker(node, "linux-1", 0.7, Integer.MAX_VALUE, false)
+            .withHypervisor("qemu", "kvm").start();
+        FakeWorker mac = new FakeWorker(node, "mac-1", 0.7, Integer.MAX_VALUE, false)
+            .withHypervisor("vz", "vz").start()) {
+      ManagedChannel channel = ControllerNodeTest.channel(node);
+      var client = client(channel);
+      Eventually.await("2 host(s) listed", Duration.ofSeconds(5),
+          () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 2);
 
-    String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(8)).build())
-        .getExperimentId();
-    Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
+      String id = client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(8)).build())
+          .getExperimentId();
+      Experiment done = awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(30));
 
-    assertThat(done.getPairsDone()).isEqualTo(16);
-    assertThat(linux.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
-        .containsOnly("qemu");
-    assertThat(mac.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
-        .containsOnly("vz");
-    assertThat(done.getBootsList()).extracting(Boot::getHostClass).containsOnly("qemu/kvm", "vz/vz");
-    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
-        .extracting(Comparison::getHostClass).containsExactly("", "qemu/kvm", "vz/vz");
-    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
-        .extracting(Comparison::getNPairs).containsExactly(16, 8, 8);
-    // Both classes regressed: the pooled row (first) carries their common verdict.
-    assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
-        .extracting(Comparison::getVerdict).containsOnly("regressed");
-    assertThat(done.getOverall()).isEqualTo("regressed");
+      assertThat(done.getPairsDone()).isEqualTo(16);
+      assertThat(linux.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
+          .containsOnly("qemu");
+      assertThat(mac.assignments).flatExtracting(b -> b.getRunsList()).extracting(RunAssignment::getHypervisor)
+          .containsOnly("vz");
+      assertThat(done.getBootsList()).extracting(Boot::getHostClass).containsOnly("qemu/kvm", "vz/vz");
+      assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+          .extracting(Comparison::getHostClass).containsExactly("", "qemu/kvm", "vz/vz");
+      assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+          .extracting(Comparison::getNPairs).containsExactly(16, 8, 8);
+      // Both classes regressed: the pooled row (first) carries their common verdict.
+      assertThat(done.getComparisonsList()).filteredOn(c -> c.getMetric().equals("metadata_stat"))
+          .extracting(Comparison::getVerdict).containsOnly("regressed");
+      assertThat(done.getOverall()).isEqualTo("regressed");
+
+      channel.shutdownNow();
+    }
   }
 
   @Test
@@ -100,9 +109,6 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsASelectorNoKnownHostCanRunNamingBothHypervisors() throws Exception {
-    linux = FakeWorker.connect(node, "linux-1", 1.0);
-    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
-        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec vzOnly = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
         .addHypervisors("vz").addHypervisors("sim")).build();
     ExperimentSpec unsatisfiable = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
@@ -117,9 +123,6 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsAnAarch64KernelWhenNoKnownHostBootsAarch64Guests() throws Exception {
-    linux = FakeWorker.connect(node, "linux-1", 1.0);
-    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
-        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     ExperimentSpec.Builder arm64 = spec(4).toBuilder();
     arm64.getArmsBuilderList().forEach(a -> a.mergeBoot(BootSpec.newBuilder().setArch("aarch64").build()));
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
@@ -131,9 +134,6 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
-    linux = FakeWorker.connect(node, "linux-1", 1.0);
-    Eventually.await("1 host(s) listed", Duration.ofSeconds(5),
-        () -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() >= 1);
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(4)).build()),
         StatusRuntimeException.class);

@@ -20,49 +20,78 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+/**
+ * One node with one host h1 serves the tests that leave the fleet as they found it (a node start
+ * costs about a second); the test that adds a host has a node of its own.
+ */
 class FleetServiceTest extends ControllerNodeTest {
-  ControllerNode node;
-  ManagedChannel channel;
-  FleetServiceGrpc.FleetServiceBlockingStub fleet;
-  FakeWorker worker;
+  static OneHost shared;
+  static ManagedChannel channel;
+  static FleetServiceGrpc.FleetServiceBlockingStub fleet;
 
-  @BeforeEach
-  void start() throws InterruptedException {
-    node = ControllerNodeTest.inProcess(fastSettings());
-    channel = channel(node);
-    fleet = FleetServiceGrpc.newBlockingStub(channel);
-    worker = FakeWorker.connect(node, "h1", 1.0);
-    Eventually.await("the worker listed", java.time.Duration.ofSeconds(5), () -> hosts() > 0);
+  /** A node, a channel to it, and a fake worker h1 it lists. */
+  record OneHost(ControllerNode node, ManagedChannel channel, FakeWorker worker) implements AutoCloseable {
+    static OneHost start() {
+      ControllerNode node = ControllerNodeTest.inProcess(fastSettings());
+      ManagedChannel channel = ControllerNodeTest.channel(node);
+      FakeWorker worker = FakeWorker.connect(node, "h1", 1.0);
+      Eventually.await("the worker listed", Duration.ofSeconds(5),
+          () -> client(channel).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() > 0);
+      return new OneHost(node, channel, worker);
+    }
+
+    FleetServiceGrpc.FleetServiceBlockingStub fleet() {
+      return FleetServiceGrpc.newBlockingStub(channel);
+    }
+
+    @Override
+    public void close() {
+      worker.close();
+      channel.shutdownNow();
+      node.close();
+    }
   }
 
-  @AfterEach
-  void stop() {
-    worker.close();
-    channel.shutdownNow();
-    node.close();
+  @BeforeAll
+  static void start() {
+    shared = OneHost.start();
+    channel = shared.channel();
+    fleet = shared.fleet();
   }
 
-  long hosts() {
-    return client(channel).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount();
+  @AfterAll
+  static void stop() {
+    shared.close();
   }
 
   @Test
   void drainedHostRunsNothingUntilUndrained() throws Exception {
-    Host drained = fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1").setReason("kernel update").build());
-    assertThat(drained.getState()).isEqualTo("draining");
-    assertThat(drained.getConnected()).isTrue();
-    String id = submit(client(channel), "e-drain", 1);
-    Thread.sleep(500);
-    assertThat(worker.assignments).isEmpty();
+    try (OneHost own = OneHost.start()) {
+      var fleet = own.fleet();
+      var client = client(own.channel());
+      Host drained = fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1").setReason("kernel update").build());
+      assertThat(drained.getState()).isEqualTo("draining");
+      assertThat(drained.getConnected()).isTrue();
+      String id = submit(client, "e-drain", 1);
+      // A host that connects after the submit gets the block: the scheduler has placed it, and an
+      // undrained h1, idle all along, would have had it first.
+      try (FakeWorker later = FakeWorker.connect(own.node(), "h2", 1.0)) {
+        Eventually.await("a block leased to h2", Duration.ofSeconds(10), () -> !later.assignments.isEmpty());
+        assertThat(own.worker().assignments).isEmpty();
+        awaitExperiment(client, id, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+      }
 
-    assertThat(fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build()).getState())
-        .isIn("idle", "leased");
+      assertThat(fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build()).getState())
+          .isIn("idle", "leased");
 
-    awaitExperiment(client(channel), id, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+      String next = submit(client, "e-undrained", 1);
+      awaitExperiment(client, next, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
+      assertThat(own.worker().assignments).as("h1 runs again once undrained").isNotEmpty();
+    }
   }
 
   @Test

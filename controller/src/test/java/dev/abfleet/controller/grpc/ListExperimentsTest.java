@@ -8,9 +8,11 @@ import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentSummary;
 import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
+import dev.abfleet.testkit.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,11 @@ class ListExperimentsTest extends ControllerNodeTest {
       var client = client(channel);
       for (String id : List.of("e-1", "e-2", "e-3")) {
         submit(client, id, 4);
-        Thread.sleep(5); // distinct submission times
+        // Distinct submission times: the next one is submitted after this one's millisecond.
+        long created = client.listExperiments(ListExperimentsRequest.getDefaultInstance()).getExperimentsList()
+            .stream().filter(e -> e.getExperimentId().equals(id)).findFirst().orElseThrow().getCreatedAtMs();
+        Eventually.await("the clock past " + id + "'s submission", Duration.ofSeconds(5),
+            () -> System.currentTimeMillis() > created);
       }
       client.cancelExperiment(CancelExperimentRequest.newBuilder().setExperimentId("e-2")
           .setReason("not needed").build());

@@ -12,6 +12,7 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.stats.changepoint.Settings;
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.testkit.SteppedClock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -97,30 +98,24 @@ class NightlyTest {
   }
 
   private List<String> awaitIds(ActorRef<Nightly.Command> nightly, String schedule, int n) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (runs(nightly, schedule).size() < n && System.nanoTime() < deadline) {
-      sleep(20);
-    }
-    return runs(nightly, schedule).stream().map(RunRecord::experiment).toList();
+    return Eventually.until(n + " runs of " + schedule, WAIT, () -> runs(nightly, schedule), r -> r.size() >= n)
+        .stream().map(RunRecord::experiment).toList();
   }
 
   private List<RunRecord> awaitRuns(ActorRef<Nightly.Command> nightly, int n) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    List<RunRecord> runs = runs(nightly);
-    while (runs.size() < n && System.nanoTime() < deadline) {
-      sleep(20);
-      runs = runs(nightly);
-    }
+    List<RunRecord> runs = Eventually.until(n + " finished runs", WAIT, () -> runs(nightly), r -> r.size() >= n);
     assertThat(runs).as("finished runs").hasSize(n);
     return runs;
   }
 
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  /**
+   * Waits for the Nightly to tick {@code n} more times: it reads the clock once per tick and
+   * nowhere else unasked, so n + 1 reads mean n whole ticks since this call. What a tick did not
+   * start by then it does not start at this clock time.
+   */
+  private void awaitTicks(int n) {
+    long seen = clock.reads();
+    Eventually.await(n + " ticks of the Nightly", WAIT, () -> clock.reads() >= seen + n + 1);
   }
 
   /** Fires {@code nights} times, a build each, stepping the clock to each fire time. */
@@ -147,7 +142,7 @@ class NightlyTest {
     var nightly = start(schedule("*/30 * * * *", new NightlySchedule.Baseline("pinned", "stock-vmlinuz"), "qemu"),
         experiments, store);
     build(0);
-    sleep(200);
+    awaitTicks(3);
     assertThat(experiments.submitted).as("nothing is due before 00:30").isEmpty();
 
     clock.now = Instant.parse("2026-03-10T00:30:00Z");
@@ -229,7 +224,7 @@ class NightlyTest {
     assertThat(trigger(nightly, "night")).isEqualTo("night-20260310T0007Z");
     awaitRuns(nightly, 1);
     assertThat(trigger(nightly, "night")).isEqualTo("night-20260310T0007Z");
-    sleep(200);
+    awaitTicks(3);
     assertThat(experiments.submitted).containsExactly("night-20260310T0007Z");
     assertThat(runs(nightly)).hasSize(1);
     assertThat(trigger(nightly, "nihgt")).isEqualTo("error: no schedule 'nihgt' on this controller; it runs: night");
@@ -244,10 +239,7 @@ class NightlyTest {
     var first = start(s, experiments, store);
     build(0);
     clock.now = Instant.parse("2026-03-10T00:30:00Z");
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (experiments.submitted.isEmpty() && System.nanoTime() < deadline) {
-      sleep(20);
-    }
+    Eventually.await("the run submitted", WAIT, () -> !experiments.submitted.isEmpty());
     assertThat(experiments.submitted).hasSize(1);
     kit.stop(first);
 
@@ -266,7 +258,7 @@ class NightlyTest {
     build(0);
     clock.now = Instant.parse("2026-03-10T05:10:00Z");
     var nightly = start(s, experiments, store());
-    sleep(200);
+    awaitTicks(3);
     assertThat(experiments.submitted).as("00:30 .. 05:00 passed before the start").isEmpty();
     clock.now = Instant.parse("2026-03-10T05:30:00Z");
     assertThat(awaitRuns(nightly, 1).get(0).experiment()).isEqualTo("night-20260310T0530Z");
@@ -311,10 +303,7 @@ class NightlyTest {
     var nightly = start(aa, experiments, store(), (schedule, done, due) ->
         recorded.add(schedule + " " + done.getExperimentId() + " " + due));
     clock.now = Instant.parse("2026-03-10T04:00:00Z");
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (recorded.isEmpty() && System.nanoTime() < deadline) {
-      sleep(20);
-    }
+    Eventually.await("the A/A noise recorded", WAIT, () -> !recorded.isEmpty());
     assertThat(recorded).containsExactly("noise noise-20260310T0400Z 2026-03-10T04:00:00Z");
     ExperimentSpec spec = experiments.specs.get("noise-20260310T0400Z");
     assertThat(spec.getArms(0).getBoot().getKernel()).isEqualTo(spec.getArms(1).getBoot().getKernel());
@@ -335,7 +324,7 @@ class NightlyTest {
     clock.now = Instant.parse("2026-03-12T13:00:00Z");
     assertThat(awaitIds(nightly, "night", 2)).containsExactly("night-20260310T0230Z", "night-20260311T0230Z");
     assertThat(awaitIds(nightly, "noon", 1)).containsExactly("noon-20260310T1200Z");
-    sleep(200);
+    awaitTicks(3);
     assertThat(runs(nightly, "night")).hasSize(2);
 
     clock.now = Instant.parse("2026-03-13T02:30:00Z");

@@ -9,11 +9,13 @@ import dev.abfleet.controller.http.ControllerMetrics;
 import dev.abfleet.controller.http.LostMessages;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
+import dev.abfleet.testkit.Eventually;
 import java.time.Duration;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.jupiter.api.AfterEach;
@@ -91,8 +93,11 @@ class SchedulerBurstTest {
       scheduler.tell(new Scheduler.ReportRejected("h1", "stale_epoch"));
       scheduler.tell(new Scheduler.RunHandled("h1", i % 2 == 1, i % 2 == 1 ? "boot timed out" : ""));
     }
-    // Let the scheduler move the whole burst from its mailbox into its stash.
-    Thread.sleep(1000);
+    // The whole burst moved from the mailbox into the stash (or past it, dropped): the mailbox is
+    // empty. Cell.hasMessages is Pekko's internal API, the one view of an actor's mailbox.
+    org.apache.pekko.actor.Cell cell = ((org.apache.pekko.actor.ActorRefWithCell) Adapter.toClassic(scheduler)).underlying();
+    Eventually.await("the scheduler's mailbox worked off into its stash", Duration.ofSeconds(60),
+        () -> !cell.hasMessages());
     hold.release();
 
     // Asked until answered: under the old capacity a question sent while the stash is full is

@@ -173,7 +173,7 @@ class BuildExecutorTest {
     CountDownLatch started = new CountDownLatch(1);
     try (BuildExecutor e = executor(dir, (spec, l) -> {
       started.countDown();
-      Thread.sleep(60_000);
+      new CountDownLatch(1).await(); // a build that runs until it is interrupted
       throw new AssertionError("not interrupted");
     })) {
       e.submit(assignment());
@@ -195,7 +195,7 @@ class BuildExecutorTest {
     try (BuildExecutor e = executor(dir, (spec, l) -> {
       started.countDown();
       try {
-        Thread.sleep(60_000);
+        new CountDownLatch(1).await(); // a build that runs until it is interrupted
       } catch (InterruptedException stopped) {
         interrupted.countDown();
         throw stopped;

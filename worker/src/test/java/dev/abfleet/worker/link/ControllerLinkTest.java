@@ -138,6 +138,15 @@ class ControllerLinkTest {
     }
   }
 
+  /**
+   * Returns once every task the link scheduled so far on its timer with a delay up to the largest
+   * (50 ms +10% jitter) has run: the timer has one thread and runs tasks in the order they fall
+   * due, and a task due 60 ms from now has run.
+   */
+  private void afterTheLargestDelay() throws Exception {
+    timer.schedule(() -> { }, 60, TimeUnit.MILLISECONDS).get(5, TimeUnit.SECONDS);
+  }
+
   private void awaitConnected() {
     Eventually.await("link connected", java.time.Duration.ofSeconds(5), () -> link.state() == LinkState.CONNECTED);
   }
@@ -263,8 +272,9 @@ class ControllerLinkTest {
         .containsExactly(WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.RUN_RESULT,
             WorkerMessage.KindCase.RUN_RESULT, WorkerMessage.KindCase.BLOCK_FINISHED);
     assertThat(handled).extracting(m -> m.getRunResult().getRunId()).containsExactly("r1");
-    // Longer than the largest retry delay (50 ms): an acknowledged report is never sent again.
-    Thread.sleep(300);
+    // An acknowledged report is never sent again: a retry still pending was scheduled at the last
+    // deferral, due within the largest retry delay (50 ms +10%), and has run once a later one has.
+    afterTheLargestDelay();
     assertThat(received).filteredOn(WorkerMessage::hasRunResult).hasSize(3);
     assertThat(handled).hasSize(1);
   }
@@ -275,7 +285,8 @@ class ControllerLinkTest {
     awaitConnected();
     link.close();
     int before = streams.size();
-    Thread.sleep(200);
+    // A reconnect scheduled at close would be due within the largest backoff.
+    afterTheLargestDelay();
     assertThat(streams).hasSize(before);
     assertThat(link.state()).isEqualTo(LinkState.CLOSED);
   }

@@ -2,6 +2,7 @@ package dev.abfleet.worker.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abfleet.testkit.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,7 +111,9 @@ class ProcessRunnerTest {
       flag.set(Thread.currentThread().isInterrupted());
     });
     t.start();
-    Thread.sleep(300);
+    // Interrupted while the child runs, not before it is started.
+    Eventually.await("the child started", Duration.ofSeconds(10), () -> ProcessHandle.current().descendants()
+        .anyMatch(p -> p.info().commandLine().orElse("").endsWith("sleep 30")));
     t.interrupt();
     t.join(10_000);
 

@@ -3,6 +3,7 @@ package dev.abfleet.worker.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.abfleet.testkit.Eventually;
 import dev.abfleet.worker.guest.Better;
 import dev.abfleet.worker.guest.GuestProtocol;
 import dev.abfleet.worker.guest.GuestSample;
@@ -110,7 +111,9 @@ class SimDriverTest {
       }
     });
     t.start();
-    Thread.sleep(50);
+    // Interrupted inside the boot's simulated sleep, not before the boot began.
+    Eventually.await("the boot sleeping", Duration.ofSeconds(10), () -> t.getState() == Thread.State.TIMED_WAITING
+        && java.util.Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().equals(SimDriver.class.getName())));
     t.interrupt();
     t.join(2_000);
 

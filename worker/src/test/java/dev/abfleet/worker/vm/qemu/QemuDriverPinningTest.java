@@ -67,9 +67,8 @@ class QemuDriverPinningTest {
         Files.writeString(workDir.resolve("results.log"), "{\"metric\":\"m\"}\n");
         return new RunResult(0, false, false, Duration.ofMillis(10), null, null, "", "", null);
       }
-      while (true) {
-        Thread.sleep(60_000);
-      }
+      new CountDownLatch(1).await(); // nobody counts down: running until killed
+      throw new AssertionError("a latch nobody counts down was released");
     } catch (InterruptedException e) {
       qemuKilled.countDown();
       Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package dev.abfleet.worker.vm.qemu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.abfleet.testkit.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,10 +47,13 @@ class VirtiofsdTest {
         : > "$sock"
         i=0
         while [ "$i" -lt 400000 ]; do i=$((i + 1)); done
+        : > "$PIDFILE.burnt"
         exec sleep 600
         """;
     try (Virtiofsd d = Virtiofsd.start(argv(busy, socket), socket, dir.resolve("logs"), Duration.ofSeconds(30))) {
-      Thread.sleep(3000);
+      // The CPU time is the daemon's once its loop is done; exec keeps the pid and its times.
+      Eventually.await("the daemon's busy loop done", Duration.ofSeconds(60),
+          () -> Files.exists(dir.resolve("pid.burnt")));
       d.close();
       assertThat(d.usage().cpuMs()).as(d.usage().toString()).isGreaterThanOrEqualTo(100);
       assertThat(d.usage().threads()).isEqualTo(1);
