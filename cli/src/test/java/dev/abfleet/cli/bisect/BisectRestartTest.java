@@ -55,8 +55,11 @@ class BisectRestartTest {
   void aBisectSurvivesAControllerRestartAndRunsNoProbeTwice(@TempDir Path dir) throws Exception {
     H2Controller h2 = H2Controller.under(dir);
     String target = h2.target();
+    // The test is about the restart, not power: a threshold well inside the 30% effect keeps a
+    // good probe from ending inconclusive (near the threshold) on an outlier pair of the sim
+    // model's noise, as one did at 0.10 ([-11.1%, +0.8%] over 40 pairs).
     List<String> args = new ArrayList<>(List.of("--controller", target, "--metric", "seq_read",
-        "--threshold", "0.10", "--looks", "10,20,40", "--hypervisor", "sim"));
+        "--threshold", "0.15", "--looks", "10,20,40", "--hypervisor", "sim"));
     for (int i = 0; i < 16; i++) {
       Map<String, Double> effect = i >= FIRST_BAD ? Map.of("seq_read", 0.7) : Map.of();
       args.add(SimArtifacts.kernel(dir.resolve("kernels"), String.format("%02d", i), effect).getUri());
