@@ -74,12 +74,26 @@ final class HostsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      List<Host> hosts = rpc(options.target(), channel -> ExperimentServiceGrpc.newBlockingStub(channel)
-          .withDeadlineAfter(30, TimeUnit.SECONDS)
-          .listHosts(ListHostsRequest.getDefaultInstance()).getHostsList());
+      List<Host> hosts = rpc(options.target(), channel -> all(ExperimentServiceGrpc.newBlockingStub(channel)));
       System.out.print(table(hosts, wide));
       return ExitCodes.OK;
     }
+  }
+
+  /** Hosts in one answer: at thousands of hosts one page at a time keeps each answer quick. */
+  static final int PAGE = 1000;
+
+  /** Every host, page after page, each page with a deadline of its own. */
+  static List<Host> all(ExperimentServiceGrpc.ExperimentServiceBlockingStub stub) {
+    List<Host> hosts = new java.util.ArrayList<>();
+    String token = "";
+    do {
+      var page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+          .listHosts(ListHostsRequest.newBuilder().setPageSize(PAGE).setPageToken(token).build());
+      hosts.addAll(page.getHostsList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return hosts;
   }
 
   @Command(name = "drain", mixinStandardHelpOptions = true,

@@ -8,8 +8,8 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
-import dev.abfleet.proto.fleet.v1.Host;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.ListHostsResponse;
 import dev.abfleet.worker.artifact.CacheFiles;
 import dev.abfleet.worker.sim.SimArtifacts;
 import io.grpc.Grpc;
@@ -230,6 +230,9 @@ final class FleetBench {
 
   /** ListHosts, asked about once a second, with the slowest answer kept. */
   private static final class ListHostsWatch {
+    /** The page `abfleet hosts list` asks for (HostsCommand.PAGE). */
+    private static final int HOSTS_PAGE = 1000;
+
     private final ExperimentServiceGrpc.ExperimentServiceBlockingStub stub;
     private final AtomicLong maxNanos = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -238,12 +241,13 @@ final class FleetBench {
       this.stub = stub;
     }
 
-    private List<Host> list() {
+    /** The first page as {@code hosts list} asks it, with the fleet's counts; timed. */
+    private ListHostsResponse list() {
       long t0 = System.nanoTime();
-      List<Host> hosts = stub.withDeadlineAfter(30, TimeUnit.SECONDS).listHosts(ListHostsRequest.getDefaultInstance())
-          .getHostsList();
+      ListHostsResponse page = stub.withDeadlineAfter(30, TimeUnit.SECONDS).listHosts(
+          ListHostsRequest.newBuilder().setPageSize(HOSTS_PAGE).build());
       maxNanos.accumulateAndGet(System.nanoTime() - t0, Math::max);
-      return hosts;
+      return page;
     }
 
     /** ListHosts answered an error (the controller's own ask timed out): counted, and slower than any answer. */
@@ -265,7 +269,7 @@ final class FleetBench {
     }
 
     long leased() {
-      return list().stream().filter(h -> !h.getLeasedTo().isEmpty()).count();
+      return list().getLeasedHosts();
     }
 
     void awaitServing(Process controller, Path log, Duration timeout) throws InterruptedException {
@@ -292,7 +296,7 @@ final class FleetBench {
       long connected = 0;
       while (System.nanoTime() < deadline) {
         try {
-          connected = list().stream().filter(Host::getConnected).count();
+          connected = list().getConnectedHosts();
         } catch (io.grpc.StatusRuntimeException e) {
           failed();
         }

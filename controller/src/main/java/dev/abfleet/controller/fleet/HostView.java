@@ -81,6 +81,28 @@ public record HostView(
     return List.copyOf(views.values());
   }
 
+  /**
+   * One page of the fleet's hosts with the whole fleet's counts; arguments as for
+   * {@link #list(Fleet, LeaseBook, HostMarks, HostHealth, Map, NoiseHistory, int)}.
+   */
+  public static HostPage.Listing page(HostPage page, Fleet fleet, LeaseBook leases, HostMarks marks,
+      HostHealth health, Map<String, Long> rejectedReports, NoiseHistory noise, int noiseWindow) {
+    return page.of(fleet, host -> stateOf(host, leases, marks), id -> leases.leaseOf(id).isPresent(), host -> {
+      String id = host.capabilities().hostId();
+      return of(host, leases, marks, health, rejectedReports.getOrDefault(id, 0L), noise.latest(id, noiseWindow));
+    });
+  }
+
+  /** Operator and health states first, then connection and lease. */
+  static State stateOf(Fleet.Host host, LeaseBook leases, HostMarks marks) {
+    String id = host.capabilities().hostId();
+    return marks.quarantine(id).isPresent() ? State.QUARANTINED
+        : marks.isDraining(id) ? State.DRAINING
+        : !host.online() ? State.OFFLINE
+        : leases.leaseOf(id).isPresent() ? State.LEASED
+        : State.IDLE;
+  }
+
   public static HostView of(Fleet.Host host, LeaseBook leases, HostMarks marks, HostHealth health) {
     return of(host, leases, marks, health, 0);
   }
@@ -95,12 +117,7 @@ public record HostView(
     String id = host.capabilities().hostId();
     var lease = leases.leaseOf(id);
     var quarantine = marks.quarantine(id);
-    State state = quarantine.isPresent() ? State.QUARANTINED
-        : marks.isDraining(id) ? State.DRAINING
-        : !host.online() ? State.OFFLINE
-        : lease.isPresent() ? State.LEASED
-        : State.IDLE;
-    return new HostView(host.capabilities(), state,
+    return new HostView(host.capabilities(), stateOf(host, leases, marks),
         lease.map(Lease::experimentId).orElse(""), lease.map(Lease::epoch).orElse(0L),
         host.online(), quarantine.map(HostMarks.Quarantine::reason).orElse(""),
         health.streak(id), rejectedReports, marks.drainReason(id), noise);

@@ -12,7 +12,9 @@ import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
 import dev.abfleet.controller.experiment.KernelBuildInfo;
 import dev.abfleet.controller.experiment.RunOutcome;
+import dev.abfleet.controller.fleet.HostPage;
 import dev.abfleet.controller.fleet.HostView;
+import dev.abfleet.proto.fleet.v1.ListHostsResponse;
 import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.plan.RunPlan;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -262,6 +264,18 @@ public final class DomainToProto {
    *
    * @param heartbeatAgesMs host id -> ms since its worker's last message; absent = not known
    */
+  /** A ListHosts answer: the page's hosts with their heartbeat ages, and the fleet's counts. */
+  static ListHostsResponse hosts(HostPage.Listing listing, java.util.Map<String, Long> heartbeatAgesMs) {
+    ListHostsResponse.Builder b = ListHostsResponse.newBuilder()
+        .setNextPageToken(listing.next())
+        .setTotalHosts(listing.counts().total())
+        .setConnectedHosts(listing.counts().connected())
+        .setLeasedHosts(listing.counts().leases());
+    listing.counts().byState().forEach(b::putHostsByState);
+    listing.hosts().forEach(v -> b.addHosts(host(v, heartbeatAgesMs)));
+    return b.build();
+  }
+
   public static Host host(HostView v, java.util.Map<String, Long> heartbeatAgesMs) {
     Long age = heartbeatAgesMs.get(v.capabilities().hostId());
     Host h = host(v);

@@ -16,6 +16,7 @@ import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
+import dev.abfleet.controller.fleet.HostPage;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
 import dev.abfleet.proto.fleet.v1.ListHostsResponse;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
@@ -57,6 +58,8 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   private final ExperimentCatalog catalog;
   static final int DEFAULT_PAGE = 100;
   static final int MAX_PAGE = 1000;
+  /** The most hosts in one ListHosts page; 0 still means every host in one answer. */
+  static final int MAX_HOST_PAGE = 10_000;
 
   public ExperimentServiceImpl(
       ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, Duration askTimeout) {
@@ -171,14 +174,18 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
 
   @Override
   public void listHosts(ListHostsRequest request, StreamObserver<ListHostsResponse> responses) {
+    if (Integer.compareUnsigned(request.getPageSize(), MAX_HOST_PAGE) > 0) {
+      reply(CompletableFuture.<ListHostsResponse>failedFuture(new IllegalArgumentException("page_size "
+          + Integer.toUnsignedString(request.getPageSize()) + ": at most " + MAX_HOST_PAGE
+          + "; follow next_page_token for more")), r -> r, responses);
+      return;
+    }
+    HostPage page = new HostPage(request.getPageToken(),
+        request.getPageSize() == 0 ? HostPage.EVERY : request.getPageSize());
     CompletionStage<Scheduler.Hosts> hosts =
-        AskPattern.ask(scheduler, Scheduler.ListHosts::new, askTimeout, system.scheduler());
+        AskPattern.ask(scheduler, replyTo -> new Scheduler.ListHosts(page, replyTo), askTimeout, system.scheduler());
     var ages = HeartbeatAges.of(system, askTimeout);
-    reply(hosts.thenCombine(ages, (h, a) -> {
-      var b = ListHostsResponse.newBuilder();
-      h.hosts().forEach(v -> b.addHosts(DomainToProto.host(v, a)));
-      return b.build();
-    }), r -> r, responses);
+    reply(hosts.thenCombine(ages, (h, a) -> DomainToProto.hosts(h.listing(), a)), r -> r, responses);
   }
 
   @Override

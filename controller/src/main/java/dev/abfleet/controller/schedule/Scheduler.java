@@ -297,8 +297,8 @@ public final class Scheduler
 
   /** Answered from what is written: after the next flush when changes wait for it. */
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
-    Consumer<SchedulerState> answer = s -> cmd.replyTo().tell(new Hosts(HostView.list(fleet, s.leases(),
-        s.marks(), s.health(), rejectedReports, s.noise(), policy.noiseRule().recent())));
+    Consumer<SchedulerState> answer = s -> cmd.replyTo().tell(new Hosts(HostView.page(cmd.page(), fleet,
+        s.leases(), s.marks(), s.health(), rejectedReports, s.noise(), policy.noiseRule().recent())));
     if (writes.hasPending()) {
       return persistAndSchedule(state, List.of(), answer);
     }

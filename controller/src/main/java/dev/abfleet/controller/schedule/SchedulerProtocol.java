@@ -3,6 +3,7 @@ package dev.abfleet.controller.schedule;
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.HostCapabilities;
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.HostPage;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
 import java.util.List;
@@ -54,10 +55,20 @@ public interface SchedulerProtocol {
   /** The worker finished the block; frees the host if {@code epoch} is current. No reply. */
   public record BlockDone(String hostId, String blockId, long epoch) implements Command {}
 
-  /** Replies {@link Hosts} with every known host. */
-  public record ListHosts(ActorRef<Hosts> replyTo) implements Command {}
+  /** Replies {@link Hosts}: the hosts of {@code page} and the whole fleet's counts. */
+  public record ListHosts(HostPage page, ActorRef<Hosts> replyTo) implements Command {
+    /** Every known host. */
+    public ListHosts(ActorRef<Hosts> replyTo) {
+      this(HostPage.ALL, replyTo);
+    }
+  }
 
-  public record Hosts(List<HostView> hosts) implements CborSerializable {}
+  /** @param listing the page asked for, sorted by host id, and the fleet's counts */
+  public record Hosts(HostPage.Listing listing) implements CborSerializable {
+    public List<HostView> hosts() {
+      return listing.hosts();
+    }
+  }
 
   /** The host finishes its block and takes no new lease; replies a {@link HostReply}. */
   public record DrainHost(String hostId, String reason, ActorRef<HostReply> replyTo)

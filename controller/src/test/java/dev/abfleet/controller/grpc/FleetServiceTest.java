@@ -95,6 +95,47 @@ class FleetServiceTest extends ControllerNodeTest {
   }
 
   @Test
+  void hostsComePageByPageInIdOrderWithTheWholeFleetsCounts() {
+    try (OneHost own = OneHost.start();
+        FakeWorker h3 = FakeWorker.connect(own.node(), "h3", 1.0);
+        FakeWorker h2 = FakeWorker.connect(own.node(), "h2", 1.0)) {
+      var client = client(own.channel());
+      Eventually.await("three hosts connected", Duration.ofSeconds(10), () -> client.listHosts(
+          ListHostsRequest.newBuilder().setPageSize(1).build()).getConnectedHosts() == 3);
+
+      var first = client.listHosts(ListHostsRequest.newBuilder().setPageSize(2).build());
+      assertThat(first.getHostsList()).extracting(Host::getHostId).containsExactly("h1", "h2");
+      assertThat(first.getNextPageToken()).isNotEmpty();
+      var second = client.listHosts(ListHostsRequest.newBuilder().setPageSize(2)
+          .setPageToken(first.getNextPageToken()).build());
+      assertThat(second.getHostsList()).extracting(Host::getHostId).containsExactly("h3");
+      assertThat(second.getNextPageToken()).isEmpty();
+      for (var page : java.util.List.of(first, second)) {
+        assertThat(page.getTotalHosts()).isEqualTo(3);
+        assertThat(page.getConnectedHosts()).isEqualTo(3);
+        assertThat(page.getLeasedHosts()).isZero();
+        assertThat(page.getHostsByStateMap()).containsEntry("idle", 3).containsEntry("leased", 0)
+            .containsEntry("offline", 0).hasSize(5);
+      }
+      assertThat(client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount())
+          .as("page_size 0 lists every host, as before paging").isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aHostPageAboveTheMaximumIsInvalidArgumentNamingIt() {
+    // 10001, and 2^31, which a signed reading would take for a negative size.
+    for (int size : new int[] {10_001, Integer.MIN_VALUE}) {
+      assertThatThrownBy(() -> client(channel).listHosts(ListHostsRequest.newBuilder().setPageSize(size).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).contains(Integer.toUnsignedString(size))
+                .contains("at most 10000");
+          });
+    }
+  }
+
+  @Test
   void drainReasonIsListedReplacedByALaterDrainAndClearedByUndrain() {
     assertThat(fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1")
         .setReason("kernel update").build()).getDrainReason()).isEqualTo("kernel update");
