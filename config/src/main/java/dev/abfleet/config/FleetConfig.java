@@ -282,7 +282,13 @@ public record FleetConfig(
    */
   public record Schedule(
       String name, dev.abfleet.model.Cron cron, String benchmark, Candidate candidate,
-      Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
+      Baseline baseline, int pairs, Hosts hosts, int line, String kind, double minChange) {
+    /** A schedule without {@code min_change}. */
+    public Schedule(String name, dev.abfleet.model.Cron cron, String benchmark, Candidate candidate,
+        Baseline baseline, int pairs, Hosts hosts, int line, String kind) {
+      this(name, cron, benchmark, candidate, baseline, pairs, hosts, line, kind, 0);
+    }
+
     /** An A/B schedule ({@code kind: ab}, the default). */
     public Schedule(String name, dev.abfleet.model.Cron cron, String benchmark, Candidate candidate,
         Baseline baseline, int pairs, Hosts hosts, int line) {
@@ -299,6 +305,14 @@ public record FleetConfig(
 
     public boolean aa() {
       return AA.equals(kind);
+    }
+
+    /**
+     * The smallest change its series' change points are flagged for ({@code min_change},
+     * relative: 0.05 = 5%); 0 = any significant shift.
+     */
+    public Schedule withMinChange(double value) {
+      return new Schedule(name, cron, benchmark, candidate, baseline, pairs, hosts, line, kind, value);
     }
   }
 

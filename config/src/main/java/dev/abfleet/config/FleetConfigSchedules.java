@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 final class FleetConfigSchedules {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Set<String> KEYS =
-      Set.of("name", "cron", "benchmark", "candidate", "baseline", "pairs", "hosts", "kind", "kernel");
+      Set.of("name", "cron", "benchmark", "candidate", "baseline", "pairs", "hosts", "kind", "kernel",
+          "min_change");
 
   private FleetConfigSchedules() {}
 
@@ -23,7 +24,9 @@ final class FleetConfigSchedules {
     List<FleetConfig.Schedule> out = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (YamlNode item : list.sequence()) {
-      FleetConfig.Schedule s = schedule(item, benchmarks, defaultPairs);
+      Map<String, YamlNode> keys = item.mapping(KEYS);
+      FleetConfig.Schedule s = schedule(item, benchmarks, defaultPairs)
+          .withMinChange(keys.containsKey("min_change") ? keys.get("min_change").number(0, 1) : 0);
       if (!names.add(s.name())) {
         throw item.problem("schedule name '" + s.name() + "' is used twice; give each schedule its own name"
             + " (it names the history file)");

@@ -27,7 +27,7 @@ public final class NightlySchedules {
         : new NightlySchedule.Baseline(s.baseline().kind(), s.baseline().path());
     return new NightlySchedule(s.name(), s.cron(), zone,
         new NightlySchedule.Source(s.candidate().kind(), s.candidate().location()), baseline, s.aa(),
-        simulated(s), template(config, s), s.line());
+        simulated(s), template(config, s), s.line(), s.minChange());
   }
 
   /** Said of every schedule on sim hosts: no result of sim is a measurement. */

@@ -19,9 +19,17 @@ import java.util.Objects;
  * @param template the experiment every run submits, with arms "baseline" and "candidate" whose
  *     kernels are left empty (filled in per run)
  * @param line fleet.yaml line of the schedule, for messages; 0 = unknown
+ * @param minChange the smallest change (relative: 0.05 = 5%) a change point of its series is
+ *     flagged for (fleet.yaml {@code min_change}); 0 = any significant shift
  */
 public record NightlySchedule(String name, Cron cron, ZoneId zone, Source candidate, Baseline baseline,
-    boolean aa, boolean simulation, ExperimentSpec template, int line) {
+    boolean aa, boolean simulation, ExperimentSpec template, int line, double minChange) {
+
+  /** A schedule without {@code min_change}. */
+  public NightlySchedule(String name, Cron cron, ZoneId zone, Source candidate, Baseline baseline,
+      boolean aa, boolean simulation, ExperimentSpec template, int line) {
+    this(name, cron, zone, candidate, baseline, aa, simulation, template, line, 0);
+  }
 
   public NightlySchedule {
     Objects.requireNonNull(name, "name");

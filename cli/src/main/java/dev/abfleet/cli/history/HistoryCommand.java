@@ -18,12 +18,13 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "history",
     mixinStandardHelpOptions = true,
-    subcommands = HistoryImportCommand.class,
+    subcommands = {HistoryImportCommand.class, HistoryAnalyzeCommand.class},
     description = {
       "Print a metric's series over a schedule's runs, as the controller keeps them, and flag",
       "sustained shifts (change points: rank scan over every split, permutation p-value, segments",
       "of at least 3 runs, so a single spike is not flagged).",
-      "Old $ABFLEET_HOME/history/<schedule>.jsonl files: abfleet history import --controller X."
+      "Old $ABFLEET_HOME/history/<schedule>.jsonl files: abfleet history import --controller X.",
+      "A series in a CSV or JSONL file, without a controller: abfleet history analyze FILE."
     })
 public final class HistoryCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "METRIC", description = "Metric, e.g. metadata_stat.")
@@ -39,18 +40,11 @@ public final class HistoryCommand implements Callable<Integer> {
       description = "Schedule (default: the controller's only one).")
   String schedule;
 
-  @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT", description = "text or json (default: ${DEFAULT-VALUE}).")
-  String format;
-
   @Option(names = "--series", defaultValue = "center", paramLabel = "S",
       description = "center (candidate's median per run) or change (vs that run's baseline); default: ${DEFAULT-VALUE}.")
   String series;
 
-  @Option(names = "--alpha", defaultValue = "0.01", paramLabel = "A", description = "Level of each split test (default: ${DEFAULT-VALUE}).")
-  double alpha;
-
-  @Option(names = "--min-segment", defaultValue = "3", paramLabel = "N", description = "Fewest runs on each side of a change (default: ${DEFAULT-VALUE}).")
-  int minSegment;
+  @picocli.CommandLine.Mixin HistoryAnalyzeCommand.DetectionOptions detection;
 
   @Override
   public Integer call() {
@@ -68,24 +62,17 @@ public final class HistoryCommand implements Callable<Integer> {
   }
 
   void checkOptions() {
-    if (!format.equals("text") && !format.equals("json")) {
-      throw new Problem("--format " + format + ": expected text or json");
-    }
     if (!series.equals("center") && !series.equals("change")) {
       throw new Problem("--series " + series + ": expected center or change");
     }
-    if (!(alpha > 0 && alpha < 0.5)) {
-      throw new Problem("--alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.01");
-    }
-    if (minSegment < 2 || minSegment > 100) {
-      throw new Problem("--min-segment " + minSegment + ": expected 2 to 100");
-    }
+    detection.check();
   }
 
   int print(NightlyClient client, PrintStream out) {
     String name = schedule != null ? schedule : onlySchedule(client.schedules());
     GetSeriesResponse r = client.series(GetSeriesRequest.newBuilder().setSchedule(name).setMetric(metric)
-        .setSeries(series).setAlpha(alpha).setMinSegment(minSegment).build());
+        .setSeries(series).setAlpha(detection.alpha).setMinSegment(detection.minSegment)
+        .setMinChange(detection.minChange()).build());
     if (r.getRunsCount() == 0) {
       throw new Problem("no run of schedule '" + name + "' yet; the controller runs it at its cron times"
           + " (abfleet nightly --controller X --once " + name + " runs it now; abfleet history import adds old files)");
@@ -96,7 +83,7 @@ public final class HistoryCommand implements Callable<Integer> {
           + String.join(", ", h.runs().stream().flatMap(e -> e.metrics().stream())
               .map(HistoryEntry.Metric::metric).distinct().toList()));
     }
-    out.print(format.equals("json") ? HistoryFormat.json(h) : HistoryFormat.text(h));
+    out.print(detection.format.equals("json") ? HistoryFormat.json(h) : HistoryFormat.text(h));
     out.flush();
     return ExitCodes.OK;
   }

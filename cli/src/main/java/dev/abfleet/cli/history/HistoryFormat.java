@@ -10,6 +10,9 @@ final class HistoryFormat {
   private HistoryFormat() {}
 
   static String text(MetricHistory h) {
+    if (h.offline()) {
+      return offlineText(h);
+    }
     StringBuilder out = new StringBuilder();
     if (h.runs().stream().anyMatch(HistoryEntry::simulation)) {
       out.append("SIMULATION: runs marked sim came from the sim hypervisor's performance model;"
@@ -39,11 +42,36 @@ final class HistoryFormat {
       h.changeAt(i).ifPresent(cp -> out.append("  <- change ").append(describe(cp, change)));
       out.append('\n');
     }
-    if (h.points().isEmpty()) {
-      out.append("no change point\n");
-    } else {
-      out.append("change points: ").append(h.points().size()).append('\n');
+    return summary(h, out);
+  }
+
+  /** A series from a file: run number, date, label and value, the change points marked. */
+  private static String offlineText(MetricHistory h) {
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%s: %d values, %d measured%s%n",
+        h.metric(), h.runs().size(), h.measured(), h.unit().isEmpty() ? "" : " (" + h.unit() + ")"));
+    out.append(String.format(Locale.ROOT, "%3s  %-20s  %-16s  %10s%n", "#", "date", "label", "value"));
+    for (int i = 0; i < h.runs().size(); i++) {
+      HistoryEntry e = h.runs().get(i);
+      out.append(String.format(Locale.ROOT, "%3d  %-20s  %-16s  %10s", i + 1, e.date().isEmpty() ? "-" : e.date(),
+          e.experiment().isEmpty() ? "-" : e.experiment(), Double.isNaN(h.values()[i]) ? "-" : number(h.values()[i])));
+      h.changeAt(i).ifPresent(cp -> out.append("  <- change ").append(describe(cp, false)));
+      out.append('\n');
     }
+    return summary(h, out);
+  }
+
+  private static String summary(MetricHistory h, StringBuilder out) {
+    if (h.points().isEmpty()) {
+      out.append("no change point");
+    } else {
+      out.append("change points: ").append(h.points().size());
+    }
+    if (h.minChange() > 0) {
+      out.append(" (changes below ").append(h.series().equals("change")
+          ? String.format(Locale.ROOT, "%.1f pp", 100 * h.minChange())
+          : String.format(Locale.ROOT, "%.1f%%", 100 * h.minChange())).append(" not flagged)");
+    }
+    out.append('\n');
     h.warnings().forEach(w -> out.append("warning: ").append(w).append('\n'));
     return out.toString();
   }
@@ -64,12 +92,19 @@ final class HistoryFormat {
     root.put("series", h.series());
     root.put("unit", h.unit());
     root.put("better", h.better());
+    root.put("min_change", h.minChange());
     ArrayNode runs = root.putArray("runs");
     for (int i = 0; i < h.runs().size(); i++) {
       HistoryEntry e = h.runs().get(i);
       ObjectNode r = runs.addObject();
-      r.put("index", i);
+      // Numbered from 1, as the text table, the dashboard and /api/nightly/series number runs.
+      r.put("run", i + 1);
       r.put("date", e.date());
+      if (h.offline()) {
+        r.put("label", e.experiment());
+        putNumber(r, "value", h.values()[i]);
+        continue;
+      }
       r.put("experiment", e.experiment());
       r.put("state", e.state());
       r.put("candidate_sha256", e.candidate() == null ? "" : e.candidate().sha256());
@@ -91,7 +126,7 @@ final class HistoryFormat {
     ArrayNode cps = root.putArray("change_points");
     for (ChangePoint cp : h.points()) {
       ObjectNode c = cps.addObject();
-      c.put("index", cp.index());
+      c.put("run", cp.index() + 1);
       c.put("date", h.runs().get(cp.index()).date());
       putNumber(c, "before", cp.beforeMedian());
       putNumber(c, "after", cp.afterMedian());

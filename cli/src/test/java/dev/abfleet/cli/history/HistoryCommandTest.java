@@ -109,8 +109,43 @@ class HistoryCommandTest {
     assertThat(root.get("runs").get(0).get("ci_low").isNull()).isTrue();
     JsonNode cp = root.get("change_points");
     assertThat(cp).hasSize(1);
-    assertThat(cp.get(0).get("index").asInt()).isEqualTo(12);
+    assertThat(cp.get(0).get("run").asInt()).as("numbered from 1, as the text table").isEqualTo(13);
+    assertThat(root.get("runs").get(12).get("run").asInt()).isEqualTo(13);
     assertThat(cp.get(0).get("relative").asDouble()).isEqualTo(802.0 / 1000 - 1, org.assertj.core.api.Assertions.within(1e-9));
+  }
+
+  @Test
+  void analyzingTheSameValuesFromACsvFileFindsTheSameChangePoints(@TempDir Path dir) throws IOException {
+    String fromController = run("metadata_stat", "--schedule", "fuse-nightly");
+    MetricHistory h = MetricHistory.of(client.series(dev.abfleet.proto.fleet.v1.GetSeriesRequest.newBuilder()
+        .setSchedule("fuse-nightly").setMetric("metadata_stat").build()));
+    StringBuilder csv = new StringBuilder("date,value,label\n");
+    for (int i = 0; i < h.values().length; i++) {
+      csv.append(h.runs().get(i).date()).append(',').append(h.values()[i]).append(",night-").append(i).append('\n');
+    }
+    Path file = Files.writeString(dir.resolve("series.csv"), csv);
+    HistoryAnalyzeCommand analyze = new HistoryAnalyzeCommand();
+    new picocli.CommandLine(analyze).parseArgs(file.toString(), "--name", "metadata_stat", "--unit", "ops/s");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    analyze.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+    String offline = out.toString(StandardCharsets.UTF_8);
+
+    assertThat(changes(offline)).hasSize(1).isEqualTo(changes(fromController));
+    assertThat(offline).contains(" 13  2026-03-22T02:30:00Z  night-12").contains("change points: 1");
+  }
+
+  /** The change marks of a text table: what follows "<- change" on each flagged line. */
+  private static List<String> changes(String text) {
+    return text.lines().filter(l -> l.contains("<- change")).map(l -> l.substring(l.indexOf("<- change"))).toList();
+  }
+
+  @Test
+  void aMinimumChangeAboveTheStepLeavesItUnflaggedAndSaysSo() throws IOException {
+    String text = run("metadata_stat", "--schedule", "fuse-nightly", "--min-change", "25%");
+    assertThat(text).doesNotContain("<- change").contains("no change point (changes below 25.0% not flagged)");
+    assertThat(run("metadata_stat", "--schedule", "fuse-nightly", "--min-change", "0.1")).contains("<- change -19.8%");
+    assertThatThrownBy(() -> run("metadata_stat", "--schedule", "fuse-nightly", "--min-change", "150%"))
+        .hasMessageContaining("--min-change 150%: expected a relative change above 0 and below 1");
   }
 
   @Test

@@ -21,7 +21,7 @@ class HistoryFormatTest {
   /** The series of two runs as the controller answers it: centers, no change point. */
   private static MetricHistory history(HistoryEntry a, HistoryEntry b) {
     return new MetricHistory("n", "metadata_stat", "center", "ops/s", "higher", List.of(a, b),
-        new double[] {a.metrics().get(0).candidateCenter(), b.metrics().get(0).candidateCenter()}, List.of(), List.of());
+        new double[] {a.metrics().get(0).candidateCenter(), b.metrics().get(0).candidateCenter()}, List.of(), List.of(), 0, false);
   }
 
   @Test

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * The dashboard's routes. Pages: {@code /} (filtered by {@code ?state=&schedule=&kernel=}, see
  * {@link ListFilter}), {@code /experiments/ID}, {@code /hosts} (and
  * {@code /nightly} when a {@link NightlyPage} is given); JSON: {@code /api/experiments},
- * {@code /api/experiments/ID}, {@code /api/hosts}. Every one needs what /metrics needs:
+ * {@code /api/experiments/ID}, {@code /api/hosts}, {@code /api/nightly/series}. Every one needs what /metrics needs:
  * {@code allowed} decides from an Authorization header (empty = none sent). A browser that
  * cannot send the header logs in at {@code /login} with a read token, which is kept in an
  * HttpOnly, SameSite=Strict cookie (Secure over HTTPS) and checked on each request like the
@@ -74,7 +74,9 @@ final class DashboardRoutes extends AllDirectives {
             path(PathMatchers.segment("experiments").slash(PathMatchers.segment()),
                 id -> get(() -> completeWithFuture(experimentJson(id)))),
             path("hosts", () -> get(() -> completeWithFuture(answer(fleet.hosts(),
-                hosts -> json(StatusCodes.OK, DashboardJson.hosts(hosts))))))))),
+                hosts -> json(StatusCodes.OK, DashboardJson.hosts(hosts)))))),
+            path(PathMatchers.segment("nightly").slash("series"),
+                () -> get(() -> parameterMap(this::seriesJson)))))),
         authorized(false, () -> concat(
             pathSingleSlash(() -> get(() -> parameterMap(query ->
                 completeWithFuture(experimentsPage(ListFilter.parse(query)))))),
@@ -90,6 +92,24 @@ final class DashboardRoutes extends AllDirectives {
                 : completeWithFuture(answer(nightly.get().mainHtml(), main -> html(StatusCodes.OK,
                     DashboardPage.page("abfleet: nightly", DashboardPage.Section.NIGHTLY, true,
                         false, main))))))))));
+  }
+
+  /** {@code /api/nightly/series?schedule=S&metric=M[&series=center|change]}; 400 naming what is missing. */
+  private Route seriesJson(java.util.Map<String, String> query) {
+    String schedule = query.getOrDefault("schedule", "");
+    String metric = query.getOrDefault("metric", "");
+    String series = query.getOrDefault("series", "center");
+    if (nightly.isEmpty()) {
+      return complete(json(StatusCodes.NOT_FOUND, DashboardJson.error("no nightly schedules on this controller")));
+    }
+    if (schedule.isEmpty() || metric.isEmpty() || !(series.equals("center") || series.equals("change"))) {
+      return complete(json(StatusCodes.BAD_REQUEST, DashboardJson.error("expected ?schedule=NAME&metric=METRIC"
+          + "[&series=center|change], e.g. ?schedule=nightly&metric=metadata_stat")));
+    }
+    return completeWithFuture(answer(nightly.get().seriesJson(schedule, metric, series), found -> found
+        .map(body -> json(StatusCodes.OK, body))
+        .orElseGet(() -> json(StatusCodes.NOT_FOUND, DashboardJson.error("no schedule '" + schedule
+            + "' and no runs of it")))));
   }
 
   /** The inner route when the request's header or login cookie may read; 401 otherwise. */

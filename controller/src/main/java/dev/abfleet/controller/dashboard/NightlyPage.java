@@ -8,4 +8,12 @@ package dev.abfleet.controller.dashboard;
 public interface NightlyPage {
   /** The content of the page's {@code <main>} (HTML), already escaped where it quotes input. */
   java.util.concurrent.CompletionStage<String> mainHtml();
+
+  /**
+   * {@code GET /api/nightly/series?schedule=S&metric=M[&series=center|change]}: one metric's
+   * series over a schedule's runs with its change points, as JSON (the fields of
+   * {@code abfleet history --format json}); empty when the schedule is unknown and has no runs.
+   */
+  java.util.concurrent.CompletionStage<java.util.Optional<String>> seriesJson(String schedule, String metric,
+      String series);
 }

@@ -52,7 +52,8 @@ public final class NightlySeriesPage implements NightlyPage {
           for (Nightly.ScheduleView s : schedules.schedules()) {
             sections.add(AskPattern.<Nightly.Command, StatusReply<Nightly.Runs>>ask(nightly,
                     replyTo -> new Nightly.GetRuns(s.name(), replyTo), askTimeout, system.scheduler())
-                .thenApply(reply -> section(s, reply.isSuccess() ? reply.getValue().runs() : List.of()))
+                .thenApply(reply -> section(s, reply.isSuccess() ? reply.getValue().runs() : List.of(),
+                    reply.isSuccess() ? reply.getValue().minChange() : 0))
                 .toCompletableFuture());
           }
           return CompletableFuture.allOf(sections.toArray(CompletableFuture[]::new)).thenApply(done -> {
@@ -66,8 +67,26 @@ public final class NightlySeriesPage implements NightlyPage {
         });
   }
 
-  /** One schedule: what it is, its gating metrics' series, its latest runs. */
+  @Override
+  public CompletionStage<java.util.Optional<String>> seriesJson(String schedule, String metric, String series) {
+    return AskPattern.<Nightly.Command, StatusReply<Nightly.Runs>>ask(nightly,
+            replyTo -> new Nightly.GetRuns(schedule, replyTo), askTimeout, system.scheduler())
+        .thenApply(reply -> reply.isSuccess()
+            ? java.util.Optional.of(SeriesJson.of(Series.of(schedule, metric, series, reply.getValue().runs(),
+                DETECTION.withMinRelative(reply.getValue().minChange()))))
+            : java.util.Optional.empty());
+  }
+
   static String section(Nightly.ScheduleView s, List<RunRecord> runs) {
+    return section(s, runs, 0);
+  }
+
+  /**
+   * One schedule: what it is, its gating metrics' series, its latest runs.
+   *
+   * @param minChange the schedule's min_change (relative); 0 = none
+   */
+  static String section(Nightly.ScheduleView s, List<RunRecord> runs, double minChange) {
     StringBuilder out = new StringBuilder();
     String anchor = "schedule-" + s.name();
     out.append("<section class=\"schedule\" id=\"").append(esc(anchor)).append("\">\n<h2>")
@@ -82,7 +101,7 @@ public final class NightlySeriesPage implements NightlyPage {
     }
     int chart = 0;
     for (String metric : gatingMetrics(runs)) {
-      Series series = Series.of(s.name(), metric, "center", runs, DETECTION);
+      Series series = Series.of(s.name(), metric, "center", runs, DETECTION.withMinRelative(minChange));
       out.append(figure(s.name(), series, chart++));
     }
     if (!runs.isEmpty()) {

@@ -76,7 +76,7 @@ final class NightlyProto {
   static GetSeriesResponse series(Series s) {
     GetSeriesResponse.Builder b = GetSeriesResponse.newBuilder().setSchedule(s.schedule()).setMetric(s.metric())
         .setSeries(s.series()).setUnit(s.unit()).setBetter(s.better())
-        .addAllWarnings(s.detection().warnings());
+        .addAllWarnings(s.detection().warnings()).setMinChange(s.minChange());
     s.runs().forEach(r -> b.addRuns(run(r)));
     for (double v : s.values()) {
       b.addValues(v);

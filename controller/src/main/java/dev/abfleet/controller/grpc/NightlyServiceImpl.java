@@ -81,6 +81,8 @@ public final class NightlyServiceImpl implements NightlyServiceGrpc.AsyncService
     String bad = !series.equals("center") && !series.equals("change") ? "series " + series + ": expected center or change"
         : !(alpha > 0 && alpha < 0.5) ? "alpha " + alpha + ": expected a level between 0 and 0.5, e.g. 0.01"
         : minSegment < 2 || minSegment > 100 ? "min_segment " + minSegment + ": expected 2 to 100"
+        : !(request.getMinChange() >= 0 && request.getMinChange() < 1) ? "min_change " + request.getMinChange()
+            + ": expected a relative change from 0 to below 1, e.g. 0.05 for 5% (0 = the schedule's)"
         : request.getMetric().isEmpty() ? "metric is required, e.g. metadata_stat" : null;
     if (bad != null) {
       out.onError(Status.INVALID_ARGUMENT.withDescription(bad).asRuntimeException());
@@ -90,7 +92,7 @@ public final class NightlyServiceImpl implements NightlyServiceGrpc.AsyncService
             replyTo -> new Nightly.GetRuns(request.getSchedule(), replyTo), askTimeout, system.scheduler())
         .thenApply(NightlyServiceImpl::unknownSchedule)
         .thenApply(runs -> Series.of(request.getSchedule(), request.getMetric(), series, runs.runs(),
-            new Settings(alpha, minSegment, 999, 0)));
+            new Settings(alpha, minSegment, 999, request.getMinChange() > 0 ? request.getMinChange() : runs.minChange())));
     reply(answer, NightlyProto::series, out);
   }
 

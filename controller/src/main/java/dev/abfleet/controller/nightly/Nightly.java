@@ -71,7 +71,11 @@ public final class Nightly
   /** Replies the schedule's finished runs in due order; an error when the schedule is unknown and has none. */
   public record GetRuns(String schedule, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
 
-  public record Runs(List<RunRecord> runs) implements CborSerializable {}
+  /**
+   * @param minChange the schedule's {@code min_change} (relative); 0 = none, or a schedule known
+   *     only from imported runs
+   */
+  public record Runs(List<RunRecord> runs, double minChange) implements CborSerializable {}
 
   /** Replies the run with this experiment id, as far as it got. */
   public record GetRun(String experimentId, ActorRef<RunStatus> replyTo) implements Command {}
@@ -215,7 +219,8 @@ public final class Nightly
       return Effect().reply(cmd.replyTo(), StatusReply.error("no schedule '" + cmd.schedule()
           + "' and no runs of it; known: " + (known.isEmpty() ? "none" : String.join(", ", known))));
     }
-    return Effect().reply(cmd.replyTo(), StatusReply.success(new Runs(state.runs(cmd.schedule()))));
+    return Effect().reply(cmd.replyTo(), StatusReply.success(new Runs(state.runs(cmd.schedule()),
+        schedules.containsKey(cmd.schedule()) ? schedules.get(cmd.schedule()).minChange() : 0)));
   }
 
   private ReplyEffect<NightlyEvent, NightlyState> onImport(NightlyState state, Import cmd) {

@@ -13,9 +13,10 @@ import java.util.List;
  * @param series "center" (the candidate's median per run, in unit) or "change" (per-run change
  *     against that run's baseline, relative)
  * @param values one per run, NaN for a gap
+ * @param minChange the smallest change the points were judged with; 0 = none
  */
 public record Series(String schedule, String metric, String series, String unit, String better,
-    List<RunRecord> runs, double[] values, Detection detection) {
+    List<RunRecord> runs, double[] values, Detection detection, double minChange) {
 
   /** Seed of the permutation tests: the same history always shows the same change points. */
   public static final long SEED = 0x6e16_47L;
@@ -33,7 +34,8 @@ public record Series(String schedule, String metric, String series, String unit,
         better = m.get().better();
       }
     }
-    Detection d = ChangePoints.detect(values, settings, SEED);
-    return new Series(schedule, metric, series, unit, better, List.copyOf(runs), values, d);
+    // Per-run changes are already relative to that run's baseline: judged by their shift.
+    Detection d = ChangePoints.detect(values, settings.withDifferences(series.equals("change")), SEED);
+    return new Series(schedule, metric, series, unit, better, List.copyOf(runs), values, d, settings.minRelative());
   }
 }

@@ -54,6 +54,46 @@ class NightlySeriesPageTest {
         .contains("0 runs recorded").doesNotContain("<svg").doesNotContain("<table");
   }
 
+  @Test
+  void theSeriesJsonNumbersRunsFromOneAndReadsMediansFromTheFinalSegments() throws Exception {
+    // Levels 100 (runs 1-8), 116 (runs 9-16), 70 (runs 17-24).
+    List<RunRecord> runs = new ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      double level = i < 8 ? 100 : i < 16 ? 116 : 70;
+      runs.add(run(i, level * (1 + 0.002 * ((i * 7) % 5 - 2)), "completed"));
+    }
+    var settings = new dev.abfleet.stats.changepoint.Settings(0.01, 3, 999, 0);
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SeriesJson.of(
+        dev.abfleet.controller.nightly.Series.of("fuse-nightly", "metadata_stat", "center", runs, settings)));
+
+    assertThat(json.get("runs").get(0).get("run").asInt()).isEqualTo(1);
+    assertThat(json.get("runs")).hasSize(24);
+    var points = json.get("change_points");
+    assertThat(points).hasSize(2);
+    assertThat(points.get(0).get("run").asInt()).isEqualTo(9);
+    assertThat(points.get(1).get("run").asInt()).isEqualTo(17);
+    // Run 9's before and after are the medians of runs 1-8 and 9-16 (not of runs 1-16).
+    assertThat(points.get(0).get("before").asDouble()).isEqualTo(median(runs.subList(0, 8)));
+    assertThat(points.get(0).get("after").asDouble()).isEqualTo(median(runs.subList(8, 16)));
+    assertThat(points.get(1).get("before").asDouble()).isEqualTo(median(runs.subList(8, 16)));
+    assertThat(points.get(1).get("after").asDouble()).isEqualTo(median(runs.subList(16, 24)));
+
+    // min_change 20%: the +16% point goes, the other is read again over runs 1-16.
+    var large = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SeriesJson.of(
+        dev.abfleet.controller.nightly.Series.of("fuse-nightly", "metadata_stat", "center", runs,
+            settings.withMinRelative(0.2))));
+    assertThat(large.get("min_change").asDouble()).isEqualTo(0.2);
+    assertThat(large.get("change_points")).hasSize(1);
+    assertThat(large.get("change_points").get(0).get("before").asDouble()).isEqualTo(median(runs.subList(0, 16)));
+  }
+
+  private static double median(List<RunRecord> runs) {
+    double[] v = runs.stream().mapToDouble(r -> r.metric("metadata_stat").orElseThrow().candidateCenter())
+        .sorted().toArray();
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
   private static Nightly.ScheduleView view(boolean sim) {
     return new Nightly.ScheduleView("fuse-nightly", "30 2 * * *", "UTC", "2026-12-04T02:30:00Z", sim, null, List.of());
   }

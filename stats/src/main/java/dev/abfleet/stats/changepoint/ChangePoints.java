@@ -23,6 +23,12 @@ import java.util.SplittableRandom;
  * A significant split is recorded and both halves are searched again at the same level, until
  * no split is significant or the halves are too short.
  *
+ * <p>Magnitudes are read from the final segments: once no split is left, each point's before
+ * and after medians are those of the segments on either side of it between its neighbouring
+ * points (not of the larger segment it was split from), and a point whose change is below
+ * {@link Settings#minRelative()} is dropped, the weakest first, its neighbours' segments merged
+ * and their magnitudes read again.
+ *
  * <p>Why this does not flag a single spike: ranks see only an outlier's position, not its
  * size, and a segment needs {@code minSegment} values, so one extreme night is as likely under
  * permutation as anywhere else. A sustained shift moves many ranks at once.
@@ -64,10 +70,6 @@ public final class ChangePoints {
           + " are needed to test for a change (" + settings.minSegment() + " on each side)");
       return new Detection(List.of(), warnings);
     }
-    if (n < LOW_POWER_N) {
-      warnings.add("series has only " + n + " usable values; only large, clean shifts can be"
-          + " detected");
-    }
     List<ChangePoint> found = new ArrayList<>();
     Deque<int[]> segments = new ArrayDeque<>();
     segments.push(new int[] {0, n});
@@ -87,7 +89,55 @@ public final class ChangePoints {
       }
     }
     found.sort(Comparator.comparingInt(ChangePoint::index));
-    return new Detection(found, warnings);
+    List<ChangePoint> points = finalSegments(values, positions, found, settings);
+    if (points.isEmpty() && n < LOW_POWER_N) {
+      warnings.add("no change found in " + n + " usable values; below " + LOW_POWER_N
+          + ", only large, clean shifts can be detected");
+    }
+    return new Detection(points, warnings);
+  }
+
+  /**
+   * {@code found} (sorted) with magnitudes from the segments between neighbouring points, less
+   * those below the smallest change worth flagging.
+   */
+  private static List<ChangePoint> finalSegments(double[] values, int[] positions, List<ChangePoint> found,
+      Settings settings) {
+    List<ChangePoint> kept = new ArrayList<>(found);
+    while (true) {
+      List<ChangePoint> measured = new ArrayList<>(kept.size());
+      for (int k = 0; k < kept.size(); k++) {
+        int from = k == 0 ? 0 : compactIndex(positions, kept.get(k - 1).index());
+        int split = compactIndex(positions, kept.get(k).index());
+        int to = k == kept.size() - 1 ? values.length : compactIndex(positions, kept.get(k + 1).index());
+        measured.add(measure(kept.get(k), Arrays.copyOfRange(values, from, split),
+            Arrays.copyOfRange(values, split, to), settings.differences()));
+      }
+      int weakest = -1;
+      for (int k = 0; k < measured.size(); k++) {
+        double m = magnitude(measured.get(k), settings.differences());
+        if (!Double.isNaN(m) && m < settings.minRelative()
+            && (weakest < 0 || m < magnitude(measured.get(weakest), settings.differences()))) {
+          weakest = k;
+        }
+      }
+      if (weakest < 0) {
+        return measured;
+      }
+      kept.remove(weakest);
+    }
+  }
+
+  private static ChangePoint measure(ChangePoint cp, double[] before, double[] after, boolean differences) {
+    double b = VerdictEngine.median(before);
+    double a = VerdictEngine.median(after);
+    double relative = !differences && b > 0 && a > 0 ? a / b - 1 : Double.NaN;
+    return new ChangePoint(cp.index(), b, a, a - b, relative, cp.statistic(), cp.pValue());
+  }
+
+  /** What {@link Settings#minRelative()} is compared with; NaN = not judged. */
+  private static double magnitude(ChangePoint cp, boolean differences) {
+    return differences ? Math.abs(cp.shift()) : Math.abs(cp.relative());
   }
 
   /** The significant change in values[from, to), or null. */
@@ -108,14 +158,9 @@ public final class ChangePoints {
       return null;
     }
     int split = locate(seg, settings.minSegment(), best.index());
-    double before = VerdictEngine.median(Arrays.copyOfRange(seg, 0, split));
-    double after = VerdictEngine.median(Arrays.copyOfRange(seg, split, seg.length));
-    double relative = before > 0 && after > 0 ? after / before - 1 : Double.NaN;
-    if (!Double.isNaN(relative) && Math.abs(relative) < settings.minRelative()) {
-      return null;
-    }
-    return new ChangePoint(positions[from + split], before, after, after - before,
-        relative, best.z(), p);
+    // Medians of this segment's two sides; the final ones are read once every split is found.
+    return measure(new ChangePoint(positions[from + split], 0, 0, 0, 0, best.z(), p),
+        Arrays.copyOfRange(seg, 0, split), Arrays.copyOfRange(seg, split, seg.length), settings.differences());
   }
 
   /**

@@ -160,9 +160,79 @@ class ChangePointsTest {
   }
 
   @Test
-  void fewValuesWarnOfLowPower() {
-    Detection d = ChangePoints.detect(new double[] {1, 1.1, 0.9, 1, 2, 2.1, 1.9, 2}, 1);
-    assertThat(d.warnings()).anyMatch(w -> w.contains("only large, clean shifts"));
+  void fewValuesWithNoChangeFoundWarnOfLowPower() {
+    // A 3% step in 2% noise over 9 nights: real, but beyond what 9 values can show.
+    Detection d = ChangePoints.detect(step(noise(9, 0.02, 11), 4, 0.03), 1);
+    assertThat(d.points()).isEmpty();
+    assertThat(d.warnings()).containsExactly(
+        "no change found in 9 usable values; below 10, only large, clean shifts can be detected");
+  }
+
+  @Test
+  void aShortSeriesWhoseChangeWasFoundCarriesNoLowPowerWarning() {
+    // At the default 1% a clean 4 + 5 step is out of reach of 9 values;
+    // at 5% it is found, and then no warning says it could not be.
+    Detection d = ChangePoints.detect(new double[] {1, 1.1, 0.9, 1, 2, 2.1, 1.9, 2, 2.05},
+        new Settings(0.05, 3, 999, 0), 1);
+    assertThat(ChangePoints.detect(new double[] {1, 1.1, 0.9, 1, 2, 2.1, 1.9, 2, 2.05}, 1).warnings())
+        .singleElement().asString().startsWith("no change found in 9 usable values");
+    assertThat(d.points()).singleElement().extracting(ChangePoint::index).isEqualTo(4);
+    assertThat(d.warnings()).isEmpty();
+  }
+
+  /** The median as a sorted copy's middle (mean of the two middle values for an even count). */
+  private static double median(double[] v, int from, int to) {
+    double[] s = java.util.Arrays.copyOfRange(v, from, to);
+    java.util.Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  }
+
+  @Test
+  void magnitudesAreTheMediansOfTheNeighbouringFinalSegments() {
+    // Levels 100, 116, 70 (nights 0-9, 10-19, 20-29): the first split found lies at night 20
+    // between a segment of 100s and 116s (median about 108) and the 70s; the final segments
+    // have medians 100, 116 and 70.
+    double[] v = step(step(noise(30, 0.01, 21), 10, 0.16), 20, 70.0 / 116 - 1);
+    Detection d = ChangePoints.detect(v, 7);
+    assertThat(d.points()).extracting(ChangePoint::index).containsExactly(10, 20);
+    ChangePoint first = d.points().get(0);
+    ChangePoint second = d.points().get(1);
+    assertThat(first.beforeMedian()).isEqualTo(median(v, 0, 10));
+    assertThat(first.afterMedian()).isEqualTo(median(v, 10, 20));
+    assertThat(second.beforeMedian()).isEqualTo(median(v, 10, 20));
+    assertThat(second.afterMedian()).isEqualTo(median(v, 20, 30));
+    assertThat(first.relative()).isCloseTo(median(v, 10, 20) / median(v, 0, 10) - 1, within(1e-12))
+        .isCloseTo(0.16, within(0.02));
+    assertThat(second.shift()).isEqualTo(median(v, 20, 30) - median(v, 10, 20));
+  }
+
+  @Test
+  void aChangeBelowTheMinimumIsDroppedAndItsNeighboursReadAgain() {
+    // 100 -> 101 at night 12 (1%, significant in 0.1% noise), 101 -> 125 at night 24.
+    double[] v = step(step(noise(36, 0.001, 31), 12, 0.01), 24, 0.24);
+    assertThat(ChangePoints.detect(v, 9).points()).extracting(ChangePoint::index).containsExactly(12, 24);
+
+    Detection d = ChangePoints.detect(v, Settings.DEFAULT.withMinRelative(0.05), 9);
+    ChangePoint only = d.points().get(0);
+    assertThat(d.points()).hasSize(1);
+    assertThat(only.index()).isEqualTo(24);
+    assertThat(only.beforeMedian()).as("the 1%% point's segments merged").isEqualTo(median(v, 0, 24));
+    assertThat(only.afterMedian()).isEqualTo(median(v, 24, 36));
+  }
+
+  @Test
+  void aMinimumChangeOnASeriesOfDifferencesIsJudgedOnTheShift() {
+    double[] change = new double[24];
+    for (int i = 0; i < change.length; i++) {
+      change[i] = (i < 12 ? 0.02 : 0.04) + 0.0005 * ((i * 7) % 5 - 2);
+    }
+    Settings differences = Settings.DEFAULT.withDifferences(true);
+    ChangePoint cp = ChangePoints.detect(change, differences, 3).points().get(0);
+    assertThat(cp.relative()).as("a ratio of two ratios is no magnitude").isNaN();
+    assertThat(cp.shift()).isCloseTo(0.02, within(0.002));
+    assertThat(ChangePoints.detect(change, differences.withMinRelative(0.03), 3).points()).isEmpty();
+    assertThat(ChangePoints.detect(change, differences.withMinRelative(0.01), 3).points()).hasSize(1);
   }
 
   @Test
