@@ -134,7 +134,8 @@ final class ControllerCommand implements Callable<Integer> {
       ClusterFormation formation = ControllerConfigs.formation(cfg);
       if (formation.managementPort().isPresent()) {
         checkFree("controller.management_port (fleet.yaml)", grpcHost != null ? "--grpc-host"
-            : "controller.grpc_host (fleet.yaml)", s.grpcHost(), formation.managementPort().getAsInt());
+            : "controller.grpc_host (fleet.yaml)", formation.managementBindHost(s),
+            formation.managementPort().getAsInt());
       }
       ControllerNode node;
       try {
