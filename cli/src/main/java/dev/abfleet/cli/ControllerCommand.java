@@ -5,6 +5,7 @@ import dev.abfleet.config.Problem;
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
 import dev.abfleet.config.NightlySchedules;
+import dev.abfleet.controller.ClusterExposure;
 import dev.abfleet.controller.ClusterFormation;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
@@ -60,6 +61,12 @@ final class ControllerCommand implements Callable<Integer> {
       description = "No TLS (same as controller.plaintext: true); only with a loopback gRPC host.")
   boolean plaintext;
 
+  @Option(names = "--insecure-cluster",
+      description = "With --plaintext: allow seed nodes or a non-loopback --cluster-host, i.e. a cluster"
+          + " port any machine that reaches it can join. Only on a network nobody else can reach;"
+          + " with TLS the cluster port is mutual TLS and needs no such flag.")
+  boolean insecureCluster;
+
   @Option(names = "--home", paramLabel = "DIR", description = "Data directory of the default H2 store (default: $ABFLEET_HOME or ~/.cache/abfleet).")
   Path home;
 
@@ -91,7 +98,17 @@ final class ControllerCommand implements Callable<Integer> {
           clusterPort != null ? clusterPort : s.clusterPort(),
           seedNodes != null ? seedNodes : s.seedNodes());
     }
-    s = s.withSecurity(ControllerConfigs.security(cfg, plaintext, s.grpcHost(), dataHome));
+    s = s.withSecurity(ControllerConfigs.security(cfg, plaintext, s.grpcHost(), dataHome))
+        .withInsecureCluster(insecureCluster);
+    if (insecureCluster && s.security().tls()) {
+      throw new Problem("--insecure-cluster is for plaintext; with controller.tls the cluster port is"
+          + " mutual TLS already; drop --insecure-cluster");
+    }
+    try {
+      ClusterExposure.check(s);
+    } catch (IllegalArgumentException e) {
+      throw new Problem(e.getMessage());
+    }
     if (metricsPort != null) {
       s = s.withMetricsPort(metricsPort);
     }
@@ -117,7 +134,8 @@ final class ControllerCommand implements Callable<Integer> {
       ClusterFormation formation = ControllerConfigs.formation(cfg);
       if (formation.managementPort().isPresent()) {
         checkFree("controller.management_port (fleet.yaml)", grpcHost != null ? "--grpc-host"
-            : "controller.grpc_host (fleet.yaml)", s.grpcHost(), formation.managementPort().getAsInt());
+            : "controller.grpc_host (fleet.yaml)", formation.managementBindHost(s),
+            formation.managementPort().getAsInt());
       }
       ControllerNode node;
       try {

@@ -60,7 +60,7 @@ class ControllerStartupTest {
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void severalSeedNodesOnAnH2JournalIsExitTwoAskingForPostgres() {
-    assertThat(controller("--seed-nodes", "127.0.0.1:25601,127.0.0.1:25602", "--home",
+    assertThat(controller("--seed-nodes", "127.0.0.1:25601,127.0.0.1:25602", "--insecure-cluster", "--home",
         dir.toString())).isEqualTo(2);
     assertThat(oneLine()).isEqualTo("abfleet: --seed-nodes lists 2 nodes, but the journal is an H2"
         + " file, which one controller process alone can use; give the nodes a shared PostgreSQL"
@@ -71,10 +71,40 @@ class ControllerStartupTest {
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void badSeedNodeIsExitTwoNamingIt() {
-    assertThat(controller("--seed-nodes", "127.0.0.1", "--grpc-port", "0", "--cluster-port", "0",
+    assertThat(controller("--seed-nodes", "127.0.0.1", "--insecure-cluster", "--grpc-port", "0", "--cluster-port", "0",
         "--home", dir.toString())).isEqualTo(2);
     assertThat(oneLine()).isEqualTo("abfleet: seed node '127.0.0.1': expected HOST:CLUSTER_PORT"
         + " (e.g. 127.0.0.1:2552) or pekko://abfleet@HOST:PORT");
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void plaintextSeedNodesWithoutInsecureClusterIsExitTwoNamingTheFix() {
+    assertThat(controller("--seed-nodes", "127.0.0.1:25601", "--grpc-port", "0", "--cluster-port", "0",
+        "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: seed nodes 127.0.0.1:25601 in plaintext: the cluster port"
+        + " would admit any node; configure controller.tls (cluster TLS follows), or pass"
+        + " --insecure-cluster on a network only you can reach");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void wildcardClusterHostInPlaintextIsExitTwoEvenWithInsecureCluster() {
+    assertThat(controller("--cluster-host", "0.0.0.0", "--insecure-cluster", "--grpc-port", "0",
+        "--cluster-port", "0", "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).isEqualTo("abfleet: cluster host 0.0.0.0 in plaintext would open the cluster"
+        + " port on every interface, to any node that wants to join; configure controller.tls (cluster"
+        + " TLS follows), or pass --cluster-host with one address");
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void nonLoopbackClusterHostInPlaintextIsExitTwoWithoutInsecureCluster() {
+    assertThat(controller("--cluster-host", "192.0.2.7", "--grpc-port", "0", "--cluster-port", "0",
+        "--home", dir.toString())).isEqualTo(2);
+    assertThat(oneLine()).startsWith("abfleet: cluster host 192.0.2.7 in plaintext would let other"
+        + " machines join this node;").endsWith("or pass --insecure-cluster on a network only you can reach");
   }
 
   @Test

@@ -98,16 +98,29 @@ public record ClusterFormation(
   }
 
   /**
-   * Pekko settings of this formation, to lay over the node's own. Management binds the gRPC
-   * listen address and advertises the cluster host (the address other pods reach).
+   * The address management binds. Management has no authentication, so with seed nodes it stays
+   * on loopback: health checks and {@code /cluster/members} for this machine only. Cluster
+   * bootstrap needs the other pods to reach {@code /bootstrap/seed-nodes} and the kubelet to reach
+   * {@code /alive} and {@code /ready}: there it binds the gRPC listen address, serves no
+   * {@code /cluster/*} routes, and the manifests' NetworkPolicy admits only controller pods.
+   */
+  public String managementBindHost(ControllerSettings s) {
+    return bootstraps() ? s.grpcHost() : "127.0.0.1";
+  }
+
+  /**
+   * Pekko settings of this formation, to lay over the node's own. Management binds
+   * {@link #managementBindHost} and advertises the cluster host (the address other pods reach).
    */
   Config config(ControllerSettings s) {
     Map<String, Object> values = new HashMap<>();
     if (managementPort.isPresent()) {
       values.put("pekko.management.http.hostname", s.clusterHost());
       values.put("pekko.management.http.port", managementPort.getAsInt());
-      values.put("pekko.management.http.bind-hostname", s.grpcHost());
+      values.put("pekko.management.http.bind-hostname", managementBindHost(s));
       values.put("pekko.management.http.bind-port", managementPort.getAsInt());
+      // "" unregisters a route provider: each node serves only the routes its formation needs.
+      values.put("pekko.management.http.routes." + (bootstraps() ? "cluster-management" : "cluster-bootstrap"), "");
       values.put("pekko.management.health-checks.readiness-checks.grpc-serving",
           GrpcServing.ReadinessCheck.class.getName());
     }

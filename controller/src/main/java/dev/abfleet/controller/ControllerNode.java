@@ -33,6 +33,7 @@ import dev.abfleet.controller.security.CallerInterceptor;
 import dev.abfleet.controller.security.InMemoryTokenStore;
 import dev.abfleet.controller.security.JdbcTokenStore;
 import dev.abfleet.controller.security.Security;
+import dev.abfleet.controller.security.ClusterTls;
 import dev.abfleet.controller.security.ServerTls;
 import dev.abfleet.controller.security.TokenBootstrap;
 import dev.abfleet.controller.security.TokenStore;
@@ -149,6 +150,10 @@ public final class ControllerNode implements AutoCloseable {
     boolean jdbc = settings.store() == ControllerSettings.Store.JDBC;
     Security security = settings.security();
     security.checkBind(settings.grpcHost());
+    ClusterExposure.check(settings);
+    if (security.transport() instanceof Security.Tls t) {
+      ClusterTls.checkNodeCertificate(t);
+    }
     // TLS files are checked before anything starts: a typo should not cost a cluster join.
     var tls = security.transport() instanceof Security.Tls t ? ServerTls.context(t) : null;
     Optional<javax.net.ssl.SSLContext> https = security.transport() instanceof Security.Tls t
@@ -339,6 +344,17 @@ public final class ControllerNode implements AutoCloseable {
   /** The API tokens this node checks calls against (the same rows on every node with JDBC). */
   public TokenStore tokens() {
     return tokens;
+  }
+
+  /** Addresses of the members this node sees Up (or WeaklyUp), itself included. */
+  public java.util.List<String> clusterMembers() {
+    java.util.List<String> up = new java.util.ArrayList<>();
+    Cluster.get(system).state().getMembers().forEach(m -> {
+      if (m.status() == MemberStatus.up() || m.status() == MemberStatus.weaklyUp()) {
+        up.add(m.address().toString());
+      }
+    });
+    return up;
   }
 
   ActorSystem<Void> system() {

@@ -35,6 +35,9 @@ import java.util.List;
  * @param dashboardPort HTTP port serving the dashboard (experiments, reports, hosts) on
  *     {@code grpcHost}; 0 = off
  * @param nightly the schedules this controller fires (fleet.yaml's {@code schedules:}); none by default
+ * @param insecureCluster allow a plaintext cluster port that other machines can reach (seed
+ *     nodes, or a cluster host other than loopback); false = such settings are refused, see
+ *     {@link ClusterExposure}. With TLS the cluster port is mutual TLS and this changes nothing.
  */
 public record ControllerSettings(
     String grpcHost,
@@ -55,7 +58,8 @@ public record ControllerSettings(
     Limits limits,
     int metricsPort,
     int dashboardPort,
-    NightlySettings nightly) {
+    NightlySettings nightly,
+    boolean insecureCluster) {
 
   public enum Store {
     JDBC,
@@ -69,7 +73,7 @@ public record ControllerSettings(
       FleetPolicy fleetPolicy, int snapshotEvery) {
     this(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl, storeUser,
         storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
-        Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none());
+        Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none(), false);
   }
 
   public ControllerSettings {
@@ -104,7 +108,7 @@ public record ControllerSettings(
     return new ControllerSettings("127.0.0.1", 0, "127.0.0.1", 0, List.of(), Store.JDBC,
         h2FileUrl(abfleetHome().resolve("store").resolve("controller")), "sa", "",
         Duration.ofMillis(1000), Duration.ofMillis(1000L * HEARTBEAT_TIMEOUT_INTERVALS), Duration.ofSeconds(5),
-        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none());
+        FleetPolicy.defaults(), DEFAULT_SNAPSHOT_EVERY, Security.plaintextLoopback(), Limits.defaults(), 0, 0, NightlySettings.none(), false);
   }
 
   /** Defaults with the in-memory journal: nothing survives close(). For tests. */
@@ -190,6 +194,11 @@ public record ControllerSettings(
     return toBuilder().dashboardPort(port).build();
   }
 
+  /** Allow a plaintext cluster port reachable from other machines (see {@link ClusterExposure}). */
+  public ControllerSettings withInsecureCluster(boolean insecure) {
+    return toBuilder().insecureCluster(insecure).build();
+  }
+
   /** The schedules this controller fires, and what it needs to run them. */
   public ControllerSettings withNightly(NightlySettings schedules) {
     return toBuilder().nightly(schedules).build();
@@ -221,6 +230,7 @@ public record ControllerSettings(
     private int metricsPort;
     private int dashboardPort;
     private NightlySettings nightly;
+    private boolean insecureCluster;
 
     private Builder(ControllerSettings s) {
       grpcHost = s.grpcHost;
@@ -242,6 +252,7 @@ public record ControllerSettings(
       metricsPort = s.metricsPort;
       dashboardPort = s.dashboardPort;
       nightly = s.nightly;
+      insecureCluster = s.insecureCluster;
     }
 
     public Builder grpc(String host, int port) {
@@ -315,10 +326,15 @@ public record ControllerSettings(
       return this;
     }
 
+    public Builder insecureCluster(boolean insecure) {
+      insecureCluster = insecure;
+      return this;
+    }
+
     public ControllerSettings build() {
       return new ControllerSettings(grpcHost, grpcPort, clusterHost, clusterPort, seedNodes, store, storeUrl,
           storeUser, storePassword, heartbeatInterval, heartbeatTimeout, askTimeout, fleetPolicy, snapshotEvery,
-          security, limits, metricsPort, dashboardPort, nightly);
+          security, limits, metricsPort, dashboardPort, nightly, insecureCluster);
     }
   }
 }

@@ -3,6 +3,8 @@ package dev.abfleet.controller;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
+import dev.abfleet.controller.security.ClusterTls;
+import dev.abfleet.controller.security.Security;
 import java.util.HashMap;
 import java.util.regex.Pattern;
 import java.util.Map;
@@ -38,6 +40,14 @@ public final class PekkoConfig {
     values.put("pekko.remote.artery.canonical.port", s.clusterPort());
     values.put("pekko.cluster.seed-nodes",
         ConfigValueFactory.fromIterable(s.seedNodes().stream().map(PekkoConfig::seedAddress).toList()));
+    if (s.security().transport() instanceof Security.Tls tls) {
+      // Mutual TLS on the cluster port whenever the gRPC port is TLS: see ClusterTls.
+      values.put("pekko.remote.artery.transport", "tls-tcp");
+      values.put("pekko.remote.artery.ssl.ssl-engine-provider", ClusterTls.class.getName());
+      values.put(ClusterTls.CONFIG_PATH + ".ca", tls.ca().toAbsolutePath().toString());
+      values.put(ClusterTls.CONFIG_PATH + ".cert", tls.cert().toAbsolutePath().toString());
+      values.put(ClusterTls.CONFIG_PATH + ".key", tls.key().toAbsolutePath().toString());
+    }
     if (s.store() == ControllerSettings.Store.IN_MEMORY) {
       values.put("pekko.persistence.journal.plugin", "pekko.persistence.journal.inmem");
       values.put("pekko.persistence.snapshot-store.plugin", "");

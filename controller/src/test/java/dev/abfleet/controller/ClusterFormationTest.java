@@ -91,6 +91,28 @@ class ClusterFormationTest {
   }
 
   @Test
+  void managementWithSeedNodesBindsLoopbackEvenWhenGrpcListensEverywhere() {
+    var config = ClusterFormation.seedNodesWithManagement(7626)
+        .config(ControllerSettings.inMemory().withGrpc("0.0.0.0", 50051));
+    assertThat(config.getString("pekko.management.http.bind-hostname")).isEqualTo("127.0.0.1");
+    assertThat(config.getString("pekko.management.http.routes.cluster-bootstrap")).isEmpty();
+  }
+
+  @Test
+  void managementWithKubernetesDiscoveryServesNoClusterRoutes() {
+    var config = ClusterFormation.kubernetesApi(7626, "app=abfleet-controller", 3)
+        .config(ControllerSettings.inMemory().withGrpc("0.0.0.0", 50051));
+    // Peers probe /bootstrap/seed-nodes and the kubelet /ready on the pod IP; /cluster/* is not served.
+    assertThat(config.getString("pekko.management.http.bind-hostname")).isEqualTo("0.0.0.0");
+    assertThat(config.getString("pekko.management.http.routes.cluster-management")).isEmpty();
+  }
+
+  @Test
+  void servesNoBootstrapRoutesWithSeedNodes() throws Exception {
+    assertThat(get("/bootstrap/seed-nodes").statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void kubernetesDiscoveryOutsideAPodFailsNamingTheServiceAccount() throws IOException {
     Assumptions.assumeFalse(Files.exists(Path.of(ClusterFormation.SERVICE_ACCOUNT_DIR)), "running inside a pod");
     ClusterFormation k8s = ClusterFormation.kubernetesApi(freePort(), "app=abfleet-controller", 3);

@@ -67,21 +67,24 @@ public record CertificateAuthority(X509Certificate certificate, PrivateKey key) 
   }
 
   /**
-   * A controller's server certificate for {@code name}, valid for the given DNS names and IP
-   * addresses ({@code sans}: each is an IP literal or a DNS name).
+   * A controller's certificate for {@code name}, valid for the given DNS names and IP
+   * addresses ({@code sans}: each is an IP literal or a DNS name). It carries serverAuth (the
+   * gRPC port) and clientAuth usage: controller nodes present it to each other on the mutual-TLS
+   * cluster port, which refuses certificates without both (worker certificates).
    */
   public Issued issueServer(String name, List<String> sans, Duration validity) {
     List<GeneralName> names = sans.stream().map(Sans::generalName).toList();
-    return issue(name, names, KeyPurposeId.id_kp_serverAuth, validity);
+    return issue(name, names, new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth},
+        validity);
   }
 
   /** A worker's client certificate naming {@code hostId} (CN and URI SAN). */
   public Issued issueWorker(String hostId, Duration validity) {
     return issue(hostId, List.of(new GeneralName(GeneralName.uniformResourceIdentifier,
-        HOST_URN + hostId)), KeyPurposeId.id_kp_clientAuth, validity);
+        HOST_URN + hostId)), new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth}, validity);
   }
 
-  private Issued issue(String commonName, List<GeneralName> sans, KeyPurposeId purpose,
+  private Issued issue(String commonName, List<GeneralName> sans, KeyPurposeId[] purposes,
       Duration validity) {
     KeyPair pair = newKeyPair();
     try {
@@ -91,7 +94,7 @@ public record CertificateAuthority(X509Certificate certificate, PrivateKey key) 
           name(commonName), validity, pair)
           .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes))
           .addExtension(Extension.subjectAlternativeName, false,
               new GeneralNames(sans.toArray(GeneralName[]::new)))
           .addExtension(Extension.subjectKeyIdentifier, false,

@@ -62,7 +62,7 @@ class CertsCommandTest {
   }
 
   @Test
-  void controllerCertificateCarriesTheSansAndServerAuth(@TempDir Path dir) throws Exception {
+  void controllerCertificateCarriesTheSansAndServerAndClientAuthForTheCluster(@TempDir Path dir) throws Exception {
     run("certs", "init", "--dir", dir.toString());
     assertThat(run("certs", "issue", "--controller", "ctl", "--san", "127.0.0.1,localhost,::1,ctl.example.org",
         "--dir", dir.toString())).isZero();
@@ -72,7 +72,8 @@ class CertsCommandTest {
     assertThat(cert.getSubjectAlternativeNames()).containsExactlyInAnyOrder(
         List.of(7, "127.0.0.1"), List.of(2, "localhost"),
         List.of(7, InetAddress.getByName("::1").getHostAddress()), List.of(2, "ctl.example.org"));
-    assertThat(cert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
+    // serverAuth for the gRPC port, clientAuth for the node's own connections to cluster peers.
+    assertThat(cert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
     assertThat(cert.getBasicConstraints()).isEqualTo(-1);
     assertThat(perms(dir.resolve("ctl-key.pem"))).isEqualTo("rw-------");
   }

@@ -83,7 +83,9 @@ class ControllerClusterFailoverE2ETest {
         }
         nodes.add(fleet.startControllerNode("c" + i, grpcPorts.get(i),
             Map.of(PASSWORD_ENV, db.password()), "--config", config.toString(),
-            "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds));
+            "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds,
+            // Plaintext on loopback, one machine: the cluster's TLS has its own test (ClusterTlsTest).
+            "--insecure-cluster"));
       }
       fleet.awaitListening(nodes.get(2), "c2", grpcPorts.get(2));
       int doomed = clusterPorts.indexOf(awaitSingletonPort(fleet, Set.of(0, 1, 2)));

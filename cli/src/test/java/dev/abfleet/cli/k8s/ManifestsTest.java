@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -25,6 +24,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -59,10 +59,10 @@ class ManifestsTest {
   @Test
   void everyFileHoldsOnlyKnownKindsWithoutUnknownFields() {
     assertThat(all.stream().map(m -> m.object().getKind()).collect(Collectors.toSet()))
-        .containsExactlyInAnyOrder("Namespace", "ConfigMap", "Secret", "Service", "ServiceAccount", "StatefulSet",
+        .containsExactlyInAnyOrder("Namespace", "ConfigMap", "Service", "ServiceAccount", "StatefulSet",
             "DaemonSet", "Role", "RoleBinding", "PersistentVolumeClaim");
     assertThat(all.stream().map(Manifests.Manifest::file).collect(Collectors.toSet()))
-        .containsExactlyInAnyOrder("namespace.yaml", "config.yaml", "secret.yaml", "rbac.yaml", "controller.yaml",
+        .containsExactlyInAnyOrder("namespace.yaml", "config.yaml", "rbac.yaml", "controller.yaml",
             "worker.yaml");
   }
 
@@ -175,7 +175,7 @@ class ManifestsTest {
   }
 
   @Test
-  void databasePasswordComesFromTheSecret() {
+  void databasePasswordComesFromASecretThatSecretsShGenerates() throws Exception {
     FleetConfig.Store store = fleet.controller().store();
     assertThat(store.kind()).isEqualTo("postgres");
     assertThat(store.passwordEnv()).isNotEmpty();
@@ -183,8 +183,36 @@ class ManifestsTest {
     assertThat(password).as("env %s of the controller", store.passwordEnv()).isNotNull();
     assertThat(password.getValue()).isNull();
     var ref = password.getValueFrom().getSecretKeyRef();
-    Secret secret = Manifests.one(all, Secret.class, ref.getName());
-    assertThat(secret.getStringData()).containsKey(ref.getKey());
+    // No Secret with a literal password among the manifests: secrets.sh creates it.
+    assertThat(all).noneMatch(m -> m.object().getKind().equals("Secret"));
+    String script = Files.readString(Manifests.DIR.resolve("secrets.sh"));
+    assertThat(script).contains("create secret generic " + ref.getName() + " --from-literal=" + ref.getKey() + "=")
+        .contains("/dev/urandom").doesNotContain("change-me");
+  }
+
+  @Test
+  void clusterAndManagementPortsAdmitOnlyControllerPods() throws Exception {
+    Map<?, ?> policy = (Map<?, ?>) new org.snakeyaml.engine.v2.api.Load(
+        org.snakeyaml.engine.v2.api.LoadSettings.builder().build())
+        .loadFromString(Files.readString(Manifests.DIR.resolve(Manifests.NETWORK_POLICY)));
+    assertThat(policy.get("kind")).isEqualTo("NetworkPolicy");
+    Map<?, ?> spec = (Map<?, ?>) policy.get("spec");
+    Map<String, String> controllerLabels = controllers.getSpec().getTemplate().getMetadata().getLabels();
+    assertThat(((Map<?, ?>) spec.get("podSelector")).get("matchLabels")).isEqualTo(controllerLabels);
+    Map<String, Integer> ports = new HashMap<>();
+    container(controllers.getSpec().getTemplate()).getPorts().forEach(p -> ports.put(p.getName(), p.getContainerPort()));
+    Map<Integer, Object> fromByPort = new HashMap<>();
+    for (Object rule : (List<?>) spec.get("ingress")) {
+      Map<?, ?> r = (Map<?, ?>) rule;
+      for (Object port : (List<?>) r.get("ports")) {
+        fromByPort.put((Integer) ((Map<?, ?>) port).get("port"), r.get("from") == null ? "anyone" : r.get("from"));
+      }
+    }
+    Object onlyControllers = List.of(Map.of("podSelector", Map.of("matchLabels", controllerLabels)));
+    assertThat(fromByPort).containsOnlyKeys(ports.values())
+        .containsEntry(ports.get("cluster"), onlyControllers)
+        .containsEntry(ports.get(ClusterFormation.MANAGEMENT_PORT_NAME), onlyControllers)
+        .containsEntry(ports.get("grpc"), "anyone");
   }
 
   @Test

@@ -47,11 +47,7 @@ public final class ServerTls {
   public static SSLContext jdkContext(Security.Tls tls) {
     checkReadable(tls);
     try {
-      CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-      Certificate[] chain;
-      try (var in = Files.newInputStream(tls.cert())) {
-        chain = x509.generateCertificates(in).toArray(Certificate[]::new);
-      }
+      Certificate[] chain = chain(tls);
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
       char[] none = new char[0];
@@ -62,12 +58,39 @@ public final class ServerTls {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(keys.getKeyManagers(), null, null);
       return context;
+    } catch (IllegalArgumentException e) {
+      throw e;
     } catch (Exception e) {
       throw unusable(tls, e);
     }
   }
 
-  private static PrivateKey privateKey(Path pem, String algorithm) throws Exception {
+  /**
+   * This controller's certificate chain, leaf first.
+   *
+   * @throws IllegalArgumentException naming the files when they are missing or hold no certificate
+   */
+  static Certificate[] chain(Security.Tls tls) {
+    checkReadable(tls);
+    try {
+      Certificate[] chain = certificates(tls.cert());
+      if (chain.length == 0) {
+        throw new IllegalArgumentException("no PEM certificate in " + tls.cert());
+      }
+      return chain;
+    } catch (Exception e) {
+      throw unusable(tls, e);
+    }
+  }
+
+  /** Every certificate of a PEM file. */
+  static Certificate[] certificates(Path pem) throws Exception {
+    try (var in = Files.newInputStream(pem)) {
+      return CertificateFactory.getInstance("X.509").generateCertificates(in).toArray(Certificate[]::new);
+    }
+  }
+
+  static PrivateKey privateKey(Path pem, String algorithm) throws Exception {
     String text = Files.readString(pem, StandardCharsets.US_ASCII);
     int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
     int end = text.indexOf("-----END PRIVATE KEY-----");
