@@ -109,9 +109,18 @@ final class Verdicts {
     return List.copyOf(reasons);
   }
 
-  /** 0.95 -> "95%", 0.9875 -> "98.75%". */
+  /**
+   * 0.95 -> "95%", 0.9875 -> "98.75%"; a level below 1 never reads "100%" (an early look's
+   * level, 0.99999 -> "99.999%"): as many decimals as it takes, up to eight.
+   */
   static String percent(double level) {
-    BigDecimal pct = BigDecimal.valueOf(level * 100).setScale(2, RoundingMode.HALF_UP);
+    BigDecimal exact = BigDecimal.valueOf(level * 100);
+    BigDecimal hundred = BigDecimal.valueOf(100);
+    int scale = 2;
+    BigDecimal pct = exact.setScale(scale, RoundingMode.HALF_UP);
+    while (level < 1 && pct.compareTo(hundred) >= 0 && scale < 8) {
+      pct = exact.setScale(++scale, RoundingMode.HALF_UP);
+    }
     return pct.stripTrailingZeros().toPlainString() + "%";
   }
 }
