@@ -50,17 +50,26 @@ public final class ExperimentFacts {
     return running(e) && e.getQueuePosition() > 0;
   }
 
-  /** "look 2 of 3 at 20 pairs"; empty for a fixed-size design. */
+  /**
+   * Where a sequential design stands: while it runs, the look it is heading for ("look 2 of 3
+   * at 20 pairs"); once it ended, the last look it reached ("stopped at look 2 of 3, 16 pairs";
+   * "before look 1 of 3" when it ended before the first). Empty for a fixed-size design.
+   */
   public static String look(Experiment e) {
     List<Integer> looks = e.getSpec().getPolicy().getLooksList();
     if (looks.size() <= 1) {
       return "";
     }
-    int k = 0;
-    while (k < looks.size() - 1 && looks.get(k) <= e.getPairsDone()) {
-      k++;
+    int reached = 0;
+    while (reached < looks.size() && looks.get(reached) <= e.getPairsDone()) {
+      reached++;
     }
-    return "look " + (k + 1) + " of " + looks.size() + " at " + looks.get(k) + " pairs";
+    if (!running(e)) {
+      return reached == 0 ? "ended before look 1 of " + looks.size()
+          : "stopped at look " + reached + " of " + looks.size() + ", " + looks.get(reached - 1) + " pairs";
+    }
+    int next = Math.min(reached, looks.size() - 1);
+    return "look " + (next + 1) + " of " + looks.size() + " at " + looks.get(next) + " pairs";
   }
 
   /** "2m 10s", "after the first block" or "" when it is not running. */
