@@ -79,15 +79,19 @@ class ClusterRogueE2ETest {
         + "  tls: {ca: certs/ca.pem, cert: certs/victim.pem, key: certs/victim-key.pem}\n"
         + "  auth: {mode: tokens, bootstrap_token_file: operator.token}\n"
         + "  management_port: " + managementPort + "\n");
+    // The rogue trusts the victim's CA too (a CA certificate is no secret), so only the victim's
+    // check of the rogue's certificate stands between them.
+    Files.writeString(other.resolve("both.pem"), Files.readString(other.resolve("ca.pem"))
+        + Files.readString(certs.resolve("ca.pem")));
     Path rogueYaml = Files.writeString(dir.resolve("rogue.yaml"), "controller:\n"
-        + "  tls: {ca: other/ca.pem, cert: other/rogue.pem, key: other/rogue-key.pem}\n"
+        + "  tls: {ca: other/both.pem, cert: other/rogue.pem, key: other/rogue-key.pem}\n"
         + "  auth: {mode: tokens, bootstrap_token_file: rogue.token}\n");
     Path ca = certs.resolve("ca.pem");
     Path operatorToken = dir.resolve("operator.token");
 
     try (LocalProcesses fleet = new LocalProcesses(dir)) {
       Process victim = fleet.startSecuredControllerNode("victim", fleet.grpcPort, Map.of(),
-          "--config", victimYaml.toString(), "--grpc-host", "127.0.0.1",
+          "--config", victimYaml.toString(), "--grpc-host", "127.0.0.1", "--metrics-port", "0",
           "--cluster-host", "127.0.0.1", "--cluster-port", String.valueOf(victimClusterPort),
           "--home", Files.createDirectories(dir.resolve("victim-home")).toString());
       fleet.awaitListening(victim, "victim", fleet.grpcPort);
@@ -123,10 +127,11 @@ class ClusterRogueE2ETest {
         int tlsCluster = LocalProcesses.freePort();
         String seed = "127.0.0.1:" + victimClusterPort;
         Process plain = fleet.startControllerNode("rogue-plain", plainGrpc, Map.of(), "--insecure-cluster",
-            "--cluster-port", String.valueOf(plainCluster), "--seed-nodes", seed,
+            "--metrics-port", "0", "--cluster-port", String.valueOf(plainCluster), "--seed-nodes", seed,
             "--home", Files.createDirectories(dir.resolve("rogue-plain-home")).toString());
         Process otherCa = fleet.startSecuredControllerNode("rogue-other-ca", tlsGrpc, Map.of(),
             "--config", rogueYaml.toString(), "--grpc-host", "127.0.0.1", "--cluster-host", "127.0.0.1",
+            "--metrics-port", "0",
             "--cluster-port", String.valueOf(tlsCluster), "--seed-nodes", seed,
             "--home", Files.createDirectories(dir.resolve("rogue-other-ca-home")).toString());
 
@@ -147,11 +152,15 @@ class ClusterRogueE2ETest {
           Thread.sleep(500);
         }
 
+        // The victim turned the other CA's certificate away in the handshake, though the rogue
+        // trusted the victim's.
+        assertThat(fleet.log("rogue-other-ca")).contains("Received fatal alert: certificate_unknown");
         for (Attack a : attacks) {
           assertThat(a.process.waitFor(5, TimeUnit.SECONDS)).as("%s gave up within %s; log:\n%s",
               a.name, ROGUE_LIFETIME, fleet.log(a.name)).isTrue();
           assertThat(a.process.exitValue()).as(a.name).isNotZero();
-          assertThat(fleet.log(a.name)).as(a.name).contains("did not join the cluster in 30 s")
+          assertThat(fleet.log(a.name)).as(a.name).contains("Couldn't join seed nodes")
+              .contains("did not join the cluster in 30 s")
               .doesNotContain("abfleet controller: gRPC on");
           assertThat(a.grpcAnswered).as("%s's gRPC port answered", a.name).isFalse();
           assertThat(fleet.log("victim")).as("victim log mentions %s as a member", a.name)
