@@ -79,6 +79,10 @@ public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncServi
           return;
         }
         try {
+          if (c.getData().size() > CHUNK_BYTES) {
+            throw new StoreException(StoreException.Kind.INVALID, "chunk at offset " + c.getOffset() + " holds "
+                + c.getData().size() + " bytes; send at most " + CHUNK_BYTES + " bytes (1 MiB) per chunk");
+          }
           if (upload == null) {
             if (c.getSha256().isEmpty()) {
               throw new StoreException(StoreException.Kind.INVALID, "the first chunk of an upload must carry sha256"
