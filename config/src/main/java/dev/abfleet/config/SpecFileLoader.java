@@ -1,6 +1,6 @@
 package dev.abfleet.config;
 
-import dev.abfleet.model.Harnesses;
+import dev.abfleet.model.BenchmarkChecks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
  */
 public final class SpecFileLoader {
   private static final Pattern ARM_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
-  private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
       "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios",
@@ -170,10 +169,9 @@ public final class SpecFileLoader {
     List<String> out = new ArrayList<>();
     for (YamlNode item : list.sequence()) {
       String module = item.string();
-      if (!MODULE.matcher(module).matches()) {
-        throw item.problem(item.path() + " '" + module + "' is not a module name; write the name modprobe takes,"
-            + " e.g. 9p (no path, no .ko)");
-      }
+      BenchmarkChecks.module(module).ifPresent(msg -> {
+        throw item.problem(item.path() + " " + msg);
+      });
       out.add(module);
     }
     return out;
@@ -248,7 +246,7 @@ public final class SpecFileLoader {
       throw list.problem("metrics is empty; list at least one metric, or leave metrics out for all of them");
     }
     for (YamlNode item : items) {
-      Harnesses.checkMetrics(harness, List.of(item.string())).ifPresent(msg -> {
+      BenchmarkChecks.metric(harness, item.string()).ifPresent(msg -> {
         throw item.problem(msg);
       });
     }
