@@ -15,7 +15,20 @@ import java.time.Duration;
 
 /** fleet.yaml's controller section to {@link ControllerSettings}. */
 final class ControllerConfigs {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerConfigs.class);
+
   private ControllerConfigs() {}
+
+  /**
+   * What a standalone controller without TLS says at start: a warning, since every local user and
+   * process can then submit, cancel and register workers unauthenticated. (The controller inside
+   * ab and demo is plaintext by design and says nothing.)
+   */
+  static String plaintextWarning(String grpcHost, boolean plaintextFlag) {
+    return "gRPC on " + grpcHost + " is plaintext without client authentication ("
+        + (plaintextFlag ? "--plaintext" : "controller.plaintext: true") + "): anyone on this machine can submit,"
+        + " cancel and join as a worker; for shared machines set controller.tls (abfleet certs init) instead";
+  }
 
   /**
    * The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default
@@ -63,6 +76,9 @@ final class ControllerConfigs {
       security.checkBind(grpcHost);
     } catch (IllegalArgumentException e) {
       throw new Problem((plaintextFlag ? "--plaintext: " : "controller.plaintext: ") + e.getMessage());
+    }
+    if (transport instanceof Security.Plaintext) {
+      log.warn(plaintextWarning(grpcHost, plaintextFlag));
     }
     return security;
   }
