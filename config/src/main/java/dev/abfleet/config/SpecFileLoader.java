@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Loads and validates an experiment spec file. Any problem is a {@link Problem} whose message
@@ -17,7 +16,6 @@ import java.util.regex.Pattern;
  * volume instead of its metrics; {@code metrics:} then names metrics the workload reports.
  */
 public final class SpecFileLoader {
-  private static final Pattern ARM_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
       "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios",
@@ -136,10 +134,9 @@ public final class SpecFileLoader {
           + " build: {source: /usr/src/linux-source-6.1.tar.xz, config: abfleet-minimal}"));
     }
     String name = m.get("name").string();
-    if (!ARM_NAME.matcher(name).matches()) {
-      throw m.get("name").problem(n.path() + ".name '" + name + "' may only use letters, digits, '_', '.', '-'"
-          + " (at most 64)");
-    }
+    BenchmarkChecks.armName(name).ifPresent(msg -> {
+      throw m.get("name").problem(n.path() + ".name " + msg);
+    });
     String role = m.get("role").oneOf(ROLES);
     Path kernel = null;
     SpecFile.Build build = null;

@@ -19,6 +19,18 @@ public final class BenchmarkChecks {
   /** Most characters of a bad value a message quotes: a message must stay one readable line. */
   public static final int MAX_QUOTE = 100;
 
+  /** An arm's name: it becomes a report column, a file name and a label. */
+  private static final Pattern ARM_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+  /** An arm's name: 1 to 64 of letters, digits, '_', '.', '-'. */
+  public static Optional<String> armName(String name) {
+    if (name != null && ARM_NAME.matcher(name).matches()) {
+      return Optional.empty();
+    }
+    return Optional.of("'" + quote(String.valueOf(name)) + "' may only use letters, digits, '_', '.', '-' (at"
+        + " most 64)");
+  }
+
   /** What modprobe takes: a module name, never a path (no '/', no '..', no .ko). */
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");

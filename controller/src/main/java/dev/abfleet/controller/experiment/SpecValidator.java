@@ -23,7 +23,6 @@ import java.util.regex.Pattern;
 public final class SpecValidator {
   private SpecValidator() {}
 
-  private static final Pattern ARM_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Set<String> HYPERVISORS = Set.of("qemu", "vz", "sim");
   private static final Set<String> ARCHES = Set.copyOf(Arch.NAMES);
@@ -361,8 +360,9 @@ public final class SpecValidator {
       if (arm.role() == null) {
         problems.add(at + ".role: missing or unknown; use baseline, candidate or ceiling");
       }
-      if (arm.name() == null || !ARM_NAME.matcher(arm.name()).matches()) {
-        problems.add(at + ".name: '" + shown(arm.name()) + "' is not a valid arm name; use [a-zA-Z0-9_.-]+");
+      Optional<String> badName = BenchmarkChecks.armName(arm.name());
+      if (badName.isPresent()) {
+        problems.add(at + ".name: " + badName.get());
       } else if (!names.add(arm.name())) {
         problems.add(at + ".name: '" + shown(arm.name()) + "' is used twice; give each arm its own name");
       }
