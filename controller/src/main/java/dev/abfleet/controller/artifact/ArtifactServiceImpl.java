@@ -92,7 +92,8 @@ public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncServi
             sha256 = c.getSha256();
           } else if (!c.getSha256().isEmpty() && !c.getSha256().equals(sha256)) {
             throw new StoreException(StoreException.Kind.INVALID, "chunk at offset " + c.getOffset() + " names "
-                + c.getSha256() + " inside the upload of " + sha256 + "; upload one artifact per call");
+                + dev.abfleet.model.BenchmarkChecks.quote(c.getSha256()) + " inside the upload of " + sha256
+                + "; upload one artifact per call");
           }
           if (crc32c(c.getData()) != c.getCrc32C()) {
             fail(Status.DATA_LOSS.withDescription("chunk at offset " + c.getOffset() + " of " + c.getSha256()
