@@ -24,10 +24,12 @@ final class ControllerConfigs {
    * process can then submit, cancel and register workers unauthenticated. (The controller inside
    * ab and demo is plaintext by design and says nothing.)
    */
-  static String plaintextWarning(String grpcHost, boolean plaintextFlag) {
-    return "gRPC on " + grpcHost + " is plaintext without client authentication ("
-        + (plaintextFlag ? "--plaintext" : "controller.plaintext: true") + "): anyone on this machine can submit,"
-        + " cancel and join as a worker; for shared machines set controller.tls (abfleet certs init) instead";
+  static void warnIfPlaintext(ControllerSettings s, boolean plaintextFlag) {
+    if (s.security().transport() instanceof Security.Plaintext) {
+      log.warn("gRPC on {}:{} is plaintext without client authentication ({}): anyone on this machine can submit,"
+          + " cancel and join as a worker; for shared machines set controller.tls (abfleet certs init) instead",
+          s.grpcHost(), s.grpcPort(), plaintextFlag ? "--plaintext" : "controller.plaintext: true");
+    }
   }
 
   /**
@@ -76,9 +78,6 @@ final class ControllerConfigs {
       security.checkBind(grpcHost);
     } catch (IllegalArgumentException e) {
       throw new Problem((plaintextFlag ? "--plaintext: " : "controller.plaintext: ") + e.getMessage());
-    }
-    if (transport instanceof Security.Plaintext) {
-      log.warn(plaintextWarning(grpcHost, plaintextFlag));
     }
     return security;
   }

@@ -2,43 +2,40 @@ package dev.abfleet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.testkit.Eventually;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
-/** A standalone controller without TLS says so as a warning, naming the setting and the fix. */
+/** A standalone controller without TLS says so as a warning once it serves, naming the setting and the fix. */
 class PlaintextWarningTest {
-  @TempDir Path home;
-  private final Logger logger = (Logger) LoggerFactory.getLogger(ControllerConfigs.class);
-  private final ListAppender<ILoggingEvent> events = new ListAppender<>();
-
-  @BeforeEach
-  void capture() {
-    events.start();
-    logger.addAppender(events);
-  }
-
-  @AfterEach
-  void release() {
-    logger.detachAppender(events);
-  }
+  @TempDir Path dir;
 
   @Test
-  void warnsWhenTheControllerServesPlaintext() {
-    ControllerConfigs.security(FleetConfigLoader.embeddedDefault(), true, "127.0.0.1", home);
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void plaintextControllerWarnsOnceItServes() throws Exception {
+    Path home = Files.createDirectory(dir.resolve("home"));
+    Process controller = TestJvm.start(dir, "ctl", Main.class, "controller", "--plaintext", "--grpc-port", "0",
+        "--cluster-port", "0", "--home", home.toString());
+    try {
+      String err = Eventually.until("the controller warning that it serves plaintext", Duration.ofSeconds(150), () -> {
+        String text = TestJvm.read(dir, "ctl.err");
+        assertThat(controller.isAlive()).as(text).isTrue();
+        return text;
+      }, text -> text.contains("is plaintext without client authentication"));
 
-    assertThat(events.list).singleElement().satisfies(e -> {
-      assertThat(e.getLevel()).isEqualTo(Level.WARN);
-      assertThat(e.getFormattedMessage()).startsWith("gRPC on 127.0.0.1 is plaintext without client authentication"
-          + " (--plaintext)").contains("set controller.tls");
-    });
+      assertThat(err.lines().filter(l -> l.contains("plaintext without client authentication")))
+          .singleElement().asString().contains(" WARN ").contains("(--plaintext)")
+          .contains("set controller.tls (abfleet certs init)");
+    } finally {
+      controller.destroy();
+      if (!controller.waitFor(30, TimeUnit.SECONDS)) {
+        controller.destroyForcibly();
+      }
+    }
   }
 }

@@ -66,7 +66,7 @@ public final class SimArtifacts {
       return Optional.empty();
     }
     if (!Files.isRegularFile(file)) {
-      return Optional.of(image.problem());
+      return Optional.of(image.problem() + " (or a sim placeholder kernel: abfleet sim-kernels writes them)");
     }
     byte[] head;
     try (InputStream in = Files.newInputStream(file)) {
