@@ -13,6 +13,7 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.worker.artifact.ArtifactCache;
+import dev.abfleet.worker.sim.SimArtifacts;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.model.WorkloadMetrics;
 import dev.abfleet.model.Harnesses;
@@ -110,7 +111,7 @@ record AbRequest(
   }
 
   /**
-   * A kernel image; with sim hosts any readable file (a sim placeholder, see abfleet sim-kernels).
+   * A kernel image; with sim hosts a sim placeholder (see abfleet sim-kernels) or a kernel image.
    * A kernel still to be built is checked once it is ({@link ArmBuilds}).
    */
   private static void checkKernel(AbArm arm, boolean sim) {
@@ -122,10 +123,9 @@ record AbRequest(
       return;
     }
     if (sim) {
-      if (!java.nio.file.Files.isRegularFile(arm.kernel()) || !java.nio.file.Files.isReadable(arm.kernel())) {
-        throw new Problem(arm.origin() + " " + arm.name() + ": " + arm.kernel() + " is not a readable file; with"
-            + " --hypervisor sim pass sim placeholder kernels (abfleet sim-kernels writes them)");
-      }
+      SimArtifacts.checkKernel(arm.kernel()).ifPresent(problem -> {
+        throw new Problem(arm.origin() + " " + arm.name() + ": " + problem);
+      });
       return;
     }
     KernelImage.check(arm.kernel()).ifPresent(problem -> {

@@ -149,6 +149,7 @@ final class ControllerCommand implements Callable<Integer> {
         stop.countDown();
       }));
       System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
+      ControllerConfigs.warnIfPlaintext(s.withGrpc(s.grpcHost(), node.grpcPort()), plaintext);
       for (var schedule : s.nightly().schedules()) {
         System.err.println("abfleet controller: schedule " + schedule.name() + " (" + schedule.cron() + ", "
             + schedule.zone().getId() + ")" + (schedule.simulation() ? ": " + NightlySchedules.SIMULATION : ""));

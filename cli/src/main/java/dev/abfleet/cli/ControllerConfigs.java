@@ -15,7 +15,22 @@ import java.time.Duration;
 
 /** fleet.yaml's controller section to {@link ControllerSettings}. */
 final class ControllerConfigs {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerConfigs.class);
+
   private ControllerConfigs() {}
+
+  /**
+   * What a standalone controller without TLS says at start: a warning, since every local user and
+   * process can then submit, cancel and register workers unauthenticated. (The controller inside
+   * ab and demo is plaintext by design and says nothing.)
+   */
+  static void warnIfPlaintext(ControllerSettings s, boolean plaintextFlag) {
+    if (s.security().transport() instanceof Security.Plaintext) {
+      log.warn("gRPC on {}:{} is plaintext without client authentication ({}): anyone on this machine can submit,"
+          + " cancel and join as a worker; for shared machines set controller.tls (abfleet certs init) instead",
+          s.grpcHost(), s.grpcPort(), plaintextFlag ? "--plaintext" : "controller.plaintext: true");
+    }
+  }
 
   /**
    * The controller inside {@code ab} and {@code demo}: loopback, ephemeral ports, the default

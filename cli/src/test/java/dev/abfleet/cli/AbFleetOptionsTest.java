@@ -146,7 +146,7 @@ class AbFleetOptionsTest {
 
   @Test
   void simHostsTakePlaceholderKernelsButStillNeedAFile() throws IOException {
-    Path placeholder = Files.writeString(dir.resolve("sim-kernel-x"), "abfleet SIMULATION placeholder\n");
+    Path placeholder = Path.of(dev.abfleet.worker.sim.SimArtifacts.kernel(dir, "x").getUri());
     AbHosts sim = AbHosts.of("127.0.0.1:1", null, List.of("sim"), null, null, null);
     ArmArg x = new ArmArg("x", placeholder, "");
     assertThat(new AbRequest(x, List.of(new ArmArg("y", placeholder, "")), null, FleetConfigLoader.embeddedDefault(),
@@ -154,7 +154,7 @@ class AbFleetOptionsTest {
         .getHypervisor()).isEqualTo("sim");
     assertThatThrownBy(() -> new AbRequest(x, List.of(new ArmArg("y", dir.resolve("nope"), "")), null,
         FleetConfigLoader.embeddedDefault(), null, null, null, null, null, null, null, null, null, null, sim))
-        .hasMessageContaining("--candidate y: ").hasMessageContaining("sim placeholder kernels");
+        .hasMessageContaining("--candidate y: ").hasMessageContaining("sim placeholder kernel");
   }
 
   @Test

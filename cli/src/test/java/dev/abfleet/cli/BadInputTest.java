@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,6 +46,63 @@ class BadInputTest {
     assertThat(code).isEqualTo(2);
     assertThat(oneLine()).contains("--baseline a").contains(dir.resolve("nope").toString());
     assertThat(home.path()).isEmptyDirectory();
+  }
+
+  private Path fifo(String name) throws Exception {
+    Path pipe = dir.resolve(name);
+    assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).as("mkfifo").isZero();
+    return pipe;
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  @EnabledOnOs(OS.LINUX)
+  void specWhoseKernelIsAFifoIsExitTwoAtOnce() throws Exception {
+    Path pipe = fifo("vmlinuz-pipe");
+    Path spec = Files.writeString(dir.resolve("spec.yaml"), "arms:\n  - {name: a, role: baseline, kernel: " + bzImage()
+        + "}\n  - {name: b, role: candidate, kernel: " + pipe + "}\n");
+
+    assertThat(run("ab", "--spec", spec.toString())).isEqualTo(2);
+    assertThat(oneLine()).contains(pipe + " is a FIFO (named pipe), not a regular file");
+    assertThat(home.path()).isEmptyDirectory();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  @EnabledOnOs(OS.LINUX)
+  void specFileThatIsAFifoIsExitTwoAtOnce() throws Exception {
+    Path pipe = fifo("spec.yaml");
+
+    assertThat(run("ab", "--spec", pipe.toString())).isEqualTo(2);
+    assertThat(oneLine()).contains(pipe + " is a FIFO (named pipe), not a regular file; pass a regular spec file with --spec");
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  @EnabledOnOs(OS.LINUX)
+  void analyzeOfAFifoIsExitTwoAtOnce() throws Exception {
+    Path pipe = fifo("samples.jsonl");
+
+    assertThat(run("analyze", pipe.toString())).isEqualTo(2);
+    assertThat(oneLine()).contains(pipe + " is a FIFO (named pipe), not a regular file; pass a regular file of samples");
+  }
+
+  @Test
+  void simKernelsThatAreNoPlaceholdersAreExitTwo() throws Exception {
+    Path base = Path.of(dev.abfleet.worker.sim.SimArtifacts.kernel(dir, "base").getUri());
+    byte[] random = new byte[4096];
+    new java.util.Random(3).nextBytes(random);
+    for (Path bad : List.of(Files.write(dir.resolve("random.bin"), random),
+        Files.writeString(dir.resolve("passwd"), "root:x:0:0:root:/root:/bin/bash\n"),
+        Files.createFile(dir.resolve("empty")))) {
+      err.getBuffer().setLength(0);
+
+      int code = run("ab", "--controller", "127.0.0.1:1", "--hypervisor", "sim", "--baseline", "a=" + base,
+          "--candidate", "b=" + bad);
+
+      assertThat(code).as(err.toString()).isEqualTo(2);
+      assertThat(oneLine()).contains(bad + " is neither a sim placeholder kernel", "abfleet sim-kernels");
+    }
   }
 
   @Test
@@ -117,16 +175,16 @@ class BadInputTest {
     assertThat(oneLine()).contains("--candidate");
   }
 
-  /** In its own JVM: reading /dev/zero whole ends in OutOfMemoryError, which no test survives. */
+  /** In its own JVM: were /dev/zero read whole, it would end in OutOfMemoryError, which no test survives. */
   @Test
   @EnabledOnOs({OS.LINUX, OS.MAC})
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void configThatNeverEndsIsExitTwoWithOneLine() throws Exception {
+  void configThatIsAnEndlessDeviceIsExitTwoWithOneLine() throws Exception {
     TestJvm.Result r = TestJvm.run(dir, "ab", 80, Main.class, "ab", "--baseline", "a=" + bzImage(),
         "--candidate", "b=" + bzImage(), "--config", "/dev/zero");
     assertThat(r.exit()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("abfleet: /dev/zero: larger than 1 MiB, so not a fleet.yaml;"
-        + " pass a fleet.yaml with --config\n");
+    assertThat(r.err()).isEqualTo("abfleet: /dev/zero is a character device, not a regular file; pass a regular"
+        + " fleet.yaml with --config\n");
   }
 
   @Test

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 public final class FleetConfigLoader {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
   /** Benchmark volume: the guest's tmpfs, or a host directory shared in. */
-  static final List<String> VOLUMES = List.of("guest", "host");
-  static final List<String> CACHES = List.of("warm", "cold");
+  static final List<String> VOLUMES = dev.abfleet.model.BenchmarkChecks.VOLUMES;
+  static final List<String> CACHES = dev.abfleet.model.BenchmarkChecks.CACHES;
   static final int MAX_FILES = 1_000_000;
   /** fleetbench's limits: --threads, --seq-size (MiB), --file-size (bytes). */
   static final int MAX_THREADS = 256;
@@ -79,19 +79,32 @@ public final class FleetConfigLoader {
         benchmarks.put(e.getKey(), benchmark(e.getKey(), e.getValue(), dir));
       }
     }
-    if (benchmarks.isEmpty()) {
+    boolean builtIn = benchmarks.isEmpty();
+    if (builtIn) {
       List<String> all = Harnesses.metrics(Harnesses.FLEETBENCH).stream().map(Harnesses.MetricDef::name).toList();
       benchmarks.put("default", new FleetConfig.Benchmark("default", Harnesses.FLEETBENCH, all, all, 5, 200, 1));
     }
     String defaultBenchmark = benchmarks.keySet().iterator().next();
     if (top.containsKey("default_benchmark")) {
-      YamlNode n = top.get("default_benchmark");
-      defaultBenchmark = n.oneOf(List.copyOf(benchmarks.keySet()));
+      defaultBenchmark = defaultBenchmark(top.get("default_benchmark"), benchmarks.keySet(), builtIn);
     }
     List<FleetConfig.Schedule> schedules = top.containsKey("schedules")
         ? FleetConfigSchedules.parse(top.get("schedules"), benchmarks.keySet(), policy.pairs())
         : List.of();
     return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark, schedules);
+  }
+
+  /** default_benchmark names a benchmark this file defines (or the built-in one when it defines none). */
+  private static String defaultBenchmark(YamlNode n, java.util.Set<String> names, boolean builtIn) {
+    String name = n.string();
+    if (names.contains(name)) {
+      return name;
+    }
+    String shown = dev.abfleet.model.BenchmarkChecks.quote(name);
+    throw n.problem("default_benchmark '" + shown + "' is not defined here; "
+        + (builtIn ? "this file defines no benchmarks (only the built-in 'default'), so define it under benchmarks:,"
+            + " e.g. benchmarks: {" + shown + ": {metrics: [metadata_stat]}}, or drop default_benchmark"
+            : "define it under benchmarks:, or name one of " + String.join(", ", names)));
   }
 
   private static FleetConfig.Controller controller(YamlNode n, Path dir) {
@@ -244,10 +257,9 @@ public final class FleetConfigLoader {
     List<String> metrics = m.containsKey("metrics") ? checked(m.get("metrics"), harness) : all;
     List<String> gating = m.containsKey("gating") ? checked(m.get("gating"), harness) : metrics;
     for (String g : gating) {
-      if (!metrics.contains(g)) {
-        throw m.get("gating").problem("gating metric '" + g + "' is not measured by benchmark " + name
-            + "; add it to metrics or remove it from gating");
-      }
+      dev.abfleet.model.BenchmarkChecks.gating(harness, metrics, g).ifPresent(msg -> {
+        throw m.get("gating").problem(msg);
+      });
     }
     int iterations = m.containsKey("iterations") ? m.get("iterations").integer(1, 1000) : 5;
     int iterationMs = m.containsKey("iteration_ms") ? m.get("iteration_ms").integer(10, 600_000) : 200;
@@ -305,7 +317,7 @@ public final class FleetConfigLoader {
       throw list.problem(list.path() + " is empty; list at least one metric");
     }
     for (YamlNode item : items) {
-      Harnesses.checkMetrics(harness, List.of(item.string())).ifPresent(msg -> {
+      dev.abfleet.model.BenchmarkChecks.metric(harness, item.string()).ifPresent(msg -> {
         throw item.problem(msg);
       });
     }

@@ -1,6 +1,6 @@
 package dev.abfleet.config;
 
-import dev.abfleet.model.Harnesses;
+import dev.abfleet.model.BenchmarkChecks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Loads and validates an experiment spec file. Any problem is a {@link Problem} whose message
@@ -17,8 +16,6 @@ import java.util.regex.Pattern;
  * volume instead of its metrics; {@code metrics:} then names metrics the workload reports.
  */
 public final class SpecFileLoader {
-  private static final Pattern ARM_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
-  private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final List<String> ROLES = List.of("baseline", "candidate", "ceiling");
   private static final Set<String> TOP = Set.of("benchmark", "metrics", "iterations", "pairs", "looks", "threshold",
       "alpha", "seed", "boot_timeout", "warmup_boot", "vm", "arms", "workload", "files", "volume", "ratios",
@@ -137,10 +134,9 @@ public final class SpecFileLoader {
           + " build: {source: /usr/src/linux-source-6.1.tar.xz, config: abfleet-minimal}"));
     }
     String name = m.get("name").string();
-    if (!ARM_NAME.matcher(name).matches()) {
-      throw m.get("name").problem(n.path() + ".name '" + name + "' may only use letters, digits, '_', '.', '-'"
-          + " (at most 64)");
-    }
+    BenchmarkChecks.armName(name).ifPresent(msg -> {
+      throw m.get("name").problem(n.path() + ".name " + msg);
+    });
     String role = m.get("role").oneOf(ROLES);
     Path kernel = null;
     SpecFile.Build build = null;
@@ -170,10 +166,9 @@ public final class SpecFileLoader {
     List<String> out = new ArrayList<>();
     for (YamlNode item : list.sequence()) {
       String module = item.string();
-      if (!MODULE.matcher(module).matches()) {
-        throw item.problem(item.path() + " '" + module + "' is not a module name; write the name modprobe takes,"
-            + " e.g. 9p (no path, no .ko)");
-      }
+      BenchmarkChecks.module(module).ifPresent(msg -> {
+        throw item.problem(item.path() + " " + msg);
+      });
       out.add(module);
     }
     return out;
@@ -248,7 +243,7 @@ public final class SpecFileLoader {
       throw list.problem("metrics is empty; list at least one metric, or leave metrics out for all of them");
     }
     for (YamlNode item : items) {
-      Harnesses.checkMetrics(harness, List.of(item.string())).ifPresent(msg -> {
+      BenchmarkChecks.metric(harness, item.string()).ifPresent(msg -> {
         throw item.problem(msg);
       });
     }

@@ -48,6 +48,9 @@ final class YamlDocuments {
     if (Files.isDirectory(file)) {
       throw new Problem(file + ": is a directory, not a " + what + "; pass the " + what + " itself with " + option);
     }
+    dev.abfleet.model.RegularFiles.special(file, what).ifPresent(p -> {
+      throw new Problem(p + " with " + option);
+    });
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file)) {
       bytes = in.readNBytes(MAX_BYTES + 1);

@@ -312,7 +312,16 @@ class FleetConfigLoaderTest {
   void unknownDefaultBenchmarkListsTheDefinedOnes() {
     String y = "benchmarks:\n  meta: {}\ndefault_benchmark: metta\n";
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", y))
-        .hasMessage("f.yaml:3: default_benchmark is 'metta'; expected one of meta");
+        .hasMessage("f.yaml:3: default_benchmark 'metta' is not defined here; define it under benchmarks:, or name"
+            + " one of meta");
+  }
+
+  @Test
+  void defaultBenchmarkWithoutBenchmarksSaysToDefineIt() {
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "default_benchmark: fuse-metadata\n"))
+        .hasMessage("f.yaml:1: default_benchmark 'fuse-metadata' is not defined here; this file defines no"
+            + " benchmarks (only the built-in 'default'), so define it under benchmarks:, e.g. benchmarks:"
+            + " {fuse-metadata: {metrics: [metadata_stat]}}, or drop default_benchmark");
   }
 
   @Test

@@ -51,11 +51,11 @@ public final class Harnesses {
   public static Optional<String> checkMetrics(String harness, List<String> names) {
     List<MetricDef> known = metrics(harness);
     if (known.isEmpty()) {
-      return Optional.of("unknown harness '" + harness + "'; expected one of " + String.join(", ", names()));
+      return Optional.of("unknown harness '" + BenchmarkChecks.quote(String.valueOf(harness)) + "'; expected one of " + String.join(", ", names()));
     }
     for (String n : names) {
       if (metric(harness, n).isEmpty()) {
-        return Optional.of("unknown metric '" + n + "' for harness " + (harness == null || harness.isEmpty() ? FLEETBENCH : harness)
+        return Optional.of("unknown metric '" + BenchmarkChecks.quote(n) + "' for harness " + (harness == null || harness.isEmpty() ? FLEETBENCH : harness)
             + "; expected one of " + String.join(", ", known.stream().map(MetricDef::name).toList()));
       }
     }

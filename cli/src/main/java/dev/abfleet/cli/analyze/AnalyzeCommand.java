@@ -176,6 +176,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
   /** What {@code reader} makes of the file's lines; a file that cannot be read is a Problem. */
   private static <T> T open(Path file, LinesReader<T> reader) {
+    dev.abfleet.model.RegularFiles.special(file, "file of samples").ifPresent(p -> {
+      throw new Problem(p);
+    });
     try (TextLines in = new TextLines(Files.newInputStream(file))) {
       return reader.read(in);
     } catch (NoSuchFileException e) {

@@ -18,7 +18,6 @@ import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.KernelImage;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -78,15 +77,9 @@ final class BisectStart {
   }
 
   private void check(Path k) {
-    if (simulation() && !Files.isRegularFile(k)) {
-      throw new Problem(k + ": not a file; for --hypervisor sim pass sim placeholder kernels"
-          + " (abfleet sim-kernels writes them)");
-    }
-    if (!simulation()) {
-      KernelImage.check(k).ifPresent(p -> {
-        throw new Problem(k + ": " + p);
-      });
-    }
+    (simulation() ? dev.abfleet.worker.sim.SimArtifacts.checkKernel(k) : KernelImage.check(k)).ifPresent(p -> {
+      throw new Problem(k + ": " + p);
+    });
     try {
       sha256.add(ArtifactCache.sha256(k));
       kernels.add(k.toAbsolutePath().normalize());

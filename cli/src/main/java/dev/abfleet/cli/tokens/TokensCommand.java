@@ -14,6 +14,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -73,15 +74,29 @@ public final class TokensCommand implements Callable<Integer> {
         description = "read (list, show, watch), submit (+ submit, cancel own), operator (+ hosts, tokens, cancel any).")
     String role;
 
+    @Option(names = "--output", paramLabel = "FILE",
+        description = "Write the token to FILE, created new and readable by its owner only (mode 0600), instead of"
+            + " printing it. A shell redirect (> FILE) makes the file with the umask, often world-readable.")
+    Path output;
+
     PrintStream out = System.out;
     PrintStream err = System.err;
 
     @Override
     public Integer call() {
+      if (output != null) {
+        TokenFiles.checkNew(output);
+      }
       CreatedToken t = target.call(stub -> stub.createToken(
           CreateTokenRequest.newBuilder().setName(name).setRole(role).build()));
-      err.println("abfleet: token " + t.getId() + " (" + t.getName() + ", role " + t.getRole()
-          + ") created; it is shown once, store it now (e.g. in a file for --token-file)");
+      String created = "abfleet: token " + t.getId() + " (" + t.getName() + ", role " + t.getRole() + ") created";
+      if (output != null) {
+        TokenFiles.write(output, t.getToken());
+        err.println(created + "; written to " + output + " (mode 0600); pass it with --token-file " + output);
+        return ExitCodes.OK;
+      }
+      err.println(created + "; it is shown once, store it now (e.g. with --output FILE, a file only you can read,"
+          + " for --token-file)");
       out.println(t.getToken());
       return ExitCodes.OK;
     }

@@ -94,8 +94,8 @@ public class HostileFleetYamlTest {
             "gating metric 'seq_read' is not measured", "add it to metrics or remove it from gating"),
         new FileCase("benchmark name with shell metacharacters", text("benchmarks:\n  'x; rm -rf /': {}\n"),
             "benchmark name 'x; rm -rf /'", "may only use letters, digits"),
-        new FileCase("unknown default benchmark", text("default_benchmark: nope\n"), "default_benchmark is 'nope'",
-            "expected one of default"),
+        new FileCase("unknown default benchmark", text("default_benchmark: nope\n"),
+            "default_benchmark 'nope' is not defined here", "define it under benchmarks:"),
         new FileCase("unknown hypervisor in a schedule", text("""
             schedules:
               - {name: n, cron: "30 2 * * *", candidate: {path: /k}, baseline: last_accepted,

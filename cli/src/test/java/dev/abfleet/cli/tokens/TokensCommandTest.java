@@ -105,4 +105,43 @@ class TokensCommandTest {
       assertThat(err.toString()).contains("role 'admin': expected one of read, submit, operator");
     }
   }
+
+  @Test
+  void createWritesTheTokenToANewFileOnlyItsOwnerCanRead(@TempDir Path dir) throws Exception {
+    Path certs = dir.resolve("certs");
+    assertThat(run("certs", "init", "--dir", certs.toString())).isZero();
+    assertThat(run("certs", "issue", "--controller", "c", "--san", "127.0.0.1", "--dir", certs.toString())).isZero();
+    Path bootstrap = dir.resolve("home/controller/operator.token");
+    ControllerSettings settings = ControllerSettings.inMemory().withSecurity(new Security(
+        new Security.Tls(certs.resolve("ca.pem"), certs.resolve("c.pem"), certs.resolve("c-key.pem")),
+        Security.AuthMode.TOKENS, bootstrap));
+    try (ControllerNode node = ControllerNode.start(settings)) {
+      String[] auth = {"--controller", "127.0.0.1:" + node.grpcPort(), "--ca", certs.resolve("ca.pem").toString(),
+          "--token-file", bootstrap.toString()};
+      Path file = dir.resolve("ci.token");
+      stdout();
+
+      assertThat(run(concat(new String[] {"tokens", "create", "--name", "ci", "--role", "submit", "--output",
+          file.toString()}, auth))).isZero();
+
+      assertThat(stdout()).isEmpty();
+      assertThat(Files.readString(file)).matches("abf_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n");
+      assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+          java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+          java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+      String first = Files.readString(file);
+
+      assertThat(run(concat(new String[] {"tokens", "create", "--name", "ci2", "--role", "submit", "--output",
+          file.toString()}, auth))).isEqualTo(ExitCodes.BAD_INPUT);
+      assertThat(err.toString()).contains("--output " + file + ": exists; name a new file");
+      assertThat(Files.readString(file)).isEqualTo(first);
+      assertThat(run(concat(new String[] {"tokens", "list"}, auth))).isZero();
+      assertThat(stdout()).doesNotContain("ci2");
+    }
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    return java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b))
+        .toArray(String[]::new);
+  }
 }

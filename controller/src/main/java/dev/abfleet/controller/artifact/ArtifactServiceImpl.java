@@ -79,6 +79,10 @@ public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncServi
           return;
         }
         try {
+          if (c.getData().size() > CHUNK_BYTES) {
+            throw new StoreException(StoreException.Kind.INVALID, "chunk at offset " + c.getOffset() + " holds "
+                + c.getData().size() + " bytes; send at most " + CHUNK_BYTES + " bytes (1 MiB) per chunk");
+          }
           if (upload == null) {
             if (c.getSha256().isEmpty()) {
               throw new StoreException(StoreException.Kind.INVALID, "the first chunk of an upload must carry sha256"
@@ -88,7 +92,8 @@ public final class ArtifactServiceImpl implements ArtifactServiceGrpc.AsyncServi
             sha256 = c.getSha256();
           } else if (!c.getSha256().isEmpty() && !c.getSha256().equals(sha256)) {
             throw new StoreException(StoreException.Kind.INVALID, "chunk at offset " + c.getOffset() + " names "
-                + c.getSha256() + " inside the upload of " + sha256 + "; upload one artifact per call");
+                + dev.abfleet.model.BenchmarkChecks.quote(c.getSha256()) + " inside the upload of " + sha256
+                + "; upload one artifact per call");
           }
           if (crc32c(c.getData()) != c.getCrc32C()) {
             fail(Status.DATA_LOSS.withDescription("chunk at offset " + c.getOffset() + " of " + c.getSha256()

@@ -81,9 +81,8 @@ final class SpecLimits {
     }
   }
 
-  /** {@code value} for a one-line message: control characters as '?', at most 80 characters. */
+  /** {@code value} for a one-line message: control characters as '?', at most 100 characters. */
   static String shown(String value) {
-    String s = CONTROL.matcher(value).replaceAll("?");
-    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    return dev.abfleet.model.BenchmarkChecks.quote(value);
   }
 }

@@ -8,10 +8,13 @@ import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
+import dev.abfleet.model.BenchmarkChecks;
 import dev.abfleet.model.CounterRatio;
+import dev.abfleet.model.WorkloadMetrics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -20,7 +23,6 @@ import java.util.regex.Pattern;
 public final class SpecValidator {
   private SpecValidator() {}
 
-  private static final Pattern ARM_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
   private static final Set<String> HYPERVISORS = Set.of("qemu", "vz", "sim");
   private static final Set<String> ARCHES = Set.copyOf(Arch.NAMES);
@@ -74,7 +76,7 @@ public final class SpecValidator {
     checkGuestArch(spec, problems);
     checkClassBy(policy.classBy(), problems);
     if (!PRIORITIES.contains(spec.priority())) {
-      problems.add("priority: unknown priority '" + spec.priority()
+      problems.add("priority: unknown priority '" + shown(spec.priority())
           + "'; expected one of pr, adhoc, nightly (highest first; empty = adhoc)");
     }
     BenchmarkSpec bench = spec.benchmark();
@@ -84,31 +86,88 @@ public final class SpecValidator {
     if (bench.workload() != null) {
       checkWorkload(bench.workload(), problems);
     }
+    checkNames(spec, problems);
     checkVolume(spec, problems);
     CounterRatio.problems(bench.ratios()).forEach(p -> problems.add("benchmark." + p));
     checkLoad(bench.load(), problems);
     return problems;
   }
 
+  /**
+   * Harness, metrics, gating metrics, volume, cache and modules by the rules fleet.yaml and spec
+   * files follow in the CLI ({@link BenchmarkChecks}): a submission that names an unknown metric
+   * would otherwise run with nothing measured or nothing gating, and a module or harness given as
+   * a path would name a file on the worker.
+   */
+  private static void checkNames(ExperimentSpec spec, List<String> problems) {
+    BenchmarkSpec bench = spec.benchmark();
+    BenchmarkChecks.volume(bench.volume()).ifPresent(p -> problems.add("benchmark.volume: " + p));
+    BenchmarkChecks.cache(bench.cache()).ifPresent(p -> problems.add("benchmark.cache: " + p));
+    for (int i = 0; i < spec.arms().size(); i++) {
+      List<String> modules = spec.arms().get(i).guest().modules();
+      for (int j = 0; j < modules.size(); j++) {
+        String at = "arms[" + i + "].modules[" + j + "]: ";
+        BenchmarkChecks.module(modules.get(j)).ifPresent(p -> problems.add(at + p));
+      }
+    }
+    checkMetricNames(spec, problems);
+  }
+
+  private static void checkMetricNames(ExperimentSpec spec, List<String> problems) {
+    BenchmarkSpec bench = spec.benchmark();
+    // Empty names are SpecLimits' problem, named once there.
+    List<String> metrics = bench.metrics();
+    List<String> gating = spec.policy().gatingMetrics();
+    if (metrics.contains("") || gating.contains("")) {
+      return;
+    }
+    if (bench.workload() == null) {
+      Optional<String> harness = BenchmarkChecks.harness(bench.harness());
+      harness.ifPresent(p -> problems.add("benchmark.harness: " + p));
+      if (harness.isEmpty()) {
+        for (int i = 0; i < metrics.size(); i++) {
+          String at = "benchmark.metrics[" + i + "]: ";
+          BenchmarkChecks.metric(bench.harness(), metrics.get(i)).ifPresent(p -> problems.add(at + p));
+        }
+        for (int i = 0; i < gating.size(); i++) {
+          String at = "policy.gating_metrics[" + i + "]: ";
+          BenchmarkChecks.gating(bench.harness(), metrics, gating.get(i)).ifPresent(p -> problems.add(at + p));
+        }
+      }
+    } else {
+      // A workload reports metrics of its own names; gating names one of them, or any it reports.
+      for (int i = 0; i < metrics.size(); i++) {
+        String at = "benchmark.metrics[" + i + "]: ";
+        WorkloadMetrics.nameProblem(metrics.get(i)).ifPresent(p -> problems.add(at + p));
+      }
+      for (int i = 0; i < gating.size(); i++) {
+        String at = "policy.gating_metrics[" + i + "]: ";
+        String g = gating.get(i);
+        WorkloadMetrics.nameProblem(g).or(() -> metrics.isEmpty() ? Optional.empty()
+            : BenchmarkChecks.gating(bench.harness(), metrics, g)).ifPresent(p -> problems.add(at + p));
+      }
+    }
+  }
+
   /** Transports and daemon cache modes: known names, and only where a host volume is shared. */
   private static void checkVolume(ExperimentSpec spec, List<String> problems) {
     BenchmarkSpec bench = spec.benchmark();
     if (!bench.transport().isEmpty() && !BenchmarkSpec.TRANSPORTS.contains(bench.transport())) {
-      problems.add("benchmark.transport: unknown volume transport '" + bench.transport()
+      problems.add("benchmark.transport: unknown volume transport '" + shown(bench.transport())
           + "'; expected virtiofs, 9p or auto");
     }
     for (ArmSpec arm : spec.arms()) {
       GuestSetup g = arm.guest();
       if (!g.volumeTransport().isEmpty() && !BenchmarkSpec.TRANSPORTS.contains(g.volumeTransport())) {
-        problems.add("arms[" + arm.name() + "].volume_transport: unknown volume transport '" + g.volumeTransport()
+        problems.add("arms[" + shown(arm.name()) + "].volume_transport: unknown volume transport '" + shown(g.volumeTransport())
             + "'; expected virtiofs or 9p (empty = the benchmark's)");
       }
       if (!g.volumeCache().isEmpty() && !GuestSetup.DAEMON_CACHES.contains(g.volumeCache())) {
-        problems.add("arms[" + arm.name() + "].volume_cache: unknown virtio-fs cache mode '" + g.volumeCache()
+        problems.add("arms[" + shown(arm.name()) + "].volume_cache: unknown virtio-fs cache mode '" + shown(g.volumeCache())
             + "'; expected auto, always or none");
       }
       if (!bench.hostVolume() && !(g.volumeTransport().isEmpty() && g.volumeCache().isEmpty())) {
-        problems.add("arms[" + arm.name() + "]: a volume transport or cache is set but benchmark volume is '"
+        problems.add("arms[" + shown(arm.name()) + "]: a volume transport or cache is set but benchmark volume is '"
             + bench.volume() + "'; use a volume: host benchmark, or drop them");
       }
     }
@@ -138,7 +197,7 @@ public final class SpecValidator {
     java.util.Map<String, List<String>> byArch = new java.util.TreeMap<>();
     for (ArmSpec arm : spec.arms()) {
       if (!arm.guest().arch().isEmpty()) {
-        byArch.computeIfAbsent(arm.guest().arch(), k -> new ArrayList<>()).add(arm.name());
+        byArch.computeIfAbsent(shown(arm.guest().arch()), k -> new ArrayList<>()).add(shown(arm.name()));
       }
     }
     if (byArch.size() > 1) {
@@ -158,7 +217,7 @@ public final class SpecValidator {
 
   private static void checkWorkload(WorkloadSpec w, List<String> problems) {
     if (w.files() == null || !SHA256.matcher(w.files().sha256()).matches()) {
-      problems.add("benchmark.workload.files.sha256: '" + (w.files() == null ? "" : w.files().sha256())
+      problems.add("benchmark.workload.files.sha256: '" + shown((w.files() == null ? "" : w.files().sha256()))
           + "' is not a lower-case hex SHA-256; pack the workload directory first (abfleet ab and"
           + " nightly do it for workload.files in fleet.yaml or a spec file)");
     }
@@ -167,7 +226,7 @@ public final class SpecValidator {
       problems.add("benchmark.workload.run: empty; give the command the guest runs, e.g. \"sh run.sh\"");
     }
     if (!w.output().equals("jsonl") && !w.output().equals("gobench")) {
-      problems.add("benchmark.workload.output: unknown format '" + w.output() + "'; expected jsonl or gobench");
+      problems.add("benchmark.workload.output: unknown format '" + shown(w.output()) + "'; expected jsonl or gobench");
     }
     if (w.timeoutS() < 0 || w.timeoutS() > MAX_WORKLOAD_TIMEOUT_S) {
       problems.add("benchmark.workload.timeout_s: " + w.timeoutS() + " is out of range; use 1.."
@@ -177,17 +236,17 @@ public final class SpecValidator {
 
   private static void checkSelector(HostSelector selector, List<String> problems) {
     if (!HYPERVISORS.contains(selector.hypervisor())) {
-      problems.add("selector.hypervisor: unknown hypervisor '" + selector.hypervisor()
+      problems.add("selector.hypervisor: unknown hypervisor '" + shown(selector.hypervisor())
           + "'; expected one of qemu, vz, sim");
     }
     checkHypervisors(selector, problems);
     if (!selector.arch().isEmpty() && !ARCHES.contains(selector.arch())) {
-      problems.add("selector.arch: unknown architecture '" + selector.arch()
+      problems.add("selector.arch: unknown architecture '" + shown(selector.arch())
           + "'; expected x86_64 or aarch64 (empty = any)");
     }
     new TreeMap<>(selector.labels()).forEach((key, value) -> {
       if (!LABEL.matcher(key).matches() || !LABEL.matcher(value).matches()) {
-        problems.add("selector.labels: '" + key + "=" + value + "' is not a valid label; keys and"
+        problems.add("selector.labels: '" + shown(key + "=" + value) + "' is not a valid label; keys and"
             + " values use 1 to 63 of [A-Za-z0-9_./-]");
       }
     });
@@ -200,7 +259,7 @@ public final class SpecValidator {
       String host = selector.hosts().get(i);
       HostNames.check("selector.hosts[" + i + "]", host).ifPresent(problems::add);
       if (!seen.add(host)) {
-        problems.add("selector.hosts[" + i + "]: '" + host + "' is listed twice; list each host once");
+        problems.add("selector.hosts[" + i + "]: '" + shown(host) + "' is listed twice; list each host once");
       }
     }
   }
@@ -215,15 +274,15 @@ public final class SpecValidator {
     for (int i = 0; i < listed.size(); i++) {
       String h = listed.get(i);
       if (!HYPERVISORS.contains(h)) {
-        problems.add("selector.hypervisors[" + i + "]: unknown hypervisor '" + h
+        problems.add("selector.hypervisors[" + i + "]: unknown hypervisor '" + shown(h)
             + "'; expected one of qemu, vz, sim");
       } else if (!seen.add(h)) {
-        problems.add("selector.hypervisors[" + i + "]: '" + h + "' is listed twice; list each"
+        problems.add("selector.hypervisors[" + i + "]: '" + shown(h) + "' is listed twice; list each"
             + " hypervisor once");
       }
     }
     if (!listed.contains(selector.hypervisor())) {
-      problems.add("selector.hypervisor: '" + selector.hypervisor() + "' is not one of"
+      problems.add("selector.hypervisor: '" + shown(selector.hypervisor()) + "' is not one of"
           + " selector.hypervisors " + listed + "; leave hypervisor empty when listing hypervisors");
     }
     if (seen.contains("sim") && seen.size() > 1) {
@@ -245,19 +304,19 @@ public final class SpecValidator {
       String dim = classBy.get(i);
       String at = "policy.class_by[" + i + "]: ";
       if (dim.equals("hypervisor") || dim.equals("accelerator")) {
-        problems.add(at + "'" + dim + "' always separates host classes; remove it");
+        problems.add(at + "'" + shown(dim) + "' always separates host classes; remove it");
       } else if (dim.startsWith(HostClassKey.LABEL)) {
         String key = dim.substring(HostClassKey.LABEL.length());
         if (!LABEL.matcher(key).matches()) {
-          problems.add(at + "'" + dim + "' does not name a label; use label:KEY with KEY of 1 to"
+          problems.add(at + "'" + shown(dim) + "' does not name a label; use label:KEY with KEY of 1 to"
               + " 63 of [A-Za-z0-9_./-], e.g. label:cpu");
         }
       } else if (!HostClassKey.FACTS.contains(dim)) {
-        problems.add(at + "unknown dimension '" + dim + "'; expected cpu_model, arch or"
+        problems.add(at + "unknown dimension '" + shown(dim) + "'; expected cpu_model, arch or"
             + " label:KEY (e.g. label:cpu)");
       }
       if (!seen.add(dim)) {
-        problems.add(at + "'" + dim + "' is listed twice; list each dimension once");
+        problems.add(at + "'" + shown(dim) + "' is listed twice; list each dimension once");
       }
     }
   }
@@ -273,10 +332,14 @@ public final class SpecValidator {
       try {
         Pattern.compile(p);
       } catch (java.util.regex.PatternSyntaxException e) {
-        problems.add("console_patterns[" + i + "]: '" + p + "' is not a valid regular expression ("
+        problems.add("console_patterns[" + i + "]: '" + shown(p) + "' is not a valid regular expression ("
             + e.getDescription() + "); escape special characters, e.g. 'Oops\\['");
       }
     }
+  }
+
+  private static String shown(String value) {
+    return SpecLimits.shown(String.valueOf(value));
   }
 
   private static void checkArms(List<ArmSpec> arms, List<String> problems) {
@@ -297,13 +360,14 @@ public final class SpecValidator {
       if (arm.role() == null) {
         problems.add(at + ".role: missing or unknown; use baseline, candidate or ceiling");
       }
-      if (arm.name() == null || !ARM_NAME.matcher(arm.name()).matches()) {
-        problems.add(at + ".name: '" + arm.name() + "' is not a valid arm name; use [a-zA-Z0-9_.-]+");
+      Optional<String> badName = BenchmarkChecks.armName(arm.name());
+      if (badName.isPresent()) {
+        problems.add(at + ".name: " + badName.get());
       } else if (!names.add(arm.name())) {
-        problems.add(at + ".name: '" + arm.name() + "' is used twice; give each arm its own name");
+        problems.add(at + ".name: '" + shown(arm.name()) + "' is used twice; give each arm its own name");
       }
       if (arm.kernel() == null || !SHA256.matcher(arm.kernel().sha256()).matches()) {
-        problems.add(at + ".kernel.sha256: '" + (arm.kernel() == null ? "" : arm.kernel().sha256())
+        problems.add(at + ".kernel.sha256: '" + shown((arm.kernel() == null ? "" : arm.kernel().sha256()))
             + "' is not a lower-case hex SHA-256; pass the output of sha256sum");
       }
       ArtifactChecks.check(at + ".kernel", arm.kernel(), problems);
@@ -312,22 +376,22 @@ public final class SpecValidator {
       ArtifactChecks.check(at + ".modules_tree", arm.guest().modulesTree(), problems);
       BuildChecks.check(at + ".build", arm.build(), problems);
       if (arm.initrd() != null && !SHA256.matcher(arm.initrd().sha256()).matches()) {
-        problems.add(at + ".initrd.sha256: '" + arm.initrd().sha256()
+        problems.add(at + ".initrd.sha256: '" + shown(arm.initrd().sha256())
             + "' is not a lower-case hex SHA-256; leave it empty for the built-in initramfs");
       }
       String arch = arm.guest().arch();
       if (!arch.isEmpty() && !ARCHES.contains(arch)) {
-        problems.add(at + ".arch: unknown architecture '" + arch + "'; expected x86_64 or aarch64"
+        problems.add(at + ".arch: unknown architecture '" + shown(arch) + "'; expected x86_64 or aarch64"
             + " (empty = read from the kernel)");
       }
       ArtifactRef image = arm.guest().guestImage();
       if (image != null && !SHA256.matcher(image.sha256()).matches()) {
-        problems.add(at + ".guest_image.sha256: '" + image.sha256()
+        problems.add(at + ".guest_image.sha256: '" + shown(image.sha256())
             + "' is not a lower-case hex SHA-256; leave it empty and the worker builds the image");
       }
       ArtifactRef tree = arm.guest().modulesTree();
       if (tree != null && !SHA256.matcher(tree.sha256()).matches()) {
-        problems.add(at + ".modules_tree.sha256: '" + tree.sha256()
+        problems.add(at + ".modules_tree.sha256: '" + shown(tree.sha256())
             + "' is not a lower-case hex SHA-256; leave it empty to use modules_dir");
       }
       if (arm.vcpus() < 0 || arm.memoryMib() < 0) {

@@ -83,7 +83,16 @@ final class GrpcErrors {
   /** A validation failure naming the first {@link #MAX_PROBLEMS} problems and how many more there are. */
   static IllegalArgumentException invalid(List<String> problems) {
     String shown = String.join("; ", problems.subList(0, Math.min(MAX_PROBLEMS, problems.size())));
+    if (shown.length() > MAX_DESCRIPTION) {
+      shown = shown.substring(0, MAX_DESCRIPTION - 3) + "...";
+    }
     return new IllegalArgumentException(problems.size() <= MAX_PROBLEMS ? shown
         : shown + " (and " + (problems.size() - MAX_PROBLEMS) + " more problems)");
   }
+
+  /**
+   * Most characters of problems in one status: the description travels in a response header, and
+   * a client refuses headers over its metadata limit (8 KiB by default) as a transport error.
+   */
+  static final int MAX_DESCRIPTION = 1900;
 }

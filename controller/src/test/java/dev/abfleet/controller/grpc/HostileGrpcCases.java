@@ -198,6 +198,25 @@ final class HostileGrpcCases {
             "use 1 to 128 of"),
         new UnaryCase("unknown priority", submit(b -> b.setPriority("urgent")), Code.INVALID_ARGUMENT,
             "unknown priority 'urgent'", "expected one of pr, adhoc, nightly"),
+        new UnaryCase("unknown gating metric", submit(b -> b.setPolicy(b.getPolicy().toBuilder().clearGatingMetrics()
+            .addGatingMetrics("nosuch"))), Code.INVALID_ARGUMENT,
+            "policy.gating_metrics[0]: gating metric 'nosuch' is not measured", "add it to metrics or remove it"),
+        new UnaryCase("unknown metric", submit(b -> b.setBenchmark(b.getBenchmark().toBuilder().addMetrics("nosuch"))),
+            Code.INVALID_ARGUMENT, "unknown metric 'nosuch' for harness fleetbench", "expected one of metadata_stat"),
+        new UnaryCase("unknown volume", submit(b -> b.setBenchmark(b.getBenchmark().toBuilder().setVolume("cloud"))),
+            Code.INVALID_ARGUMENT, "benchmark.volume: unknown volume 'cloud'", "expected one of guest, host"),
+        new UnaryCase("harness as a path out of the root", submit(b -> b.setBenchmark(b.getBenchmark().toBuilder()
+            .setHarness("../../bin/sh"))), Code.INVALID_ARGUMENT,
+            "benchmark.harness: unknown harness '../../bin/sh'", "a name, not a path"),
+        new UnaryCase("module as a path out of the root", candidate(a -> a.mergeBoot(BootSpec.newBuilder()
+            .addModules("../../../etc/shadow").build())), Code.INVALID_ARGUMENT,
+            "arms[1].modules[0]: '../../../etc/shadow' is not a module name", "no path, no .ko"),
+        new UnaryCase("absolute module path", candidate(a -> a.mergeBoot(BootSpec.newBuilder()
+            .addModules("/etc/shadow").build())), Code.INVALID_ARGUMENT,
+            "arms[1].modules[0]: '/etc/shadow' is not a module name", "the name modprobe takes"),
+        new UnaryCase("label value of 10 KB", submit(b -> b.setSelector(HostSelector.newBuilder()
+            .putLabels("pool", "x".repeat(10_240)))), Code.INVALID_ARGUMENT,
+            "selector.labels: 'pool=xxxx", "keys and values use 1 to 63"),
         new UnaryCase("get with a path as id", s -> s.experiments().getExperiment(GetExperimentRequest.newBuilder()
             .setExperimentId("../../etc/passwd").build()), Code.INVALID_ARGUMENT,
             "'../../etc/passwd' is not a valid experiment id", idForm),

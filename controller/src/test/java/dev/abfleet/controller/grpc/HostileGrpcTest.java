@@ -112,12 +112,18 @@ class HostileGrpcTest extends ControllerNodeTest {
     assertNothingRecorded();
   }
 
+  /** Longest description a refusal may carry: five problems, each quoting at most 100 characters. */
+  static final int MAX_DESCRIPTION = 2048;
+
   static void assertClear(StatusRuntimeException e, io.grpc.Status.Code code, String problem, String fix) {
     assertThat(e).as("the call must fail").isNotNull();
     String description = String.valueOf(e.getStatus().getDescription());
     assertThat(e.getStatus().getCode()).as(description).isEqualTo(code);
     assertThat(description).contains(problem).contains(fix);
     assertThat(description.lines().count()).as(description).isEqualTo(1);
+    // A status travels in a header: a description echoing a 10 KB value would exceed the client's
+    // metadata limit and reach it as a transport error instead of the problem.
+    assertThat(description.length()).as(description).isLessThanOrEqualTo(MAX_DESCRIPTION);
     assertThat(HostileInputs.leaksInternals(description)).as(description).isFalse();
   }
 

@@ -116,6 +116,8 @@ final class HostileStreamCases {
         new StreamCase("upload chunk past the declared size", List.of(chunk(hex, 4, 0, data).toByteArray()),
             Code.FAILED_PRECONDITION, "ends past the declared size of 4 bytes", "declare the artifact's whole size"),
         new StreamCase("upload chunk at a far offset", List.of(chunk(hex, 1 << 20, 1 << 19, data).toByteArray()),
-            Code.FAILED_PRECONDITION, "does not continue the 0 bytes held", "send from offset 0"));
+            Code.FAILED_PRECONDITION, "does not continue the 0 bytes held", "send from offset 0"),
+        new StreamCase("upload chunk of 2 MiB", List.of(chunk(hex, 2 << 20, 0, new byte[2 << 20]).toByteArray()),
+            Code.INVALID_ARGUMENT, "chunk at offset 0 holds 2097152 bytes", "send at most 1048576 bytes (1 MiB)"));
   }
 }

@@ -212,15 +212,25 @@ public final class ArtifactCache {
   }
 
   static Path localPath(String uri) {
+    Path path;
     if (uri.startsWith("file:")) {
-      return Path.of(URI.create(uri));
+      path = Path.of(URI.create(uri));
+    } else {
+      int colon = uri.indexOf(':');
+      int slash = uri.indexOf('/');
+      if (colon > 1 && (slash < 0 || colon < slash)) {
+        throw new IllegalArgumentException("unsupported artifact URI scheme '" + uri.substring(0, colon)
+            + "' in " + uri + "; only local paths, file:// URIs and " + ArtifactUri.PREFIX + "<hex> are staged");
+      }
+      path = Path.of(uri);
     }
-    int colon = uri.indexOf(':');
-    int slash = uri.indexOf('/');
-    if (colon > 1 && (slash < 0 || colon < slash)) {
-      throw new IllegalArgumentException("unsupported artifact URI scheme '" + uri.substring(0, colon)
-          + "' in " + uri + "; only local paths, file:// URIs and " + ArtifactUri.PREFIX + "<hex> are staged");
+    // The controller refuses these too; a worker does not rely on it to stay inside the path it was given.
+    for (Path segment : path) {
+      if (segment.toString().equals("..")) {
+        throw new IllegalArgumentException("artifact uri " + uri + " contains '..'; send an absolute, normalized"
+            + " path");
+      }
     }
-    return Path.of(uri);
+    return path;
   }
 }

@@ -1,5 +1,6 @@
 package dev.abfleet.worker.artifact;
 
+import dev.abfleet.model.RegularFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -55,6 +56,10 @@ public final class KernelImage {
     if (Files.isDirectory(path)) {
       return problem("kernel image " + path + " is a directory; pass the vmlinuz/bzImage/Image file inside it"
           + " (for an unpacked Debian package: boot/vmlinuz-*)");
+    }
+    Optional<String> special = RegularFiles.special(path, "kernel image");
+    if (special.isPresent()) {
+      return problem("kernel image " + special.get());
     }
     byte[] head = new byte[BZIMAGE_MAGIC_AT + BZIMAGE_MAGIC.length];
     long size;

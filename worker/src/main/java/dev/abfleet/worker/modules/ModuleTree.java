@@ -74,9 +74,20 @@ public record ModuleTree(Path dir, String release) {
     return Files.isDirectory(dir) ? Optional.of(new ModuleTree(dir, release)) : Optional.empty();
   }
 
-  /** The path of a module file named by modules.dep. */
-  public Path file(String relative) {
-    return dir.resolve(relative);
+  /**
+   * The path of a module file named by modules.dep, inside this tree: a modules.dep (say, in a
+   * tree a client uploaded) naming {@code ../../etc/shadow} or an absolute path never makes the
+   * worker read, and put in a guest, a file outside the tree.
+   *
+   * @throws IOException the name climbs out of the tree
+   */
+  public Path file(String relative) throws IOException {
+    Path file = dir.resolve(relative).normalize();
+    if (!file.startsWith(dir) || file.equals(dir)) {
+      throw new IOException("modules.dep of " + dir + " names '" + relative + "', outside the module tree;"
+          + " regenerate it with depmod (module paths are relative to the tree)");
+    }
+    return file;
   }
 
   /**

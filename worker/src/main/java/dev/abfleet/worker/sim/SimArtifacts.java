@@ -2,13 +2,17 @@ package dev.abfleet.worker.sim;
 
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.worker.artifact.CacheFiles;
+import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.artifact.Sha256;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Placeholder files for simulated boots. A sim boot never reads its kernel or initrd, but the
@@ -48,6 +52,35 @@ public final class SimArtifacts {
   public static Artifact kernelAt(Path file, Map<String, Double> effects) throws IOException {
     return write(file, SimKernelEffects.format(file.getFileName().toString().replaceFirst("^sim-kernel-", ""),
         effects));
+  }
+
+  /**
+   * The problem with {@code file} as the kernel of an arm on sim hosts, or empty: a placeholder
+   * (its first line {@link SimKernelEffects#MARKER}, its effects well-formed) or a real kernel
+   * image (which simulates no effect). A random binary, a text file or an empty file is neither:
+   * it would be uploaded and "booted" as though it were a kernel.
+   */
+  public static Optional<String> checkKernel(Path file) {
+    KernelImage.Inspection image = KernelImage.inspect(file);
+    if (image.ok()) {
+      return Optional.empty();
+    }
+    if (!Files.isRegularFile(file)) {
+      return Optional.of(image.problem() + " (or a sim placeholder kernel: abfleet sim-kernels writes them)");
+    }
+    byte[] head;
+    try (InputStream in = Files.newInputStream(file)) {
+      head = in.readNBytes(SimKernelEffects.MAX_BYTES + 1);
+    } catch (IOException e) {
+      return Optional.of(file + " is not readable (" + e.getMessage() + "); fix its permissions or pass another file");
+    }
+    String text = new String(head, StandardCharsets.UTF_8);
+    if (head.length > SimKernelEffects.MAX_BYTES || !text.startsWith(SimKernelEffects.MARKER)) {
+      return Optional.of(file + " is neither a sim placeholder kernel (its first line starts '"
+          + SimKernelEffects.MARKER + "') nor a kernel image; write placeholders with abfleet sim-kernels --dir DIR");
+    }
+    List<String> errors = SimKernelEffects.parse(text).errors();
+    return errors.isEmpty() ? Optional.empty() : Optional.of(file + ": " + errors.get(0));
   }
 
   /** The placeholder initramfs under {@code home}/sim. */

@@ -79,6 +79,16 @@ class ArtifactCacheTest {
   }
 
   @Test
+  void rejectsAPathThatClimbsOutWithDotDot() throws Exception {
+    Path src = source("abc");
+    String climbing = dir.resolve("cache").resolve("..").resolve(src.getFileName()).toString();
+
+    assertThatThrownBy(() -> new ArtifactCache(dir.resolve("cache")).stage(ABC, climbing))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contains '..'");
+    assertThat(dir.resolve("cache/sha256/" + ABC)).doesNotExist();
+  }
+
+  @Test
   void rejectsMalformedHash() {
     assertThatThrownBy(() -> new ArtifactCache(dir).stage("abc123", "/x"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'abc123'");

@@ -32,6 +32,17 @@ class KernelImageTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(10)
+  @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+  void rejectsAFifoWithoutOpeningIt() throws Exception {
+    Path pipe = dir.resolve("vmlinuz");
+    assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).isZero();
+
+    assertThat(KernelImage.check(pipe)).hasValueSatisfying(m ->
+        assertThat(m).contains(pipe.toString(), "is a FIFO (named pipe), not a regular file"));
+  }
+
+  @Test
   void rejectsDirectory() {
     assertThat(KernelImage.check(dir)).hasValueSatisfying(m -> assertThat(m).contains("is a directory"));
   }

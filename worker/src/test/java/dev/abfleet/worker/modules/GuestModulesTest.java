@@ -1,6 +1,7 @@
 package dev.abfleet.worker.modules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.abfleet.worker.process.CommandRunner;
 import java.io.IOException;
@@ -60,6 +61,20 @@ class GuestModulesTest {
         "virtio_pci_modern_dev.ko", "virtio_pci_legacy_dev.ko", "virtio_pci.ko", "9pnet.ko", "9pnet_virtio.ko",
         "netfs.ko", "fscache.ko", "9p.ko");
     assertThat(new String(s.modules().get(9).bytes(), StandardCharsets.UTF_8)).isEqualTo("ELF of 9p.ko");
+  }
+
+  @Test
+  void refusesAModulesDepNamingAFileOutsideTheTree() throws Exception {
+    Path kernel = packageWithTree("6.1.0-50-amd64", "generic-6.1.0-50-amd64");
+    Path tree = dir.resolve("pkg/lib/modules/6.1.0-50-amd64");
+    Files.writeString(Files.createDirectories(dir.resolve("secret")).resolve("9p.ko"), "not for a guest");
+    Files.writeString(tree.resolve("modules.dep"), Files.readString(tree.resolve("modules.dep"))
+        .replace("kernel/fs/9p/9p.ko", "../../../../secret/9p.ko"));
+
+    assertThatThrownBy(() -> modules().select(new GuestModules.Request(kernel, "", NINE_P, "9p", List.of())))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("modules.dep of " + tree + " names '../../../../secret/9p.ko', outside the module tree;"
+            + " regenerate it with depmod (module paths are relative to the tree)");
   }
 
   @Test

@@ -29,6 +29,9 @@ public final class JsonlReader {
   public static final String EXAMPLE = "{\"arm\":\"base\",\"boot\":\"b1\",\"metric\":\"stat\",\"value\":1.5}";
   private static final String NEEDS = "; every sample line needs arm, boot, metric and value";
   public static final String DEFAULT_EXPERIMENT = "default";
+  /** How a boot ended, as the controller's JSON report and the wire spell it; "ok" = measured. */
+  public static final List<String> STATUSES = List.of("ok", "boot_failed", "timeout", "harness_failed", "infra",
+      "config");
   /** A file with this many bad lines is not read further (a binary file, the wrong file). */
   public static final int MAX_BAD_LINES = 100;
 
@@ -106,7 +109,17 @@ public final class JsonlReader {
     }
     String experiment = string(f, "experiment");
     String status = string(f, "status");
+    if (status != null && !STATUSES.contains(status)) {
+      return "status '" + excerpt(status) + "' is not a boot status; expected one of " + String.join(", ", STATUSES)
+          + " (leave status out for a measured boot)";
+    }
     boolean failed = status != null && !status.equals("ok");
+    Object warmup = f.get("warmup");
+    if (warmup != null && !(warmup instanceof Boolean)) {
+      return "warmup " + (warmup instanceof String s ? "\"" + excerpt(s) + "\"" : excerpt(string(f, "warmup")))
+          + " is not a boolean; write true or false (JSON booleans, unquoted), or leave warmup out for a measured"
+          + " value";
+    }
     Object pair = wholeNumber(f, "pair");
     if (pair instanceof String problem) {
       return problem;
@@ -143,7 +156,7 @@ public final class JsonlReader {
     }
     return new Sample(experiment == null ? DEFAULT_EXPERIMENT : experiment, arm,
         string(f, "host"), (Integer) pair, boot, failed ? null : metric, value, string(f, "unit"),
-        better, Boolean.TRUE.equals(f.get("warmup")), failed, order, where, (String) hostClass,
+        better, Boolean.TRUE.equals(warmup), failed, order, where, (String) hostClass,
         (Integer) iteration);
   }
 
@@ -157,6 +170,10 @@ public final class JsonlReader {
       return d.intValue();
     }
     return raw == null ? null : name + " must be a number, got \"" + raw + "\"";
+  }
+
+  private static String excerpt(String s) {
+    return dev.abfleet.model.BenchmarkChecks.quote(s);
   }
 
   private static String string(Map<String, Object> f, String name) {

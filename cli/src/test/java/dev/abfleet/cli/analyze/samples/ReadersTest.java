@@ -33,6 +33,32 @@ class ReadersTest {
   }
 
   @Test
+  void rejectsAnUnknownStatusNamingTheLineAndTheAcceptedValues() throws IOException {
+    Parsed p = jsonl("{\"arm\":\"a\",\"boot\":\"b1\",\"status\":\"exploded\"}\n");
+
+    assertThat(p.samples()).isEmpty();
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "in.jsonl:1: status 'exploded' is not a boot status; expected one of ok, boot_failed, timeout,"
+            + " harness_failed, infra, config (leave status out for a measured boot)");
+  }
+
+  @Test
+  void rejectsAWarmupThatIsNotABoolean() throws IOException {
+    String head = "{\"arm\":\"a\",\"boot\":\"b1\",\"metric\":\"m\",\"value\":1,\"warmup\":";
+    Parsed p = jsonl(head + "\"yes\"}\n" + head + "\"false\"}\n" + head + "1}\n" + head + "true}\n"
+        + head + "false}\n");
+
+    assertThat(p.errors()).extracting(ParseError::toString).containsExactly(
+        "in.jsonl:1: warmup \"yes\" is not a boolean; write true or false (JSON booleans, unquoted), or leave"
+            + " warmup out for a measured value",
+        "in.jsonl:2: warmup \"false\" is not a boolean; write true or false (JSON booleans, unquoted), or leave"
+            + " warmup out for a measured value",
+        "in.jsonl:3: warmup 1 is not a boolean; write true or false (JSON booleans, unquoted), or leave"
+            + " warmup out for a measured value");
+    assertThat(p.samples()).extracting(Sample::warmup).containsExactly(true, false);
+  }
+
+  @Test
   void experimentDefaultsToOne() throws IOException {
     Parsed p = jsonl("{\"arm\":\"a\",\"boot\":\"b\",\"metric\":\"m\",\"value\":1}\n");
     assertThat(p.samples().get(0).experiment()).isEqualTo(JsonlReader.DEFAULT_EXPERIMENT);
