@@ -126,16 +126,31 @@ final class ControllerCommand implements Callable<Integer> {
         throw new Problem(e.getMessage());
       }
       CountDownLatch stop = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      Thread closeOnExit = new Thread(() -> {
         node.close();
         stop.countDown();
-      }));
+      });
+      Runtime.getRuntime().addShutdownHook(closeOnExit);
+      // A failed store ends the process (non-zero) instead of leaving a zombie that answers
+      // some calls and fails every write.
+      node.storeFailure().thenRun(stop::countDown);
       System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
       for (var schedule : s.nightly().schedules()) {
         System.err.println("abfleet controller: schedule " + schedule.name() + " (" + schedule.cron() + ", "
             + schedule.zone().getId() + ")" + (schedule.simulation() ? ": " + NightlySchedules.SIMULATION : ""));
       }
       stop.await();
+      var failure = node.storeFailure().toCompletableFuture();
+      if (failure.isDone()) {
+        System.err.println("abfleet controller: " + failure.join().message());
+        try {
+          Runtime.getRuntime().removeShutdownHook(closeOnExit);
+          node.close();
+        } catch (IllegalStateException shuttingDown) {
+          // SIGTERM came too: the hook closes the node.
+        }
+        return ExitCodes.FAILED;
+      }
     }
     return ExitCodes.OK;
   }

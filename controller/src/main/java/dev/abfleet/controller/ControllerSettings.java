@@ -112,10 +112,23 @@ public record ControllerSettings(
     return defaults().withStore(Store.IN_MEMORY, "");
   }
 
-  /** JDBC URL of an embedded H2 database in {@code file} (H2 appends .mv.db). */
+  /**
+   * JDBC URL of an embedded H2 database in {@code file} (H2 appends .mv.db), with its memory
+   * bounded: a page cache of {@link #H2_CACHE_KB} KiB (H2's default scales with the heap and took
+   * a 384 MiB controller out of memory together with large query results), and query results
+   * beyond {@link #H2_MAX_MEMORY_ROWS} rows buffered on disk instead of the heap. H2 does not
+   * close the database from a shutdown hook of its own: on SIGTERM it would close under the
+   * journal's last writes; the node closes it once the actor system has stopped.
+   */
   public static String h2FileUrl(Path file) {
-    return "jdbc:h2:file:" + file.toAbsolutePath() + ";AUTO_SERVER=FALSE";
+    return "jdbc:h2:file:" + file.toAbsolutePath() + ";AUTO_SERVER=FALSE;DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=" + H2_CACHE_KB
+        + ";MAX_MEMORY_ROWS=" + H2_MAX_MEMORY_ROWS;
   }
+
+  /** H2's page cache, in KiB. */
+  static final int H2_CACHE_KB = 16 * 1024;
+  /** Rows of one query result H2 keeps in memory; more go to a temporary file. */
+  static final int H2_MAX_MEMORY_ROWS = 2_000;
 
   /** $ABFLEET_HOME, or ~/.cache/abfleet. */
   public static Path abfleetHome() {
