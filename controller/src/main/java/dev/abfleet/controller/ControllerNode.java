@@ -191,6 +191,14 @@ public final class ControllerNode implements AutoCloseable {
               id -> ClusterSharding.get(system).entityRefFor(ExperimentEntity.TYPE_KEY, id),
               BisectEntity.POLL, settings.askTimeout(), java.time.Clock.systemUTC())));
       if (jdbc) {
+        new dev.abfleet.controller.experiment.ExperimentCatalog(system).backfill().whenComplete((n, e) -> {
+          if (e != null) {
+            log.warn("could not fill the experiments' catalogue from the journal (listings miss the"
+                + " experiments without a row until they next change): {}", e.toString());
+          } else if (n > 0) {
+            log.info("experiments' catalogue: {} row(s) written from the journal", n);
+          }
+        });
         new BisectCatalog(system).wakeRunning(ClusterSharding.get(system)).whenComplete((n, e) -> {
           if (e != null) {
             log.warn("could not wake the running bisects (they resume when next asked about): {}", e.toString());
