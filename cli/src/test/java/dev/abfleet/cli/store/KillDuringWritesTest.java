@@ -106,12 +106,18 @@ class KillDuringWritesTest {
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort()).usePlaintext().build();
       try {
         var client = ExperimentServiceGrpc.newBlockingStub(channel);
+        List<String> lost = new ArrayList<>();
+        for (String id : acknowledged) {
+          try {
+            assertThat(client.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build())
+                .getSpec().getName()).isEqualTo("kill");
+          } catch (StatusRuntimeException e) {
+            lost.add(id + ": " + e.getStatus().getCode());
+          }
+        }
+        assertThat(lost).as("acknowledged, then lost with the process").isEmpty();
         Eventually.await("every acknowledged experiment listed", Duration.ofSeconds(60),
             () -> listAll(client).containsAll(acknowledged));
-        for (String id : acknowledged) {
-          assertThat(client.getExperiment(GetExperimentRequest.newBuilder().setExperimentId(id).build())
-              .getSpec().getName()).isEqualTo("kill");
-        }
       } finally {
         channel.shutdownNow();
       }
