@@ -397,6 +397,7 @@ public final class ControllerNode implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     terminate(system);
+    dev.abfleet.controller.experiment.CatalogTable.get(system).close();
     closeTokens(tokens);
     if (watchdog != null) {
       watchdog.close();

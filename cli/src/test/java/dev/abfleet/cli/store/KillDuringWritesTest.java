@@ -101,7 +101,9 @@ class KillDuringWritesTest {
     assertThat(check.exit()).as(check.err()).isEqualTo(ExitCodes.OK);
 
     ControllerSettings settings = ControllerSettings.defaults().withGrpc("127.0.0.1", 0).withStore(
-        ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(home.resolve("store").resolve("controller")));
+        ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(home.resolve("store").resolve("controller")))
+        // The check below asks for each of hundreds of experiments: not a client to rate-limit.
+        .withLimits(dev.abfleet.model.Limits.unlimited());
     try (ControllerNode node = ControllerNode.start(settings)) {
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort()).usePlaintext().build();
       try {

@@ -87,7 +87,11 @@ public final class CatalogTable implements Extension {
       waiting.put(summary.id(), summary);
     }
     if (first) {
-      thread.execute(this::drain);
+      try {
+        thread.execute(this::drain);
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        // The node is stopping: the entity records again when it next recovers.
+      }
     }
   }
 
@@ -194,18 +198,33 @@ public final class CatalogTable implements Extension {
         update.setString(5, s.priority());
         update.setString(6, clip(s.message()));
         update.setString(7, s.id());
-        if (update.executeUpdate() == 0) {
-          insert.setString(1, s.id());
-          insert.setString(2, s.name());
-          insert.setString(3, s.state());
-          insert.setInt(4, s.pairsDone());
-          insert.setInt(5, s.pairsWanted());
-          insert.setLong(6, s.createdAtMs());
-          insert.setString(7, s.priority());
-          insert.setString(8, clip(s.message()));
-          insert.executeUpdate();
+        if (update.executeUpdate() == 0 && !insert(insert, s)) {
+          // Another node inserted it meanwhile (two nodes backfilling at start): update that row.
+          update.executeUpdate();
         }
       }
+    }
+  }
+
+  /** Inserts {@code s}; false when a row with its id exists already. */
+  private static boolean insert(PreparedStatement insert, ExperimentCatalog.Summary s) throws SQLException {
+    insert.setString(1, s.id());
+    insert.setString(2, s.name());
+    insert.setString(3, s.state());
+    insert.setInt(4, s.pairsDone());
+    insert.setInt(5, s.pairsWanted());
+    insert.setLong(6, s.createdAtMs());
+    insert.setString(7, s.priority());
+    insert.setString(8, clip(s.message()));
+    try {
+      insert.executeUpdate();
+      return true;
+    } catch (SQLException e) {
+      // 23505: unique violation (SQL standard; H2 and PostgreSQL both use it).
+      if ("23505".equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
     }
   }
 
@@ -231,12 +250,26 @@ public final class CatalogTable implements Extension {
     return null;
   }
 
-  private void shutdown() {
-    if (thread == null) {
+  /**
+   * Writes what waits, closes the connection and stops the thread; waits up to 5 s for it. After
+   * the actor system has stopped (nothing records any more), so that the H2 file is closed when
+   * the node's close returns. Idempotent.
+   */
+  public void close() {
+    if (thread == null || thread.isShutdown()) {
       return;
     }
-    thread.execute(() -> connection = close(connection));
+    try {
+      thread.execute(() -> connection = close(connection));
+    } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+      return;
+    }
     thread.shutdown();
+    try {
+      thread.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -256,7 +289,7 @@ public final class CatalogTable implements Extension {
       CatalogTable table = jdbc
           ? new CatalogTable(c.getString(db + "url"), c.getString(db + "user"), c.getString(db + "password"))
           : new CatalogTable("", "", "");
-      system.getWhenTerminated().thenRun(table::shutdown);
+      system.getWhenTerminated().thenRun(table::close);
       return table;
     }
   }
