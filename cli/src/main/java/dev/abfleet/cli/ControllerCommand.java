@@ -144,10 +144,14 @@ final class ControllerCommand implements Callable<Integer> {
         throw new Problem(e.getMessage());
       }
       CountDownLatch stop = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      Thread closeOnExit = new Thread(() -> {
         node.close();
         stop.countDown();
-      }));
+      });
+      Runtime.getRuntime().addShutdownHook(closeOnExit);
+      // A failed store ends the process (non-zero) instead of leaving a zombie that answers
+      // some calls and fails every write.
+      node.storeFailure().thenRun(stop::countDown);
       System.err.println("abfleet controller: gRPC on " + s.grpcHost() + ":" + node.grpcPort() + ", cluster node " + node.nodeAddress());
       ControllerConfigs.warnIfPlaintext(s.withGrpc(s.grpcHost(), node.grpcPort()), plaintext);
       for (var schedule : s.nightly().schedules()) {
@@ -155,6 +159,17 @@ final class ControllerCommand implements Callable<Integer> {
             + schedule.zone().getId() + ")" + (schedule.simulation() ? ": " + NightlySchedules.SIMULATION : ""));
       }
       stop.await();
+      var failure = node.storeFailure().toCompletableFuture();
+      if (failure.isDone()) {
+        System.err.println("abfleet controller: " + failure.join().message());
+        try {
+          Runtime.getRuntime().removeShutdownHook(closeOnExit);
+          node.close();
+        } catch (IllegalStateException shuttingDown) {
+          // SIGTERM came too: the hook closes the node.
+        }
+        return ExitCodes.FAILED;
+      }
     }
     return ExitCodes.OK;
   }

@@ -14,7 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** fleet.yaml's controller section to {@link ControllerSettings}. */
-final class ControllerConfigs {
+public final class ControllerConfigs {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerConfigs.class);
 
   private ControllerConfigs() {}
@@ -141,7 +141,7 @@ final class ControllerConfigs {
   }
 
   /** The directory of the H2 store, or null when the store is PostgreSQL. */
-  static Path h2Dir(FleetConfig config, Path home) {
+  public static Path h2Dir(FleetConfig config, Path home) {
     FleetConfig.Store store = config.controller().store();
     if (store.kind().equals("postgres")) {
       return null;
@@ -150,7 +150,7 @@ final class ControllerConfigs {
   }
 
   /** How the user named the H2 store directory, for messages. */
-  static String h2DirOrigin(FleetConfig config, String homeOrigin) {
+  public static String h2DirOrigin(FleetConfig config, String homeOrigin) {
     return config.controller().store().path().isEmpty() ? homeOrigin
         : "controller.store.path " + config.controller().store().path() + " (fleet.yaml)";
   }

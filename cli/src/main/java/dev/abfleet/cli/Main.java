@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       dev.abfleet.cli.plan.PlanCommand.class,
       DemoCommand.class,
       ControllerCommand.class,
+      dev.abfleet.cli.store.StoreCommand.class,
       WorkerCommand.class,
       dev.abfleet.cli.sim.SimFleetCommand.class,
       dev.abfleet.cli.sim.SimKernelsCommand.class,

@@ -21,7 +21,7 @@ import java.nio.file.StandardOpenOption;
  * file would wait for it without a word (H2 reports the lock only in its trace file), so the
  * second one stops here instead, naming the process that holds the store.
  */
-final class StoreLock implements AutoCloseable {
+public final class StoreLock implements AutoCloseable {
   static final String FILE = "controller.lock";
 
   private final FileChannel channel;
@@ -39,7 +39,7 @@ final class StoreLock implements AutoCloseable {
    * @param fix what to do when another controller holds it, e.g. "choose another --home"
    * @throws Problem when the directory cannot be created or another process holds it
    */
-  static StoreLock acquire(Path dir, String what, String fix) {
+  public static StoreLock acquire(Path dir, String what, String fix) {
     for (Path p = dir; p != null; p = p.getParent()) {
       if (Files.exists(p) && !Files.isDirectory(p)) {
         throw new Problem(what + ": " + p + " is a file, not a directory; pass a directory (it is"

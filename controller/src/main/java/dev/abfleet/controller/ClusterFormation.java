@@ -24,8 +24,8 @@ import org.apache.pekko.management.javadsl.PekkoManagement;
  * their management ports, and the lowest address forms the cluster once
  * {@code requiredContactPoints} of them answer; the others join it. Needs management.
  *
- * <p>Readiness ({@code /ready}) is true when this node is an Up (or WeaklyUp) member and its gRPC
- * server is serving; liveness ({@code /alive}) is true while the management server answers.
+ * <p>Readiness ({@code /ready}) is true when this node is an Up (or WeaklyUp) member, its gRPC
+ * server is serving and its event store has not failed; liveness ({@code /alive}) is true while the management server answers.
  *
  * @param managementPort Pekko Management's HTTP port; empty = no management server
  * @param podLabelSelector Kubernetes label selector of the controller pods, e.g.
@@ -123,6 +123,8 @@ public record ClusterFormation(
       values.put("pekko.management.http.routes." + (bootstraps() ? "cluster-management" : "cluster-bootstrap"), "");
       values.put("pekko.management.health-checks.readiness-checks.grpc-serving",
           GrpcServing.ReadinessCheck.class.getName());
+      values.put("pekko.management.health-checks.readiness-checks.store",
+          dev.abfleet.controller.store.StoreHealth.ReadinessCheck.class.getName());
     }
     if (bootstraps()) {
       String bootstrap = "pekko.management.cluster.bootstrap.";

@@ -38,7 +38,9 @@ import dev.abfleet.controller.security.ServerTls;
 import dev.abfleet.controller.security.TokenBootstrap;
 import dev.abfleet.controller.security.TokenStore;
 import dev.abfleet.controller.store.EventStore;
+import dev.abfleet.controller.store.StoreHealth;
 import dev.abfleet.controller.store.StoreSchema;
+import dev.abfleet.controller.store.StoreWatchdog;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -74,6 +76,9 @@ import org.slf4j.LoggerFactory;
 public final class ControllerNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControllerNode.class);
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
+  /** How often the store is probed, and how long a failure that may pass is waited out. */
+  private static final Duration STORE_PROBE = Duration.ofSeconds(1);
+  private static final Duration STORE_GRACE = Duration.ofSeconds(30);
 
   private final ActorSystem<Void> system;
   private final Server server;
@@ -82,10 +87,14 @@ public final class ControllerNode implements AutoCloseable {
   private final MetricsEndpoint metricsEndpoint;
   private final Dashboard dashboard;
   private final String inProcessName;
+  // Null when the journal is in memory.
+  private final StoreWatchdog watchdog;
 
   private ControllerNode(ActorSystem<Void> system, Server server, TokenStore tokens,
-      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint, Dashboard dashboard, String inProcessName) {
+      ControllerMetrics metrics, MetricsEndpoint metricsEndpoint, Dashboard dashboard, String inProcessName,
+      StoreWatchdog watchdog) {
     this.inProcessName = inProcessName;
+    this.watchdog = watchdog;
     this.system = system;
     this.server = server;
     this.tokens = tokens;
@@ -187,6 +196,14 @@ public final class ControllerNode implements AutoCloseable {
               id -> ClusterSharding.get(system).entityRefFor(ExperimentEntity.TYPE_KEY, id),
               BisectEntity.POLL, settings.askTimeout(), java.time.Clock.systemUTC())));
       if (jdbc) {
+        new dev.abfleet.controller.experiment.ExperimentCatalog(system).backfill().whenComplete((n, e) -> {
+          if (e != null) {
+            log.warn("could not fill the experiments' catalogue from the journal (listings miss the"
+                + " experiments without a row until they next change): {}", e.toString());
+          } else if (n > 0) {
+            log.info("experiments' catalogue: {} row(s) written from the journal", n);
+          }
+        });
         new BisectCatalog(system).wakeRunning(ClusterSharding.get(system)).whenComplete((n, e) -> {
           if (e != null) {
             log.warn("could not wake the running bisects (they resume when next asked about): {}", e.toString());
@@ -274,7 +291,8 @@ public final class ControllerNode implements AutoCloseable {
         log.info("dashboard on {}://{}:{}/", https.isPresent() ? "https" : "http",
             settings.grpcHost(), dashboard.port());
       }
-      return new ControllerNode(system, server, tokens, metrics, endpoint, dashboard, inProcessName);
+      StoreWatchdog watchdog = jdbc ? watch(system, settings) : null;
+      return new ControllerNode(system, server, tokens, metrics, endpoint, dashboard, inProcessName, watchdog);
     } catch (IOException e) {
       closeTokens(tokens);
       terminate(system);
@@ -285,6 +303,14 @@ public final class ControllerNode implements AutoCloseable {
       terminate(system);
       throw e;
     }
+  }
+
+  /** Starts probing the store; a failure makes the node unready (its owner stops the process). */
+  private static StoreWatchdog watch(ActorSystem<Void> system, ControllerSettings settings) {
+    StoreWatchdog watchdog = StoreWatchdog.start(settings.storeUrl(), settings.storeUser(),
+        settings.storePassword(), STORE_PROBE, STORE_GRACE);
+    watchdog.failure().thenRun(() -> StoreHealth.get(system).fail());
+    return watchdog;
   }
 
   /** The TCP server: Netty on the settings' address, with TLS when configured. */
@@ -329,6 +355,15 @@ public final class ControllerNode implements AutoCloseable {
   /** The port serving the dashboard; 0 = not served (controller.dashboard_port: 0). */
   public int dashboardPort() {
     return dashboard == null ? 0 : dashboard.port();
+  }
+
+  /**
+   * Completes when the event store failed (closed, corrupted, out of memory, or unreachable for
+   * longer than a failover takes): the node is no longer ready, and whoever runs it must stop it
+   * and exit non-zero. Never completes for an in-memory journal, or while the store is healthy.
+   */
+  public java.util.concurrent.CompletionStage<StoreWatchdog.Failure> storeFailure() {
+    return watchdog == null ? new java.util.concurrent.CompletableFuture<>() : watchdog.failure();
   }
 
   /** This node's counters (rejected reports, rate-limited calls, calls by status). */
@@ -378,7 +413,11 @@ public final class ControllerNode implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     terminate(system);
+    dev.abfleet.controller.experiment.CatalogTable.get(system).close();
     closeTokens(tokens);
+    if (watchdog != null) {
+      watchdog.close();
+    }
   }
 
   private static void terminate(ActorSystem<Void> system) {

@@ -117,15 +117,30 @@ public record ControllerSettings(
   }
 
   /**
-   * JDBC URL of an embedded H2 database in {@code file} (H2 appends .mv.db). Journal and snapshot
-   * payloads are BLOBs; H2 keeps a BLOB of at most MAX_LENGTH_INPLACE_LOB bytes in its row and
-   * any larger one in a separate LOB map, which every read copies into a temporary LOB and
-   * removes again. Events are a few KB, so at H2's default of 256 bytes every replayed event
-   * paid that copy (replaying 30,000 events took 1.8x as long as with the payloads in-row).
+   * JDBC URL of an embedded H2 database in {@code file} (H2 appends .mv.db), with its memory
+   * bounded: a page cache of {@link #H2_CACHE_KB} KiB (H2's default scales with the heap and took
+   * a 384 MiB controller out of memory together with large query results), and query results
+   * beyond {@link #H2_MAX_MEMORY_ROWS} rows buffered on disk instead of the heap. Each commit is
+   * written to the file before it returns (WRITE_DELAY=0): with H2's default of 500 ms, a
+   * controller killed with SIGKILL lost submissions it had acknowledged. H2 does not
+   * close the database from a shutdown hook of its own: on SIGTERM it would close under the
+   * journal's last writes; the node closes it once the actor system has stopped.
+   *
+   * <p>Journal and snapshot payloads are BLOBs; H2 keeps a BLOB of at most MAX_LENGTH_INPLACE_LOB
+   * bytes in its row and any larger one in a separate LOB map, which every read copies into a
+   * temporary LOB and removes again. Events are a few KB, so at H2's default of 256 bytes every
+   * replayed event paid that copy (replaying 30,000 events took 1.8x as long as with the
+   * payloads in-row).
    */
   public static String h2FileUrl(Path file) {
-    return "jdbc:h2:file:" + file.toAbsolutePath() + ";AUTO_SERVER=FALSE;MAX_LENGTH_INPLACE_LOB=65536";
+    return "jdbc:h2:file:" + file.toAbsolutePath() + ";AUTO_SERVER=FALSE;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;CACHE_SIZE=" + H2_CACHE_KB
+        + ";MAX_MEMORY_ROWS=" + H2_MAX_MEMORY_ROWS + ";MAX_LENGTH_INPLACE_LOB=65536";
   }
+
+  /** H2's page cache, in KiB. */
+  static final int H2_CACHE_KB = 16 * 1024;
+  /** Rows of one query result H2 keeps in memory; more go to a temporary file. */
+  static final int H2_MAX_MEMORY_ROWS = 2_000;
 
   /** $ABFLEET_HOME, or ~/.cache/abfleet. */
   public static Path abfleetHome() {

@@ -9,10 +9,12 @@ import picocli.CommandLine.Spec;
 /** {@code abfleet bench}: benchmarks of abfleet itself: on simulated hosts, its event store, loopback upload. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of abfleet itself: scheduler and sequential on SIMULATED hosts (hypervisor sim),"
-        + " event store recovery, artifact upload on loopback, and a client flooding the controller.",
+        + " event store recovery, artifact upload on loopback, a client flooding the controller, and listing"
+        + " many experiments.",
     subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class,
         FleetBenchCommand.class, FleetStateBenchCommand.class,
-        dev.abfleet.cli.upload.UploadBenchCommand.class, dev.abfleet.cli.flood.FloodBenchCommand.class})
+        dev.abfleet.cli.upload.UploadBenchCommand.class, dev.abfleet.cli.flood.FloodBenchCommand.class,
+        dev.abfleet.cli.experiments.ListBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

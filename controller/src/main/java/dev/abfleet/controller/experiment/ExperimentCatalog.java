@@ -1,7 +1,5 @@
 package dev.abfleet.controller.experiment;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -11,14 +9,12 @@ import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * The experiments in the journal, for listing: a read side over the experiment entities' events
- * (persistence query), so it outlives restarts, answers the same on every node and wakes no
- * entity. Cost: one short query per experiment for its submission time, and a replay of the
- * events of each experiment the page looks at. A journal with very many experiments wants a
- * projection table instead.
+ * The experiments, for listing: pages of the catalogue table ({@link CatalogTable}), which the
+ * entities keep current, so a page costs one indexed query however many experiments the journal
+ * holds, answers the same on every node and wakes no entity. {@link #backfill} fills the rows
+ * missing from the journal's read side (persistence query).
  */
 public final class ExperimentCatalog {
   /** States a listing may ask for. */
@@ -35,9 +31,6 @@ public final class ExperimentCatalog {
 
   /** Where a page starts: after the experiment submitted at {@code createdAtMs} with {@code id}. */
   record Cursor(long createdAtMs, String id) {
-    static final Comparator<Cursor> NEWEST_FIRST =
-        Comparator.comparingLong(Cursor::createdAtMs).reversed().thenComparing(Cursor::id);
-
     String token() {
       return createdAtMs + ":" + id;
     }
@@ -60,11 +53,13 @@ public final class ExperimentCatalog {
 
   private final ActorSystem<?> system;
   private final JdbcReadJournal journal;
+  private final CatalogTable table;
 
   public ExperimentCatalog(ActorSystem<?> system) {
     this.system = system;
     this.journal = PersistenceQuery.get(system)
         .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+    this.table = CatalogTable.get(system);
   }
 
   /**
@@ -79,31 +74,27 @@ public final class ExperimentCatalog {
       }
     }
     Optional<Cursor> after = Cursor.parse(pageToken);
-    return journal.currentPersistenceIds()
-        .filter(pid -> pid.startsWith(PREFIX))
-        .mapAsyncUnordered(PARALLELISM, this::submitted)
-        .filter(Optional::isPresent)
-        .map(Optional::get)
-        .runWith(Sink.seq(), system)
-        .thenCompose(all -> {
-          List<Cursor> candidates = after(all, after);
-          return Source.from(candidates)
-              .mapAsync(PARALLELISM, this::summary)
-              .filter(s -> states.isEmpty() || states.contains(s.state()))
-              .take(pageSize + 1L)
-              .runWith(Sink.seq(), system);
-        })
-        .thenApply(found -> page(found, pageSize));
+    return table.page(states, after, pageSize + 1).thenApply(found -> page(found, pageSize));
   }
 
-  /** The cursors after {@code after}, newest first. */
-  static List<Cursor> after(List<Cursor> all, Optional<Cursor> after) {
-    List<Cursor> sorted = new ArrayList<>(all);
-    sorted.sort(Cursor.NEWEST_FIRST);
-    if (after.isEmpty()) {
-      return sorted;
-    }
-    return sorted.stream().filter(c -> Cursor.NEWEST_FIRST.compare(c, after.get()) > 0).toList();
+  /**
+   * Writes the catalogue rows of the experiments in the journal that have none, from their
+   * events (the submission time from the first one's timestamp); returns how many it wrote.
+   * Run once when a node starts: a store from before the catalogue gets its rows, and so does an
+   * experiment whose row a crash lost.
+   */
+  public CompletionStage<Integer> backfill() {
+    return table.ids().thenCompose(known -> journal.currentPersistenceIds()
+        .filter(pid -> pid.startsWith(PREFIX) && !known.contains(pid.substring(PREFIX.length())))
+        .mapAsync(PARALLELISM, this::submitted)
+        .filter(Optional::isPresent)
+        .map(Optional::get)
+        .mapAsync(PARALLELISM, this::summary)
+        .map(s -> {
+          table.record(s);
+          return s;
+        })
+        .runWith(Sink.fold(0, (n, s) -> n + 1), system));
   }
 
   static Page page(List<Summary> found, int pageSize) {

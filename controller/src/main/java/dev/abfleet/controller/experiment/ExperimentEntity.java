@@ -120,6 +120,9 @@ public final class ExperimentEntity
   private ExperimentState persisted;
   /** System.nanoTime() from which a running view may assess again; due at once when the entity starts. */
   private long assessNotBefore = System.nanoTime();
+  private final CatalogTable catalog;
+  // The summary last written to the catalogue, its time 0 (written again only when it changes).
+  private ExperimentCatalog.Summary recorded;
 
   private ExperimentEntity(ActorContext<Command> context, String experimentId,
       ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
@@ -129,6 +132,7 @@ public final class ExperimentEntity
     this.scheduler = scheduler;
     this.leaseHolder = context.messageAdapter(LeaseHolder.Message.class, ExperimentEntity::fromScheduler);
     this.snapshotEvery = snapshotEvery;
+    this.catalog = CatalogTable.get(context.getSystem());
   }
 
   /** Events stay in the journal (they are the experiment's record); snapshots only shorten recovery. */
@@ -166,7 +170,10 @@ public final class ExperimentEntity
   @Override
   public SignalHandler<ExperimentState> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), state -> context.getSelf().tell(new Wake("recovered")))
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          record(state);
+          context.getSelf().tell(new Wake("recovered"));
+        })
         .build();
   }
 
@@ -334,9 +341,24 @@ public final class ExperimentEntity
       return Effect().noReply();
     }
     return Effect().persist(events).thenRun(s -> {
+      record(s);
       batch.runAfter(s);
       followUp(events, s);
     }).thenNoReply();
+  }
+
+  /** Writes the listing's row of {@code state} when it changed (a submitted experiment only). */
+  private void record(ExperimentState state) {
+    if (state.spec() == null) {
+      return;
+    }
+    // Compared without a time; the time written is the submission time when this is the row's
+    // first write, and later writes keep the row's.
+    ExperimentCatalog.Summary listed = ExperimentCatalog.summary(state, 0);
+    if (!listed.equals(recorded)) {
+      catalog.record(ExperimentCatalog.summary(state, System.currentTimeMillis()));
+      recorded = listed;
+    }
   }
 
   /** Asks for hosts again after an abandoned block; withdraws demand once finished. */

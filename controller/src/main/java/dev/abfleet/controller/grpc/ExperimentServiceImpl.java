@@ -61,6 +61,26 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   /** The most hosts in one ListHosts page; 0 still means every host in one answer. */
   static final int MAX_HOST_PAGE = 10_000;
 
+  /**
+   * The page size a ListExperiments request asks for: {@code page_size} is a uint32 on the wire,
+   * which Java reads as a signed int, so 2147483648 arrives negative and 4294967295 as -1; it is
+   * read unsigned here. 0 = {@link #DEFAULT_PAGE}; above {@link #MAX_PAGE} is refused (a client
+   * asking for more than a page holds would otherwise get less than it asked for, silently).
+   *
+   * @throws IllegalArgumentException naming the value as sent and the range
+   */
+  static int pageSize(int wire) {
+    long asked = Integer.toUnsignedLong(wire);
+    if (asked == 0) {
+      return DEFAULT_PAGE;
+    }
+    if (asked > MAX_PAGE) {
+      throw new IllegalArgumentException("page_size " + asked + ": expected 1 to " + MAX_PAGE
+          + " (0 = " + DEFAULT_PAGE + "); follow next_page_token for more");
+    }
+    return (int) asked;
+  }
+
   public ExperimentServiceImpl(
       ActorSystem<?> system, ActorRef<Scheduler.Command> scheduler, Duration askTimeout) {
     this.system = system;
@@ -195,14 +215,10 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
     if (catalog == null) {
       page = CompletableFuture.failedFuture(new GrpcErrors.Unsatisfiable("this controller keeps"
           + " its journal in memory, which cannot be listed; run it with an H2 or PostgreSQL store"));
-    } else if (request.getPageSize() > MAX_PAGE) {
-      page = CompletableFuture.failedFuture(new IllegalArgumentException("page_size "
-          + request.getPageSize() + ": at most " + MAX_PAGE + "; follow next_page_token for more"));
     } else {
-      int size = request.getPageSize() == 0 ? DEFAULT_PAGE : request.getPageSize();
       try {
-        page = catalog.list(java.util.Set.copyOf(request.getStatesList()), size,
-            request.getPageToken());
+        page = catalog.list(java.util.Set.copyOf(request.getStatesList()),
+            pageSize(request.getPageSize()), request.getPageToken());
       } catch (IllegalArgumentException e) {
         page = CompletableFuture.failedFuture(e);
       }

@@ -60,6 +60,10 @@ public final class EventStore {
             .get(SCHEMA_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         dev.abfleet.controller.security.JdbcTokenStore.createTable(settings.storeUrl(),
             settings.storeUser(), settings.storePassword());
+        try (var c = java.sql.DriverManager.getConnection(settings.storeUrl(), settings.storeUser(),
+            settings.storePassword())) {
+          dev.abfleet.controller.experiment.CatalogTable.create(c);
+        }
         StoreSchema.record(settings.storeUrl(), settings.storeUser(), settings.storePassword(),
             StoreSchema.CURRENT);
         log.info("event store {}: schema version {} {}", name(settings), StoreSchema.CURRENT,

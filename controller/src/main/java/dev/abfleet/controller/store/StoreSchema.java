@@ -13,14 +13,15 @@ import java.util.OptionalInt;
  * The version of the event store's schema, kept in the table {@code abfleet_schema_version}
  * (one row per version applied: version, applied_at). Version 1 is pekko-persistence-jdbc's
  * journal, snapshot and durable-state tables as its {@code SchemaUtils} creates them; version 2
- * adds the API tokens' table {@code abfleet_tokens}.
+ * adds the API tokens' table {@code abfleet_tokens}; version 3 the experiments' catalogue
+ * {@code abfleet_experiments} (filled from the journal when a node starts).
  *
  * <p>Plain JDBC, so it works the same on H2 and PostgreSQL; the caller creates the tables of a
  * version (see {@link #plan}) and then {@link #record}s it.
  */
 public final class StoreSchema {
   /** The schema version this build writes and reads. */
-  public static final int CURRENT = 2;
+  public static final int CURRENT = 3;
 
   static final String TABLE = "abfleet_schema_version";
 

@@ -4,25 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ExperimentCatalogTest {
   private static final ExperimentCatalog.Cursor A = new ExperimentCatalog.Cursor(100, "e-a");
   private static final ExperimentCatalog.Cursor B = new ExperimentCatalog.Cursor(200, "e-b");
   private static final ExperimentCatalog.Cursor C = new ExperimentCatalog.Cursor(200, "e-c");
-
-  @Test
-  void ordersNewestFirstThenById() {
-    assertThat(ExperimentCatalog.after(List.of(A, C, B), Optional.empty())).containsExactly(B, C, A);
-  }
-
-  @Test
-  void aPageStartsAfterItsTokenEvenAmongEqualTimes() {
-    Optional<ExperimentCatalog.Cursor> after = ExperimentCatalog.Cursor.parse(B.token());
-
-    assertThat(ExperimentCatalog.after(List.of(A, C, B), after)).containsExactly(C, A);
-  }
 
   @Test
   void theNextTokenIsThatOfTheLastShownAndEmptyOnTheLastPage() {

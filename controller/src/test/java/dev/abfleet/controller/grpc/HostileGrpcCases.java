@@ -229,7 +229,13 @@ final class HostileGrpcCases {
             .setExperimentId("$(id)").build()), Code.INVALID_ARGUMENT, "'$(id)' is not a valid experiment id", idForm),
         new UnaryCase("list with a huge page", s -> s.experiments().listExperiments(ListExperimentsRequest.newBuilder()
             .setPageSize(Integer.MAX_VALUE).build()), Code.INVALID_ARGUMENT, "page_size 2147483647",
-            "follow next_page_token"),
+            "expected 1 to 1000"),
+        new UnaryCase("list with a page of 2^31 (negative as a Java int)", s -> s.experiments().listExperiments(
+            ListExperimentsRequest.newBuilder().setPageSize(Integer.MIN_VALUE).build()), Code.INVALID_ARGUMENT,
+            "page_size 2147483648", "expected 1 to 1000"),
+        new UnaryCase("list with a page of 2^32-1 (-1 as a Java int)", s -> s.experiments().listExperiments(
+            ListExperimentsRequest.newBuilder().setPageSize(-1).build()), Code.INVALID_ARGUMENT,
+            "page_size 4294967295", "expected 1 to 1000"),
         new UnaryCase("list with a forged page token", s -> s.experiments().listExperiments(
             ListExperimentsRequest.newBuilder().setPageToken("'; DROP TABLE journal; --").build()),
             Code.INVALID_ARGUMENT, "not a token this controller gave", "pass next_page_token from the previous answer"),

@@ -90,6 +90,32 @@ class ListExperimentsTest extends ControllerNodeTest {
   }
 
   @Test
+  void experimentsWithoutACatalogueRowAreListedAfterARestart(@TempDir Path dir) throws Exception {
+    ControllerSettings settings = fastSettings()
+        .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
+    try (ControllerNode node = ControllerNodeTest.inProcess(settings)) {
+      ManagedChannel channel = channel(node);
+      submit(client(channel), "e-old-1", 4);
+      submit(client(channel), "e-old-2", 4);
+      channel.shutdownNow();
+    }
+    // A store written before the catalogue existed (or a crash between a journal write and its row).
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(settings.storeUrl(), "sa", "");
+        java.sql.Statement s = c.createStatement()) {
+      assertThat(s.executeUpdate("DELETE FROM abfleet_experiments")).isEqualTo(2);
+    }
+
+    try (ControllerNode restarted = ControllerNodeTest.inProcess(settings)) {
+      ManagedChannel channel = channel(restarted);
+      Eventually.await("both experiments listed", Duration.ofSeconds(20), () -> ids(client(channel)
+          .listExperiments(ListExperimentsRequest.getDefaultInstance())).size() == 2);
+      assertThat(ids(client(channel).listExperiments(ListExperimentsRequest.getDefaultInstance())))
+          .containsExactlyInAnyOrder("e-old-1", "e-old-2");
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
   void anInMemoryJournalCannotBeListed() throws Exception {
     try (ControllerNode node = ControllerNodeTest.inProcess(fastSettings())) {
       ManagedChannel channel = channel(node);

@@ -104,8 +104,8 @@ class StoreSchemaTest {
         .isEqualTo(StoreSchema.Plan.NOTHING);
     assertThatThrownBy(() -> StoreSchema.plan(java.util.OptionalInt.of(StoreSchema.CURRENT + 1), "jdbc:h2:file:/x"))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("the event store jdbc:h2:file:/x has schema version 3 but this controller knows"
-            + " only up to version 2; run the abfleet release that wrote it (or a newer one), or"
+        .hasMessage("the event store jdbc:h2:file:/x has schema version 4 but this controller knows"
+            + " only up to version 3; run the abfleet release that wrote it (or a newer one), or"
             + " point controller.store at another database");
   }
 
