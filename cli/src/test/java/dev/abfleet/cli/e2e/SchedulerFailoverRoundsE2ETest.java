@@ -161,9 +161,14 @@ class SchedulerFailoverRoundsE2ETest {
       this.fleet = fleet;
       this.config = config;
       this.env = env;
-      for (int i = 0; i < NODES; i++) {
-        grpcPorts.add(LocalProcesses.freePort());
-        clusterPorts.add(LocalProcesses.freePort());
+      // Six distinct ports: two free ports picked one after the other may be the same number,
+      // and a node whose gRPC port is another's cluster port never starts.
+      java.util.Set<Integer> taken = new java.util.HashSet<>();
+      while (taken.size() < 2 * NODES) {
+        int port = LocalProcesses.freePort();
+        if (taken.add(port)) {
+          (grpcPorts.size() < NODES ? grpcPorts : clusterPorts).add(port);
+        }
       }
     }
 

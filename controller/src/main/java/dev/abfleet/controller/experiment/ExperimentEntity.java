@@ -415,7 +415,10 @@ public final class ExperimentEntity
       batch.runAfter(state);
       return Effect().noReply();
     }
-    lastProgress = System.nanoTime();
+    if (events.stream().anyMatch(e -> !(e instanceof ExperimentEvent.RunRejected))) {
+      // A stream of stale reports is no progress.
+      lastProgress = System.nanoTime();
+    }
     return Effect().persist(events).thenRun(s -> {
       batch.runAfter(s);
       followUp(events, s);
