@@ -89,6 +89,17 @@ class SchedulerFailoverRoundsE2ETest {
         "--metrics", "metadata_stat", "--iterations", "3", "--boot-timeout", String.valueOf(BOOT_TIMEOUT_S),
         // No --gate: an A/A may be called regressed at alpha, which says nothing about failover.
         "--format", "json");
+    try {
+      return measure(fleet, cluster, round, name, ab);
+    } finally {
+      // Not one of the fleet's processes: a failed round must not leave it waiting.
+      ab.destroyForcibly();
+    }
+  }
+
+  /** Kills the singleton's node while {@code ab} (log {@code name}) runs; the round's gaps. */
+  private static Round measure(LocalProcesses fleet, Cluster cluster, int round, String name,
+      Process ab) throws Exception {
     String id = Eventually.until(name + " submitting", Duration.ofSeconds(90), () -> {
       assertThat(ab.isAlive()).as("ab is running: %s", fleet.log(name)).isTrue();
       return Pattern.compile("experiment (\\S+) submitted to ").matcher(fleet.log(name));
