@@ -188,7 +188,8 @@ public final class ControllerNode implements AutoCloseable {
               .onFailure(SupervisorStrategy.restartWithBackoff(
                   Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)), "scheduler"));
       ClusterSharding.get(system).init(Entity.of(ExperimentEntity.TYPE_KEY,
-          ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery)));
+          ctx -> ExperimentEntity.create(ctx.getEntityId(), scheduler, snapshotEvery,
+              new ExperimentEntity.Watchdog(ExperimentEntity.Watchdog.STALL_AFTER, metrics::experimentStalled))));
       ClusterSharding.get(system).init(Entity.of(BuildEntity.TYPE_KEY,
           ctx -> BuildEntity.create(ctx.getEntityId(), scheduler, java.time.Clock.systemUTC())));
       ClusterSharding.get(system).init(Entity.of(BisectEntity.TYPE_KEY,

@@ -23,6 +23,14 @@ public final class Decisions {
   /** Abandoned blocks a pair may charge before the experiment fails. */
   public static final int MAX_ABANDONED_PER_PAIR = 3;
 
+  /**
+   * Blocks a pair may lose to the infrastructure (its lease lost because the host went offline
+   * or reconnected, or the controller restarted) before the experiment fails. Such losses say
+   * nothing about the kernels, so they are not charged against {@link #MAX_ABANDONED_PER_PAIR};
+   * this cap only ends an experiment on a fleet that keeps losing every block.
+   */
+  public static final int MAX_LOST_PER_PAIR = 20;
+
   /** Abandonment reason of a block stopped for a higher-priority experiment; never charged. */
   public static final String PREEMPTED = "preempted";
 
@@ -152,13 +160,38 @@ public final class Decisions {
     Map<Integer, Integer> counts = new HashMap<>(state.abandoned());
     String failure = null;
     for (InFlightBlock block : blocks) {
-      events.add(new BlockAbandoned(block.blockId(), reason, charged, hostFault));
+      events.add(new BlockAbandoned(block.blockId(), reason, charged, hostFault, false));
       if (charged) {
         int n = counts.merge(block.pairIndex(), 1, Integer::sum);
         if (n >= MAX_ABANDONED_PER_PAIR && failure == null) {
           failure = "pair " + block.pairIndex() + " was abandoned " + n
               + " times; last reason: " + reason + ". Check the hosts' workers and artifacts.";
         }
+      }
+    }
+    if (failure != null) {
+      events.add(new ExperimentFailed(failure));
+    }
+    return events;
+  }
+
+  /**
+   * Abandons blocks whose host was lost to the infrastructure (see {@link #MAX_LOST_PER_PAIR}):
+   * not charged, so their pairs run again; fails the experiment only once a pair has been lost
+   * that many times.
+   */
+  public static List<ExperimentEvent> abandonLost(
+      ExperimentState state, List<InFlightBlock> blocks, String reason) {
+    List<ExperimentEvent> events = new ArrayList<>();
+    Map<Integer, Integer> counts = new HashMap<>(state.lost());
+    String failure = null;
+    for (InFlightBlock block : blocks) {
+      events.add(new BlockAbandoned(block.blockId(), reason, false, false, true));
+      int n = counts.merge(block.pairIndex(), 1, Integer::sum);
+      if (n >= MAX_LOST_PER_PAIR && failure == null) {
+        failure = "pair " + block.pairIndex() + " lost its host " + n + " times; last reason: "
+            + reason + ". Check that the workers stay connected (their logs, the controller's"
+            + " heartbeat timeout) and that the controller is not restarting.";
       }
     }
     if (failure != null) {

@@ -22,6 +22,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -42,7 +43,8 @@ public final class ExperimentEntity
     extends EventSourcedBehaviorWithEnforcedReplies<ExperimentEntity.Command, ExperimentEvent, ExperimentState> {
 
   public sealed interface Command extends CborSerializable
-      permits Submit, Get, Cancel, PlanOnLease, RecordRun, LoseLease, BlockFinished, Wake, Flush {}
+      permits Submit, Get, Cancel, PlanOnLease, RecordRun, LoseLease, BlockFinished, Wake, Flush,
+          Watch {}
 
   /** Replies Accepted, also for a repeat of the same spec; an error names the bad field. */
   public record Submit(ExperimentSpec spec, ActorRef<StatusReply<Accepted>> replyTo)
@@ -82,6 +84,36 @@ public final class ExperimentEntity
   /** Writes the events decided since the last write (group commit); sent to itself only. */
   private enum Flush implements Command { INSTANCE }
 
+  /** The watchdog's tick: looks for a stall (see {@link Watchdog}); sent to itself only. */
+  private enum Watch implements Command { INSTANCE }
+
+  /**
+   * How a running experiment notices that it stopped moving. The scheduler keeps what experiments
+   * want in memory only, so a request sent to a scheduler that then died (a singleton failover)
+   * is gone, as is a lease-lost notice for an experiment the new scheduler has not heard from.
+   * An experiment that has written no event for {@code stallAfter} therefore asks for hosts
+   * again: a scheduler incarnation learns every running experiment's demand within that time.
+   * It also counts a stall ({@code onStall}) when a pair of it was waiting for a host meanwhile.
+   *
+   * @param stallAfter quiet time after which the experiment asks again; checked every third of it
+   * @param onStall called once per stall (the controller's abfleet_experiment_stalls_total)
+   */
+  public record Watchdog(Duration stallAfter, Runnable onStall) {
+    /** 15 s: a few times a sim pair, well inside a block's lease timeout and a worker's reconnect. */
+    public static final Duration STALL_AFTER = Duration.ofSeconds(15);
+
+    public Watchdog {
+      if (stallAfter.isNegative() || stallAfter.isZero()) {
+        throw new IllegalArgumentException("stallAfter " + stallAfter + ": use a positive duration, e.g. 15s");
+      }
+    }
+
+    /** {@link #STALL_AFTER}, counting stalls nowhere. */
+    public static Watchdog defaults() {
+      return new Watchdog(STALL_AFTER, () -> { });
+    }
+  }
+
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "experiment");
 
@@ -96,11 +128,21 @@ public final class ExperimentEntity
    */
   public static Behavior<Command> create(
       String experimentId, ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
-    return Behaviors.setup(
-        context -> new ExperimentEntity(context, experimentId, scheduler, snapshotEvery));
+    return create(experimentId, scheduler, snapshotEvery, Watchdog.defaults());
+  }
+
+  /** As above, noticing stalls with {@code watchdog}. */
+  public static Behavior<Command> create(String experimentId, ActorRef<Scheduler.Command> scheduler,
+      int snapshotEvery, Watchdog watchdog) {
+    return Behaviors.setup(context -> Behaviors.withTimers(timers ->
+        new ExperimentEntity(context, timers, experimentId, scheduler, snapshotEvery, watchdog)));
   }
 
   private final ActorContext<Command> context;
+  private final TimerScheduler<Command> timers;
+  private final Watchdog watchdog;
+  // System.nanoTime() of the last event written (or of the start): the watchdog's measure of progress.
+  private long lastProgress = System.nanoTime();
   private final String experimentId;
   private final ActorRef<Scheduler.Command> scheduler;
   // What the scheduler holds for this entity: its LeaseHolder messages arrive as PlanOnLease / LoseLease.
@@ -124,10 +166,12 @@ public final class ExperimentEntity
   // The summary last written to the catalogue, its time 0 (written again only when it changes).
   private ExperimentCatalog.Summary recorded;
 
-  private ExperimentEntity(ActorContext<Command> context, String experimentId,
-      ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
+  private ExperimentEntity(ActorContext<Command> context, TimerScheduler<Command> timers,
+      String experimentId, ActorRef<Scheduler.Command> scheduler, int snapshotEvery, Watchdog watchdog) {
     super(PersistenceId.of(TYPE_KEY.name(), experimentId));
     this.context = context;
+    this.timers = timers;
+    this.watchdog = watchdog;
     this.experimentId = experimentId;
     this.scheduler = scheduler;
     this.leaseHolder = context.messageAdapter(LeaseHolder.Message.class, ExperimentEntity::fromScheduler);
@@ -159,6 +203,7 @@ public final class ExperimentEntity
         .onCommand(BlockFinished.class, (state, cmd) -> onBlockFinished(current(state), cmd))
         .onCommand(Wake.class, (state, cmd) -> onWake(current(state), cmd))
         .onCommand(Flush.class, (state, cmd) -> onFlush(state))
+        .onCommand(Watch.class, (state, cmd) -> onWatch(current(state)))
         .build();
   }
 
@@ -173,6 +218,9 @@ public final class ExperimentEntity
         .onSignal(RecoveryCompleted.instance(), state -> {
           record(state);
           context.getSelf().tell(new Wake("recovered"));
+          if (state.running()) {
+            startWatchdog();
+          }
         })
         .build();
   }
@@ -228,6 +276,7 @@ public final class ExperimentEntity
     long seed = cmd.spec().policy().seed() != 0 ? cmd.spec().policy().seed() : drawSeed();
     return write(List.of(new ExperimentSubmitted(experimentId, cmd.spec(), seed)), s -> {
       requestHosts(s);
+      startWatchdog();
       cmd.replyTo().tell(StatusReply.success(new Accepted(experimentId, seed)));
     });
   }
@@ -276,7 +325,8 @@ public final class ExperimentEntity
     if (!state.running() || blocks.isEmpty()) {
       return Effect().noReply();
     }
-    return abandon(state, blocks, "lease lost: " + cmd.reason(), true);
+    // The host or the controller failed the block, not the kernels: not charged to the pair.
+    return write(Decisions.abandonLost(state, blocks, "lease lost: " + cmd.reason()), s -> { });
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> onBlockFinished(ExperimentState state, BlockFinished cmd) {
@@ -299,8 +349,38 @@ public final class ExperimentEntity
       return write(List.of(), this::requestHosts);
     }
     // Blocks in flight before a restart lost their leases with the old controller.
-    return abandon(state, List.copyOf(state.inFlight().values()),
-        "controller restarted while the block was running", false);
+    return write(Decisions.abandonLost(state, List.copyOf(state.inFlight().values()),
+        "controller restarted while the block was running"), s -> { });
+  }
+
+  /**
+   * Asks for hosts again when the experiment wrote nothing for the watchdog's time (see
+   * {@link Watchdog}); a stall is counted when a pair was waiting for a host all along.
+   */
+  private ReplyEffect<ExperimentEvent, ExperimentState> onWatch(ExperimentState state) {
+    if (!state.running()) {
+      timers.cancel(Watch.INSTANCE);
+      return Effect().noReply();
+    }
+    long quiet = System.nanoTime() - lastProgress;
+    if (quiet < watchdog.stallAfter().toNanos()) {
+      return Effect().noReply();
+    }
+    lastProgress = System.nanoTime();
+    if (state.nextPair().isPresent()) {
+      watchdog.onStall().run();
+      context.getLog().info("experiment {} made no progress for {} s with {} of {} pairs done and"
+          + " a pair waiting for a host: asking the scheduler for hosts again", experimentId,
+          java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(quiet), state.pairs().size(),
+          state.pairsWanted());
+    }
+    return write(List.of(), this::requestHosts);
+  }
+
+  private void startWatchdog() {
+    Duration every = watchdog.stallAfter().dividedBy(3);
+    timers.startTimerWithFixedDelay(Watch.INSTANCE, Watch.INSTANCE,
+        every.isZero() ? watchdog.stallAfter() : every);
   }
 
   private ReplyEffect<ExperimentEvent, ExperimentState> abandon(
@@ -339,6 +419,10 @@ public final class ExperimentEntity
     if (events.isEmpty()) {
       batch.runAfter(state);
       return Effect().noReply();
+    }
+    if (events.stream().anyMatch(e -> !(e instanceof ExperimentEvent.RunRejected))) {
+      // A stream of stale reports is no progress.
+      lastProgress = System.nanoTime();
     }
     return Effect().persist(events).thenRun(s -> {
       record(s);

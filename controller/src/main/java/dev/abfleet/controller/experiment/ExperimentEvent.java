@@ -54,9 +54,17 @@ public sealed interface ExperimentEvent extends CborSerializable {
    *
    * @param charged true when it counts toward the pair's attempt limit
    * @param hostFault true when the host failed it (INFRA): the pair avoids that host next time
+   * @param lost true when the block lost its host to the infrastructure (lease lost, controller
+   *     restart) rather than failing: it counts toward the pair's much larger limit of losses
+   *     ({@link Decisions#MAX_LOST_PER_PAIR}); false in journals written before that limit
    */
-  record BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault)
-      implements ExperimentEvent {}
+  record BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean lost)
+      implements ExperimentEvent {
+    public BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault) {
+      this(blockId, reason, charged, hostFault, false);
+    }
+  }
 
   /** Every boot of the block reported; the pair counts. */
   record PairCompleted(int pairIndex, String blockId) implements ExperimentEvent {}

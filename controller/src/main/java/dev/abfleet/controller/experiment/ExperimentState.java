@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
  * @param pairs completed pair index -> its outcomes in boot order
  * @param attempts pair index -> blocks started for it
  * @param abandoned pair index -> abandoned blocks charged to it
+ * @param lost pair index -> blocks of it abandoned because their host was lost (see
+ *     {@link ExperimentEvent.BlockAbandoned#lost})
  * @param recordedRunIds every run id ever recorded (idempotency)
  * @param avoid pair index -> hosts where a block of the pair failed for the host's sake (INFRA);
  *     the pair runs on another matching host when there is one
@@ -51,7 +53,10 @@ public record ExperimentState(
     int rejectedStale,
     String message,
     Map<Integer, Set<String>> avoid,
-    List<RunOutcome> warmups)
+    List<RunOutcome> warmups,
+    // Omitted while empty: snapshots without losses stay byte for byte those of older versions.
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    Map<Integer, Integer> lost)
     implements CborSerializable {
 
   /**
@@ -67,6 +72,7 @@ public record ExperimentState(
     recordedRunIds = recordedRunIds == null ? PersistentSet.empty() : PersistentSet.of(recordedRunIds);
     avoid = persistent(avoid);
     warmups = warmups == null ? List.of() : List.copyOf(warmups);
+    lost = persistent(lost);
   }
 
   private static <K, V> PersistentMap<K, V> persistent(Map<K, V> map) {
@@ -87,7 +93,7 @@ public record ExperimentState(
 
   public static ExperimentState empty(String id) {
     return new ExperimentState(id, Status.NEW, null, 0, List.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), Set.of(), 0, 0, "", Map.of(), List.of());
+        Map.of(), Set.of(), 0, 0, "", Map.of(), List.of(), Map.of());
   }
 
   public boolean running() {
@@ -178,7 +184,7 @@ public record ExperimentState(
     if (event instanceof ExperimentSubmitted e) {
       List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), plannedPairs(e.spec()), e.seed());
       return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
-          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid, warmups);
+          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid, warmups, lost);
     } else if (event instanceof BlockStarted e) {
       var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
           e.arms(), Map.of(), e.hostClass(), e.hostFacts(), e.warmupRunId());
@@ -191,23 +197,26 @@ public record ExperimentState(
       return e.outcome().warmup() ? next.withWarmup(e.outcome()) : next;
     } else if (event instanceof RunRejected) {
       return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts,
-          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid, warmups);
+          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid, warmups, lost);
     } else if (event instanceof BlockAbandoned e) {
       InFlightBlock block = inFlight.get(e.blockId());
       Map<Integer, Integer> charged = e.charged()
           ? put(abandoned, block.pairIndex(), abandoned.getOrDefault(block.pairIndex(), 0) + 1)
           : abandoned;
+      Map<Integer, Integer> lostNow = e.lost()
+          ? put(lost, block.pairIndex(), lost.getOrDefault(block.pairIndex(), 0) + 1)
+          : lost;
       Map<Integer, Set<String>> avoiding = e.hostFault()
           ? put(avoid, block.pairIndex(), with(avoid.getOrDefault(block.pairIndex(), Set.of()), block.hostId()))
           : avoid;
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message,
-          avoiding, warmups);
+          avoiding, warmups, lostNow);
     } else if (event instanceof PairCompleted e) {
       InFlightBlock block = inFlight.get(e.blockId());
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           put(pairs, e.pairIndex(), block.outcomesInOrder()), attempts, abandoned,
-          recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
+          recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
     } else if (event instanceof ExperimentCompleted) {
       return withStatus(Status.COMPLETED, "");
     } else if (event instanceof ExperimentCancelled e) {
@@ -260,29 +269,29 @@ public record ExperimentState(
 
   private ExperimentState withStatus(Status next, String why) {
     return new ExperimentState(id, next, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, why, avoid, warmups);
+        recordedRunIds, retriedBlocks, rejectedStale, why, avoid, warmups, lost);
   }
 
   private ExperimentState withWarmup(RunOutcome warmup) {
     List<RunOutcome> next = new java.util.ArrayList<>(warmups);
     next.add(warmup);
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, next);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, next, lost);
   }
 
   private ExperimentState withInFlight(Map<String, InFlightBlock> next) {
     return new ExperimentState(id, status, spec, seed, order, next, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
   }
 
   private ExperimentState withAttempts(Map<Integer, Integer> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, next, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
   }
 
   private ExperimentState withRecorded(Set<String> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        next, retriedBlocks, rejectedStale, message, avoid, warmups);
+        next, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
   }
 
   private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {

@@ -73,6 +73,12 @@ public final class ControllerMetrics {
       .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
           + " the worker keeps each and sends it again after a backoff.")
       .register(registry);
+  private final Counter experimentStalls = Counter.builder().name("abfleet_experiment_stalls_total")
+      .help("Times a running experiment on this node wrote nothing for its watchdog's time (15 s)"
+          + " while a pair of it waited for a host, and asked the scheduler for hosts again. Grows"
+          + " after a scheduler failover and while experiments queue behind others; growing with"
+          + " idle hosts means the scheduler is not serving the experiments.")
+      .register(registry);
   private volatile DoubleSupplier schedulerLag = () -> 0;
   private volatile FleetGauges fleet = FleetGauges.UNKNOWN;
   private volatile Supplier<CompletionStage<FleetGauges>> fleetSource = () -> CompletableFuture.completedFuture(fleet);
@@ -157,6 +163,16 @@ public final class ControllerMetrics {
   /** Where abfleet_scheduler_answer_seconds reads from (the worker edge's probe), in seconds. */
   public void schedulerLagSource(DoubleSupplier seconds) {
     schedulerLag = seconds;
+  }
+
+  /** A running experiment stalled and asked for hosts again. */
+  public void experimentStalled() {
+    experimentStalls.inc();
+  }
+
+  /** Experiment stalls counted so far on this node. */
+  public long experimentStalls() {
+    return (long) experimentStalls.get();
   }
 
   /** A worker's report was deferred (the scheduler was behind); it will come again. */

@@ -94,6 +94,8 @@ public final class Scheduler
 
   public static final PersistenceId PERSISTENCE_ID = PersistenceId.ofUniqueId("scheduler");
   static final Duration PLAN_TIMEOUT = Duration.ofSeconds(10);
+  /** Experiments whose lease-lost notices are held at most (see heldNotices). */
+  static final int MAX_HELD_NOTICES = 10_000;
   /** A build lease with no report after this long is revoked and the build runs elsewhere. */
   static final Duration BUILD_LEASE_TIMEOUT = Duration.ofHours(3);
 
@@ -140,6 +142,17 @@ public final class Scheduler
   // Host id -> when its boot in progress began (the lease, or its last finished boot): the
   // preemption victim is the host whose boot ends soonest. In memory; leases are too.
   private final Map<String, Long> bootSince = new HashMap<>();
+  // Experiment id -> lease-lost notices for an experiment this scheduler has not heard from (a
+  // lease recovered from the journal after a failover, whose experiment asked the old scheduler):
+  // handed over when it asks for hosts again (its watchdog makes sure it does). In memory only;
+  // at most one per lease, and bounded in case an experiment never asks again.
+  private final Map<String, List<LeaseHolder.LeaseLost>> heldNotices =
+      new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<LeaseHolder.LeaseLost>> eldest) {
+          return size() > MAX_HELD_NOTICES;
+        }
+      };
   // Host id -> reports its sessions refused since this scheduler started. In memory only.
   private final Map<String, Long> rejectedReports = new HashMap<>();
   // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
@@ -271,6 +284,10 @@ public final class Scheduler
   private Effect<Event, SchedulerState> onRequestHosts(SchedulerState state, RequestHosts cmd) {
     demands = demands.wanting(new Demand(cmd.experimentId(), cmd.selector(), cmd.priority(),
         cmd.experiment(), true, java.util.Set.of(), cmd.openPairs()));
+    List<LeaseHolder.LeaseLost> held = heldNotices.remove(cmd.experimentId());
+    if (held != null) {
+      held.forEach(cmd.experiment()::tell);
+    }
     return persistAndSchedule(state, List.of(), s -> { });
   }
 
@@ -281,6 +298,7 @@ public final class Scheduler
    */
   private Effect<Event, SchedulerState> onWithdrawDemand(SchedulerState state, WithdrawDemand cmd) {
     demands = demands.without(cmd.experimentId());
+    heldNotices.remove(cmd.experimentId());
     state.leases().active().values().stream()
         .filter(lease -> lease.experimentId().equals(cmd.experimentId()))
         .forEach(lease -> fleet.host(lease.hostId()).map(Fleet.Host::session).ifPresent(session ->
@@ -618,8 +636,9 @@ public final class Scheduler
   }
 
   private void tellLeaseLost(Lease lease, String why) {
-    demands.find(lease.experimentId()).ifPresent(d -> d.experiment()
-        .tell(new LeaseHolder.LeaseLost(lease.hostId(), lease.epoch(), why)));
+    var notice = new LeaseHolder.LeaseLost(lease.hostId(), lease.epoch(), why);
+    demands.find(lease.experimentId()).ifPresentOrElse(d -> d.experiment().tell(notice),
+        () -> heldNotices.computeIfAbsent(lease.experimentId(), id -> new ArrayList<>()).add(notice));
   }
 
   private void askForBlock(SchedulerState state, Lease lease) {

@@ -163,6 +163,55 @@ class ExperimentEntityTest extends EntityTestKit {
   }
 
   @Test
+  void hostLostMoreThanThreeTimesDoesNotFailThePair() {
+    // A controller restart under load: the pair's block loses its lease again and again because
+    // workers reconnect late; the kernels are not at fault and the pair still runs.
+    submit(Specs.ab(1, 5));
+    for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR + 2; attempt++) {
+      plan("h1", attempt + 1);
+      entity.runCommand(new ExperimentEntity.LoseLease(
+          new LeaseHolder.LeaseLost("h1", attempt + 1, "host went offline")));
+    }
+    assertThat(view().state()).isEqualTo("running");
+
+    Block block = plan("h1", 9);
+    runBlock(block, 1.0);
+
+    assertThat(view().state()).isEqualTo("completed");
+  }
+
+  @Test
+  void failsOnceAPairLostItsHostTheLostLimitTimes() {
+    submit(Specs.ab(1, 5));
+    for (int attempt = 0; attempt < Decisions.MAX_LOST_PER_PAIR; attempt++) {
+      plan("h1", attempt + 1);
+      entity.runCommand(new ExperimentEntity.LoseLease(
+          new LeaseHolder.LeaseLost("h1", attempt + 1, "host went offline")));
+    }
+
+    assertThat(view().state()).isEqualTo("failed");
+    assertThat(view().message()).contains("pair 0 lost its host " + Decisions.MAX_LOST_PER_PAIR
+        + " times", "host went offline");
+  }
+
+  @Test
+  void hostLossesAndKernelFailuresAreCountedApart() {
+    submit(Specs.ab(1, 5));
+    long epoch = 1;
+    for (int lost = 0; lost < 5; lost++, epoch++) {
+      plan("h1", epoch);
+      entity.runCommand(new ExperimentEntity.LoseLease(new LeaseHolder.LeaseLost("h1", epoch, "host reconnected")));
+    }
+    for (int attempt = 0; attempt < Decisions.MAX_ABANDONED_PER_PAIR; attempt++, epoch++) {
+      Block block = plan("h1", epoch);
+      record(block, Specs.failed(block.runs().get(0).runId(), "h1", epoch, RunOutcome.Status.INFRA));
+    }
+
+    assertThat(view().state()).isEqualTo("failed");
+    assertThat(view().message()).contains("pair 0 was abandoned 3 times");
+  }
+
+  @Test
   void bootFailureCompletesThePairWithTheBootMarkedFailed() {
     submit(Specs.ab(1, 5));
     Block block = plan("h1", 1);

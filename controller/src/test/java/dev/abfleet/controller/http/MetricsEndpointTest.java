@@ -39,6 +39,7 @@ class MetricsEndpointTest {
     metrics.bootStarted("qemu", "x86_64");
     metrics.bootFinished("qemu", "x86_64", true, Duration.ofMillis(3_500));
     metrics.bootFinished("qemu", "x86_64", false, null);
+    metrics.experimentStalled();
     metrics.fleetSource(() -> CompletableFuture.completedFuture(new FleetGauges(
         Map.of("idle", 2, "leased", 1, "quarantined", 0), 1, Map.of("pr", 0, "adhoc", 3), 0)));
     try (MetricsEndpoint endpoint = MetricsEndpoint.start(kit.system(), "127.0.0.1", 0, metrics,
@@ -60,7 +61,9 @@ class MetricsEndpointTest {
           "abfleet_boots_finished_total{arch=\"x86_64\",hypervisor=\"qemu\",outcome=\"ok\"} 1.0",
           "abfleet_hosts{state=\"idle\"} 2.0",
           "abfleet_leases 1.0",
-          "abfleet_queue_depth{priority=\"adhoc\"} 3.0");
+          "abfleet_queue_depth{priority=\"adhoc\"} 3.0",
+          "# TYPE abfleet_experiment_stalls_total counter",
+          "abfleet_experiment_stalls_total 1.0");
 
       // Read back by the Prometheus project's own parser: the types and a histogram's buckets.
       PrometheusText.Parsed parsed = PrometheusText.parse(scrape.body());

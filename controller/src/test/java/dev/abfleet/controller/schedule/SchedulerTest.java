@@ -46,6 +46,32 @@ class SchedulerTest {
   }
 
   @Test
+  void holdsALeaseLostNoticeUntilTheExperimentAsksAgain() {
+    ActorRef<Scheduler.Command> first = kit.spawn(Scheduler.create(), "scheduler-before");
+    TestProbe<SessionMessage> session = kit.createTestProbe();
+    TestProbe<LeaseHolder.Message> experiment = kit.createTestProbe();
+    first.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    first.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", experiment.ref()));
+    var plan = experiment.expectMessageClass(LeaseHolder.PlanBlock.class);
+    plan.replyTo().tell(new LeaseHolder.BlockPlanned(new Block("e1-p0-a0", "e1", 0, "h1", 1, List.of())));
+    session.expectMessageClass(AssignBlock.class);
+    kit.stop(first);
+
+    // A new incarnation recovers the lease; the host registers before the experiment asks.
+    ActorRef<Scheduler.Command> second = kit.spawn(Scheduler.create(), "scheduler-after");
+    second.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"), session.ref()));
+    assertThat(hosts(second)).extracting(HostView::state).containsExactly(HostView.State.IDLE);
+    experiment.expectNoMessage(java.time.Duration.ofMillis(200));
+    TestProbe<LeaseHolder.Message> asking = kit.createTestProbe();
+    second.tell(new Scheduler.RequestHosts("e1", HostSelector.any(), "adhoc", asking.ref()));
+
+    var lost = asking.expectMessageClass(LeaseHolder.LeaseLost.class);
+    assertThat(lost.epoch()).isEqualTo(1);
+    assertThat(lost.reason()).isEqualTo("host reconnected");
+    assertThat(asking.expectMessageClass(LeaseHolder.PlanBlock.class).epoch()).isEqualTo(2);
+  }
+
+  @Test
   void reconnectedHostGetsAHigherEpoch() {
     ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
     TestProbe<SessionMessage> first = kit.createTestProbe();
