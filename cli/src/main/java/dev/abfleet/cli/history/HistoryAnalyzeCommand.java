@@ -60,7 +60,7 @@ final class HistoryAnalyzeCommand implements Callable<Integer> {
     int minSegment;
 
     @Option(names = "--min-change", paramLabel = "X",
-        description = "Smallest change flagged (0.05 or 5%), judged on the medians of the segments either side of a"
+        description = "Smallest change flagged (0.05 or 5%%), judged on the medians of the segments either side of a"
             + " change: relative for values, percentage points for history --series change (default: the"
             + " schedule's min_change from fleet.yaml, else any significant shift).")
     String minChange;

@@ -48,7 +48,7 @@ public final class StoreCommand implements Callable<Integer> {
       Path dir = ControllerConfigs.h2Dir(cfg, dataHome);
       if (dir == null) {
         throw new Problem("the controller's store is PostgreSQL (controller.store.kind: postgres);"
-            + " back it up with pg_dump -Fc and restore it with pg_restore, abfleet store handles H2 stores");
+            + " back it up with pg_dump -Fc and restore it with pg_restore (the store commands are for H2 stores)");
       }
       String origin = ControllerConfigs.h2DirOrigin(cfg,
           home != null ? "--home " + home : "home " + dataHome + " (the default; see --home)");
