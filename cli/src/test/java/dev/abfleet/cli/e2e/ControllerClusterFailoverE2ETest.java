@@ -110,6 +110,10 @@ class ControllerClusterFailoverE2ETest {
             "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds));
       }
       fleet.awaitListening(nodes.get(2), "c2", grpcPorts.get(2));
+      for (int i = 0; i < NODES; i++) {
+        assertThat(clusterPortCertificate(ca, clusterPorts.get(i))).as("node c%d's cluster port", i)
+            .contains("CN=c" + i);
+      }
       int doomed = clusterPorts.indexOf(awaitSingletonPort(fleet, Set.of(0, 1, 2)));
 
       Path tokenFile = Eventually.until("a bootstrap token file", Duration.ofSeconds(60),
@@ -240,6 +244,30 @@ class ControllerClusterFailoverE2ETest {
       ports.add(LocalProcesses.freePort());
     }
     return List.copyOf(ports);
+  }
+
+  /**
+   * The subject of the certificate a TLS handshake with the cluster port on {@code port} shows
+   * (trusting {@code ca} only); a plaintext Artery port fails the handshake instead.
+   */
+  private static String clusterPortCertificate(Path ca, int port) throws Exception {
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    try (var in = Files.newInputStream(ca)) {
+      trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
+          .generateCertificate(in));
+    }
+    var tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    var context = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+    context.init(null, tmf.getTrustManagers(), null);
+    try (var socket = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      // TLS 1.3: the client's side completes before the node turns away this certificate-less peer.
+      socket.startHandshake();
+      return ((java.security.cert.X509Certificate) socket.getSession().getPeerCertificates()[0])
+          .getSubjectX500Principal().getName();
+    }
   }
 
   private static void abfleet(String... args) {
