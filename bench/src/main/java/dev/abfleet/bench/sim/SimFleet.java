@@ -8,6 +8,7 @@ import dev.abfleet.worker.sim.SimBootRecord;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimModel;
 import dev.abfleet.worker.HostFacts;
+import dev.abfleet.worker.link.ChannelSecurity;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Many SIMULATED worker agents in one JVM, each with its own gRPC stream to the controller (real
@@ -56,6 +58,18 @@ public final class SimFleet implements AutoCloseable {
    */
   public static SimFleet start(String controller, int count, String idPrefix, SimModel model,
       Map<String, String> labels, Path home, Consumer<SimBootRecord> recorder) {
+    return start(controller, count, idPrefix, model, labels, home, host -> ChannelSecurity.DEFAULT, recorder);
+  }
+
+  /**
+   * As above, each host's channel secured as {@code securityOf(hostId)} says. Hosts whose
+   * security is equal share a channel ({@value #WORKERS_PER_CHANNEL} at most); a host with a
+   * certificate of its own gets a channel of its own, since a client certificate identifies a
+   * whole TLS connection and the controller binds a worker certificate to one host id.
+   */
+  public static SimFleet start(String controller, int count, String idPrefix, SimModel model,
+      Map<String, String> labels, Path home, Function<String, ChannelSecurity> securityOf,
+      Consumer<SimBootRecord> recorder) {
     List<WorkerAgent> agents = new ArrayList<>(count);
     List<ManagedChannel> channels = new ArrayList<>();
     AtomicInteger threads = new AtomicInteger();
@@ -68,14 +82,21 @@ public final class SimFleet implements AutoCloseable {
     try {
       HostFacts facts = WorkerAgent.simFacts();
       WorkerAgent.SimTransport transport = null;
+      ChannelSecurity shared = null;
+      int onChannel = 0;
       for (int i = 1; i <= count; i++) {
         String hostId = hostId(idPrefix, i);
-        WorkerSettings settings = new WorkerSettings(controller, hostId, labels, home);
-        if ((i - 1) % WORKERS_PER_CHANNEL == 0) {
+        ChannelSecurity security = securityOf.apply(hostId);
+        WorkerSettings settings = new WorkerSettings(controller, hostId, labels, home)
+            .withChannelSecurity(security);
+        if (transport == null || onChannel == WORKERS_PER_CHANNEL || !security.equals(shared)) {
           ManagedChannel channel = WorkerAgent.simChannel(settings);
           channels.add(channel);
           transport = new WorkerAgent.SimTransport(channel, timer, facts);
+          shared = security;
+          onChannel = 0;
         }
+        onChannel++;
         agents.add(WorkerAgent.startSim(settings, new SimDriver(model, hostId, recorder), transport));
       }
     } catch (RuntimeException e) {

@@ -33,6 +33,14 @@ public final class SimFleetCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
 
+  @Option(names = "--cert", paramLabel = "FILE",
+      description = "Worker certificate (PEM) for a controller that serves TLS; one names one host id, so"
+          + " with several workers use {host} for each host id: certs/{host}.pem (`abfleet certs issue"
+          + " --worker ID`). Needs --ca.")
+  String cert;
+
+  @Option(names = "--key", paramLabel = "FILE", description = "The private key (PEM, PKCS#8) of --cert; {host} as there.")
+  String key;
 
   @Option(names = "--sim-model", paramLabel = "FILE", description = "Performance model, YAML (default: built-in).")
   Path simModel;
@@ -61,10 +69,13 @@ public final class SimFleetCommand implements Callable<Integer> {
     if (!idPrefix.matches("[A-Za-z0-9_.-]{0,64}")) {
       throw new Problem("--id-prefix '" + idPrefix + "' may only use letters, digits, '_', '.', '-'");
     }
+    var hostIds = java.util.stream.IntStream.rangeClosed(1, workers)
+        .mapToObj(i -> SimFleet.hostId(idPrefix, i)).toList();
+    var security = SimCertificates.of(auth.security(), cert, key, hostIds);
     SimModel model = SimModels.load(simModel, timeScale);
     CountDownLatch stop = new CountDownLatch(1);
     try (SimFleet fleet = SimFleet.start(controller, workers, idPrefix, model, labels,
-        home != null ? home : WorkerSettings.defaultHome(), r -> { })) {
+        home != null ? home : WorkerSettings.defaultHome(), security, r -> { })) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         fleet.close();
         stop.countDown();

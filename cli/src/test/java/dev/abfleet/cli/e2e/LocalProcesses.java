@@ -112,11 +112,16 @@ final class LocalProcesses implements AutoCloseable {
     return p;
   }
 
-  /** As {@link #startSimFleet(int, double)}, connected to {@code controllers} (HOST:PORT[,...]). */
-  Process startSimFleet(String controllers, int workers, double timeScale) throws Exception {
-    Process p = Cli.start(dir, "sim-fleet", "sim-fleet", "--controller", controllers, "--workers",
+  /**
+   * As {@link #startSimFleet(int, double)}, connected to {@code controllers} (HOST:PORT[,...]),
+   * with {@code options} added (e.g. --ca, --cert, --key).
+   */
+  Process startSimFleet(String controllers, int workers, double timeScale, String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of("sim-fleet", "--controller", controllers, "--workers",
         String.valueOf(workers), "--time-scale", String.valueOf(timeScale), "--home",
-        Files.createDirectories(dir.resolve("sim-fleet-home")).toString());
+        Files.createDirectories(dir.resolve("sim-fleet-home")).toString()));
+    args.addAll(List.of(options));
+    Process p = Cli.start(dir, "sim-fleet", args.toArray(String[]::new));
     processes.add(p);
     return p;
   }
