@@ -134,7 +134,15 @@ public final class ListBenchCommand implements Callable<Integer> {
   }
 
   private static ExperimentSpec spec() {
-    return ExperimentSpec.newBuilder().setName("list-bench")
+    return placeholderSpec("list-bench");
+  }
+
+  /**
+   * A submittable A/B whose kernels are made-up hashes nobody can boot: it stays queued, which is
+   * all a bench or test of the store needs.
+   */
+  public static ExperimentSpec placeholderSpec(String name) {
+    return ExperimentSpec.newBuilder().setName(name)
         .addArms(arm("base", "baseline", "a"))
         .addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))

@@ -8,17 +8,12 @@ import dev.abfleet.cli.MainRun;
 import dev.abfleet.cli.TestJvm;
 import dev.abfleet.controller.ControllerNode;
 import dev.abfleet.controller.ControllerSettings;
-import dev.abfleet.proto.fleet.v1.Arm;
-import dev.abfleet.proto.fleet.v1.Artifact;
-import dev.abfleet.proto.fleet.v1.Benchmark;
-import dev.abfleet.proto.fleet.v1.BootSpec;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.ExperimentSummary;
 import dev.abfleet.proto.fleet.v1.GetExperimentRequest;
 import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
-import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
 import dev.abfleet.testkit.Eventually;
 import io.grpc.ManagedChannel;
@@ -147,18 +142,6 @@ class KillDuringWritesTest {
   }
 
   private static ExperimentSpec spec() {
-    return ExperimentSpec.newBuilder().setName("kill")
-        .addArms(arm("base", "baseline", "a"))
-        .addArms(arm("cand", "candidate", "b"))
-        .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
-        .setPolicy(Policy.newBuilder().setPairs(4).setSeed(17).addGatingMetrics("metadata_stat"))
-        .setPriority("adhoc")
-        .build();
-  }
-
-  private static Arm arm(String name, String role, String hashChar) {
-    return Arm.newBuilder().setName(name).setRole(role)
-        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(hashChar.repeat(64)).setUri("/k/" + name)))
-        .build();
+    return dev.abfleet.cli.experiments.ListBenchCommand.placeholderSpec("kill");
   }
 }
