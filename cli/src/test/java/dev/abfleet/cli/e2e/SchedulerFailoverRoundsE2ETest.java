@@ -204,7 +204,10 @@ class SchedulerFailoverRoundsE2ETest {
     private Process startNode(int i, String log) throws Exception {
       String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
       return fleet.startControllerNode(log, grpcPorts.get(i), env, "--config", config.toString(),
-          "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds);
+          "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds,
+          // A plaintext cluster on loopback; ControllerClusterFailoverE2ETest runs the same
+          // failover with TLS on every port.
+          "--insecure-cluster");
     }
 
     /**
