@@ -1,5 +1,6 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.ArmBuild;
 import dev.abfleet.stats.verdict.BootSample;
 
 import dev.abfleet.stats.verdict.Row;

@@ -1,5 +1,6 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.ArmBuild;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.abfleet.report;
 
+import dev.abfleet.model.ArmBuild;
+
 import dev.abfleet.stats.verdict.Assessment;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.build;
 
+import dev.abfleet.model.ArmBuild;
 import java.util.List;
 
 /**
@@ -21,5 +22,19 @@ public record BuiltKernel(String key, String source, String sourceDigest, List<S
   public BuiltKernel {
     patches = patches == null ? List.of() : List.copyOf(patches);
     patchDigests = patchDigests == null ? List.of() : List.copyOf(patchDigests);
+  }
+
+  /** Provenance with these outputs (the journal keeps the flat components, so no nesting here). */
+  public static BuiltKernel of(ArmBuild p, String imageSha256, String configSha256,
+      String systemMapSha256, String logSha256, long imageBytes, long buildMs) {
+    return new BuiltKernel(p.key(), p.source(), p.sourceDigest(), p.patches(), p.patchDigests(),
+        p.config(), p.arch(), p.toolchain(), p.release(), imageSha256, configSha256,
+        systemMapSha256, logSha256, imageBytes, buildMs);
+  }
+
+  /** Where this kernel came from, as an arm built from it records it. */
+  public ArmBuild provenance() {
+    return new ArmBuild(key, source, sourceDigest, patches, patchDigests, config, arch, toolchain,
+        release);
   }
 }

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.model.ArmBuild;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.GuestSetup;
@@ -24,7 +25,7 @@ public record ArmSpec(
     int vcpus,
     int memoryMib,
     GuestSetup guest,
-    @JsonInclude(JsonInclude.Include.NON_NULL) KernelBuildInfo build) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) ArmBuild build) {
 
   /**
    * One baseline, one or more candidates, at most one ceiling: the best achievable

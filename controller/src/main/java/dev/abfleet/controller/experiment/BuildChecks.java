@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.model.ArmBuild;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -15,7 +16,7 @@ final class BuildChecks {
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
   /** Adds the problems of {@code build} (may be null: nothing to check) at field {@code at}. */
-  static void check(String at, KernelBuildInfo build, List<String> problems) {
+  static void check(String at, ArmBuild build, List<String> problems) {
     if (build == null) {
       return;
     }

@@ -1,6 +1,7 @@
 package dev.abfleet.controller.grpc;
 
 import dev.abfleet.model.Arch;
+import dev.abfleet.model.ArmBuild;
 
 import dev.abfleet.controller.build.BuildFailure;
 import dev.abfleet.controller.build.BuildOutcome;
@@ -14,7 +15,6 @@ import dev.abfleet.proto.fleet.v1.BuildAssignment;
 import dev.abfleet.proto.fleet.v1.BuildFile;
 import dev.abfleet.proto.fleet.v1.BuildReport;
 import dev.abfleet.proto.fleet.v1.BuildStatus;
-import dev.abfleet.proto.fleet.v1.KernelBuild;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -119,11 +119,9 @@ final class BuildProtos {
 
   static BuildOutcome outcome(BuildReport r) {
     if (r.hasBuilt()) {
-      KernelBuild k = r.getBuilt().getKernel();
       BuildArtifacts a = r.getBuilt().getArtifacts();
-      return BuildOutcome.built(new BuiltKernel(k.getKey(), k.getSource(), k.getSourceDigest(),
-          k.getPatchesList(), k.getPatchDigestsList(), k.getConfig(), k.getArch(), k.getToolchain(),
-          k.getRelease(), a.getImageSha256(), a.getConfigSha256(), a.getSystemMapSha256(), a.getLogSha256(),
+      return BuildOutcome.built(BuiltKernel.of(ArmBuild.fromProto(r.getBuilt().getKernel()),
+          a.getImageSha256(), a.getConfigSha256(), a.getSystemMapSha256(), a.getLogSha256(),
           a.getImageBytes(), r.getBuilt().getBuildMs()));
     }
     var f = r.getFailed();
@@ -153,9 +151,7 @@ final class BuildProtos {
     }
     if (s.kernel() != null) {
       BuiltKernel k = s.kernel();
-      b.setKernel(KernelBuild.newBuilder().setKey(k.key()).setSource(k.source()).setSourceDigest(k.sourceDigest())
-          .addAllPatches(k.patches()).addAllPatchDigests(k.patchDigests()).setConfig(k.config())
-          .setArch(k.arch()).setToolchain(k.toolchain()).setRelease(k.release()));
+      b.setKernel(k.provenance().toProto());
       b.setArtifacts(BuildArtifacts.newBuilder().setImageSha256(k.imageSha256()).setConfigSha256(k.configSha256())
           .setSystemMapSha256(k.systemMapSha256()).setLogSha256(k.logSha256()).setImageBytes(k.imageBytes()));
     }

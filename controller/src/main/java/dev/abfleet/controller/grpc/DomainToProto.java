@@ -10,7 +10,7 @@ import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
-import dev.abfleet.controller.experiment.KernelBuildInfo;
+import dev.abfleet.model.ArmBuild;
 import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.fleet.HostPage;
 import dev.abfleet.controller.fleet.HostView;
@@ -32,7 +32,6 @@ import dev.abfleet.proto.fleet.v1.HostFingerprint;
 import dev.abfleet.proto.fleet.v1.HostNoise;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
-import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -108,17 +107,11 @@ public final class DomainToProto {
         .setRole(a.role() == null ? "" : a.role().name().toLowerCase(java.util.Locale.ROOT))
         .setBoot(boot(a.kernel(), a.initrd(), a.cmdlineExtra(), a.vcpus(), a.memoryMib(), a.guest()));
     if (a.build() != null) {
-      b.setBuild(build(a.build()));
+      b.setBuild(a.build().toProto());
     }
     return b.build();
   }
 
-  private static KernelBuild build(KernelBuildInfo k) {
-    return KernelBuild.newBuilder().setKey(k.key()).setSource(k.source())
-        .setSourceDigest(k.sourceDigest()).addAllPatches(k.patches())
-        .addAllPatchDigests(k.patchDigests()).setConfig(k.config()).setArch(k.arch())
-        .setToolchain(k.toolchain()).setRelease(k.release()).build();
-  }
 
   private static Artifact artifact(ArtifactRef a) {
     return Artifact.newBuilder().setSha256(a.sha256()).setUri(a.uri()).setSizeBytes(a.sizeBytes())

@@ -6,7 +6,7 @@ import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.controller.experiment.GuestCounters;
 import dev.abfleet.controller.experiment.GuestFacts;
-import dev.abfleet.controller.experiment.KernelBuildInfo;
+import dev.abfleet.model.ArmBuild;
 import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
@@ -23,7 +23,6 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Hello;
 import dev.abfleet.proto.fleet.v1.HypervisorCapability;
-import dev.abfleet.proto.fleet.v1.KernelBuild;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
@@ -81,7 +80,7 @@ final class ProtoToDomain {
             boot.getGuestImage().getSha256().isEmpty() ? null : artifact(boot.getGuestImage()),
             boot.getModulesTree().getSha256().isEmpty() ? null : artifact(boot.getModulesTree()),
             boot.getVolumeTransport(), boot.getVolumeCache()),
-        a.hasBuild() ? build(a.getBuild()) : null);
+        a.hasBuild() ? ArmBuild.fromProto(a.getBuild()) : null);
   }
 
   /**
@@ -100,10 +99,6 @@ final class ProtoToDomain {
     }
   }
 
-  private static KernelBuildInfo build(KernelBuild b) {
-    return new KernelBuildInfo(b.getKey(), b.getSource(), b.getSourceDigest(), b.getPatchesList(),
-        b.getPatchDigestsList(), b.getConfig(), b.getArch(), b.getToolchain(), b.getRelease());
-  }
 
   private static WorkloadSpec workload(Workload w) {
     return new WorkloadSpec(artifact(w.getFiles()), w.getRun(), w.getOutput(), w.getTimeoutS());

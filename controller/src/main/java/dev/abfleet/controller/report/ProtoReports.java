@@ -4,7 +4,7 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
-import dev.abfleet.report.ArmBuild;
+import dev.abfleet.model.ArmBuild;
 import dev.abfleet.stats.verdict.Assessment;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.stats.verdict.BootSample;
@@ -113,10 +113,7 @@ public final class ProtoReports {
     Map<String, ArmBuild> out = new LinkedHashMap<>();
     for (Arm a : e.getSpec().getArmsList()) {
       if (a.hasBuild()) {
-        var b = a.getBuild();
-        out.put(a.getName(), new ArmBuild(b.getKey(), b.getSource(), b.getSourceDigest(),
-            b.getPatchesList(), b.getPatchDigestsList(), b.getConfig(), b.getArch(),
-            b.getToolchain(), b.getRelease()));
+        out.put(a.getName(), ArmBuild.fromProto(a.getBuild()));
       }
     }
     return out;

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.model.ArmBuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -7,12 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BuildChecksTest {
-  static KernelBuildInfo build(String key, List<String> patches, List<String> digests, String toolchain) {
-    return new KernelBuildInfo(key, "linux-source-6.1.tar.xz", "ef".repeat(32), patches, digests,
+  static ArmBuild build(String key, List<String> patches, List<String> digests, String toolchain) {
+    return new ArmBuild(key, "linux-source-6.1.tar.xz", "ef".repeat(32), patches, digests,
         "abfleet-minimal", "x86_64", toolchain, "6.1.176");
   }
 
-  static List<String> problems(KernelBuildInfo b) {
+  static List<String> problems(ArmBuild b) {
     List<String> problems = new ArrayList<>();
     BuildChecks.check("arms[1].build", b, problems);
     return problems;

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.model.ArmBuild;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
@@ -41,7 +42,7 @@ final class JournalSamples {
   static ExperimentEvent.ExperimentSubmitted submittedWithBuild() {
     ExperimentEvent.ExperimentSubmitted plain = submitted();
     ArmSpec cand = plain.spec().arms().get(1);
-    KernelBuildInfo build = new KernelBuildInfo("9b1e07aa" + "0".repeat(56), "linux-source-6.1.tar.xz",
+    ArmBuild build = new ArmBuild("9b1e07aa" + "0".repeat(56), "linux-source-6.1.tar.xz",
         "ef".repeat(32), List.of("slow-stat.patch"), List.of("12".repeat(32)), "abfleet-minimal", "x86_64",
         "gcc (Debian 12.2.0-14) 12.2.0", "6.1.176");
     ArmSpec built = new ArmSpec(cand.name(), cand.role(), cand.kernel(), cand.initrd(), cand.cmdlineExtra(),

@@ -1,9 +1,13 @@
-package dev.abfleet.report;
+package dev.abfleet.model;
 
+import dev.abfleet.proto.fleet.v1.KernelBuild;
 import java.util.List;
 
 /**
- * Where an arm's kernel came from when abfleet built it from source.
+ * Where an arm's kernel came from when abfleet built it from source. Provenance only: the arm
+ * boots its kernel artifact, which is this build's image; reports name the build beside the arm.
+ * One type for the controller's recorded spec and the reports (its JSON form in the journal is
+ * its components, so the record's home does not reach stored events).
  *
  * @param key lower-case hex SHA-256 naming the build (over every input and the toolchain)
  * @param source the source as the user named it, e.g. "linux-source-6.1.tar.xz"
@@ -36,6 +40,18 @@ public record ArmBuild(
     arch = arch == null ? "" : arch;
     toolchain = toolchain == null ? "" : toolchain;
     release = release == null ? "" : release;
+  }
+
+  /** The build as the wire carries it ({@code Arm.build}). */
+  public static ArmBuild fromProto(KernelBuild b) {
+    return new ArmBuild(b.getKey(), b.getSource(), b.getSourceDigest(), b.getPatchesList(),
+        b.getPatchDigestsList(), b.getConfig(), b.getArch(), b.getToolchain(), b.getRelease());
+  }
+
+  public KernelBuild toProto() {
+    return KernelBuild.newBuilder().setKey(key).setSource(source).setSourceDigest(sourceDigest)
+        .addAllPatches(patches).addAllPatchDigests(patchDigests).setConfig(config).setArch(arch)
+        .setToolchain(toolchain).setRelease(release).build();
   }
 
   /** The key's first 8 hex digits, as reports print it. */
