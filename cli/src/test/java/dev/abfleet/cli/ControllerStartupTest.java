@@ -148,10 +148,13 @@ class ControllerStartupTest {
         + " the network; bind grpc_host to 127.0.0.1, or configure controller.tls");
   }
 
-  /** The first controller runs in its own JVM: H2 and the lock are per process. */
+  /**
+   * The first controller runs in its own JVM: H2 and the lock are per process. It is plaintext,
+   * and says so once as a warning naming the setting and the fix.
+   */
   @Test
   @Timeout(value = 240, unit = TimeUnit.SECONDS)
-  void homeOfARunningControllerIsExitTwoNamingItsPid() throws Exception {
+  void plaintextControllerWarnsAndItsHomeIsExitTwoForASecondNamingItsPid() throws Exception {
     Path home = Files.createDirectory(dir.resolve("home"));
     Process first = TestJvm.start(dir, "first", Main.class, "controller", "--plaintext", "--grpc-port", "0",
         "--cluster-port", "0", "--home", home.toString());
@@ -164,6 +167,12 @@ class ControllerStartupTest {
       assertThat(second.err()).isEqualTo("abfleet: --home " + home + " is in use by another controller"
           + " (pid " + first.pid() + "); stop it or choose another --home\n");
       assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).isLessThan(30);
+
+      String err = Eventually.until("the plaintext warning", Duration.ofSeconds(60),
+          () -> TestJvm.read(dir, "first.err"), text -> text.contains("is plaintext without client authentication"));
+      assertThat(err.lines().filter(l -> l.contains("plaintext without client authentication")))
+          .singleElement().asString().contains(" WARN ").contains("(--plaintext)")
+          .contains("set controller.tls (abfleet certs init)");
     } finally {
       first.destroy();
       if (!first.waitFor(30, TimeUnit.SECONDS)) {

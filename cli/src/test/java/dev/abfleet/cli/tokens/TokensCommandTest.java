@@ -51,16 +51,20 @@ class TokensCommandTest {
     return s;
   }
 
+  /** A TLS controller with token auth, its CA and certificate made by `abfleet certs`. */
+  private ControllerNode tlsTokenController(Path certs, Path bootstrap) throws Exception {
+    assertThat(run("certs", "init", "--dir", certs.toString())).isZero();
+    assertThat(run("certs", "issue", "--controller", "c", "--san", "127.0.0.1", "--dir", certs.toString())).isZero();
+    return ControllerNode.start(ControllerSettings.inMemory().withSecurity(new Security(
+        new Security.Tls(certs.resolve("ca.pem"), certs.resolve("c.pem"), certs.resolve("c-key.pem")),
+        Security.AuthMode.TOKENS, bootstrap)));
+  }
+
   @Test
   void createListRevokeWithTheBootstrapToken(@TempDir Path dir) throws Exception {
     Path certs = dir.resolve("certs");
-    assertThat(run("certs", "init", "--dir", certs.toString())).isZero();
-    assertThat(run("certs", "issue", "--controller", "c", "--san", "127.0.0.1", "--dir", certs.toString())).isZero();
     Path bootstrap = dir.resolve("home/controller/operator.token");
-    ControllerSettings settings = ControllerSettings.inMemory().withSecurity(new Security(
-        new Security.Tls(certs.resolve("ca.pem"), certs.resolve("c.pem"), certs.resolve("c-key.pem")),
-        Security.AuthMode.TOKENS, bootstrap));
-    try (ControllerNode node = ControllerNode.start(settings)) {
+    try (ControllerNode node = tlsTokenController(certs, bootstrap)) {
       String target = "127.0.0.1:" + node.grpcPort();
       String ca = certs.resolve("ca.pem").toString();
       stdout();
@@ -109,13 +113,8 @@ class TokensCommandTest {
   @Test
   void createWritesTheTokenToANewFileOnlyItsOwnerCanRead(@TempDir Path dir) throws Exception {
     Path certs = dir.resolve("certs");
-    assertThat(run("certs", "init", "--dir", certs.toString())).isZero();
-    assertThat(run("certs", "issue", "--controller", "c", "--san", "127.0.0.1", "--dir", certs.toString())).isZero();
     Path bootstrap = dir.resolve("home/controller/operator.token");
-    ControllerSettings settings = ControllerSettings.inMemory().withSecurity(new Security(
-        new Security.Tls(certs.resolve("ca.pem"), certs.resolve("c.pem"), certs.resolve("c-key.pem")),
-        Security.AuthMode.TOKENS, bootstrap));
-    try (ControllerNode node = ControllerNode.start(settings)) {
+    try (ControllerNode node = tlsTokenController(certs, bootstrap)) {
       String[] auth = {"--controller", "127.0.0.1:" + node.grpcPort(), "--ca", certs.resolve("ca.pem").toString(),
           "--token-file", bootstrap.toString()};
       Path file = dir.resolve("ci.token");
