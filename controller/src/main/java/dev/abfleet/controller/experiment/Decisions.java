@@ -134,11 +134,16 @@ public final class Decisions {
     events.add(new RunRecorded(placed, blockId));
     if (block.with(placed).complete()) {
       events.add(new PairCompleted(block.pairIndex(), blockId));
-      Map<Integer, List<RunOutcome>> completed = state.completedPairs();
-      completed.put(block.pairIndex(), block.with(placed).outcomesInOrder());
-      if (completed.size() >= state.pairsWanted()
-          || ReportInputs.stopEarly(state.spec(), completed, state.seed())) {
-        events.add(new ExperimentCompleted(completed.size()));
+      int done = state.pairs().size() + (state.pairs().containsKey(block.pairIndex()) ? 0 : 1);
+      boolean complete = done >= state.pairsWanted();
+      if (!complete && ReportInputs.lookMayBeDue(state.spec(), done)) {
+        // Only then copy and convert every completed pair: per pair, that is O(pairs).
+        Map<Integer, List<RunOutcome>> completed = state.completedPairs();
+        completed.put(block.pairIndex(), block.with(placed).outcomesInOrder());
+        complete = ReportInputs.stopEarly(state.spec(), completed, state.seed());
+      }
+      if (complete) {
+        events.add(new ExperimentCompleted(done));
       }
     }
     return new Decision(events, RecordResult.RECORDED);

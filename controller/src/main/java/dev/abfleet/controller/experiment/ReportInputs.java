@@ -31,7 +31,17 @@ public final class ReportInputs {
   /** Whether a sequential experiment may stop after these completed pairs. */
   public static boolean stopEarly(ExperimentSpec spec, Map<Integer, List<RunOutcome>> pairs,
       long seed) {
-    return Assessor.stopEarly(design(spec, seed).verdict(), completedPairs(spec, pairs));
+    return lookMayBeDue(spec, pairs.size())
+        && Assessor.stopEarly(design(spec, seed).verdict(), completedPairs(spec, pairs));
+  }
+
+  /**
+   * Whether a look can be due with this many completed pairs: a sequential design past its first
+   * look (every host class has at most {@code pairs} of them). Cheap, so callers skip assessing.
+   */
+  public static boolean lookMayBeDue(ExperimentSpec spec, int pairs) {
+    List<Integer> looks = spec.policy().looks();
+    return !looks.isEmpty() && pairs >= looks.get(0);
   }
 
   /**
