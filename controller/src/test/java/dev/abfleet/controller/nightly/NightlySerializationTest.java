@@ -41,7 +41,9 @@ class NightlySerializationTest {
         new RunRecord.Artifact("/k/a", "a".repeat(64)), new RunRecord.Artifact("/k/b", "b".repeat(64)), true);
     var failed = RunRecord.failed("night", "2026-03-11T02:30:00Z", "night-20260311T0230Z", "no kernel", false);
     for (Object e : List.of(started, new NightlyEvent.RunFinished(run("night-1")),
-        new NightlyEvent.RunFinished(failed), new NightlyEvent.RunsImported(List.of(run("x"), run("y"))))) {
+        new NightlyEvent.RunFinished(failed), new NightlyEvent.RunsImported(List.of(run("x"), run("y"))),
+        new NightlyEvent.RunFinished(run("night-2").decided("held", "gate", "gate inconclusive: x", 1_773_109_800_000L)),
+        new NightlyEvent.RunDecided("night-2", true, "looked at the boots", 1_773_110_000_000L))) {
       assertThat(roundTrip(e)).isEqualTo(e);
     }
   }
@@ -66,5 +68,9 @@ class NightlySerializationTest {
     assertThat(roundTrip(views)).isEqualTo(views);
     assertThat(roundTrip(new Nightly.Imported(2, 1))).isEqualTo(new Nightly.Imported(2, 1));
     assertThat(roundTrip(new Nightly.RunStatus("unknown", null))).isEqualTo(new Nightly.RunStatus("unknown", null));
+    var decided = new Nightly.RunDecision("decided", run("night-1").decided("rejected", "operator", "no", 5), "");
+    assertThat(roundTrip(decided)).isEqualTo(decided);
+    assertThat(roundTrip(new Nightly.RunDecision("unknown", null, "no run x")))
+        .isEqualTo(new Nightly.RunDecision("unknown", null, "no run x"));
   }
 }
