@@ -49,6 +49,27 @@ class NightlySerializationTest {
   }
 
   @Test
+  void runsJournalledBeforeDecisionsReadTheirDecisionFromAccepted() throws Exception {
+    var cbor = org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider.get(kit.system())
+        .getOrCreate("jackson-cbor", java.util.Optional.empty());
+    RunRecord accepted = run("night-1");
+    RunRecord regressed = new RunRecord("night", "2026-03-11T02:30:00Z", "night-2", "completed", null, null,
+        List.of(), "regressed", false, "", false);
+    List<String> decisions = new java.util.ArrayList<>();
+    for (RunRecord r : List.of(accepted, regressed)) {
+      var old = (com.fasterxml.jackson.databind.node.ObjectNode) cbor.valueToTree(r);
+      assertThat(old.has("decision")).isTrue();
+      old.remove(List.of("decision", "decidedBy", "decisionReason", "decidedAtMs"));
+      assertThat(old.has("decision") || old.has("decidedAtMs")).as("as written before decisions existed").isFalse();
+      RunRecord back = cbor.treeToValue(old, RunRecord.class);
+      assertThat(back.decidedBy()).isEmpty();
+      assertThat(back.decidedAtMs()).isZero();
+      decisions.add(back.decision());
+    }
+    assertThat(decisions).containsExactly("accepted", "rejected");
+  }
+
+  @Test
   void aSnapshotOfTheStateReadsBackTheSame() {
     NightlyState state = NightlyState.EMPTY
         .apply(new NightlyEvent.RunsImported(List.of(run("night-1"), run("night-2"))))
