@@ -126,7 +126,25 @@ class NightlyCommandTest {
               + " (gate inconclusive) can be accepted or rejected");
       assertThatThrownBy(() -> NightlyDecideCommand.decide(client, "sim-night-2026", true, "", quiet))
           .hasMessageStartingWith("no nightly run sim-night-2026; the run is its experiment id");
+      java.io.StringWriter err = new java.io.StringWriter();
+      assertThat(dev.abfleet.cli.Main.run(new java.io.PrintWriter(err, true), "nightly", "accept",
+          "sim-night-20260301T0230Z", "--reason", "late", "--controller", "127.0.0.1:" + controller.grpcPort()))
+          .isEqualTo(ExitCodes.BAD_INPUT);
+      assertThat(err.toString()).startsWith("abfleet: run sim-night-20260301T0230Z is rejected by the operator")
+          .hasLineCount(1);
     }
+  }
+
+  @Test
+  void acceptAndRejectNeedARunAndTheListingAController() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    assertThat(dev.abfleet.cli.Main.run(new java.io.PrintWriter(err, true), "nightly", "reject", "--controller",
+        "127.0.0.1:1")).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(err.toString()).contains("Missing required parameter: 'RUN'");
+    java.io.StringWriter none = new java.io.StringWriter();
+    assertThat(dev.abfleet.cli.Main.run(new java.io.PrintWriter(none, true), "nightly")).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(none.toString()).isEqualTo("abfleet: --controller HOST:PORT is required: the controller runs the"
+        + " schedules\n");
   }
 
   @Test
