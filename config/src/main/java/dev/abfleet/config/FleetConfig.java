@@ -325,8 +325,8 @@ public record FleetConfig(
 
   /**
    * What the candidate is compared with. kind "pinned": always the kernel at {@code path};
-   * kind "last_accepted": the candidate of the last run of this schedule whose verdict had no
-   * gating regression, or the kernel at {@code path} before any run was accepted (empty path:
+   * kind "last_accepted": the candidate of the last accepted run of this schedule (its gate
+   * passed, or an operator accepted it when it was held), or the kernel at {@code path} before any run was accepted (empty path:
    * the first run needs an accepted one and fails with a message).
    */
   public record Baseline(String kind, String path) {

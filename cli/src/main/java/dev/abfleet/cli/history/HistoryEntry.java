@@ -13,9 +13,13 @@ import java.util.Optional;
  * @param state the experiment's final state: completed, failed or cancelled
  * @param overall worst gating verdict (regressed, inconclusive, improved, no_change); empty
  *     when none was reached
- * @param accepted true when the experiment completed and no gating metric regressed: the
- *     candidate may become the baseline of {@code last_accepted} schedules
+ * @param accepted true when the run was accepted (its decision): the candidate may become the
+ *     baseline of {@code last_accepted} schedules
  * @param message why the experiment failed or was cancelled; empty otherwise
+ * @param decision accepted, held (gate inconclusive: the baseline did not move) or rejected;
+ *     empty in files written before decisions existed (then {@code accepted} says it)
+ * @param decidedBy gate or operator; empty when not known
+ * @param decisionReason one line: the gate's result or the operator's words; empty when not known
  */
 public record HistoryEntry(
     int version,
@@ -29,12 +33,26 @@ public record HistoryEntry(
     String overall,
     boolean accepted,
     String message,
-    boolean simulation) {
+    boolean simulation,
+    String decision,
+    String decidedBy,
+    String decisionReason) {
 
   public static final int VERSION = 1;
 
   public HistoryEntry {
     metrics = metrics == null ? List.of() : List.copyOf(metrics);
+    decision = decision == null ? "" : decision;
+    decidedBy = decidedBy == null ? "" : decidedBy;
+    decisionReason = decisionReason == null ? "" : decisionReason;
+  }
+
+  /** An entry without a decision (files written before decisions existed). */
+  public HistoryEntry(int version, String schedule, String date, String experiment, String state,
+      Artifact baseline, Artifact candidate, List<Metric> metrics, String overall, boolean accepted,
+      String message, boolean simulation) {
+    this(version, schedule, date, experiment, state, baseline, candidate, metrics, overall, accepted,
+        message, simulation, "", "", "");
   }
 
   /** An entry of real boots (entries written before the field existed read as false too). */
@@ -63,6 +81,11 @@ public record HistoryEntry(
       double ciLow,
       double ciHigh,
       String verdict) {}
+
+  /** The decision as shown: accepted, held or rejected; from {@code accepted} (yes/no) when the entry has none. */
+  public String shownDecision() {
+    return !decision.isEmpty() ? decision : accepted ? "yes" : "no";
+  }
 
   /** This run's result on {@code metric}, if it measured it. */
   public Optional<Metric> metric(String name) {

@@ -3,6 +3,7 @@ package dev.abfleet.cli.history;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abfleet.stats.changepoint.ChangePoint;
+import java.util.List;
 import java.util.Locale;
 
 /** Renders a {@link MetricHistory} as a compact text table or as JSON. */
@@ -25,7 +26,7 @@ final class HistoryFormat {
         h.unit().isEmpty() || change ? "" : ", " + h.unit(),
         h.better().isEmpty() ? "" : ", " + h.better() + " is better"));
     out.append(String.format(Locale.ROOT, "%3s  %-16s  %-12s  %10s  %8s  %-18s  %-12s  %s%n",
-        "#", "date", "candidate", "center", "change", "ci", "verdict", "accepted"));
+        "#", "date", "candidate", "center", "change", "ci", "verdict", "decision"));
     for (int i = 0; i < h.runs().size(); i++) {
       HistoryEntry e = h.runs().get(i);
       var m = e.metric(h.metric());
@@ -35,14 +36,28 @@ final class HistoryFormat {
       String ci = m.map(x -> "[" + percent(x.ciLow()) + ", " + percent(x.ciHigh()) + "]").orElse("-");
       String verdict = e.state().equals("completed") ? m.map(HistoryEntry.Metric::verdict).orElse("-") : e.state();
       out.append(String.format(Locale.ROOT, "%3d  %-16s  %-12s  %10s  %8s  %-18s  %-12s  %s",
-          i + 1, date, shortSha(e.candidate()), center, chg, ci, verdict, e.accepted() ? "yes" : "no"));
+          i + 1, date, shortSha(e.candidate()), center, chg, ci, verdict, e.shownDecision()));
       if (e.simulation()) {
         out.append("  sim");
       }
       h.changeAt(i).ifPresent(cp -> out.append("  <- change ").append(describe(cp, change)));
       out.append('\n');
     }
+    held(h, out);
     return summary(h, out);
+  }
+
+  /** Held runs, with why and how to decide them: their candidates are not the baseline. */
+  private static void held(MetricHistory h, StringBuilder out) {
+    List<HistoryEntry> held = h.runs().stream().filter(e -> e.decision().equals("held")).toList();
+    if (held.isEmpty()) {
+      return;
+    }
+    out.append(held.size()).append(held.size() == 1 ? " run is" : " runs are")
+        .append(" held (gate inconclusive; the baseline did not move): abfleet nightly accept|reject RUN\n");
+    for (HistoryEntry e : held) {
+      out.append("  held ").append(e.experiment()).append(": ").append(e.decisionReason()).append('\n');
+    }
   }
 
   /** A series from a file: run number, date, label and value, the change points marked. */
@@ -119,6 +134,9 @@ final class HistoryFormat {
         r.put("verdict", m.verdict());
       });
       r.put("accepted", e.accepted());
+      r.put("decision", e.decision());
+      r.put("decided_by", e.decidedBy());
+      r.put("decision_reason", e.decisionReason());
       if (e.simulation()) {
         r.put("simulation", true);
       }

@@ -11,7 +11,8 @@ final class HistoryRuns {
   static NightlyRun toProto(HistoryEntry e) {
     NightlyRun.Builder b = NightlyRun.newBuilder().setSchedule(nonNull(e.schedule())).setDate(nonNull(e.date()))
         .setExperimentId(nonNull(e.experiment())).setState(nonNull(e.state())).setOverall(nonNull(e.overall()))
-        .setAccepted(e.accepted()).setMessage(nonNull(e.message())).setSimulation(e.simulation());
+        .setAccepted(e.accepted()).setMessage(nonNull(e.message())).setSimulation(e.simulation())
+        .setDecision(e.decision()).setDecidedBy(e.decidedBy()).setDecisionReason(e.decisionReason());
     if (e.baseline() != null) {
       b.setBaseline(kernel(e.baseline()));
     }
@@ -31,7 +32,8 @@ final class HistoryRuns {
         r.getMetricsList().stream().map(m -> new HistoryEntry.Metric(m.getMetric(), m.getUnit(), m.getBetter(),
             m.getGating(), m.getBaselineCenter(), m.getCandidateCenter(), m.getChange(), m.getCiLow(),
             m.getCiHigh(), m.getVerdict())).toList(),
-        r.getOverall(), r.getAccepted(), r.getMessage(), r.getSimulation());
+        r.getOverall(), r.getAccepted(), r.getMessage(), r.getSimulation(), r.getDecision(), r.getDecidedBy(),
+        r.getDecisionReason());
   }
 
   private static NightlyKernel kernel(HistoryEntry.Artifact a) {

@@ -3,6 +3,7 @@ package dev.abfleet.cli.nightly;
 import dev.abfleet.cli.ControllerAddress;
 import dev.abfleet.cli.Reconnect;
 import dev.abfleet.config.Problem;
+import dev.abfleet.proto.fleet.v1.DecideRunRequest;
 import dev.abfleet.proto.fleet.v1.GetNightlyRunRequest;
 import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
 
 /**
  * The CLI's side of NightlyService. Calls ride out a controller restart ({@link Reconnect});
- * NOT_FOUND and INVALID_ARGUMENT are the user's to fix and become a {@link Problem}.
+ * NOT_FOUND, INVALID_ARGUMENT and FAILED_PRECONDITION are the user's to fix and become a {@link Problem}.
  */
 public final class NightlyClient implements AutoCloseable {
   private final ManagedChannel channel;
@@ -59,6 +60,12 @@ public final class NightlyClient implements AutoCloseable {
     return call(() -> stub().importHistory(ImportHistoryRequest.newBuilder().addAllRuns(runs).build()));
   }
 
+  /** An operator's decision on a held run; returns the run as decided. */
+  public NightlyRun decide(String experimentId, boolean accept, String reason) {
+    return call(() -> stub().decideRun(DecideRunRequest.newBuilder().setExperimentId(experimentId).setAccept(accept)
+        .setReason(reason).build()));
+  }
+
   private NightlyServiceGrpc.NightlyServiceBlockingStub stub() {
     return stub.withDeadlineAfter(30, TimeUnit.SECONDS);
   }
@@ -68,7 +75,7 @@ public final class NightlyClient implements AutoCloseable {
       return reconnect.call(call);
     } catch (StatusRuntimeException e) {
       Status.Code c = e.getStatus().getCode();
-      if (c == Status.Code.NOT_FOUND || c == Status.Code.INVALID_ARGUMENT) {
+      if (c == Status.Code.NOT_FOUND || c == Status.Code.INVALID_ARGUMENT || c == Status.Code.FAILED_PRECONDITION) {
         throw new Problem(e.getStatus().getDescription());
       }
       if (c == Status.Code.UNIMPLEMENTED) {

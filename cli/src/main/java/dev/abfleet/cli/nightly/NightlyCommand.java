@@ -6,12 +6,14 @@ import dev.abfleet.cli.ExitCodes;
 import dev.abfleet.config.NightlySchedules;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
+import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
 import dev.abfleet.proto.fleet.v1.NightlyRun;
 import dev.abfleet.proto.fleet.v1.ScheduleInfo;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -22,20 +24,24 @@ import picocli.CommandLine.Option;
 @Command(
     name = "nightly",
     mixinStandardHelpOptions = true,
+    subcommands = {NightlyDecideCommand.Accept.class, NightlyDecideCommand.Reject.class},
     description = {
       "List the schedules the controller fires (those of its fleet.yaml, abfleet controller --config),",
       "with their next fire time and last run. The controller runs them at their cron times: resolves",
       "the candidate and baseline kernels on its machine, submits an experiment (priority nightly),",
       "and keeps each run's verdict in its store (see abfleet history); no process of yours needs to run.",
-      "With --once NAME, run that schedule now, follow it and exit: 0 accepted, 1 a gating metric",
-      "regressed, 3 the experiment did not complete.",
+      "A run is accepted (its candidate becomes a last_accepted schedule's baseline) only when its gate",
+      "passes; a run whose gate is inconclusive is held, one that regressed is rejected, and neither",
+      "moves the baseline. abfleet nightly accept|reject RUN decides a held run.",
+      "With --once NAME, run that schedule now, follow it and exit: 0 accepted, 1 held or rejected",
+      "(the baseline did not move), 3 the experiment did not complete.",
       "A schedule on hosts.hypervisor sim gives SIMULATION results, labelled so on every line."
     })
 public final class NightlyCommand implements Callable<Integer> {
   /** How often --once asks how its run is going. */
   static final Duration FOLLOW_EVERY = Duration.ofSeconds(1);
 
-  @Option(names = "--controller", required = true, paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
+  @Option(names = "--controller", paramLabel = "HOST:PORT[,...]", description = "Controller gRPC address; several (a controller cluster's nodes) separated by commas.")
   String controller;
 
   @picocli.CommandLine.Mixin dev.abfleet.cli.ClientAuthOptions auth;
@@ -49,6 +55,9 @@ public final class NightlyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (controller == null) {
+      throw new dev.abfleet.config.Problem("--controller HOST:PORT is required: the controller runs the schedules");
+    }
     String target = ControllerAddress.check(controller, auth);
     if (config != null) {
       System.err.println("abfleet: nightly: --config " + config + " is not read: the controller fires the schedules"
@@ -78,15 +87,35 @@ public final class NightlyCommand implements Callable<Integer> {
           + "  last " + (s.hasLastRun() ? lastRun(s.getLastRun()) : "none")
           + (s.getRunningCount() > 0 ? "  running " + String.join(",", s.getRunningList()) : "")
           + (s.getSimulation() ? "  SIMULATION" : ""));
+      if (s.hasLastRun()) {
+        held(client, s).forEach(r -> out.println("  held " + r.getExperimentId() + " (" + r.getDate() + "): "
+            + r.getDecisionReason()));
+      }
     }
     if (schedules.stream().anyMatch(ScheduleInfo::getSimulation)) {
       out.println(NightlySchedules.SIMULATION);
     }
   }
 
+  /**
+   * The schedule's held runs, oldest first. GetSeries answers every finished run of the schedule
+   * whatever the metric; the last run's first metric keeps its change-point scan meaningful.
+   */
+  static List<NightlyRun> held(NightlyClient client, ScheduleInfo s) {
+    String metric = s.getLastRun().getMetricsCount() > 0 ? s.getLastRun().getMetrics(0).getMetric() : "-";
+    return client.series(GetSeriesRequest.newBuilder().setSchedule(s.getName()).setMetric(metric).build())
+        .getRunsList().stream().filter(r -> r.getDecision().equals("held")).toList();
+  }
+
   private static String lastRun(NightlyRun r) {
     return r.getExperimentId() + " " + r.getState() + (r.getOverall().isEmpty() ? "" : " overall=" + r.getOverall())
-        + " accepted=" + (r.getAccepted() ? "yes" : "no");
+        + " " + decision(r);
+  }
+
+  /** "decision=held" etc.; "accepted=yes|no" for a run recorded without a decision. */
+  static String decision(NightlyRun r) {
+    return r.getDecision().isEmpty() ? "accepted=" + (r.getAccepted() ? "yes" : "no")
+        : "decision=" + r.getDecision() + (r.getDecidedBy().isEmpty() ? "" : " by=" + r.getDecidedBy());
   }
 
   /** "N/M pairs" of a submitted experiment; empty before the controller has submitted it. */
@@ -132,10 +161,10 @@ public final class NightlyCommand implements Callable<Integer> {
   static String summary(NightlyRun e) {
     return e.getDate() + " " + e.getSchedule() + " " + e.getExperimentId() + " " + e.getState()
         + (e.getOverall().isEmpty() ? "" : " overall=" + e.getOverall())
-        + " accepted=" + (e.getAccepted() ? "yes" : "no") + (e.getSimulation() ? " SIMULATION" : "");
+        + " " + decision(e) + (e.getSimulation() ? " SIMULATION" : "");
   }
 
-  /** Exit code of a --once run: 0 accepted, 1 a gating metric regressed, 3 not completed. */
+  /** Exit code of a --once run: 0 accepted, 1 held or rejected (a gating metric regressed), 3 not completed. */
   static int exitCode(NightlyRun e) {
     if (!e.getState().equals("completed")) {
       return ExitCodes.FAILED;

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NightlyDashboardBrowserTest {
   private static final int NIGHTS = 16;
+  private static final int HELD_NIGHT = 12;
   private static final Pattern CHANGE = Pattern.compile("data-change=\"(\\d+)\"");
 
   @TempDir Path home;
@@ -73,7 +74,9 @@ class NightlyDashboardBrowserTest {
         Files.createDirectories(Path.of(readme));
         Files.copy(shown.screenshot(), Path.of(readme, "nightly.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
-      assertThat(shown.dom()).contains("fuse-nightly").contains("Latest runs of fuse-nightly");
+      assertThat(shown.dom()).contains("fuse-nightly").contains("Latest runs of fuse-nightly")
+          .contains("1 run is HELD").contains("data-held=\"fuse-nightly-night-12\"")
+          .contains("gate inconclusive: rm_rf -6.0% [-14.1%, +2.2%] inconclusive");
       List<String> changes = CHANGE.matcher(shown.dom()).results().map(m -> m.group(1)).toList();
       assertThat(changes).containsExactly("9");
 
@@ -122,6 +125,12 @@ class NightlyDashboardBrowserTest {
     var metric = new HistoryEntry.Metric("metadata_stat", "ops/s", "higher", true, 31_800, center,
         center / 31_800 - 1, center / 31_800 - 1.02, center / 31_800 - 0.98, i < 8 ? "no_change" : "improved");
     var kernel = new HistoryEntry.Artifact("/srv/kernels/vmlinuz-" + i, String.format("%064x", i));
+    if (i == HELD_NIGHT) {
+      // Its gate was inconclusive: the run is held, its kernel not the baseline.
+      return new HistoryEntry(HistoryEntry.VERSION, "fuse-nightly", date, "fuse-nightly-night-" + i, "completed",
+          kernel, kernel, List.of(metric), "inconclusive", false, "", false, "held", "gate",
+          "gate inconclusive: rm_rf -6.0% [-14.1%, +2.2%] inconclusive");
+    }
     return new HistoryEntry(HistoryEntry.VERSION, "fuse-nightly", date, "fuse-nightly-night-" + i, "completed",
         kernel, kernel, List.of(metric), i < 8 ? "no_change" : "improved", true, "");
   }

@@ -56,4 +56,27 @@ class HistoryFormatTest {
     HistoryEntry e = simulated("sim", 1000);
     assertThat(HistoryRuns.fromProto(HistoryRuns.toProto(e))).isEqualTo(e);
   }
+
+  @Test
+  void heldRunsShowAsHeldWithTheirReasonInTextAndJson() {
+    HistoryEntry a = HistoryFileTest.entry("night-1", 1000, true);
+    HistoryEntry b = HistoryFileTest.entry("night-2", 897, false);
+    HistoryEntry held = new HistoryEntry(b.version(), b.schedule(), b.date(), b.experiment(), b.state(), b.baseline(),
+        b.candidate(), b.metrics(), "inconclusive", false, "", false, "held", "gate",
+        "gate inconclusive: metadata_stat -10.3% [-31.5%, +4.1%] inconclusive");
+    MetricHistory h = history(a, held);
+
+    String text = HistoryFormat.text(h);
+    assertThat(text).contains("verdict       decision\n");
+    assertThat(text.lines().filter(l -> l.startsWith("  2 "))).singleElement()
+        .satisfies(l -> assertThat(l).endsWith("  held"));
+    assertThat(text.lines().filter(l -> l.startsWith("  1 "))).singleElement()
+        .satisfies(l -> assertThat(l).as("a run without a decision shows accepted").endsWith("  yes"));
+    assertThat(text).contains("1 run is held (gate inconclusive; the baseline did not move): abfleet nightly"
+        + " accept|reject RUN\n  held night-2: gate inconclusive: metadata_stat -10.3% [-31.5%, +4.1%] inconclusive\n");
+    String json = HistoryFormat.json(h);
+    assertThat(json).contains("\"decision\" : \"held\"", "\"decided_by\" : \"gate\"",
+        "\"decision_reason\" : \"gate inconclusive: metadata_stat -10.3% [-31.5%, +4.1%] inconclusive\"");
+    assertThat(HistoryRuns.fromProto(HistoryRuns.toProto(held))).isEqualTo(held);
+  }
 }

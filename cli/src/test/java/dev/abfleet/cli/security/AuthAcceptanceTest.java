@@ -12,12 +12,14 @@ import dev.abfleet.proto.fleet.v1.AuthServiceGrpc;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.CreateTokenRequest;
+import dev.abfleet.proto.fleet.v1.DecideRunRequest;
 import dev.abfleet.proto.fleet.v1.DrainHostRequest;
 import dev.abfleet.proto.fleet.v1.ExperimentServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.FleetServiceGrpc;
 import dev.abfleet.proto.fleet.v1.ListExperimentsRequest;
 import dev.abfleet.proto.fleet.v1.ListHostsRequest;
+import dev.abfleet.proto.fleet.v1.NightlyServiceGrpc;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RevokeTokenRequest;
 import dev.abfleet.proto.fleet.v1.SubmitExperimentRequest;
@@ -131,6 +133,28 @@ class AuthAcceptanceTest {
         });
     var operator = ExperimentServiceGrpc.newBlockingStub(controller.client(token("ops", Role.OPERATOR)));
     assertThat(operator.cancelExperiment(cancel("e-theirs")).getState()).isEqualTo("cancelled");
+  }
+
+  @Test
+  void onlyAnOperatorTokenMayDecideAHeldNightlyRun() {
+    DecideRunRequest accept = DecideRunRequest.newBuilder().setExperimentId("night-20260310T0230Z").setAccept(true)
+        .build();
+    for (Role role : List.of(Role.READ, Role.SUBMIT)) {
+      var stub = NightlyServiceGrpc.newBlockingStub(controller.client(token("n-" + role, role)));
+      assertThatThrownBy(() -> stub.decideRun(accept))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+            assertThat(e.getStatus().getDescription()).startsWith("fleet.v1.NightlyService/DecideRun needs role"
+                + " operator;");
+          });
+    }
+    // Let through, an operator learns the run is unknown.
+    var operator = NightlyServiceGrpc.newBlockingStub(controller.client(token("n-ops", Role.OPERATOR)));
+    assertThatThrownBy(() -> operator.decideRun(accept))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+          assertThat(e.getStatus().getDescription()).startsWith("no nightly run night-20260310T0230Z");
+        });
   }
 
   @Test

@@ -99,6 +99,7 @@ public final class NightlySeriesPage implements NightlyPage {
       out.append("<p class=\"banner\">SIMULATION: these runs come from the sim hypervisor's performance"
           + " model; no kernel was booted.</p>\n");
     }
+    out.append(heldRuns(runs));
     int chart = 0;
     for (String metric : gatingMetrics(runs)) {
       Series series = Series.of(s.name(), metric, "center", runs, DETECTION.withMinRelative(minChange));
@@ -168,7 +169,7 @@ public final class NightlySeriesPage implements NightlyPage {
   private static String runsTable(String schedule, List<RunRecord> runs) {
     StringBuilder out = new StringBuilder("<table>\n<caption>Latest runs of ").append(esc(schedule))
         .append("</caption>\n<thead><tr><th scope=\"col\">Due</th><th scope=\"col\">Experiment</th>")
-        .append("<th scope=\"col\">State</th><th scope=\"col\">Overall</th><th scope=\"col\">Accepted</th>")
+        .append("<th scope=\"col\">State</th><th scope=\"col\">Overall</th><th scope=\"col\">Decision</th>")
         .append("</tr></thead>\n<tbody>\n");
     for (int i = runs.size() - 1; i >= Math.max(0, runs.size() - LISTED_RUNS); i--) {
       RunRecord r = runs.get(i);
@@ -176,10 +177,39 @@ public final class NightlySeriesPage implements NightlyPage {
           .append(esc(r.experiment())).append("\">").append(esc(r.experiment())).append("</a></td><td class=\"left\">")
           .append(esc(r.state())).append(r.message().isEmpty() ? "" : ": " + esc(r.message()))
           .append("</td><td class=\"left\"><span class=\"verdict ").append(esc(r.overall())).append("\">")
-          .append(esc(r.overall())).append("</span></td><td>").append(r.accepted() ? "yes" : "no")
-          .append("</td></tr>\n");
+          .append(esc(r.overall())).append("</span></td>").append(decisionCell(r)).append("</tr>\n");
     }
     return out.append("</tbody>\n</table>\n").toString();
+  }
+
+  /** The run's decision, who made it and why (the reason also as the cell's title). */
+  private static String decisionCell(RunRecord r) {
+    String by = r.decidedBy().isEmpty() ? "" : " by " + r.decidedBy();
+    return "<td class=\"left\" data-decision=\"" + esc(r.decision()) + "\"" + (r.decisionReason().isEmpty() ? ""
+        : " title=\"" + esc(r.decisionReason()) + "\"") + "><span class=\"decision " + esc(r.decision()) + "\">"
+        + esc(r.decision().isEmpty() ? "-" : r.decision())
+        + "</span>" + esc(by) + (r.decisionReason().isEmpty() ? "" : ": " + esc(r.decisionReason())) + "</td>";
+  }
+
+  /**
+   * Held runs (the gate was inconclusive, the baseline did not move), oldest first, with why and
+   * how to decide them; empty when none is held.
+   */
+  static String heldRuns(List<RunRecord> runs) {
+    List<RunRecord> held = runs.stream().filter(RunRecord::held).toList();
+    if (held.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder("<div class=\"held\" role=\"status\"><p><strong>")
+        .append(held.size()).append(held.size() == 1 ? " run is" : " runs are")
+        .append(" HELD</strong>: the gate was inconclusive, so the baseline did not move. Accept or reject with"
+            + " <code>abfleet nightly accept|reject RUN --reason TEXT</code>.</p>\n<ul>\n");
+    for (RunRecord r : held) {
+      out.append("<li data-held=\"").append(esc(r.experiment())).append("\"><a href=\"/experiments/")
+          .append(esc(r.experiment())).append("\">").append(esc(r.experiment())).append("</a> (")
+          .append(esc(r.date())).append("): ").append(esc(r.decisionReason())).append("</li>\n");
+    }
+    return out.append("</ul></div>\n").toString();
   }
 
   /** Gating metrics measured by any run, in first-seen order. */

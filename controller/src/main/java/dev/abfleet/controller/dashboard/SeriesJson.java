@@ -11,7 +11,9 @@ import dev.abfleet.stats.changepoint.ChangePoint;
  * A nightly series as {@code /api/nightly/series} answers it, with the field names of
  * {@code abfleet history --format json}: runs numbered from 1 ({@code run}, as the text and the
  * charts number them), a change point's {@code run} the first run at the new level, its medians
- * those of the final segments on either side; a number that is not finite is null.
+ * those of the final segments on either side; a number that is not finite is null. Each run
+ * carries its {@code decision} (accepted, held or rejected), {@code decided_by} and
+ * {@code decision_reason}.
  */
 final class SeriesJson {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,7 +30,8 @@ final class SeriesJson {
       ObjectNode o = runs.addObject().put("run", i + 1).put("date", r.date()).put("experiment", r.experiment())
           .put("state", r.state());
       number(o, "value", s.values()[i]);
-      o.put("accepted", r.accepted());
+      o.put("accepted", r.accepted()).put("decision", r.decision()).put("decided_by", r.decidedBy())
+          .put("decision_reason", r.decisionReason());
     }
     ArrayNode points = root.putArray("change_points");
     for (ChangePoint cp : s.detection().points()) {

@@ -27,7 +27,8 @@ final class NightlyProto {
   static NightlyRun run(RunRecord r) {
     NightlyRun.Builder b = NightlyRun.newBuilder().setSchedule(r.schedule()).setDate(r.date())
         .setExperimentId(r.experiment()).setState(r.state()).setOverall(r.overall()).setAccepted(r.accepted())
-        .setMessage(r.message()).setSimulation(r.simulation());
+        .setMessage(r.message()).setSimulation(r.simulation()).setDecision(r.decision())
+        .setDecidedBy(r.decidedBy()).setDecisionReason(r.decisionReason()).setDecidedAtMs(r.decidedAtMs());
     if (r.baseline() != null) {
       b.setBaseline(kernel(r.baseline()));
     }
@@ -66,7 +67,22 @@ final class NightlyProto {
         r.getMetricsList().stream().map(m -> new RunRecord.Metric(m.getMetric(), m.getUnit(), m.getBetter(),
             m.getGating(), m.getBaselineCenter(), m.getCandidateCenter(), m.getChange(), m.getCiLow(),
             m.getCiHigh(), m.getVerdict())).toList(),
-        r.getOverall(), r.getAccepted(), r.getMessage(), r.getSimulation());
+        r.getOverall(), r.getAccepted(), r.getMessage(), r.getSimulation(), decision(r), r.getDecidedBy(),
+        r.getDecisionReason(), r.getDecidedAtMs());
+  }
+
+  /** An imported run's decision: as written, or (files without one) read from accepted. */
+  private static String decision(NightlyRun r) {
+    String d = r.getDecision();
+    if (!d.isEmpty() && !d.equals(RunRecord.ACCEPTED) && !d.equals(RunRecord.HELD) && !d.equals(RunRecord.REJECTED)) {
+      throw new IllegalArgumentException("run " + r.getExperimentId() + ": decision '" + d
+          + "'; expected accepted, held or rejected (or none: read from accepted)");
+    }
+    if (!d.isEmpty() && r.getAccepted() != d.equals(RunRecord.ACCEPTED)) {
+      throw new IllegalArgumentException("run " + r.getExperimentId() + ": decision " + d + " with accepted "
+          + r.getAccepted() + "; accepted is true exactly for decision accepted");
+    }
+    return d;
   }
 
   private static RunRecord.Artifact artifact(NightlyKernel k) {

@@ -3,6 +3,7 @@ package dev.abfleet.controller.grpc;
 import dev.abfleet.controller.nightly.Nightly;
 import dev.abfleet.controller.nightly.RunRecord;
 import dev.abfleet.controller.nightly.Series;
+import dev.abfleet.proto.fleet.v1.DecideRunRequest;
 import dev.abfleet.proto.fleet.v1.GetNightlyRunRequest;
 import dev.abfleet.proto.fleet.v1.GetNightlyRunResponse;
 import dev.abfleet.proto.fleet.v1.GetSeriesRequest;
@@ -11,6 +12,7 @@ import dev.abfleet.proto.fleet.v1.ImportHistoryRequest;
 import dev.abfleet.proto.fleet.v1.ImportHistoryResponse;
 import dev.abfleet.proto.fleet.v1.ListSchedulesRequest;
 import dev.abfleet.proto.fleet.v1.ListSchedulesResponse;
+import dev.abfleet.proto.fleet.v1.NightlyRun;
 import dev.abfleet.proto.fleet.v1.NightlyServiceGrpc;
 import dev.abfleet.proto.fleet.v1.TriggerScheduleRequest;
 import dev.abfleet.proto.fleet.v1.TriggerScheduleResponse;
@@ -108,6 +110,22 @@ public final class NightlyServiceImpl implements NightlyServiceGrpc.AsyncService
     reply(AskPattern.<Nightly.Command, Nightly.Imported>ask(nightly, replyTo -> new Nightly.Import(runs, replyTo),
         askTimeout, system.scheduler()),
         i -> ImportHistoryResponse.newBuilder().setAdded(i.added()).setSkipped(i.skipped()).build(), out);
+  }
+
+  @Override
+  public void decideRun(DecideRunRequest request, StreamObserver<NightlyRun> out) {
+    if (request.getExperimentId().isEmpty()) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription("experiment_id is required: the run's experiment id,"
+          + " e.g. night-20260310T0230Z").asRuntimeException());
+      return;
+    }
+    reply(AskPattern.<Nightly.Command, Nightly.RunDecision>ask(nightly, replyTo -> new Nightly.DecideRun(
+        request.getExperimentId(), request.getAccept(), request.getReason(), replyTo), askTimeout,
+        system.scheduler()), d -> switch (d.outcome()) {
+          case "decided" -> NightlyProto.run(d.run());
+          case "unknown" -> throw Status.NOT_FOUND.withDescription(d.problem()).asRuntimeException();
+          default -> throw Status.FAILED_PRECONDITION.withDescription(d.problem()).asRuntimeException();
+        }, out);
   }
 
   /** The actor's errors all say the schedule is unknown: NOT_FOUND. */

@@ -47,7 +47,7 @@ public final class Nightly
     extends EventSourcedBehaviorWithEnforcedReplies<Nightly.Command, NightlyEvent, NightlyState> {
 
   public sealed interface Command extends CborSerializable
-      permits Trigger, ListSchedules, GetRuns, GetRun, Import, Tick, Started, RunFailed, Submitted, Polled {}
+      permits Trigger, ListSchedules, GetRuns, GetRun, Import, DecideRun, Tick, Started, RunFailed, Submitted, Polled {}
 
   /**
    * Runs the schedule now, due this minute; replies the run's experiment id (the same one for a
@@ -90,6 +90,22 @@ public final class Nightly
   public record Import(List<RunRecord> runs, ActorRef<Imported> replyTo) implements Command {}
 
   public record Imported(int added, int skipped) implements CborSerializable {}
+
+  /**
+   * An operator accepts ({@code accept}) or rejects a held run; replies {@link RunDecision}:
+   * the run as decided, or why not (unknown run, or a run that is not held).
+   *
+   * @param reason the operator's words; may be empty
+   */
+  public record DecideRun(String experimentId, boolean accept, String reason, ActorRef<RunDecision> replyTo)
+      implements Command {}
+
+  /**
+   * @param outcome "decided", "unknown" (no finished run by that id) or "not_held"
+   * @param run the run as it is now (decided, or as it was when not held); null when unknown
+   * @param problem what was wrong and the fix; empty when decided
+   */
+  public record RunDecision(String outcome, RunRecord run, String problem) implements CborSerializable {}
 
   private record Tick() implements Command {}
 
@@ -176,6 +192,7 @@ public final class Nightly
             resolving.contains(cmd.experimentId()) ? new RunStatus("running", null)
                 : NightlyViews.run(state, cmd.experimentId())))
         .onCommand(Import.class, this::onImport)
+        .onCommand(DecideRun.class, this::onDecideRun)
         .onCommand(Tick.class, this::onTick)
         .onCommand(Started.class, this::onStarted)
         .onCommand(RunFailed.class, this::onRunFailed)
@@ -232,6 +249,17 @@ public final class Nightly
         : Effect().persist(new NightlyEvent.RunsImported(added)).thenReply(cmd.replyTo(), st -> reply);
   }
 
+  private ReplyEffect<NightlyEvent, NightlyState> onDecideRun(NightlyState state, DecideRun cmd) {
+    RunDecision refusal = NightlyViews.refusal(state, cmd.experimentId(), resolving);
+    if (refusal != null) {
+      return Effect().reply(cmd.replyTo(), refusal);
+    }
+    String reason = cmd.reason().isBlank() ? (cmd.accept() ? "accepted" : "rejected") + " by an operator"
+        : cmd.reason().strip();
+    return Effect().persist(new NightlyEvent.RunDecided(cmd.experimentId(), cmd.accept(), reason, clock.millis()))
+        .thenReply(cmd.replyTo(), st -> new RunDecision("decided", st.run(cmd.experimentId()).orElseThrow(), ""));
+  }
+
   private ReplyEffect<NightlyEvent, NightlyState> onTick(NightlyState state, Tick cmd) {
     Instant now = clock.instant();
     for (NightlySchedule s : schedules.values()) {
@@ -256,7 +284,7 @@ public final class Nightly
 
   private ReplyEffect<NightlyEvent, NightlyState> onRunFailed(NightlyState state, RunFailed cmd) {
     context.getLog().warn("nightly run {} failed: {}", cmd.run().experiment(), cmd.run().message());
-    return Effect().persist(new NightlyEvent.RunFinished(cmd.run()))
+    return Effect().persist(new NightlyEvent.RunFinished(NightlyRuns.notCompleted(cmd.run(), clock.millis())))
         .thenRun(st -> {
           resolving.remove(cmd.run().experiment());
           submitting.remove(cmd.run().experiment());
@@ -287,9 +315,9 @@ public final class Nightly
     if (!Set.of("completed", "failed", "cancelled").contains(experimentState)) {
       return Effect().noReply();
     }
-    RunRecord done = NightlyRuns.record(started, cmd.experiment());
-    context.getLog().info("nightly run {} {}{}", done.experiment(), done.state(),
-        done.overall().isEmpty() ? "" : ", overall " + done.overall());
+    RunRecord done = NightlyRuns.record(started, cmd.experiment(), clock.millis());
+    context.getLog().info("nightly run {} {}{}, {}: {}", done.experiment(), done.state(),
+        done.overall().isEmpty() ? "" : ", overall " + done.overall(), done.decision(), done.decisionReason());
     NightlySchedule s = schedules.get(started.schedule());
     return Effect().persist(new NightlyEvent.RunFinished(done)).thenRun(st -> {
       if (s != null && s.aa()) {

@@ -17,6 +17,13 @@ public sealed interface NightlyEvent extends CborSerializable {
   /** A run ended (its experiment reached a terminal state, or the run could not start). */
   record RunFinished(RunRecord run) implements NightlyEvent {}
 
+  /**
+   * An operator accepted or rejected a held run.
+   *
+   * @param decidedAtMs epoch milliseconds
+   */
+  record RunDecided(String experimentId, boolean accept, String reason, long decidedAtMs) implements NightlyEvent {}
+
   /** Runs of an old history file, none of them known before. */
   record RunsImported(List<RunRecord> runs) implements NightlyEvent {
     public RunsImported {

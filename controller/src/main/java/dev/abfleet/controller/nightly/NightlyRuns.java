@@ -39,17 +39,64 @@ final class NightlyRuns {
     return b.setPriority("nightly").build();
   }
 
-  /** The record of a run whose experiment ended. */
-  static RunRecord record(NightlyEvent.RunStarted started, Experiment e) {
+  /**
+   * The record of a run whose experiment ended, decided by the gate at {@code nowMs}: accepted
+   * when it passed, rejected when it failed or the experiment did not complete, held otherwise.
+   */
+  static RunRecord record(NightlyEvent.RunStarted started, Experiment e, long nowMs) {
     List<RunRecord.Metric> metrics = e.getComparisonsList().stream()
         .filter(c -> c.getArm().equals(CANDIDATE_ARM))
         .map(NightlyRuns::metric)
         .toList();
-    boolean completed = e.getState().equals("completed");
-    boolean regressed = e.getOverall().equals("regressed");
-    return new RunRecord(started.schedule(), started.due(), started.experimentId(), e.getState(),
-        started.baseline(), started.candidate(), metrics, e.getOverall(), completed && !regressed,
-        e.getMessage(), started.simulation());
+    RunRecord run = new RunRecord(started.schedule(), started.due(), started.experimentId(), e.getState(),
+        started.baseline(), started.candidate(), metrics, e.getOverall(), false, e.getMessage(),
+        started.simulation());
+    if (!run.state().equals("completed")) {
+      return notCompleted(run, nowMs);
+    }
+    String gate = gate(e);
+    return switch (gate) {
+      case "pass" -> run.decided(RunRecord.ACCEPTED, RunRecord.BY_GATE, "gate passed: overall " + e.getOverall(),
+          nowMs);
+      case "fail" -> run.decided(RunRecord.REJECTED, RunRecord.BY_GATE, "gate failed: " + undecided(metrics),
+          nowMs);
+      default -> run.decided(RunRecord.HELD, RunRecord.BY_GATE, "gate inconclusive"
+          + (undecided(metrics).isEmpty() ? "" : ": " + undecided(metrics))
+          + "; the baseline stays until abfleet nightly accept or reject " + run.experiment(), nowMs);
+    };
+  }
+
+  /** A run that did not complete is rejected: there is no evidence for its candidate. */
+  static RunRecord notCompleted(RunRecord run, long nowMs) {
+    return run.decided(RunRecord.REJECTED, RunRecord.BY_GATE, "not completed (" + run.state() + ")"
+        + (run.message().isEmpty() ? "" : ": " + run.message()), nowMs);
+  }
+
+  /**
+   * The experiment's gate: "pass" (every gating metric improved, no_change or holds), "fail" (a
+   * gating metric regressed), "inconclusive", or "" while nothing is decided. Derived from the
+   * overall verdict until experiments carry the gate themselves: the one place that reads it.
+   */
+  static String gate(Experiment e) {
+    return switch (e.getOverall()) {
+      case "improved", "no_change", "holds" -> "pass";
+      case "regressed" -> "fail";
+      case "" -> "";
+      default -> "inconclusive";
+    };
+  }
+
+  /** The gating metrics that kept the gate from passing, e.g. "metadata_stat -10.3% [-31.5%, +4.1%] inconclusive". */
+  private static String undecided(List<RunRecord.Metric> metrics) {
+    return String.join(", ", metrics.stream().filter(RunRecord.Metric::gating)
+        .filter(m -> !List.of("improved", "no_change", "holds").contains(m.verdict()))
+        .map(m -> m.metric() + " " + percent(m.change()) + " [" + percent(m.ciLow()) + ", " + percent(m.ciHigh())
+            + "] " + m.verdict())
+        .toList());
+  }
+
+  private static String percent(double r) {
+    return Double.isFinite(r) ? String.format(java.util.Locale.ROOT, "%+.1f%%", 100 * r) : "n/a";
   }
 
   private static RunRecord.Metric metric(Comparison c) {

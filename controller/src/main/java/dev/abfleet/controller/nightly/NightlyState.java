@@ -37,7 +37,18 @@ public record NightlyState(Map<String, List<RunRecord>> finished, Map<String, Ni
       m.remove(f.run().experiment());
       return new NightlyState(adding(List.of(f.run())), m);
     }
+    if (event instanceof NightlyEvent.RunDecided d) {
+      return new NightlyState(deciding(d), started);
+    }
     return new NightlyState(adding(((NightlyEvent.RunsImported) event).runs()), started);
+  }
+
+  private Map<String, List<RunRecord>> deciding(NightlyEvent.RunDecided d) {
+    Map<String, List<RunRecord>> m = new LinkedHashMap<>(finished);
+    m.replaceAll((schedule, runs) -> runs.stream().map(r -> !r.experiment().equals(d.experimentId()) ? r
+        : r.decided(d.accept() ? RunRecord.ACCEPTED : RunRecord.REJECTED, RunRecord.BY_OPERATOR, d.reason(),
+            d.decidedAtMs())).toList());
+    return m;
   }
 
   private Map<String, List<RunRecord>> adding(List<RunRecord> runs) {
@@ -68,7 +79,10 @@ public record NightlyState(Map<String, List<RunRecord>> finished, Map<String, Ni
     return finished.getOrDefault(schedule, List.of());
   }
 
-  /** The schedule's most recent accepted run. */
+  /**
+   * The schedule's most recent accepted run (by due date): its candidate is the next baseline of a
+   * last_accepted schedule. Held and rejected runs never move it.
+   */
   Optional<RunRecord> lastAccepted(String schedule) {
     List<RunRecord> runs = runs(schedule);
     for (int i = runs.size() - 1; i >= 0; i--) {

@@ -36,4 +36,28 @@ final class NightlyViews {
     }
     return new Nightly.RunStatus(state.started().containsKey(experimentId) ? "running" : "unknown", null);
   }
+
+  /**
+   * Why the run cannot be decided by an operator now; null when it can (it is finished and held).
+   *
+   * @param resolving runs whose kernels are being found (started, not recorded yet)
+   */
+  static Nightly.RunDecision refusal(NightlyState state, String experimentId, java.util.Set<String> resolving) {
+    var run = state.run(experimentId);
+    if (run.isEmpty()) {
+      boolean underWay = state.started().containsKey(experimentId) || resolving.contains(experimentId);
+      return new Nightly.RunDecision(underWay ? "not_held" : "unknown", null, underWay
+          ? "run " + experimentId + " is still running; decide it once it has finished and is held"
+          : "no nightly run " + experimentId + "; the run is its experiment id, e.g. night-20260310T0230Z"
+              + " (abfleet history METRIC --controller X lists them)");
+    }
+    RunRecord r = run.get();
+    if (!r.held()) {
+      return new Nightly.RunDecision("not_held", r, "run " + experimentId + " is " + r.decision()
+          + (r.decidedBy().isEmpty() ? "" : " by the " + r.decidedBy())
+          + (r.decisionReason().isEmpty() ? "" : " (" + r.decisionReason() + ")")
+          + "; only a held run (gate inconclusive) can be accepted or rejected");
+    }
+    return null;
+  }
 }

@@ -51,6 +51,8 @@ public final class MethodRoles {
       Map.entry("fleet.v1.NightlyService/TriggerSchedule", Need.role(Role.SUBMIT)),
       // Imported runs become history every reader sees and baselines last_accepted schedules use.
       Map.entry("fleet.v1.NightlyService/ImportHistory", Need.role(Role.SUBMIT)),
+      // Overrides the gate for a held run and moves a last_accepted baseline; final.
+      Map.entry("fleet.v1.NightlyService/DecideRun", Need.role(Role.OPERATOR)),
       Map.entry("fleet.v1.NoiseService/ListNoise", Need.role(Role.READ)),
       // A merged record is quoted by every report of its class and cannot be taken back.
       Map.entry("fleet.v1.NoiseService/MergeNoise", Need.role(Role.OPERATOR)),

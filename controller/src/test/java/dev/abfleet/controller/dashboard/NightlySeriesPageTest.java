@@ -87,6 +87,34 @@ class NightlySeriesPageTest {
     assertThat(large.get("change_points").get(0).get("before").asDouble()).isEqualTo(median(runs.subList(0, 16)));
   }
 
+  @Test
+  void heldAndRejectedRunsShowTheirDecisionAndReasonAndHeldOnesAreListedFirst() throws Exception {
+    RunRecord.Metric m = new RunRecord.Metric("metadata_stat", "ops/s", "higher", true, 100, 89.7, -0.103,
+        -0.315, 0.041, "inconclusive");
+    RunRecord held = new RunRecord("fuse-nightly", "2026-11-02T02:30:00Z", "fuse-nightly-1", "completed", null, null,
+        List.of(m), "inconclusive", false, "", false, "held", "gate",
+        "gate inconclusive: metadata_stat -10.3% [-31.5%, +4.1%] inconclusive", 1);
+    RunRecord rejected = new RunRecord("fuse-nightly", "2026-11-03T02:30:00Z", "fuse-nightly-2", "completed", null,
+        null, List.of(m), "inconclusive", false, "", false, "rejected", "operator", "the <slow> build", 2);
+
+    String html = NightlySeriesPage.section(view(false), List.of(run(0, 100, "completed"), held, rejected));
+
+    assertThat(html).contains("<strong>1 run is HELD</strong>: the gate was inconclusive, so the baseline did not"
+        + " move.").contains("<li data-held=\"fuse-nightly-1\"><a href=\"/experiments/fuse-nightly-1\">")
+        .contains("<th scope=\"col\">Decision</th>")
+        .contains("<span class=\"decision held\">held</span> by gate: gate inconclusive: metadata_stat -10.3%")
+        .contains("<span class=\"decision rejected\">rejected</span> by operator: the &lt;slow&gt; build")
+        .contains("<span class=\"decision accepted\">accepted</span>");
+    assertThat(html.indexOf("data-held")).as("held runs come before the charts").isLessThan(html.indexOf("<svg"));
+
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SeriesJson.of(
+        dev.abfleet.controller.nightly.Series.of("fuse-nightly", "metadata_stat", "center",
+            List.of(run(0, 100, "completed"), held, rejected), new dev.abfleet.stats.changepoint.Settings(0.01, 3, 999, 0))));
+    assertThat(json.get("runs").findValuesAsText("decision")).containsExactly("accepted", "held", "rejected");
+    assertThat(json.get("runs").get(1).get("decision_reason").asText()).startsWith("gate inconclusive:");
+    assertThat(json.get("runs").get(2).get("decided_by").asText()).isEqualTo("operator");
+  }
+
   private static double median(List<RunRecord> runs) {
     double[] v = runs.stream().mapToDouble(r -> r.metric("metadata_stat").orElseThrow().candidateCenter())
         .sorted().toArray();

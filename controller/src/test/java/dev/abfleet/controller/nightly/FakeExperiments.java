@@ -13,17 +13,24 @@ import java.util.function.IntToDoubleFunction;
 
 /**
  * A controller whose experiment number i (in submission order) completes with the candidate
- * center {@code center(i)} of metadata_stat against a baseline of 1000; while {@link #hold} is
- * set, experiments stay running.
+ * center {@code center(i)} of metadata_stat against a baseline of 1000, its interval the change
+ * ± {@code halfWidth(i)} (0.02 unless given); an interval wider than ±10% is inconclusive. While
+ * {@link #hold} is set, experiments stay running.
  */
 final class FakeExperiments implements Experiments {
   final List<String> submitted = new CopyOnWriteArrayList<>();
   final Map<String, ExperimentSpec> specs = new ConcurrentHashMap<>();
   private final IntToDoubleFunction center;
+  private final IntToDoubleFunction halfWidth;
   volatile boolean hold;
 
   FakeExperiments(IntToDoubleFunction center) {
+    this(center, i -> 0.02);
+  }
+
+  FakeExperiments(IntToDoubleFunction center, IntToDoubleFunction halfWidth) {
     this.center = center;
+    this.halfWidth = halfWidth;
   }
 
   @Override
@@ -44,14 +51,16 @@ final class FakeExperiments implements Experiments {
       return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setSpec(spec)
           .setState("running").build());
     }
-    double c = center.applyAsDouble(submitted.indexOf(id));
+    int i = submitted.indexOf(id);
+    double c = center.applyAsDouble(i);
     double change = c / 1000 - 1;
-    String verdict = change < -0.05 ? "regressed" : change > 0.05 ? "improved" : "no_change";
+    double w = halfWidth.applyAsDouble(i);
+    String verdict = w > 0.10 ? "inconclusive" : change < -0.05 ? "regressed" : change > 0.05 ? "improved" : "no_change";
     return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setSpec(spec)
         .setState("completed").setOverall(verdict)
         .addComparisons(Comparison.newBuilder().setArm("candidate").setMetric("metadata_stat").setUnit("ops/s")
             .setBetter("higher").setBaselineCenter(1000).setCandidateCenter(c).setChange(change)
-            .setCiLow(change - 0.02).setCiHigh(change + 0.02).setVerdict(verdict).setGating(true))
+            .setCiLow(change - w).setCiHigh(change + w).setVerdict(verdict).setGating(true))
         .build());
   }
 }

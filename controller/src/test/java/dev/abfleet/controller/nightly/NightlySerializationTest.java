@@ -41,9 +41,32 @@ class NightlySerializationTest {
         new RunRecord.Artifact("/k/a", "a".repeat(64)), new RunRecord.Artifact("/k/b", "b".repeat(64)), true);
     var failed = RunRecord.failed("night", "2026-03-11T02:30:00Z", "night-20260311T0230Z", "no kernel", false);
     for (Object e : List.of(started, new NightlyEvent.RunFinished(run("night-1")),
-        new NightlyEvent.RunFinished(failed), new NightlyEvent.RunsImported(List.of(run("x"), run("y"))))) {
+        new NightlyEvent.RunFinished(failed), new NightlyEvent.RunsImported(List.of(run("x"), run("y"))),
+        new NightlyEvent.RunFinished(run("night-2").decided("held", "gate", "gate inconclusive: x", 1_773_109_800_000L)),
+        new NightlyEvent.RunDecided("night-2", true, "looked at the boots", 1_773_110_000_000L))) {
       assertThat(roundTrip(e)).isEqualTo(e);
     }
+  }
+
+  @Test
+  void runsJournalledBeforeDecisionsReadTheirDecisionFromAccepted() throws Exception {
+    var cbor = org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider.get(kit.system())
+        .getOrCreate("jackson-cbor", java.util.Optional.empty());
+    RunRecord accepted = run("night-1");
+    RunRecord regressed = new RunRecord("night", "2026-03-11T02:30:00Z", "night-2", "completed", null, null,
+        List.of(), "regressed", false, "", false);
+    List<String> decisions = new java.util.ArrayList<>();
+    for (RunRecord r : List.of(accepted, regressed)) {
+      var old = (com.fasterxml.jackson.databind.node.ObjectNode) cbor.valueToTree(r);
+      assertThat(old.has("decision")).isTrue();
+      old.remove(List.of("decision", "decidedBy", "decisionReason", "decidedAtMs"));
+      assertThat(old.has("decision") || old.has("decidedAtMs")).as("as written before decisions existed").isFalse();
+      RunRecord back = cbor.treeToValue(old, RunRecord.class);
+      assertThat(back.decidedBy()).isEmpty();
+      assertThat(back.decidedAtMs()).isZero();
+      decisions.add(back.decision());
+    }
+    assertThat(decisions).containsExactly("accepted", "rejected");
   }
 
   @Test
@@ -66,5 +89,9 @@ class NightlySerializationTest {
     assertThat(roundTrip(views)).isEqualTo(views);
     assertThat(roundTrip(new Nightly.Imported(2, 1))).isEqualTo(new Nightly.Imported(2, 1));
     assertThat(roundTrip(new Nightly.RunStatus("unknown", null))).isEqualTo(new Nightly.RunStatus("unknown", null));
+    var decided = new Nightly.RunDecision("decided", run("night-1").decided("rejected", "operator", "no", 5), "");
+    assertThat(roundTrip(decided)).isEqualTo(decided);
+    assertThat(roundTrip(new Nightly.RunDecision("unknown", null, "no run x")))
+        .isEqualTo(new Nightly.RunDecision("unknown", null, "no run x"));
   }
 }

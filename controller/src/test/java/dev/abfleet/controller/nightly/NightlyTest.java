@@ -180,6 +180,11 @@ class NightlyTest {
         new FakeExperiments(i -> i == 1 ? 800 : 1000), store());
     List<RunRecord> runs = nights(nightly, 3);
     assertThat(runs).extracting(RunRecord::accepted).containsExactly(true, false, true);
+    assertThat(runs).extracting(RunRecord::decision).containsExactly("accepted", "rejected", "accepted");
+    assertThat(runs.get(1).decidedBy()).isEqualTo("gate");
+    assertThat(runs.get(1).decisionReason()).isEqualTo("gate failed: metadata_stat -20.0% [-22.0%, -18.0%] regressed");
+    assertThat(runs.get(0).decisionReason()).isEqualTo("gate passed: overall no_change");
+    assertThat(runs.get(0).decidedAtMs()).isEqualTo(Instant.parse("2026-03-10T00:30:00Z").toEpochMilli());
     assertThat(runs.get(0).baseline().path()).isEqualTo(dir.resolve("stock-vmlinuz").toString());
     // Night 1 regressed: night 2 is still compared with night 0's kernel.
     assertThat(runs.get(1).baseline()).isEqualTo(runs.get(0).candidate());
@@ -208,6 +213,7 @@ class NightlyTest {
     clock.now = Instant.parse("2026-03-10T00:30:00Z");
     RunRecord run = awaitRuns(nightly, 1).get(0);
     assertThat(run.state()).isEqualTo("failed");
+    assertThat(run.decision()).as("no evidence for its candidate").isEqualTo("rejected");
     assertThat(run.message()).isEqualTo("schedule night (fleet.yaml:3): no run has been accepted yet; give a starting"
         + " kernel, baseline: {last_accepted: KERNEL}");
     assertThat(experiments.submitted).isEmpty();
@@ -329,6 +335,92 @@ class NightlyTest {
 
     clock.now = Instant.parse("2026-03-13T02:30:00Z");
     assertThat(awaitIds(nightly, "night", 3)).last().isEqualTo("night-20260313T0230Z");
+  }
+
+  @Test
+  void aMinusFifteenPercentCandidateMeasuredInconclusiveIsHeldAndTheBaselineDoesNotMove() throws IOException {
+    // Night 1 carries -15% on metadata_stat, measured too loosely to decide ([-33%, +3%]).
+    var nightly = start(schedule("*/30 * * * *", new NightlySchedule.Baseline("last_accepted", "stock-vmlinuz"), "sim"),
+        new FakeExperiments(i -> i == 1 ? 850 : 1000, i -> i == 1 ? 0.18 : 0.02), store());
+    List<RunRecord> runs = nights(nightly, 3);
+
+    assertThat(runs).extracting(RunRecord::decision).containsExactly("accepted", "held", "accepted");
+    assertThat(runs.get(1).accepted()).isFalse();
+    assertThat(runs.get(1).overall()).isEqualTo("inconclusive");
+    assertThat(runs.get(1).decisionReason()).isEqualTo("gate inconclusive: metadata_stat -15.0% [-33.0%, +3.0%]"
+        + " inconclusive; the baseline stays until abfleet nightly accept or reject night-20260310T0100Z");
+    assertThat(runs.get(2).baseline()).as("night 2 is compared with night 0's kernel, not the held one")
+        .isEqualTo(runs.get(0).candidate());
+  }
+
+  @Test
+  void acceptingAHeldRunMovesTheBaselineAndTheDecisionSurvivesARestart() throws IOException {
+    NightlySchedule s = schedule("*/30 * * * *", new NightlySchedule.Baseline("last_accepted", "stock-vmlinuz"), "sim");
+    FakeExperiments experiments = new FakeExperiments(i -> 1000, i -> i == 1 ? 0.18 : 0.02);
+    ArtifactStore store = store();
+    var first = start(s, experiments, store);
+    List<RunRecord> runs = nights(first, 2);
+    assertThat(runs.get(1).decision()).isEqualTo("held");
+    clock.now = clock.now.plus(Duration.ofMinutes(5));
+
+    Nightly.RunDecision d = decide(first, runs.get(1).experiment(), true, "  perf team: noise of host sim-3 ");
+    assertThat(d.outcome()).isEqualTo("decided");
+    assertThat(d.run().decision()).isEqualTo("accepted");
+    assertThat(d.run().accepted()).isTrue();
+    assertThat(d.run().decidedBy()).isEqualTo("operator");
+    assertThat(d.run().decisionReason()).isEqualTo("perf team: noise of host sim-3");
+    assertThat(d.run().decidedAtMs()).isEqualTo(Instant.parse("2026-03-10T01:05:00Z").toEpochMilli());
+    kit.stop(first);
+
+    var second = start(s, experiments, store);
+    assertThat(runs(second).get(1)).isEqualTo(d.run());
+    build(2);
+    clock.now = Instant.parse("2026-03-10T01:30:00Z");
+    RunRecord next = awaitRuns(second, 3).get(2);
+    assertThat(next.baseline()).as("the accepted held run's candidate is the baseline")
+        .isEqualTo(runs.get(1).candidate());
+  }
+
+  @Test
+  void onlyAHeldRunCanBeDecidedAndOnlyOnce() throws IOException {
+    var nightly = start(schedule("*/30 * * * *", new NightlySchedule.Baseline("last_accepted", "stock-vmlinuz"), "sim"),
+        new FakeExperiments(i -> 1000, i -> i == 1 ? 0.18 : 0.02), store());
+    List<RunRecord> runs = nights(nightly, 2);
+
+    Nightly.RunDecision unknown = decide(nightly, "night-20990101T0000Z", true, "");
+    assertThat(unknown.outcome()).isEqualTo("unknown");
+    assertThat(unknown.problem()).startsWith("no nightly run night-20990101T0000Z; the run is its experiment id");
+    Nightly.RunDecision accepted = decide(nightly, runs.get(0).experiment(), false, "");
+    assertThat(accepted.outcome()).isEqualTo("not_held");
+    assertThat(accepted.problem()).isEqualTo("run night-20260310T0030Z is accepted by the gate (gate passed:"
+        + " overall no_change); only a held run (gate inconclusive) can be accepted or rejected");
+
+    Nightly.RunDecision rejected = decide(nightly, runs.get(1).experiment(), false, "");
+    assertThat(rejected.run().decision()).isEqualTo("rejected");
+    assertThat(rejected.run().decisionReason()).isEqualTo("rejected by an operator");
+    assertThat(decide(nightly, runs.get(1).experiment(), true, "").outcome()).as("a decision is final")
+        .isEqualTo("not_held");
+    assertThat(runs(nightly).get(1).accepted()).isFalse();
+  }
+
+  @Test
+  void acceptingAnOlderHeldRunLeavesTheBaselineOfALaterAcceptedRun() {
+    RunRecord held = record("night-1", "2026-03-10T02:30:00Z").decided("held", "gate", "gate inconclusive", 1);
+    RunRecord later = record("night-2", "2026-03-11T02:30:00Z");
+    NightlyState state = NightlyState.EMPTY.apply(new NightlyEvent.RunsImported(List.of(held, later)))
+        .apply(new NightlyEvent.RunDecided("night-1", true, "looked at it", 2));
+    assertThat(state.run("night-1")).get().extracting(RunRecord::decision).isEqualTo("accepted");
+    assertThat(state.lastAccepted("night")).get().extracting(RunRecord::experiment).isEqualTo("night-2");
+    // With no later accepted run the accepted held run is the baseline again.
+    NightlyState alone = NightlyState.EMPTY.apply(new NightlyEvent.RunsImported(List.of(held,
+        later.decided("held", "gate", "", 1)))).apply(new NightlyEvent.RunDecided("night-1", true, "", 2));
+    assertThat(alone.lastAccepted("night")).get().extracting(RunRecord::experiment).isEqualTo("night-1");
+  }
+
+  private Nightly.RunDecision decide(ActorRef<Nightly.Command> nightly, String id, boolean accept, String reason) {
+    TestProbe<Nightly.RunDecision> probe = kit.createTestProbe();
+    nightly.tell(new Nightly.DecideRun(id, accept, reason, probe.ref()));
+    return probe.receiveMessage();
   }
 
   static RunRecord record(String id, String date) {
