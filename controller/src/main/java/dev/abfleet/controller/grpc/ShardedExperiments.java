@@ -34,7 +34,10 @@ public final class ShardedExperiments implements Experiments {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    var problems = SpecValidator.validate(domain);
+    var problems = new java.util.ArrayList<>(SpecValidator.validate(domain));
+    if (problems.isEmpty()) {
+      dev.abfleet.controller.experiment.DesignRule.problem(domain).ifPresent(problems::add);
+    }
     if (!problems.isEmpty()) {
       return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }
