@@ -119,6 +119,24 @@ class DesignCheckTest {
         + " more; use policy.looks ending at 8 or more (or policy.pairs 6)");
   }
 
+  /**
+   * The table in docs/how-it-works.md. scipy: fewest n with wilcoxon exact p at most 0.05/m is 6, 7,
+   * 8, 8, 9, 9, 10 for m = 1, 2, 4, 6, 8, 12, 20; the last O'Brien-Fleming look at thirds (nominal
+   * 0.0463, 0.0236, 0.0120, 0.00804, 0.00605, 0.00406, 0.00245) needs the same.
+   */
+  @Test
+  void fewestPairsTableMatchesScipy() {
+    int[] family = {1, 2, 4, 6, 8, 12, 20};
+    int[] expected = {6, 7, 8, 8, 9, 9, 10};
+    for (int i = 0; i < family.length; i++) {
+      int m = family[i];
+      assertThat(DesignCheck.check(Design.fixed(2, ALPHA, 1, m, false)).gatingPairs()).as("holm m=" + m)
+          .isEqualTo(m == 1 ? 6 : expected[i]);
+      assertThat(DesignCheck.check(new Design(List.of(8, 16, 24), ALPHA, m, 1, false, 0, 0.1)).gatingPairs())
+          .as("looks m=" + m).isEqualTo(expected[i]);
+    }
+  }
+
   @Test
   void acceptsTheDefaultFixedDesign() {
     Result r = DesignCheck.check(Design.fixed(8, ALPHA, 4, 1, false));

@@ -28,7 +28,7 @@ class ListExperimentsTest extends ControllerNodeTest {
       ManagedChannel channel = channel(node);
       var client = client(channel);
       for (String id : List.of("e-1", "e-2", "e-3")) {
-        submit(client, id, 4);
+        submit(client, id, 6);
         // Distinct submission times: the next one is submitted after this one's millisecond.
         long created = client.listExperiments(ListExperimentsRequest.getDefaultInstance()).getExperimentsList()
             .stream().filter(e -> e.getExperimentId().equals(id)).findFirst().orElseThrow().getCreatedAtMs();

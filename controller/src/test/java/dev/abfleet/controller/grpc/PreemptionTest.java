@@ -56,7 +56,7 @@ class PreemptionTest extends ControllerNodeTest {
     assertThat(workers).allSatisfy(w -> assertThat(w.boots).isNotEmpty());
 
     long submitted = System.currentTimeMillis();
-    submit("e-pr", "pr", 2);
+    submit("e-pr", "pr", 6);
     Experiment pr = awaitExperiment(client(channel), "e-pr",
         e -> e.getState().equals("completed"), Duration.ofSeconds(30));
     Experiment night = client(channel).getExperiment(
