@@ -86,7 +86,11 @@ record AbRequest(
     if (bootTimeoutS != null && (bootTimeoutS < 5 || bootTimeoutS > 86_400)) {
       throw new Problem("--boot-timeout " + bootTimeoutS + ": expected 5 to 86400 seconds");
     }
-    refuseUndecidable(design(config, benchmarkName, metrics, pairs, looks, alpha,
+    // An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing.
+    boolean aa = arms.stream().allMatch(a -> a.kernel() != null && a.kernel().equals(arms.get(0).kernel())
+        && a.cmdlineExtra().equals(arms.get(0).cmdlineExtra()) && a.modules().equals(arms.get(0).modules())
+        && a.volumeOptions().equals(arms.get(0).volumeOptions()));
+    refuseUndecidable(aa ? null : design(config, benchmarkName, metrics, pairs, looks, alpha,
         (int) arms.stream().filter(a -> a.role().equals("candidate")).count(),
         arms.stream().anyMatch(a -> a.role().equals("ceiling"))));
   }
@@ -111,7 +115,7 @@ record AbRequest(
 
   /** Refuses (exit 2) a design that can reach no verdict, with the pairs that can. */
   static void refuseUndecidable(DesignCheck.Result check) {
-    if (check.outcome() == DesignCheck.Outcome.REFUSE) {
+    if (check != null && check.outcome() == DesignCheck.Outcome.REFUSE) {
       throw new Problem(check.refusal("--pairs", "--looks"));
     }
   }

@@ -35,7 +35,7 @@ class DesignCheckCliTest {
   }
 
   private MainRun.Result ab(String... options) {
-    List<String> args = new ArrayList<>(List.of("ab", "--baseline", "a=" + kernel, "--candidate", "b=" + kernel));
+    List<String> args = new ArrayList<>(List.of("ab", "--baseline", "a=" + kernel, "--candidate", "b=" + kernel + ":quiet"));
     args.addAll(List.of(options));
     return MainRun.run(args.toArray(String[]::new));
   }
@@ -66,7 +66,7 @@ class DesignCheckCliTest {
   void abRefusesASpecFileWithTwoPairs() throws IOException {
     Path spec = Files.writeString(dir.resolve("exp.yaml"), "pairs: 2\narms:\n"
         + "  - {name: a, role: baseline, kernel: " + kernel + "}\n"
-        + "  - {name: b, role: candidate, kernel: " + kernel + "}\n");
+        + "  - {name: b, role: candidate, kernel: " + kernel + ", cmdline: quiet}\n");
 
     refusedBeforeAnyBoot(MainRun.run("ab", "--spec", spec.toString()), "abfleet: pairs 2 cannot decide (the"
         + " smallest p of 2 pairs is 0.5): with 4 gating metrics at alpha 0.05 the smallest design that can is 6"
@@ -75,10 +75,20 @@ class DesignCheckCliTest {
 
   @Test
   void abRefusesTwoCandidatesAtPairsOnlyOneCandidateCouldDecide() throws IOException {
-    MainRun.Result r = ab("--candidate", "c=" + kernel, "--pairs", "6");
+    MainRun.Result r = ab("--candidate", "c=" + kernel + ":nosmt", "--pairs", "6");
 
     refusedBeforeAnyBoot(r, "abfleet: pairs 6 cannot decide (the smallest p of 6 pairs is 0.03125): with 4 gating"
         + " metrics x 2 candidates at alpha 0.05 the smallest design that can is 9 pairs; use --pairs 9 or more");
+  }
+
+  /** Both arms the same kernel and arguments: noise is measured, nothing decided, so nothing is refused. */
+  @Test
+  void abDoesNotCheckAnAaRun() {
+    MainRun.Result r = MainRun.run("ab", "--baseline", "a=" + kernel, "--candidate", "b=" + kernel, "--pairs", "2",
+        "--controller", "127.0.0.1:1");
+
+    assertThat(r.err()).doesNotContain("cannot decide");
+    assertThat(r.exit()).isNotEqualTo(ExitCodes.BAD_INPUT);
   }
 
   @Test

@@ -7,7 +7,9 @@ import java.util.Optional;
 /**
  * The design check ({@link DesignCheck}) of a submission at the controller's edge: an experiment
  * whose design cannot reach any verdict is refused before anything is leased or booted. The same
- * rule and words as {@code abfleet ab}, with the spec's field names as the fix.
+ * rule and words as {@code abfleet ab}, with the spec's field names as the fix. An A/A experiment
+ * (every arm boots the baseline's kernel, initrd, command line and guest) measures noise and decides
+ * nothing, so it is not checked.
  */
 public final class DesignRule {
   private DesignRule() {}
@@ -36,8 +38,20 @@ public final class DesignRule {
 
   /** As {@link #problem(ExperimentSpec)}; see {@link #check} for {@code gateOnly}. */
   public static Optional<String> problem(ExperimentSpec spec, boolean gateOnly) {
+    if (aa(spec)) {
+      return Optional.empty();
+    }
     DesignCheck.Result r = check(spec, gateOnly);
     return r.outcome() == DesignCheck.Outcome.REFUSE
         ? Optional.of("policy: " + r.refusal("policy.pairs", "policy.looks")) : Optional.empty();
+  }
+
+  /** True when every arm boots what the baseline boots: names and roles aside, the same arm. */
+  static boolean aa(ExperimentSpec spec) {
+    List<ArmSpec> arms = spec.arms();
+    return arms.size() > 1 && arms.stream().allMatch(a -> a.kernel() != null && arms.get(0).kernel() != null
+        && a.kernel().sha256().equals(arms.get(0).kernel().sha256())
+        && java.util.Objects.equals(a.initrd(), arms.get(0).initrd())
+        && a.cmdlineExtra().equals(arms.get(0).cmdlineExtra()) && a.guest().equals(arms.get(0).guest()));
   }
 }

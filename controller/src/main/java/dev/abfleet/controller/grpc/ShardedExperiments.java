@@ -34,10 +34,7 @@ public final class ShardedExperiments implements Experiments {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    var problems = new java.util.ArrayList<>(SpecValidator.validate(domain));
-    if (problems.isEmpty()) {
-      dev.abfleet.controller.experiment.DesignRule.problem(domain).ifPresent(problems::add);
-    }
+    var problems = SpecValidator.validate(domain);
     if (!problems.isEmpty()) {
       return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }

@@ -70,6 +70,21 @@ class RefusedRequestsTest extends ControllerNodeTest {
   }
 
   @Test
+  void acceptsAnAaExperimentOfTwoPairs() {
+    ExperimentSpec aa = spec(2).toBuilder().setArms(1, arm("twin", "candidate", "a")).build();
+    // Accepted, so it changes its node: a node of its own.
+    try (ControllerNode own = ControllerNodeTest.inProcess(fastSettings())) {
+      ManagedChannel ch = channel(own);
+      try {
+        assertThat(client(ch).submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId("e-aa")
+            .setSpec(aa).build()).getExperimentId()).isEqualTo("e-aa");
+      } finally {
+        ch.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void refusesABisectWhoseProbesCannotDecide() {
     var bisects = dev.abfleet.proto.fleet.v1.BisectServiceGrpc.newBlockingStub(channel);
     var request = BisectServiceTest.request("b-short", 4).toBuilder().clearLooks().addLooks(2).addLooks(3).build();
