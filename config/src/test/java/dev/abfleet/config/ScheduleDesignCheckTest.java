@@ -16,7 +16,7 @@ class ScheduleDesignCheckTest {
   void refusesAnAbScheduleOfTwoPairs() {
     assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", schedule("    pairs: 2\n")))
         .isInstanceOf(Problem.class)
-        .hasMessage("f.yaml:2: schedule night: pairs 2 cannot decide (the smallest p of 2 pairs is 0.5): with 4"
+        .hasMessage("f.yaml:2: schedule night: pairs 2 cannot decide (the smallest p of 2 pairs is 0.5): with 6"
             + " gating metrics at alpha 0.05 the smallest design that can is 6 pairs; use pairs: 6 or more");
   }
 

@@ -121,7 +121,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
       w.received.stream().filter(m -> m.hasReportAck()).forEach(m -> acked.add(m.getReportAck().getRunId()));
       return acked.containsAll(runs);
     });
-    assertThat(runs).hasSize(4);
+    assertThat(runs).hasSize(12);
     assertThat(acked).isEqualTo(runs);
   }
 
