@@ -86,11 +86,7 @@ record AbRequest(
     if (bootTimeoutS != null && (bootTimeoutS < 5 || bootTimeoutS > 86_400)) {
       throw new Problem("--boot-timeout " + bootTimeoutS + ": expected 5 to 86400 seconds");
     }
-    // An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing.
-    boolean aa = arms.stream().allMatch(a -> a.kernel() != null && a.kernel().equals(arms.get(0).kernel())
-        && a.cmdlineExtra().equals(arms.get(0).cmdlineExtra()) && a.modules().equals(arms.get(0).modules())
-        && a.volumeOptions().equals(arms.get(0).volumeOptions()));
-    refuseUndecidable(aa ? null : design(config, benchmarkName, metrics, pairs, looks, alpha,
+    refuseUndecidable(aa(arms) ? null : design(config, benchmarkName, metrics, pairs, looks, alpha,
         (int) arms.stream().filter(a -> a.role().equals("candidate")).count(),
         arms.stream().anyMatch(a -> a.role().equals("ceiling"))));
   }
@@ -113,7 +109,15 @@ record AbRequest(
         policy.futilityBeta()));
   }
 
-  /** Refuses (exit 2) a design that can reach no verdict, with the pairs that can. */
+  /** An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing. */
+  private static boolean aa(List<AbArm> arms) {
+    AbArm first = arms.get(0);
+    return arms.stream().allMatch(a -> a.kernel() != null && a.kernel().equals(first.kernel())
+        && a.cmdlineExtra().equals(first.cmdlineExtra()) && a.modules().equals(first.modules())
+        && a.volumeOptions().equals(first.volumeOptions()));
+  }
+
+  /** Refuses (exit 2) a design that can reach no verdict (null: not checked), with the pairs that can. */
   static void refuseUndecidable(DesignCheck.Result check) {
     if (check != null && check.outcome() == DesignCheck.Outcome.REFUSE) {
       throw new Problem(check.refusal("--pairs", "--looks"));
