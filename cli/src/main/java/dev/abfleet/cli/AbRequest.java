@@ -106,7 +106,7 @@ record AbRequest(
     FleetConfig.Policy policy = config.policy();
     return DesignCheck.check(new DesignCheck.Design(design, alpha != null ? alpha : policy.alpha(),
         gating.size(), candidates, ceiling || gating.size() < measured.size(), policy.futilityEffect(),
-        policy.futilityBeta()));
+        policy.futilityBeta(), looks != null || (pairs == null && !config.policy().looks().isEmpty())));
   }
 
   /** An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing. */

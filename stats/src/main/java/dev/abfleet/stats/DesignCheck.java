@@ -52,13 +52,23 @@ public final class DesignCheck {
    * @param futilityEffect the policy's futility effect (0 = no futility stop; ignored without
    *     looks)
    * @param futilityBeta the policy's futility error bound, in (0, 0.5)
+   * @param sequential true when the looks were declared (even one: the engine then judges it with
+   *     the sequential plan, Holm and futility, never the joint small-sample family); false for a
+   *     fixed design of looks[0] pairs
    */
   public record Design(List<Integer> looks, double alpha, int gatingMetrics, int candidates,
-      boolean nonGating, double futilityEffect, double futilityBeta) {
+      boolean nonGating, double futilityEffect, double futilityBeta, boolean sequential) {
     public Design {
       looks = List.copyOf(looks);
       gatingMetrics = Math.max(1, gatingMetrics);
       candidates = Math.max(1, candidates);
+      sequential |= looks.size() > 1;
+    }
+
+    /** Declared looks ({@code sequential}), or a fixed design when {@code looks} holds one count. */
+    public Design(List<Integer> looks, double alpha, int gatingMetrics, int candidates, boolean nonGating,
+        double futilityEffect, double futilityBeta) {
+      this(looks, alpha, gatingMetrics, candidates, nonGating, futilityEffect, futilityBeta, false);
     }
 
     /** A fixed design of {@code pairs} pairs. */
@@ -73,9 +83,9 @@ public final class DesignCheck {
       return gatingMetrics * candidates;
     }
 
-    /** True for one look at the end. */
+    /** True for a fixed design: one look at the end, none declared. */
     public boolean isFixed() {
-      return looks.size() == 1;
+      return !sequential;
     }
 
     /** Pairs of the last look: the most pairs run. */

@@ -137,6 +137,23 @@ class DesignCheckTest {
     }
   }
 
+  /**
+   * One declared look is judged by the sequential plan (Holm at alpha/4: 8 pairs, scipy), not the
+   * joint family (6); its futility interval at 2 beta = 0.2 needs 4 pairs.
+   */
+  @Test
+  void oneDeclaredLookIsNotTheJointFamily() {
+    Design look = new Design(List.of(6), ALPHA, 4, 1, false, 0, 0.1, true);
+
+    assertThat(DesignCheck.check(look).outcome()).isEqualTo(Outcome.REFUSE);
+    assertThat(DesignCheck.check(look).refusal("--pairs", "--looks")).contains("looks [6] cannot decide")
+        .contains("a last look of 8 pairs");
+    assertThat(DesignCheck.check(Design.fixed(6, ALPHA, 4, 1, false)).outcome()).isEqualTo(Outcome.OK);
+    Result futile = DesignCheck.check(new Design(List.of(6), ALPHA, 4, 1, false, 0.05, 0.1, true));
+    assertThat(futile.outcome()).isEqualTo(Outcome.WARN);
+    assertThat(futile.warnings()).singleElement().asString().contains("only a futility stop");
+  }
+
   @Test
   void acceptsTheDefaultFixedDesign() {
     Result r = DesignCheck.check(Design.fixed(8, ALPHA, 4, 1, false));

@@ -87,7 +87,7 @@ final class BisectStart {
       java.io.PrintStream err) {
     FleetConfig.Policy p = config.policy();
     DesignCheck.Result r = DesignCheck.check(new DesignCheck.Design(pairs != null ? List.of(pairs) : looks,
-        alpha != null ? alpha : p.alpha(), 1, 1, false, p.futilityEffect(), p.futilityBeta()));
+        alpha != null ? alpha : p.alpha(), 1, 1, false, p.futilityEffect(), p.futilityBeta(), pairs == null));
     if (r.outcome() == DesignCheck.Outcome.REFUSE) {
       throw new Problem(r.refusal("--pairs", "--looks"));
     }

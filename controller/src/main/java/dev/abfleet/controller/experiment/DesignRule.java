@@ -28,7 +28,7 @@ public final class DesignRule {
     boolean ceiling = spec.arms().stream().anyMatch(a -> a.role() == ArmSpec.Role.CEILING);
     return DesignCheck.check(new DesignCheck.Design(p.looks().isEmpty() ? List.of(p.pairs()) : p.looks(),
         p.alpha(), gating.size(), (int) candidates, !gateOnly && (ceiling || gating.size() < metrics.size()),
-        p.futilityEffect(), p.futilityBeta()));
+        p.futilityEffect(), p.futilityBeta(), !p.looks().isEmpty()));
   }
 
   /** The refusal, e.g. "policy: pairs 1 cannot decide (...); use policy.pairs 6 or more"; empty when it can. */
