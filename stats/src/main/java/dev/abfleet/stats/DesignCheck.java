@@ -124,8 +124,9 @@ public final class DesignCheck {
 
     /**
      * Why the design is refused, with the fix in the caller's words: e.g. {@code refusal("--pairs",
-     * "--looks")} = "pairs 1 cannot decide: with 4 gating metrics at alpha 0.05 the smallest design
-     * that can is 6 pairs; use --pairs 6 or more". Empty unless refused.
+     * "--looks")} = "pairs 1 cannot decide (the smallest p of 1 pair is 1): with 4 gating metrics at
+     * alpha 0.05 the smallest design that can is 6 pairs; use --pairs 6 or more". Empty unless
+     * refused.
      */
     public String refusal(String pairsKey, String looksKey) {
       if (outcome != Outcome.REFUSE) {
