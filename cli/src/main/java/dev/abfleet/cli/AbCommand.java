@@ -157,9 +157,10 @@ final class AbCommand implements Callable<Integer> {
 
   /** The command with its output streams: the report to {@code out}, progress to {@code err}. */
   int run(java.io.PrintStream out, java.io.PrintStream err) {
-    AbRequest request;
+    AbRequest request = request();
+    AbRequest.warnDesign(request.design(), err);
     try {
-      request = ArmBuilds.resolve(request(), err);
+      request = ArmBuilds.resolve(request, err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("abfleet ab: interrupted while building kernels; nothing was submitted");

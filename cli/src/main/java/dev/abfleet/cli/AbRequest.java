@@ -7,6 +7,7 @@ import dev.abfleet.config.PolicyRanges;
 import dev.abfleet.config.Problem;
 
 import dev.abfleet.config.FleetConfig;
+import dev.abfleet.stats.DesignCheck;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.ExperimentSpec;
@@ -85,6 +86,63 @@ record AbRequest(
     if (bootTimeoutS != null && (bootTimeoutS < 5 || bootTimeoutS > 86_400)) {
       throw new Problem("--boot-timeout " + bootTimeoutS + ": expected 5 to 86400 seconds");
     }
+    refuseUndecidable(aa(arms) ? null : design(config, benchmarkName, metrics, pairs, looks, alpha,
+        (int) arms.stream().filter(a -> a.role().equals("candidate")).count(),
+        arms.stream().anyMatch(a -> a.role().equals("ceiling"))));
+  }
+
+  /**
+   * The design check ({@link DesignCheck}) of an experiment these values describe, before anything is
+   * built, fetched or booted; the values as for the record (null = fleet.yaml's).
+   */
+  static DesignCheck.Result design(FleetConfig config, String benchmarkName, List<String> metrics, Integer pairs,
+      List<Integer> looks, Double alpha, int candidates, boolean ceiling) {
+    FleetConfig.Benchmark b = config.benchmark(benchmarkName);
+    List<String> measured = metrics != null ? metrics : b.metrics();
+    List<String> gating = gating(b, measured);
+    List<Integer> design = looks != null ? looks
+        : pairs != null || config.policy().looks().isEmpty()
+            ? List.of(pairs != null ? pairs : config.policy().pairs()) : config.policy().looks();
+    FleetConfig.Policy policy = config.policy();
+    return DesignCheck.check(new DesignCheck.Design(design, alpha != null ? alpha : policy.alpha(),
+        gating.size(), candidates, ceiling || gating.size() < measured.size(), policy.futilityEffect(),
+        policy.futilityBeta(), looks != null || (pairs == null && !config.policy().looks().isEmpty())));
+  }
+
+  /** An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing. */
+  private static boolean aa(List<AbArm> arms) {
+    AbArm first = arms.get(0);
+    return arms.stream().allMatch(a -> a.kernel() != null && a.kernel().equals(first.kernel())
+        && a.cmdlineExtra().equals(first.cmdlineExtra()) && a.modules().equals(first.modules())
+        && a.volumeOptions().equals(first.volumeOptions()));
+  }
+
+  /** Refuses (exit 2) a design that can reach no verdict (null: not checked), with the pairs that can. */
+  static void refuseUndecidable(DesignCheck.Result check) {
+    if (check != null && check.outcome() == DesignCheck.Outcome.REFUSE) {
+      throw new Problem(check.refusal("--pairs", "--looks"));
+    }
+  }
+
+  /** Prints the design check's warnings, one line each; called once, before the first boot. */
+  static void warnDesign(DesignCheck.Result check, java.io.PrintStream err) {
+    check.warnings().forEach(w -> err.println("abfleet: design: " + w));
+  }
+
+  /** This request's design check. */
+  DesignCheck.Result design() {
+    return design(config, benchmarkName, metrics, pairs, looks, alpha,
+        withRole("candidate").size(), !withRole("ceiling").isEmpty());
+  }
+
+  /**
+   * Gating metrics of {@code b} measuring {@code measured}: its gating list narrowed to them, else all of them.
+   * A workload's gating names are its own metrics, known only once it ran: kept unless metrics narrow them.
+   */
+  private static List<String> gating(FleetConfig.Benchmark b, List<String> measured) {
+    List<String> gating = b.workload() != null && measured.isEmpty() ? b.gating()
+        : b.gating().stream().filter(measured::contains).toList();
+    return gating.isEmpty() ? measured : gating;
   }
 
   /** Arms given as --baseline, --candidate and --ceiling, shaped by fleet.yaml's vm alone. */
@@ -146,12 +204,7 @@ record AbRequest(
   ExperimentSpec toSpec(List<String> hostIds) {
     FleetConfig.Benchmark b = config.benchmark(benchmarkName);
     List<String> m = metrics != null ? metrics : b.metrics();
-    // A workload's gating names are its own metrics, known only once it ran: kept unless --metrics narrows them.
-    List<String> gating = b.workload() != null && m.isEmpty() ? b.gating()
-        : b.gating().stream().filter(m::contains).toList();
-    if (gating.isEmpty()) {
-      gating = m;
-    }
+    List<String> gating = gating(b, m);
     Policy.Builder policy = Policy.newBuilder()
         .setNoiseThreshold(threshold != null ? threshold : config.policy().noiseThreshold())
         .setAlpha(alpha != null ? alpha : config.policy().alpha())

@@ -4,6 +4,7 @@ import dev.abfleet.config.Problem;
 
 import dev.abfleet.config.FleetConfig;
 import dev.abfleet.config.FleetConfigLoader;
+import dev.abfleet.stats.DesignCheck;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.DebianKernels;
 import dev.abfleet.worker.process.ProcessRunner;
@@ -62,6 +63,11 @@ final class DemoCommand implements Callable<Integer> {
     if (hostVolume && kernelPackage.equals("linux-image-6.1.0-50-cloud-amd64")) {
       kernelPackage = HOST_VOLUME_PACKAGE;
     }
+    // Before the download: a design that cannot decide is refused without fetching anything.
+    DesignCheck.Result design = AbRequest.design(cfg, hostVolume ? HOST_VOLUME_BENCHMARK : null, null, pairs, null,
+        null, 1, false);
+    AbRequest.refuseUndecidable(design);
+    AbRequest.warnDesign(design, System.err);
     Path home = WorkerSettings.defaultHome();
     System.err.println("abfleet demo: fetching " + kernelPackage + " (apt-get download) into " + home.resolve("kernels"));
     Path kernel;

@@ -93,11 +93,11 @@ class AbSpecFileTest {
 
   @Test
   void optionsOverrideTheSpecFile() {
-    ExperimentSpec s = submitted("--spec", spec.toString(), "--pairs", "4", "--benchmark", "fuse-metadata",
+    ExperimentSpec s = submitted("--spec", spec.toString(), "--pairs", "6", "--benchmark", "fuse-metadata",
         "--vcpus", "3");
 
     assertThat(s.getPolicy().getLooksList()).isEmpty();
-    assertThat(s.getPolicy().getPairs()).isEqualTo(4);
+    assertThat(s.getPolicy().getPairs()).isEqualTo(6);
     assertThat(s.getBenchmark().getVolume()).isEqualTo("guest");
     assertThat(s.getArmsList()).allSatisfy(a -> assertThat(a.getBoot().getShape().getVcpus()).isEqualTo(3));
     assertThat(s.getArms(2).getBoot().getShape().getPinVcpus()).isTrue();

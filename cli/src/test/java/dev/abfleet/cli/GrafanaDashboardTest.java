@@ -102,7 +102,7 @@ class GrafanaDashboardTest {
         String cand = SimArtifacts.kernel(home.resolve("kernels"), "cand", Map.of("metadata_stat", 1.2)).getUri();
         AbCommand ab = new AbCommand();
         new CommandLine(ab).parseArgs("--controller", address, "--hypervisor", "sim", "--metrics",
-            "metadata_stat", "--iterations", "3", "--seed", "7", "--pairs", "4",
+            "metadata_stat", "--iterations", "3", "--seed", "7", "--pairs", "6",
             "--baseline", "base=" + base, "--candidate", "cand=" + cand);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = ab.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),

@@ -1,5 +1,7 @@
 package dev.abfleet.config;
 
+import dev.abfleet.stats.DesignCheck;
+
 import dev.abfleet.model.Limits;
 
 import dev.abfleet.model.ControllerDefaults;
@@ -91,7 +93,28 @@ public final class FleetConfigLoader {
     List<FleetConfig.Schedule> schedules = top.containsKey("schedules")
         ? FleetConfigSchedules.parse(top.get("schedules"), benchmarks.keySet(), policy.pairs())
         : List.of();
+    for (FleetConfig.Schedule s : schedules) {
+      checkDesign(label, s, benchmarks.get(s.benchmark() == null ? defaultBenchmark : s.benchmark()), policy);
+    }
     return new FleetConfig(controller, policy, vm, Map.copyOf(benchmarks), defaultBenchmark, schedules);
+  }
+
+  /**
+   * An A/B schedule whose pairs cannot reach any verdict ({@link DesignCheck}) is refused at load, naming the
+   * schedule and its pairs key; an A/A schedule only measures noise and is not checked.
+   */
+  private static void checkDesign(String label, FleetConfig.Schedule s, FleetConfig.Benchmark b,
+      FleetConfig.Policy policy) {
+    if (!FleetConfig.Schedule.AB.equals(s.kind()) || b == null) {
+      return;
+    }
+    List<String> gating = b.gating().isEmpty() ? b.metrics() : b.gating();
+    DesignCheck.Result r = DesignCheck.check(DesignCheck.Design.fixed(s.pairs(), policy.alpha(), gating.size(), 1,
+        gating.size() < b.metrics().size()));
+    if (r.outcome() == DesignCheck.Outcome.REFUSE) {
+      throw new Problem(label + ":" + s.line() + ": schedule " + s.name() + ": "
+          + r.refusal("pairs:", "looks:"));
+    }
   }
 
   /** default_benchmark names a benchmark this file defines (or the built-in one when it defines none). */

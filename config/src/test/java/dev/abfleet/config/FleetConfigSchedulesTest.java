@@ -36,11 +36,11 @@ class FleetConfigSchedulesTest {
   @Test
   void fullScheduleIsLoaded() {
     FleetConfig c = parse("  - name: n1\n    cron: \"*/15 * * * *\"\n    benchmark: fuse\n"
-        + "    candidate: {path: /k/vmlinuz}\n    baseline: {pinned: /k/base}\n    pairs: 4\n"
+        + "    candidate: {path: /k/vmlinuz}\n    baseline: {pinned: /k/base}\n    pairs: 6\n"
         + "    hosts: {hypervisor: sim, labels: {pool: night}}\n");
     FleetConfig.Schedule s = c.schedules().get(0);
     assertThat(s.name()).isEqualTo("n1");
-    assertThat(s.pairs()).isEqualTo(4);
+    assertThat(s.pairs()).isEqualTo(6);
     assertThat(s.line()).isEqualTo(5);
     assertThat(s.baseline()).isEqualTo(new FleetConfig.Baseline("pinned", "/k/base"));
     assertThat(s.hosts()).isEqualTo(new FleetConfig.Hosts("sim", "", Map.of("pool", "night")));

@@ -156,6 +156,7 @@ public final class BisectCommand implements Callable<Integer> {
     }
     BisectStart start = new BisectStart(config(), benchmarkName, metric, hypervisor, threshold, alpha,
         looks, kernels);
+    BisectStart.checkDesign(config(), null, looks, alpha, err);
     if (start.simulation()) {
       err.println("abfleet: bisect: " + SIMULATION);
     }

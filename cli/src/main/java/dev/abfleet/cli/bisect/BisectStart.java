@@ -4,6 +4,7 @@ import dev.abfleet.proto.fleet.v1.BootSpec;
 
 import dev.abfleet.cli.ExperimentClient;
 import dev.abfleet.config.FleetConfig;
+import dev.abfleet.stats.DesignCheck;
 import dev.abfleet.config.PolicyRanges;
 import dev.abfleet.config.Problem;
 import dev.abfleet.proto.fleet.v1.Arm;
@@ -74,6 +75,23 @@ final class BisectStart {
     for (Path k : kernels) {
       check(k);
     }
+  }
+
+  /**
+   * The design check of every probe (the metric alone gates, one candidate: {@link DesignCheck}): refused (exit
+   * 2) when no probe could be judged, its warnings printed to {@code err} once, before the first build or boot.
+   *
+   * @param pairs a fixed design of this many pairs, or null for {@code looks}
+   */
+  public static void checkDesign(FleetConfig config, Integer pairs, List<Integer> looks, Double alpha,
+      java.io.PrintStream err) {
+    FleetConfig.Policy p = config.policy();
+    DesignCheck.Result r = DesignCheck.check(new DesignCheck.Design(pairs != null ? List.of(pairs) : looks,
+        alpha != null ? alpha : p.alpha(), 1, 1, false, p.futilityEffect(), p.futilityBeta(), pairs == null));
+    if (r.outcome() == DesignCheck.Outcome.REFUSE) {
+      throw new Problem(r.refusal("--pairs", "--looks"));
+    }
+    r.warnings().forEach(w -> err.println("abfleet: design: " + w));
   }
 
   private void check(Path k) {

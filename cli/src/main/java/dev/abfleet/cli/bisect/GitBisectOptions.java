@@ -39,6 +39,7 @@ final class GitBisectOptions {
     if (c.pairs != null && c.pairs < 2) {
       throw new Problem("--pairs " + c.pairs + ": a probe needs at least 2 pairs");
     }
+    BisectStart.checkDesign(c.config(), c.pairs, c.looks, c.alpha, err);
     c.patches.forEach(p -> KernelBuilds.readable(p, "--patch", "patch"));
     KernelBuilds.Fragments f = KernelBuilds.Fragments.of(c.fragments, "--config-fragment");
     // The source is replaced by each probe's commit.

@@ -68,7 +68,7 @@ class FleetBuildE2ETest {
       Path spec = Files.writeString(dir.resolve("ab.yaml"), String.join("\n",
           "benchmark: fuse-metadata",
           "metrics: [metadata_stat]",
-          "pairs: 2",
+          "pairs: 6",
           "arms:",
           "  - {name: stock, role: baseline, build: {source: " + tarball + "}}",
           "  - {name: noted, role: candidate, build: {source: " + tarball + ", patches: [" + patch + "]}}",
@@ -78,7 +78,7 @@ class FleetBuildE2ETest {
       assertThat(ab.exit()).as(ab.err()).isZero();
       com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper()
           .readTree(ab.out());
-      assertThat(report.get("pairs_done").asInt()).isEqualTo(2);
+      assertThat(report.get("pairs_done").asInt()).isEqualTo(6);
       assertThat(report.at("/builds/noted/key").asText()).isEqualTo(key.group(1));
       assertThat(report.at("/builds/stock/key").asText()).hasSize(64).isNotEqualTo(key.group(1));
       assertThat(ab.err()).contains("build stock: built on " + survivor);

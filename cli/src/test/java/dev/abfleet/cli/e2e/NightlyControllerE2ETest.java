@@ -52,7 +52,7 @@ class NightlyControllerE2ETest {
     SimArtifacts.kernelAt(dir.resolve("builds").resolve("vmlinuz"), Map.of("seq_read", 0.9));
     FleetConfig cfg = FleetConfigLoader.parse("fleet.yaml", "schedules:\n  - name: every-minute\n"
         + "    cron: '* * * * *'\n    candidate: {path: builds/vmlinuz}\n    baseline: {pinned: stock-vmlinuz}\n"
-        + "    pairs: 4\n    hosts: {hypervisor: sim}\n");
+        + "    pairs: 6\n    hosts: {hypervisor: sim}\n");
     int port = Ports.freeLoopbackPort();
     ControllerSettings settings = ControllerSettings.defaults()
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("store").resolve("controller")))

@@ -61,17 +61,17 @@ class ExperimentsCommandTest {
     try (ControllerNode node = ControllerNode.start(settings)) {
       String target = "127.0.0.1:" + node.grpcPort();
       try (ExperimentClient client = new ExperimentClient(target)) {
-        client.submit("e-old", spec("old kernel", 4));
-        client.submit("e-new", spec("new kernel", 6));
+        client.submit("e-old", spec("old kernel", 6));
+        client.submit("e-new", spec("new kernel", 8));
       }
 
       assertThat(run("experiments", "list", "--controller", target)).isZero();
       assertThat(stdout()).startsWith("ID     STATE    PAIRS  PRIORITY  CREATED")
-          .containsSubsequence("e-new  running  0/6    pr", "new kernel",
-              "e-old  running  0/4    pr", "old kernel");
+          .containsSubsequence("e-new  running  0/8    pr", "new kernel",
+              "e-old  running  0/6    pr", "old kernel");
 
       assertThat(run("experiments", "cancel", "e-old", "--controller", target)).isZero();
-      assertThat(stdout()).isEqualTo("experiment e-old cancelled after 0/4 pairs\n");
+      assertThat(stdout()).isEqualTo("experiment e-old cancelled after 0/6 pairs\n");
       assertThat(run("experiments", "cancel", "e-old", "--controller", target)).isZero();
       assertThat(stdout()).isEqualTo("experiment e-old had already ended: cancelled\n");
 

@@ -191,7 +191,7 @@ class AuthAcceptanceTest {
         .addArms(arm("base", "baseline", "a"))
         .addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
-        .setPolicy(Policy.newBuilder().setPairs(4).setSeed(17))
+        .setPolicy(Policy.newBuilder().setPairs(6).setSeed(17))
         .setPriority("pr")).build();
   }
 

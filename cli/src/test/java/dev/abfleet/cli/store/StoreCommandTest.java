@@ -137,7 +137,7 @@ class StoreCommandTest {
         .addArms(arm("base", "baseline", "a"))
         .addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
-        .setPolicy(Policy.newBuilder().setPairs(4).setSeed(17).addGatingMetrics("metadata_stat"))
+        .setPolicy(Policy.newBuilder().setPairs(6).setSeed(17).addGatingMetrics("metadata_stat"))
         .setPriority("pr")
         .build();
   }

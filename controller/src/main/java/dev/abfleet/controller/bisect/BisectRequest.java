@@ -6,6 +6,7 @@ import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
+import dev.abfleet.controller.experiment.DesignRule;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.stats.Policy;
 import java.util.ArrayList;
@@ -112,6 +113,9 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     if (out.isEmpty()) {
       // The first probe's experiment stands for all of them: they differ only in kernels.
       SpecValidator.validate(probeSpec(0, 1)).forEach(p -> out.add("template: " + p));
+      if (out.isEmpty()) {
+        DesignRule.problem(probeSpec(0, 1), true).ifPresent(p -> out.add(p.replace("policy.looks", "looks")));
+      }
     }
     return out;
   }

@@ -125,7 +125,10 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
    * hypervisor on its own). No host known at all is not a failure.
    */
   private CompletionStage<Void> fleetCanRun(dev.abfleet.controller.experiment.ExperimentSpec spec) {
-    var problems = SpecValidator.validate(spec);
+    var problems = new ArrayList<>(SpecValidator.validate(spec));
+    if (problems.isEmpty()) {
+      dev.abfleet.controller.experiment.DesignRule.problem(spec).ifPresent(problems::add);
+    }
     if (!problems.isEmpty()) {
       return CompletableFuture.failedFuture(GrpcErrors.invalid(problems));
     }

@@ -97,7 +97,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsAnUnknownHypervisorInTheListAsInvalidArgument() {
-    ExperimentSpec bad = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+    ExperimentSpec bad = spec(6).toBuilder().setSelector(HostSelector.newBuilder()
         .addHypervisors("qemu").addHypervisors("xen")).build();
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(bad).build()),
@@ -109,9 +109,9 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsASelectorNoKnownHostCanRunNamingBothHypervisors() throws Exception {
-    ExperimentSpec vzOnly = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+    ExperimentSpec vzOnly = spec(6).toBuilder().setSelector(HostSelector.newBuilder()
         .addHypervisors("vz").addHypervisors("sim")).build();
-    ExperimentSpec unsatisfiable = spec(4).toBuilder().setSelector(HostSelector.newBuilder()
+    ExperimentSpec unsatisfiable = spec(6).toBuilder().setSelector(HostSelector.newBuilder()
         .setArch("aarch64").addHypervisors("qemu").addHypervisors("vz")).build();
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(unsatisfiable).build()),
@@ -123,7 +123,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
 
   @Test
   void rejectsAnAarch64KernelWhenNoKnownHostBootsAarch64Guests() throws Exception {
-    ExperimentSpec.Builder arm64 = spec(4).toBuilder();
+    ExperimentSpec.Builder arm64 = spec(6).toBuilder();
     arm64.getArmsBuilderList().forEach(a -> a.mergeBoot(BootSpec.newBuilder().setArch("aarch64").build()));
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
         () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(arm64).build()),
@@ -135,7 +135,7 @@ class CrossHostFlowTest extends ControllerNodeTest {
   @Test
   void rejectsACrossHostSelectorWhenOneListedHypervisorHasNoHost() throws Exception {
     var thrown = org.assertj.core.api.Assertions.catchThrowableOfType(
-        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(4)).build()),
+        () -> client.submitExperiment(SubmitExperimentRequest.newBuilder().setSpec(crossHost(6)).build()),
         StatusRuntimeException.class);
     assertThat(thrown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
     assertThat(thrown.getStatus().getDescription()).startsWith("no host matches hypervisor=vz;")

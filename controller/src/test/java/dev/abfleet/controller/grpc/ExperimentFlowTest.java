@@ -94,7 +94,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
   void watchStreamsUntilTheExperimentCompletes() throws Exception {
     worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);
-    String id = submit(client, "e-watch", 2);
+    String id = submit(client, "e-watch", 6);
 
     List<ExperimentProgress> updates = new ArrayList<>();
     client.withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
@@ -109,7 +109,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
   void acknowledgesEveryRunReportOnceItsExperimentHandledIt() throws Exception {
     FakeWorker w = worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);
-    String id = submit(client, "e-ack", 2);
+    String id = submit(client, "e-ack", 6);
     client.withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
         .watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build())
         .forEachRemaining(u -> { });
@@ -121,7 +121,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
       w.received.stream().filter(m -> m.hasReportAck()).forEach(m -> acked.add(m.getReportAck().getRunId()));
       return acked.containsAll(runs);
     });
-    assertThat(runs).hasSize(4);
+    assertThat(runs).hasSize(12);
     assertThat(acked).isEqualTo(runs);
   }
 
@@ -184,7 +184,7 @@ class ExperimentFlowTest extends ControllerNodeTest {
   void cancellingAnExperimentStopsItsBlocksOnTheWorkers() throws Exception {
     FakeWorker holding = worker(new FakeWorker(node, "h1", 1.0, 0, false).start());
     awaitHosts(1);
-    String id = submit(client, "e-stop", 4);
+    String id = submit(client, "e-stop", 6);
     Eventually.await("a block assigned", java.time.Duration.ofSeconds(5), () -> !holding.assignments.isEmpty());
     assertThat(holding.assignments).hasSize(1);
     String blockId = holding.assignments.get(0).getBlockId();

@@ -48,9 +48,9 @@ class FairShareTest extends ControllerNodeTest {
 
   @Test
   void twoEqualExperimentsOnOneHostInterleaveBlockByBlock() throws Exception {
-    submit("e-a", 3);
+    submit("e-a", 6);
     Eventually.await("a first boot", java.time.Duration.ofSeconds(2), () -> !worker.boots.isEmpty());
-    submit("e-b", 3);
+    submit("e-b", 6);
     awaitExperiment(client(channel), "e-a", e -> e.getState().equals("completed"), Duration.ofSeconds(30));
     awaitExperiment(client(channel), "e-b", e -> e.getState().equals("completed"), Duration.ofSeconds(30));
 
@@ -62,17 +62,18 @@ class FairShareTest extends ControllerNodeTest {
         lastBlock = boot.blockId();
       }
     }
-    assertThat(blockOwners).containsExactly("e-a", "e-b", "e-a", "e-b", "e-a", "e-b");
+    assertThat(blockOwners).containsExactly("e-a", "e-b", "e-a", "e-b", "e-a", "e-b", "e-a", "e-b", "e-a", "e-b",
+        "e-a", "e-b");
   }
 
   @Test
   void waitingExperimentShowsItsPlaceInLineAndARunningOneAnEta() throws Exception {
-    submit("e-a", 4);
+    submit("e-a", 8);
     awaitExperiment(client(channel), "e-a", e -> e.getPairsDone() >= 1, Duration.ofSeconds(30));
     dev.abfleet.proto.fleet.v1.DrainHostRequest drain =
         dev.abfleet.proto.fleet.v1.DrainHostRequest.newBuilder().setHostId("h1").build();
     dev.abfleet.proto.fleet.v1.FleetServiceGrpc.newBlockingStub(channel).drainHost(drain);
-    submit("e-b", 2);
+    submit("e-b", 6);
     awaitExperiment(client(channel), "e-a", e -> e.getQueuePosition() > 0, Duration.ofSeconds(10));
 
     Experiment a = get("e-a");

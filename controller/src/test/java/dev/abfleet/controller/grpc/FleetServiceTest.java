@@ -76,7 +76,7 @@ class FleetServiceTest extends ControllerNodeTest {
       Host drained = fleet.drainHost(DrainHostRequest.newBuilder().setHostId("h1").setReason("kernel update").build());
       assertThat(drained.getState()).isEqualTo("draining");
       assertThat(drained.getConnected()).isTrue();
-      String id = submit(client, "e-drain", 1);
+      String id = submit(client, "e-drain", 6);
       // A host that connects after the submit gets the block: the scheduler has placed it, and an
       // undrained h1, idle all along, would have had it first.
       try (FakeWorker later = FakeWorker.connect(own.node(), "h2", 1.0)) {
@@ -88,7 +88,7 @@ class FleetServiceTest extends ControllerNodeTest {
       assertThat(fleet.undrainHost(UndrainHostRequest.newBuilder().setHostId("h1").build()).getState())
           .isIn("idle", "leased");
 
-      String next = submit(client, "e-undrained", 1);
+      String next = submit(client, "e-undrained", 6);
       awaitExperiment(client, next, e -> e.getState().equals("completed"), Duration.ofSeconds(20));
       assertThat(own.worker().assignments).as("h1 runs again once undrained").isNotEmpty();
     }
@@ -186,7 +186,7 @@ class FleetServiceTest extends ControllerNodeTest {
 
   @Test
   void submitPinningMoreVcpusThanAnyHostHasCpusFailsThePreconditionAndSaysWhy() {
-    var spec = spec(2).toBuilder()
+    var spec = spec(6).toBuilder()
         .addArms(arm("pinned", "ceiling", "c").toBuilder().mergeBoot(BootSpec.newBuilder().setShape(VmShape.newBuilder().setVcpus(4).setPinVcpus(true)).build()))
         .build();
 
@@ -201,7 +201,7 @@ class FleetServiceTest extends ControllerNodeTest {
 
   @Test
   void submitForAHypervisorNoHostHasFailsThePrecondition() {
-    var spec = spec(2).toBuilder().setSelector(HostSelector.newBuilder().setHypervisor("vz")).build();
+    var spec = spec(6).toBuilder().setSelector(HostSelector.newBuilder().setHypervisor("vz")).build();
 
     assertThatThrownBy(() -> client(channel).submitExperiment(
             SubmitExperimentRequest.newBuilder().setExperimentId("e-vz").setSpec(spec).build()))

@@ -57,12 +57,12 @@ final class HostileGrpcCases {
   /** A valid spec changed by {@code change}, submitted under a fresh valid id. */
   static Call submit(UnaryOperator<ExperimentSpec.Builder> change) {
     return s -> s.experiments().submitExperiment(SubmitExperimentRequest.newBuilder()
-        .setSpec(change.apply(ControllerNodeTest.spec(4).toBuilder())).build());
+        .setSpec(change.apply(ControllerNodeTest.spec(6).toBuilder())).build());
   }
 
   static Call submitWithId(String id) {
     return s -> s.experiments().submitExperiment(SubmitExperimentRequest.newBuilder().setExperimentId(id)
-        .setSpec(ControllerNodeTest.spec(4)).build());
+        .setSpec(ControllerNodeTest.spec(6)).build());
   }
 
   /** A valid spec whose candidate arm is changed by {@code change}. */
@@ -78,7 +78,7 @@ final class HostileGrpcCases {
   static Call invalidUtf8Name() {
     return s -> {
       byte[] bytes = SubmitExperimentRequest.newBuilder()
-          .setSpec(ControllerNodeTest.spec(4).toBuilder().setName("@@@@")).build().toByteArray();
+          .setSpec(ControllerNodeTest.spec(6).toBuilder().setName("@@@@")).build().toByteArray();
       for (int i = 0; i + 3 < bytes.length; i++) {
         if (bytes[i] == '@' && bytes[i + 1] == '@' && bytes[i + 2] == '@' && bytes[i + 3] == '@') {
           bytes[i] = (byte) 0xff;

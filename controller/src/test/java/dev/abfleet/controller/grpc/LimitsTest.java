@@ -51,7 +51,7 @@ class LimitsTest extends ControllerNodeTest {
 
       assertThat(client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
       assertThat(client(other).listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount()).isZero();
-      assertThat(submit(client, "after-huge", 2)).isEqualTo("after-huge");
+      assertThat(submit(client, "after-huge", 6)).isEqualTo("after-huge");
       channel.shutdownNow();
       other.shutdownNow();
     }

@@ -28,7 +28,7 @@ class ListExperimentsTest extends ControllerNodeTest {
       ManagedChannel channel = channel(node);
       var client = client(channel);
       for (String id : List.of("e-1", "e-2", "e-3")) {
-        submit(client, id, 4);
+        submit(client, id, 6);
         // Distinct submission times: the next one is submitted after this one's millisecond.
         long created = client.listExperiments(ListExperimentsRequest.getDefaultInstance()).getExperimentsList()
             .stream().filter(e -> e.getExperimentId().equals(id)).findFirst().orElseThrow().getCreatedAtMs();
@@ -46,7 +46,7 @@ class ListExperimentsTest extends ControllerNodeTest {
         assertThat(e.getExperimentId()).isEqualTo("e-2");
         assertThat(e.getName()).isEqualTo("ab");
         assertThat(e.getPriority()).isEqualTo("pr");
-        assertThat(e.getPairsWanted()).isEqualTo(4);
+        assertThat(e.getPairsWanted()).isEqualTo(6);
         assertThat(e.getMessage()).isEqualTo("not needed");
         assertThat(e.getCreatedAtMs()).isPositive();
       });
@@ -95,8 +95,8 @@ class ListExperimentsTest extends ControllerNodeTest {
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
     try (ControllerNode node = ControllerNodeTest.inProcess(settings)) {
       ManagedChannel channel = channel(node);
-      submit(client(channel), "e-old-1", 4);
-      submit(client(channel), "e-old-2", 4);
+      submit(client(channel), "e-old-1", 6);
+      submit(client(channel), "e-old-2", 6);
       channel.shutdownNow();
     }
     // A store written before the catalogue existed (or a crash between a journal write and its row).

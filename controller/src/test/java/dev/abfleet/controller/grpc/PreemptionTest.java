@@ -56,7 +56,7 @@ class PreemptionTest extends ControllerNodeTest {
     assertThat(workers).allSatisfy(w -> assertThat(w.boots).isNotEmpty());
 
     long submitted = System.currentTimeMillis();
-    submit("e-pr", "pr", 2);
+    submit("e-pr", "pr", 6);
     Experiment pr = awaitExperiment(client(channel), "e-pr",
         e -> e.getState().equals("completed"), Duration.ofSeconds(30));
     Experiment night = client(channel).getExperiment(
@@ -67,7 +67,7 @@ class PreemptionTest extends ControllerNodeTest {
     assertThat(firstPrBoot - submitted).as("pr waits at most one boot (plus slack)")
         .isLessThan(BOOT_MS + 600);
     assertThat(night.getState()).as("nightly still runs when pr is done").isEqualTo("running");
-    assertThat(pr.getPairsDone()).isEqualTo(2);
+    assertThat(pr.getPairsDone()).isEqualTo(6);
     // Preemption stops a nightly block after its current boot. Rarely (a slow machine) a nightly
     // block ends on its own just as the pr arrives and the pr takes that host without one.
     boolean preempted = workers.stream().flatMap(w -> w.cancels.stream())

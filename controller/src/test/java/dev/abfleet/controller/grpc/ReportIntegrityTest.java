@@ -37,7 +37,7 @@ class ReportIntegrityTest extends ControllerNodeTest {
       // The forger holds every block it gets without answering; the honest worker answers all.
       FakeWorker forger = new FakeWorker(node, "forger", 1.0, 0, false).start();
       await(() -> client.listHosts(ListHostsRequest.getDefaultInstance()).getHostsCount() == 1);
-      String id = submit(client, "integrity", 3);
+      String id = submit(client, "integrity", 6);
       await(() -> !forger.assignments.isEmpty());
       FakeWorker honest = FakeWorker.connect(node, "honest", 1.0);
       await(() -> !honest.assignments.isEmpty());
