@@ -79,7 +79,15 @@ final class Verdicts {
   /**
    * Significant, the interval excludes 0, and the estimate is beyond the noise threshold:
    * improved or regressed by direction. Interval inside [-Δ, +Δ]: no change (equivalence).
-   * Anything else, including a missing interval: inconclusive.
+   * Otherwise, the interval's worse end (the low end when higher is better, the high end when
+   * lower is better) within -Δ: holds (non-inferiority). Anything else, including a missing
+   * interval: inconclusive.
+   *
+   * <p>The interval has two-sided level 1 - a (a = alpha/m for a gating metric, the look's
+   * nominal level in a sequential plan, the maxT level in a small fixed design), so its worse
+   * end alone is a one-sided test of "worse by Δ or more" at a/2: holds adds no error beyond
+   * the a the interval already spends, and a family of gating metrics that all hold has been
+   * shown non-inferior with family-wise error at most alpha/2.
    */
   static Verdict decide(Direction better, double change, double ciLow, double ciHigh,
       boolean significant, double delta) {
@@ -91,6 +99,10 @@ final class Verdicts {
     }
     if (haveInterval && ciLow >= -delta && ciHigh <= delta) {
       return Verdict.NO_CHANGE;
+    }
+    boolean worseEndWithin = better == Direction.LOWER ? ciHigh <= delta : ciLow >= -delta;
+    if (haveInterval && worseEndWithin) {
+      return Verdict.HOLDS;
     }
     return Verdict.INCONCLUSIVE;
   }
