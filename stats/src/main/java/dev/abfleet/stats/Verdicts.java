@@ -48,7 +48,9 @@ final class Verdicts {
    * The futility stop of a sequential plan: {@code c} (inconclusive at this look) becomes no
    * change when the metric's interval at the futility level lies inside the band
    * ±max(futility effect, noise threshold), i.e. a change of the effect worth finding is ruled
-   * out with error at most beta. Otherwise, or when the hosts disagree, {@code c} unchanged.
+   * out with error at most beta. The row then carries that interval (the one that decided), so
+   * the verdict can be read off the interval shown; a warning names its level. Otherwise, or
+   * when the hosts disagree, {@code c} unchanged.
    *
    * @param level two-sided level of the futility interval at this look
    * @param where the look, for the note: "look 2 of 4 (16 pairs)"
@@ -70,10 +72,16 @@ final class Verdicts {
     List<String> warnings = new ArrayList<>();
     warnings.add(String.format(java.util.Locale.ROOT,
         "futility stop at %s: the %s interval %+.2f%% .. %+.2f%% rules out a change of ±%s or"
-            + " more (beta %s); smaller changes were not tested",
-        where, percent(1 - level), 100 * low, 100 * high, percent(band), percent(policy.futilityBeta())));
+            + " more (beta %s); smaller changes were not tested; this row shows that interval"
+            + " (%s)",
+        where, percent(1 - level), 100 * low, 100 * high, percent(band),
+        percent(policy.futilityBeta()), Double.isNaN(c.ciLow()) || Double.isNaN(c.ciHigh())
+            ? "there is no efficacy interval at this look"
+            : String.format(java.util.Locale.ROOT, "the efficacy interval was %+.2f%% .. %+.2f%%",
+                100 * c.ciLow(), 100 * c.ciHigh())));
     warnings.addAll(c.warnings());
-    return c.withJudgement(Verdict.NO_CHANGE, c.pAdjusted(), List.of(), warnings);
+    return c.withInterval(low, high)
+        .withJudgement(Verdict.NO_CHANGE, c.pAdjusted(), List.of(), warnings);
   }
 
   /**
