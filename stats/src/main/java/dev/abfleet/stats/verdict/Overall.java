@@ -57,16 +57,19 @@ final class Overall {
   /**
    * Why the gate reads as it does, naming the deciding rows ("metadata_stat improved,
    * seq_read holds"; fail: the regressed rows and boot failures; inconclusive: the rows not
-   * shown to hold); empty when there is no gate yet.
+   * shown to hold); empty when there is no gate yet. A row is named by its metric, with its unit
+   * when the metric is measured in several, its arm when several arms are compared and its host
+   * class when there are classes.
    */
   static String gateReason(List<Row> rows, Map<String, BootFailureComparison> bootFailures) {
     String gate = gate(rows, bootFailures);
-    List<Comparison> gating = gating(rows);
+    List<Row> deciding = decidingRows(rows);
+    boolean arms = rows.stream().map(Row::arm).distinct().count() > 1;
     List<String> parts = new java.util.ArrayList<>();
     switch (gate) {
       case FAIL -> {
-        gating.stream().filter(c -> c.verdict() == Verdict.REGRESSED).map(Overall::name)
-            .forEach(n -> parts.add(n + " regressed"));
+        deciding.stream().filter(r -> r.comparison().verdict() == Verdict.REGRESSED)
+            .forEach(r -> parts.add(name(r, deciding, arms) + " regressed"));
         bootFailures.forEach((arm, b) -> {
           if (b.verdict() == Verdict.REGRESSED) {
             parts.add(arm + " fails to boot more often");
@@ -74,27 +77,38 @@ final class Overall {
         });
       }
       case INCONCLUSIVE -> {
-        if (gating.isEmpty()) {
+        if (deciding.isEmpty()) {
           parts.add("no gating metric");
         }
-        gating.stream().filter(c -> !c.verdict().passes()).forEach(c -> parts.add(name(c) + " "
-            + c.verdict().wire() + (c.reasons().isEmpty() ? "" : " (" + String.join(", ", c.reasons()) + ")")));
+        deciding.stream().filter(r -> !r.comparison().verdict().passes()).forEach(r -> parts.add(
+            name(r, deciding, arms) + " " + r.comparison().verdict().wire()
+                + (r.comparison().reasons().isEmpty() ? ""
+                    : " (" + String.join(", ", r.comparison().reasons()) + ")")));
       }
-      case PASS -> gating.forEach(c -> parts.add(name(c) + " " + c.verdict().wire()));
+      case PASS -> deciding.forEach(r -> parts.add(name(r, deciding, arms) + " "
+          + r.comparison().verdict().wire()));
       default -> { }
     }
     return String.join(", ", parts);
   }
 
-  private static String name(Comparison c) {
-    return c.metric() + (c.hostClass().isEmpty() ? "" : " [" + c.hostClass() + "]");
+  private static String name(Row r, List<Row> deciding, boolean arms) {
+    Comparison c = r.comparison();
+    boolean units = deciding.stream().map(Row::comparison)
+        .anyMatch(o -> o.metric().equals(c.metric()) && !o.unit().equals(c.unit()));
+    return (arms ? r.arm() + "/" : "") + c.metric() + (units ? " " + c.unit() : "")
+        + (c.hostClass().isEmpty() ? "" : " [" + c.hostClass() + "]");
   }
 
-  /** The rows that decide: gating rows, only the class rows when there are host classes. */
+  /** The comparisons that decide: gating rows, only the class rows when there are host classes. */
   static List<Comparison> gating(List<Row> rows) {
+    return decidingRows(rows).stream().map(Row::comparison).toList();
+  }
+
+  private static List<Row> decidingRows(List<Row> rows) {
     boolean byClass = rows.stream().anyMatch(r -> !r.comparison().hostClass().isEmpty());
-    return rows.stream().map(Row::comparison).filter(Comparison::gating)
-        .filter(c -> !byClass || !c.hostClass().isEmpty()).toList();
+    return rows.stream().filter(r -> r.comparison().gating())
+        .filter(r -> !byClass || !r.comparison().hostClass().isEmpty()).toList();
   }
 
   private static boolean bootRegressed(Map<String, BootFailureComparison> bootFailures) {

@@ -98,6 +98,21 @@ class OverallGateTest {
   }
 
   @Test
+  void theReasonNamesTheUnitOfAMetricMeasuredInSeveralAndTheArmOfSeveral() {
+    Comparison ns = row("Decode-8", Verdict.REGRESSED).comparison();
+    Row nsPerOp = new Row("new", new Comparison(ns.metric(), "ns/op", Direction.LOWER, true, true, 6, 6, 0,
+        100, 125, 0.25, 0.2, 0.3, 0.002, 0.02, Verdict.REGRESSED, List.of(), List.of(), ""), 0);
+    Row mbPerS = new Row("new", new Comparison(ns.metric(), "MB/s", Direction.HIGHER, true, true, 6, 6, 0,
+        100, 80, -0.2, -0.22, -0.18, 0.002, 0.02, Verdict.REGRESSED, List.of(), List.of(), ""), 0);
+    assertThat(assessment(nsPerOp, mbPerS).gateLabel())
+        .isEqualTo("fail (Decode-8 ns/op regressed, Decode-8 MB/s regressed)");
+    Row other = new Row("other", row("Decode-8", Verdict.HOLDS).comparison(), 0);
+    Row first = new Row("new", row("Decode-8", Verdict.IMPROVED).comparison(), 0);
+    assertThat(assessment(first, other).gateLabel())
+        .isEqualTo("pass (new/Decode-8 improved, other/Decode-8 holds)");
+  }
+
+  @Test
   void nothingToDecideHasNoGate() {
     assertThat(Assessment.EMPTY.gate()).isEmpty();
     assertThat(Assessment.EMPTY.gateLabel()).isEqualTo("undecided");
