@@ -64,7 +64,7 @@ final class Overall {
   static String gateReason(List<Row> rows, Map<String, BootFailureComparison> bootFailures) {
     String gate = gate(rows, bootFailures);
     List<Row> deciding = decidingRows(rows);
-    boolean arms = rows.stream().map(Row::arm).distinct().count() > 1;
+    boolean arms = deciding.stream().map(Row::arm).distinct().count() > 1;
     List<String> parts = new java.util.ArrayList<>();
     switch (gate) {
       case FAIL -> {
