@@ -35,8 +35,8 @@ import picocli.CommandLine.Option;
       "Cross-host comparisons (--controller only): --hypervisor qemu,vz and/or --class-by judge pairs",
       "per host class, with a pooled row flagged class_heterogeneity when the classes disagree; --pairs",
       "and --looks then count per class.",
-      "Exit codes: 0 done, 1 a gating metric regressed (with --gate), 2 bad input, 3 the experiment",
-      "failed or was cancelled."
+      "Exit codes: 0 done (with --gate: the gate passed), 1 a gating metric regressed (with --gate),",
+      "2 bad input, 3 the experiment failed or was cancelled, 4 the gate is inconclusive (with --gate)."
     })
 final class AbCommand implements Callable<Integer> {
   @Option(names = "--spec", paramLabel = "FILE",
@@ -67,7 +67,8 @@ final class AbCommand implements Callable<Integer> {
       description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")
+  @Option(names = "--gate", description = "Exit 0 when the gate passes (every gating metric improved, no_change"
+      + " or holds: nothing worse than the threshold), 1 when one regressed, 4 when the gate is inconclusive.")
   boolean gate;
 
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")

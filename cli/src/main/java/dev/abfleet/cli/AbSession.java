@@ -113,9 +113,7 @@ final class AbSession {
       err.println("abfleet: experiment " + id + " " + done.getState() + ": " + done.getMessage());
       return ExitCodes.FAILED;
     }
-    // A gating metric regressed, or a candidate fails to boot significantly more often.
-    boolean regressed = done.getOverall().equals("regressed");
-    return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
+    return gate ? ExitCodes.ofGate(done.getGate(), done.getOverall()) : ExitCodes.OK;
   }
 
   /**

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code abfleet} command. Exit codes: 0 done; 1 a gating metric regressed (with --gate);
  * 2 bad input (one line naming the problem and the fix); 3 the experiment could not finish, or
- * the controller stayed unreachable (never 1: an infrastructure failure is not a verdict).
+ * the controller stayed unreachable (never 1: an infrastructure failure is not a verdict); 4 the
+ * gate is inconclusive (with --gate).
  */
 @Command(
     name = "abfleet",

@@ -77,6 +77,7 @@ public final class HtmlReport {
       VerdictTable.append(r, out);
     }
     out.append("<p>").append(esc(r.verdictLine())).append("</p>\n");
+    out.append("<p class=\"gate\">").append(esc(r.gateLine())).append("</p>\n");
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append("<p class=\"console\">").append(esc(line)).append("</p>\n"));
     lists(r, noise, out);

@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <p>Every experiment is one object with the same verdict fields whoever ran it ({@code design},
  * {@code policy}, {@code pairs_done}, {@code overall}, {@code host_classes},
- * {@code overall_reasons}, {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
+ * {@code overall_reasons}, {@code gate}, {@code class_heterogeneity}, {@code comparisons}, {@code boot_failures}); an experiment the
  * fleet ran adds its run facts ({@code state}, {@code seed}, {@code builds}, {@code boots}, ...).
  */
 public final class JsonReport {
@@ -101,6 +101,11 @@ public final class JsonReport {
       n.put("overall", a.overall());
     }
     strings(n.putArray("overall_reasons"), a.overallReasons());
+    if (a.gate().isEmpty()) {
+      n.putNull("gate");
+    } else {
+      n.put("gate", a.gate());
+    }
     ArrayNode classes = n.putArray("host_classes");
     a.classPairs().forEach((cls, pairs) -> classes.addObject().put("host_class", cls)
         .put("pairs", pairs));

@@ -43,7 +43,7 @@ public final class MarkdownReport {
       table(r, out);
       out.append('\n');
     }
-    out.append(r.verdictLine()).append('\n');
+    out.append(r.verdictLine()).append("\n\n").append(r.gateLine()).append('\n');
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
     telemetry(r, out);
@@ -115,6 +115,7 @@ public final class MarkdownReport {
       case IMPROVED -> "✅ improved";
       case REGRESSED -> "❌ regressed";
       case NO_CHANGE -> "➖ no change";
+      case HOLDS -> "☑️ holds";
       case INCONCLUSIVE -> "❔ inconclusive";
     };
     return c.reasons().isEmpty() ? v : v + " (" + String.join(", ", c.reasons()) + ")";

@@ -150,6 +150,15 @@ public record Report(Design design, Assessment assessment, Run run) {
         + Numbers.percent(design.policy().noiseThreshold()).replace("+", "±") + ")";
   }
 
+  /**
+   * "gate: pass (metadata_stat improved, seq_read holds)": the gate and the rows behind it; the
+   * gate fails only on a regression, and holds means the interval's worse end is within the
+   * noise threshold (one-sided at half the interval's alpha).
+   */
+  public String gateLine() {
+    return "gate: " + assessment.gateLabel();
+  }
+
   /** "stock 0 of 8 boots failed (0%), bad 4 of 8 (50%), Fisher one-sided p=0.038". */
   String bootFailuresLine(String arm, dev.abfleet.stats.BootFailureComparison b) {
     return String.format(java.util.Locale.ROOT, "%s %d of %d boots failed (%s), %s %d of %d (%s),"

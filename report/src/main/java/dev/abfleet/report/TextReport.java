@@ -34,6 +34,7 @@ public final class TextReport {
       out.append(Numbers.table(rows(r)));
     }
     out.append(r.verdictLine()).append('\n');
+    out.append(r.gateLine()).append('\n');
     if (a.rows().stream().anyMatch(row -> !row.comparison().gating())) {
       out.append("* not gating\n");
     }

@@ -19,7 +19,8 @@ import java.util.List;
  *     outside the 1 - alpha interval of the test, the test's own estimate instead
  * @param ciLow lower end of the interval for change: at level 1 - alpha/m for a gating metric
  *     (m = gating metrics in the comparison), 1 - alpha otherwise; at an interim look of a
- *     sequential plan, the repeated interval at that look's nominal level
+ *     sequential plan, the repeated interval at that look's nominal level; for a no change
+ *     called by a futility stop, the futility interval that decided (a warning names its level)
  * @param ciHigh upper end of that interval
  * @param pValue two-sided p-value: signed-rank when paired (Wilcoxon scores, bounded for the
  *     largest |d| when the differences are heavy-tailed; see {@link VerdictEngine}),
@@ -110,6 +111,13 @@ public record Comparison(
     return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
         baselineCenter, candidateCenter, change, ciLow, ciHigh, pValue, pAdjusted, verdict,
         reasons, warnings, cls, adjustment);
+  }
+
+  /** This row with another interval (relative, as ciLow and ciHigh), everything else kept. */
+  Comparison withInterval(double low, double high) {
+    return new Comparison(metric, unit, better, gating, paired, nBaseline, nCandidate, nPairs,
+        baselineCenter, candidateCenter, change, low, high, pValue, pAdjusted, verdict,
+        reasons, warnings, hostClass, adjustment);
   }
 
   /** This row with another verdict, adjusted p, reasons and warnings (numbers unchanged). */

@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param look the look judged, 0-based index into the plan's looks
  * @param stop true when every gating metric (every metric, when none gates) has a verdict
- *     other than inconclusive, or one of them regressed (the experiment's outcome is known),
+ *     other than inconclusive (improved, regressed, no_change or holds), or one of them regressed (the experiment's outcome is known),
  *     or this is the last look: collect no more pairs
  * @param comparisons one per input metric, in input order; a metric decided at an earlier
  *     look keeps the comparison of that look

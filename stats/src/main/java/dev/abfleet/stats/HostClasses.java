@@ -23,14 +23,16 @@ import java.util.TreeMap;
  *   <li>k &ge; 2 classes: every input gets k class rows, all in ONE family: Holm's step-down and
  *       the joint intervals span inputs &times; classes (m = gating inputs &times; k), so the
  *       probability of any false improved/regressed on any class row stays &le; alpha.
- *   <li>Each input also gets a pooled row, first, with an empty host class. Its numbers are those
- *       of all pairs together (descriptive; the usual engine on the pooled pairs, host bootstrap
- *       included). Its verdict is the classes' common verdict when they all agree, otherwise
+ *   <li>Each input also gets a pooled row, first, with an empty host class. Its numbers, p and
+ *       p_adjusted included, are those of all pairs together (the usual engine on the pooled
+ *       pairs, host bootstrap included), so its p and its interval come from the same test. Its
+ *       verdict is the classes' common verdict when they all agree, otherwise
  *       {@link Verdict#INCONCLUSIVE} with reason {@link Reasons#CLASS_HETEROGENEITY} and a
  *       warning naming each class's verdict and change. Agreement is an intersection-union test:
  *       the pooled claim is made only when every class row makes it, so it adds no false
- *       positive beyond those the family already bounds; its p_adjusted is the largest class
- *       p_adjusted (NaN when one is NaN).
+ *       positive beyond those the family already bounds. When the pooled pairs alone would read
+ *       differently from that verdict, a warning says so and gives the intersection-union p
+ *       (the largest class p_adjusted) that the verdict rests on.
  * </ul>
  *
  * <p>Sequential policies: the classes are judged together at the look reached by the class with
@@ -134,14 +136,18 @@ public final class HostClasses {
     return true;
   }
 
-  /** The pooled row: its own numbers, the classes' common verdict or class heterogeneity. */
+  /**
+   * The pooled row: its own numbers (interval, p and p_adjusted of the pooled test), the
+   * classes' common verdict or class heterogeneity.
+   */
   static Comparison pooledRow(Comparison pooled, List<Comparison> perClass) {
     Set<Verdict> verdicts = new LinkedHashSet<>();
-    double pAdjusted = 0;
+    double classP = 0;
     Set<String> reasons = new LinkedHashSet<>();
     for (Comparison c : perClass) {
       verdicts.add(c.verdict());
-      pAdjusted = Double.isNaN(c.pAdjusted()) ? Double.NaN : Math.max(pAdjusted, c.pAdjusted());
+      classP = Double.isNaN(c.pAdjusted()) || Double.isNaN(classP) ? Double.NaN
+          : Math.max(classP, c.pAdjusted());
       reasons.addAll(c.reasons());
     }
     List<String> warnings = new ArrayList<>();
@@ -158,8 +164,14 @@ public final class HostClasses {
       warnings.add("host classes disagree, no pooled verdict: " + String.join(", ",
           perClass.stream().map(HostClasses::describe).toList()));
     }
+    if (pooled.verdict() != verdict) {
+      warnings.add(String.format(Locale.ROOT, "the pooled pairs alone read %s (this row's"
+          + " interval and p(adj.)); the pooled verdict is %s because it needs every host class"
+          + " to agree (largest class p(adj.) %s)", pooled.verdict().wire(), verdict.wire(),
+          Double.isNaN(classP) ? "n/a" : String.format(Locale.ROOT, "%.3g", classP)));
+    }
     warnings.addAll(pooled.warnings());
-    return pooled.withJudgement(verdict, pAdjusted, List.copyOf(reasons), warnings)
+    return pooled.withJudgement(verdict, pooled.pAdjusted(), List.copyOf(reasons), warnings)
         .withHostClass("");
   }
 

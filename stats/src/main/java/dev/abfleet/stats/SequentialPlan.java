@@ -15,8 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * fractions looks[k] / looks[last] ({@link Spending}). At look k a metric's test uses the
  * nominal level of that look for its share of alpha, and its interval is a repeated confidence
  * interval at that level: the intervals of all looks cover the true change together with
- * probability 1 - share, so verdicts read off them (improved, regressed, no change) keep
- * their error rates whenever the experiment stops. Across gating metrics, Holm's step-down is
+ * probability 1 - share, so verdicts read off them (improved, regressed, no change, and holds,
+ * which reads only the interval's worse end: one-sided at share/2) keep their error rates
+ * whenever the experiment stops. A metric that holds is decided, so an experiment whose gating
+ * metrics all improved, hold or did not change stops at that look. Across gating metrics, Holm's step-down is
  * applied at each look's nominal levels (a metric decided earlier passes its alpha on, as in
  * the graphical procedures of Maurer and Bretz 2013); intervals use the Bonferroni share
  * alpha/m.

@@ -48,7 +48,9 @@ final class Verdicts {
    * The futility stop of a sequential plan: {@code c} (inconclusive at this look) becomes no
    * change when the metric's interval at the futility level lies inside the band
    * ±max(futility effect, noise threshold), i.e. a change of the effect worth finding is ruled
-   * out with error at most beta. Otherwise, or when the hosts disagree, {@code c} unchanged.
+   * out with error at most beta. The row then carries that interval (the one that decided), so
+   * the verdict can be read off the interval shown; a warning names its level. Otherwise, or
+   * when the hosts disagree, {@code c} unchanged.
    *
    * @param level two-sided level of the futility interval at this look
    * @param where the look, for the note: "look 2 of 4 (16 pairs)"
@@ -70,16 +72,30 @@ final class Verdicts {
     List<String> warnings = new ArrayList<>();
     warnings.add(String.format(java.util.Locale.ROOT,
         "futility stop at %s: the %s interval %+.2f%% .. %+.2f%% rules out a change of ±%s or"
-            + " more (beta %s); smaller changes were not tested",
-        where, percent(1 - level), 100 * low, 100 * high, percent(band), percent(policy.futilityBeta())));
+            + " more (beta %s); smaller changes were not tested; this row shows that interval"
+            + " (%s)",
+        where, percent(1 - level), 100 * low, 100 * high, percent(band),
+        percent(policy.futilityBeta()), Double.isNaN(c.ciLow()) || Double.isNaN(c.ciHigh())
+            ? "there is no efficacy interval at this look"
+            : String.format(java.util.Locale.ROOT, "the efficacy interval was %+.2f%% .. %+.2f%%",
+                100 * c.ciLow(), 100 * c.ciHigh())));
     warnings.addAll(c.warnings());
-    return c.withJudgement(Verdict.NO_CHANGE, c.pAdjusted(), List.of(), warnings);
+    return c.withInterval(low, high)
+        .withJudgement(Verdict.NO_CHANGE, c.pAdjusted(), List.of(), warnings);
   }
 
   /**
    * Significant, the interval excludes 0, and the estimate is beyond the noise threshold:
    * improved or regressed by direction. Interval inside [-Δ, +Δ]: no change (equivalence).
-   * Anything else, including a missing interval: inconclusive.
+   * Otherwise, the interval's worse end (the low end when higher is better, the high end when
+   * lower is better) within -Δ: holds (non-inferiority). Anything else, including a missing
+   * interval: inconclusive.
+   *
+   * <p>The interval has two-sided level 1 - a (a = alpha/m for a gating metric, the look's
+   * nominal level in a sequential plan, the maxT level in a small fixed design), so its worse
+   * end alone is a one-sided test of "worse by Δ or more" at a/2: holds adds no error beyond
+   * the a the interval already spends, and a family of gating metrics that all hold has been
+   * shown non-inferior with family-wise error at most alpha/2.
    */
   static Verdict decide(Direction better, double change, double ciLow, double ciHigh,
       boolean significant, double delta) {
@@ -91,6 +107,10 @@ final class Verdicts {
     }
     if (haveInterval && ciLow >= -delta && ciHigh <= delta) {
       return Verdict.NO_CHANGE;
+    }
+    boolean worseEndWithin = better == Direction.LOWER ? ciHigh <= delta : ciLow >= -delta;
+    if (haveInterval && worseEndWithin) {
+      return Verdict.HOLDS;
     }
     return Verdict.INCONCLUSIVE;
   }

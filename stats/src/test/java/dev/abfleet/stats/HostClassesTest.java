@@ -41,8 +41,27 @@ class HostClassesTest {
     assertThat(rows).extracting(Comparison::hostClass).containsExactly("", "qemu/kvm", "vz/hvf");
     assertThat(rows).extracting(Comparison::verdict).containsOnly(Verdict.IMPROVED);
     assertThat(rows.get(0).reasons()).isEmpty();
-    assertThat(rows.get(0).pAdjusted())
-        .isEqualTo(Math.max(rows.get(1).pAdjusted(), rows.get(2).pAdjusted()));
+    assertThat(rows.get(0).warnings()).noneMatch(w -> w.startsWith("the pooled pairs alone"));
+  }
+
+  @Test
+  void thePooledRowsPAndIntervalComeFromTheSameTest() {
+    // -5% on both classes, 6 pairs each: every class row is too short to decide, the 12 pooled
+    // pairs are not; the row used to show the pooled interval, which excludes 0, next to the
+    // largest class p(adj.), which does not reject
+    var rows = HostClasses.compare(List.of(input("m", 12, 0.95, 0.95, "qemu/kvm", "vz/hvf", 5),
+        input("n", 12, 1.0, 1.0, "qemu/kvm", "vz/hvf", 6)), POLICY, 7).get(0);
+    Comparison pooled = rows.get(0);
+    Comparison alone = VerdictEngine.compare(List.of(input("m", 12, 0.95, 0.95, "qemu/kvm", "vz/hvf", 5).input(),
+        input("n", 12, 1.0, 1.0, "qemu/kvm", "vz/hvf", 6).input()), POLICY, 7).get(0);
+    assertThat(pooled.ciHigh()).as("the pooled interval excludes 0").isLessThan(0);
+    assertThat(Math.max(rows.get(1).pAdjusted(), rows.get(2).pAdjusted())).isGreaterThan(0.05);
+    assertThat(pooled.pAdjusted()).isEqualTo(alone.pAdjusted()).isLessThanOrEqualTo(0.05);
+    assertThat(pooled.ciLow()).isEqualTo(alone.ciLow());
+    assertThat(pooled.verdict()).isNotEqualTo(alone.verdict());
+    assertThat(pooled.warnings()).anyMatch(w -> w.startsWith("the pooled pairs alone read "
+        + alone.verdict().wire() + " (this row's interval and p(adj.)); the pooled verdict is "
+        + pooled.verdict().wire() + " because it needs every host class to agree"));
   }
 
   @Test

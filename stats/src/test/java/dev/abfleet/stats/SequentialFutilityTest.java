@@ -108,6 +108,26 @@ class SequentialFutilityTest {
   }
 
   @Test
+  void aFutilityNoChangeShowsTheIntervalThatDecidedIt() {
+    SplittableRandom rng = new SplittableRandom(11);
+    int calls = 0;
+    for (int r = 0; r < 40; r++) {
+      Decision d = SequentialPlan.of(FUTILITY).firstStop(experiment(rng, 0), r);
+      for (Comparison c : d.comparisons()) {
+        if (c.warnings().stream().anyMatch(w -> w.startsWith("futility stop at look "))) {
+          calls++;
+          assertThat(c.verdict()).isEqualTo(Verdict.NO_CHANGE);
+          // no_change by futility means ±5% ruled out: the interval shown must say so
+          assertThat(c.ciLow()).as("run %d %s", r, c.warnings()).isGreaterThanOrEqualTo(-0.05);
+          assertThat(c.ciHigh()).as("run %d %s", r, c.warnings()).isLessThanOrEqualTo(0.05);
+          assertThat(c.warnings()).anyMatch(w -> w.contains("this row shows that interval"));
+        }
+      }
+    }
+    assertThat(calls).as("futility calls").isGreaterThan(10);
+  }
+
+  @Test
   void withoutLooksThereIsNoFutilityStop() {
     Policy fixed = new Policy(0.02, 0.05).withFutility(0.05, 0.10);
     List<Comparison> out = VerdictEngine.compare(experiment(new SplittableRandom(3), 0), fixed);

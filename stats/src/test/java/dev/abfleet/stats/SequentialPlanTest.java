@@ -11,6 +11,11 @@ class SequentialPlanTest {
   private static final Policy LOOKS = new Policy(0.02, 0.05, List.of(8, 16, 24, 32));
 
   private static List<MetricInput> experiment(long seed, int pairs, double... logEffects) {
+    return noisy(seed, pairs, 0.03, logEffects);
+  }
+
+  /** Per-boot lognormal noise {@code noise} around a per-pair host effect of 5%. */
+  private static List<MetricInput> noisy(long seed, int pairs, double noise, double... logEffects) {
     SplittableRandom rng = new SplittableRandom(seed);
     List<MetricInput> out = new ArrayList<>();
     for (int m = 0; m < logEffects.length; m++) {
@@ -18,8 +23,8 @@ class SequentialPlanTest {
       double[] b = new double[pairs];
       for (int i = 0; i < pairs; i++) {
         double host = 0.05 * rng.nextGaussian();
-        a[i] = 1000 * Math.exp(host + 0.03 * rng.nextGaussian());
-        b[i] = 1000 * Math.exp(host + logEffects[m] + 0.03 * rng.nextGaussian());
+        a[i] = 1000 * Math.exp(host + noise * rng.nextGaussian());
+        b[i] = 1000 * Math.exp(host + logEffects[m] + noise * rng.nextGaussian());
       }
       out.add(new MetricInput("m" + m, "ops/s", Direction.HIGHER, true, a, b));
     }
@@ -40,6 +45,26 @@ class SequentialPlanTest {
     Decision d = plan.decide(0, experiment(2, 8, 0, 0));
     assertThat(d.stop()).isFalse();
     assertThat(d.decidedAt()).containsOnly(-1);
+  }
+
+  @Test
+  void stopsEarlyWhenOneMetricImprovedAndTheOtherHolds() {
+    // +10% on one metric, +1.5% on the other: the second cannot be shown inside ±2%
+    // (equivalence: its interval reaches past +2%), but it is shown not worse than -2%
+    // (non-inferiority), and that decides it, so the experiment ends before its last look
+    int heldEarly = 0;
+    for (long seed = 1; seed <= 10; seed++) {
+      Decision d = SequentialPlan.of(LOOKS).firstStop(
+          noisy(100 + seed, 32, 0.01, Math.log(1.10), Math.log(1.015)), 7);
+      assertThat(d.comparisons()).allMatch(c -> c.verdict().passes());
+      if (d.stop() && d.look() < LOOKS.looks().size() - 1
+          && d.comparisons().get(1).verdict() == Verdict.HOLDS) {
+        heldEarly++;
+        assertThat(d.comparisons().get(1).ciLow()).isGreaterThanOrEqualTo(-0.02);
+        assertThat(d.comparisons().get(1).ciHigh()).isGreaterThan(0.02);
+      }
+    }
+    assertThat(heldEarly).as("experiments ended early by a metric that holds").isGreaterThanOrEqualTo(8);
   }
 
   @Test

@@ -55,13 +55,24 @@ class VerdictEngineTest {
   }
 
   @Test
-  void intervalStraddlingNoiseThresholdIsInconclusiveNearThreshold() {
+  void intervalStraddlingNoiseThresholdOnTheWorseSideIsInconclusiveNearThreshold() {
     double[] ratios = {1.016, 1.005, 1.03, 1.012, 1.02, 1.01, 1.018, 1.015};
-    Comparison c = single(metric(Direction.HIGHER, false, BASE, ratios));
+    // lower is better: the high end is the worse end, and it reaches beyond +2%
+    Comparison c = single(metric(Direction.LOWER, false, BASE, ratios));
     assertThat(c.ciLow()).isGreaterThan(0);
     assertThat(c.ciHigh()).isGreaterThan(0.02);
     assertThat(c.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(c.reasons()).containsExactly(Reasons.NEAR_THRESHOLD);
+  }
+
+  @Test
+  void intervalStraddlingNoiseThresholdOnTheBetterSideHolds() {
+    double[] ratios = {1.016, 1.005, 1.03, 1.012, 1.02, 1.01, 1.018, 1.015};
+    Comparison c = single(metric(Direction.HIGHER, false, BASE, ratios));
+    assertThat(c.ciLow()).isGreaterThan(0);
+    assertThat(c.ciHigh()).isGreaterThan(0.02);
+    assertThat(c.verdict()).isEqualTo(Verdict.HOLDS);
+    assertThat(c.reasons()).isEmpty();
   }
 
   @Test

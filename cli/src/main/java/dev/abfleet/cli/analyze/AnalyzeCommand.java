@@ -38,8 +38,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Verdicts per metric from recorded samples: JSON Lines (one sample per line, many",
       "experiments per file) or Go benchmark text (one file per arm). Uses the same engine as",
-      "'abfleet ab'. Exit codes: 0 done; 1 with --gate when a gating metric regressed or a",
-      "candidate failed to boot significantly more often; 2 bad input."
+      "'abfleet ab'. Exit codes: 0 done (with --gate: the gate passed, every gating metric improved,",
+      "no_change or holds); 1 with --gate when a gating metric regressed or a candidate failed to boot",
+      "significantly more often; 2 bad input; 4 with --gate when the gate is inconclusive."
     })
 public final class AnalyzeCommand implements Callable<Integer> {
   @Option(names = "--baseline", paramLabel = "ARM",
@@ -79,7 +80,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "text, json, markdown or html (default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--gate", description = "Exit 1 when any gating metric regressed.")
+  @Option(names = "--gate", description = "Exit 0 when the gate passes (every gating metric improved, no_change"
+      + " or holds), 1 when one regressed, 4 when the gate is inconclusive.")
   boolean gate;
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Input files.")
@@ -107,8 +109,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     out.print(input == InputFormat.GOBENCH && fmt == ReportFormat.TEXT
         ? GoBenchTable.render(reports.get(0), samples, goConfig()) : fmt.render(reports));
     out.flush();
-    boolean regressed = reports.stream().anyMatch(r -> r.assessment().regressed());
-    return gate && regressed ? ExitCodes.GATE : ExitCodes.OK;
+    if (!gate) {
+      return ExitCodes.OK;
+    }
+    // the worst gate over the experiments in the input: one failure fails, one undecided is undecided
+    List<Integer> codes = reports.stream()
+        .map(r -> ExitCodes.ofGate(r.assessment().gate(), r.assessment().overall())).toList();
+    return codes.contains(ExitCodes.GATE) ? ExitCodes.GATE
+        : codes.contains(ExitCodes.GATE_INCONCLUSIVE) ? ExitCodes.GATE_INCONCLUSIVE : ExitCodes.OK;
   }
 
   private Policy policy() {

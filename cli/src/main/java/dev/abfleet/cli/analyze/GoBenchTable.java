@@ -94,6 +94,7 @@ public final class GoBenchTable {
           .append(Numbers.level(GoBenchSummaries.LEVEL)).append(" interval of the median\n");
     }
     out.append(r.verdictLine()).append('\n');
+    out.append(r.gateLine()).append('\n');
     for (Map.Entry<Key, Comparison> e : comparisons.entrySet()) {
       for (String w : e.getValue().warnings()) {
         out.append("warning: ").append(r.multiArm() ? e.getKey().arm() + "/" : "")

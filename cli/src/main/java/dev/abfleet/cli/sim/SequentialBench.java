@@ -102,6 +102,11 @@ final class SequentialBench {
     int overall(String v) {
       return (int) experiments.stream().filter(e -> e.getOverall().equals(v)).count();
     }
+
+    /** Experiments whose gate is {@code g} (pass, fail, inconclusive). */
+    int gate(String g) {
+      return (int) experiments.stream().filter(e -> e.getGate().equals(g)).count();
+    }
   }
 
   record Result(Batch ab, Batch aa) {}
@@ -199,8 +204,10 @@ final class SequentialBench {
       stops.append(i == 0 ? "" : ", ").append(o.looks().get(i)).append(" pairs: ").append(at[i]);
     }
     out.println(String.format(Locale.ROOT, "%-13s %d of %d completed; stopped at %s; mean %.1f pairs;"
-        + " overall regressed %d, improved %d, no_change %d, inconclusive %d", what + ":", b.completed(),
+        + " overall regressed %d, improved %d, no_change %d, holds %d, inconclusive %d; gate pass %d, fail %d,"
+        + " inconclusive %d", what + ":", b.completed(),
         b.experiments().size(), stops, b.meanPairs(), b.overall("regressed"), b.overall("improved"),
-        b.overall("no_change"), b.overall("inconclusive")));
+        b.overall("no_change"), b.overall("holds"), b.overall("inconclusive"), b.gate("pass"), b.gate("fail"),
+        b.gate("inconclusive")));
   }
 }

@@ -98,6 +98,21 @@ class AnalyzeCommandTest {
   }
 
   @Test
+  void gateExitsZeroOnPassAndFourWhenInconclusive() throws IOException {
+    // +20% on stat, read unchanged: the gate passes
+    Path pass = write("pass.jsonl", pairs("e1", 12, 1.2));
+    Run passed = run("analyze", "--gate", pass.toString());
+    assertThat(passed.out()).contains("gate: pass (");
+    assertThat(passed.code()).isEqualTo(ExitCodes.OK);
+    // 3 pairs decide nothing: no interval, so no metric is shown to hold
+    Path few = write("few.jsonl", pairs("e2", 3, 1.0));
+    Run undecided = run("analyze", "--gate", few.toString());
+    assertThat(undecided.out()).contains("gate: inconclusive (");
+    assertThat(undecided.code()).isEqualTo(ExitCodes.GATE_INCONCLUSIVE);
+    assertThat(run("analyze", few.toString()).code()).isZero();
+  }
+
+  @Test
   void badLineExitsTwoNamingFileAndLine() throws IOException {
     List<String> lines = new ArrayList<>(pairs("e1", 8, 1.0));
     lines.add(3, "{\"arm\":\"base\",\"boot\":\"b\",\"metric\":\"stat\",\"value\":\"fast\"}");

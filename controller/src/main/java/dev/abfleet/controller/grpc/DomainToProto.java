@@ -70,6 +70,7 @@ public final class DomainToProto {
     v.boots().forEach(o -> b.addBoots(boot(o)));
     b.putAllClassPairs(a.classPairs());
     b.setOverall(a.overall());
+    b.setGate(a.gate());
     return b.build();
   }
 

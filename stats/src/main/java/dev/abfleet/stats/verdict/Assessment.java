@@ -67,6 +67,25 @@ public record Assessment(
     return reasons.isEmpty() ? overall : overall + " (" + String.join(", ", reasons) + ")";
   }
 
+  /**
+   * The gate: "pass" when every gating metric is improved, no_change or holds and no candidate
+   * fails to boot more often, "fail" when the experiment regressed, "inconclusive" otherwise;
+   * empty when there is nothing to decide. Derived from the rows, like {@link #overall} is.
+   */
+  public String gate() {
+    return overall.isEmpty() ? "" : Overall.gate(rows, bootFailures);
+  }
+
+  /** "pass (metadata_stat improved, seq_read holds)"; "undecided" when there is no gate. */
+  public String gateLabel() {
+    String gate = gate();
+    if (gate.isEmpty()) {
+      return "undecided";
+    }
+    String why = Overall.gateReason(rows, bootFailures);
+    return why.isEmpty() ? gate : gate + " (" + why + ")";
+  }
+
   /** The gate fails: a gating metric regressed or a candidate fails to boot more often. */
   public boolean regressed() {
     return overall.equals(dev.abfleet.stats.Verdict.REGRESSED.wire());
