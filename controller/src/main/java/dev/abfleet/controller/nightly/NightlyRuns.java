@@ -74,16 +74,11 @@ final class NightlyRuns {
 
   /**
    * The experiment's gate: "pass" (every gating metric improved, no_change or holds), "fail" (a
-   * gating metric regressed), "inconclusive", or "" while nothing is decided. Derived from the
-   * overall verdict until experiments carry the gate themselves: the one place that reads it.
+   * gating metric regressed or a candidate fails to boot more often), "inconclusive", or "" while
+   * nothing is decided: the one place nightly reads it.
    */
   static String gate(Experiment e) {
-    return switch (e.getOverall()) {
-      case "improved", "no_change", "holds" -> "pass";
-      case "regressed" -> "fail";
-      case "" -> "";
-      default -> "inconclusive";
-    };
+    return e.getGate();
   }
 
   /** The gating metrics that kept the gate from passing, e.g. "metadata_stat -10.3% [-31.5%, +4.1%] inconclusive". */

@@ -58,6 +58,11 @@ final class FakeExperiments implements Experiments {
     String verdict = w > 0.10 ? "inconclusive" : change < -0.05 ? "regressed" : change > 0.05 ? "improved" : "no_change";
     return CompletableFuture.completedFuture(Experiment.newBuilder().setExperimentId(id).setSpec(spec)
         .setState("completed").setOverall(verdict)
+        .setGate(switch (verdict) {
+          case "regressed" -> "fail";
+          case "inconclusive" -> "inconclusive";
+          default -> "pass";
+        })
         .addComparisons(Comparison.newBuilder().setArm("candidate").setMetric("metadata_stat").setUnit("ops/s")
             .setBetter("higher").setBaselineCenter(1000).setCandidateCenter(c).setChange(change)
             .setCiLow(change - w).setCiHigh(change + w).setVerdict(verdict).setGating(true))
