@@ -31,7 +31,8 @@ final class DashboardJson {
 
   /**
    * One experiment: id, name, state, pairs_done, pairs_wanted, queue_position (0 = not waiting),
-   * eta_seconds (0 = unknown or done), look, overall, estimates [{metric, arm, change, ci_low,
+   * eta_seconds (0 = unknown or done), look, overall, gate (pass, fail, inconclusive; "" while
+   * nothing is decided), estimates [{metric, arm, change, ci_low,
    * ci_high, verdict}], boots (recorded so far), message, simulation (ran or asks to run on sim
    * hosts: every figure comes from the sim model).
    */
@@ -41,7 +42,7 @@ final class DashboardJson {
         .put("state", e.getState()).put("pairs_done", e.getPairsDone())
         .put("pairs_wanted", e.getPairsWanted()).put("queue_position", e.getQueuePosition())
         .put("eta_seconds", e.getEtaSeconds()).put("look", ExperimentFacts.look(e))
-        .put("overall", e.getOverall());
+        .put("overall", e.getOverall()).put("gate", e.getGate());
     ArrayNode estimates = o.putArray("estimates");
     for (ExperimentFacts.Estimate x : ExperimentFacts.estimates(e)) {
       ObjectNode n = estimates.addObject().put("metric", x.metric()).put("arm", x.arm());

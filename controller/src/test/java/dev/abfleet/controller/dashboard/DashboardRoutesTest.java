@@ -44,7 +44,8 @@ class DashboardRoutesTest {
 
   static Experiment experiment(String id, String state, int done, String overall) {
     return Experiment.newBuilder().setExperimentId(id).setState(state).setPairsDone(done)
-        .setPairsWanted(10).setSeed(7).setOverall(overall).setEtaSeconds(state.equals("running") ? 130 : 0)
+        .setPairsWanted(10).setSeed(7).setOverall(overall)
+        .setGate(overall.equals("improved") ? "pass" : "").setEtaSeconds(state.equals("running") ? 130 : 0)
         .setSpec(ExperimentSpec.newBuilder().setName("stat <fast>")
             .addArms(Arm.newBuilder().setName("base").setRole("baseline"))
             .addArms(Arm.newBuilder().setName("cand").setRole("candidate"))
@@ -202,6 +203,8 @@ class DashboardRoutesTest {
     assertThat(estimate.get("change").asDouble()).isEqualTo(0.058);
     assertThat(estimate.get("ci_high").isNull()).isTrue();
     assertThat(root.get("experiments").get(1).get("overall").asText()).isEqualTo("improved");
+    assertThat(root.get("experiments").get(1).get("gate").asText()).isEqualTo("pass");
+    assertThat(running.get("gate").asText()).isEmpty();
   }
 
   @Test
