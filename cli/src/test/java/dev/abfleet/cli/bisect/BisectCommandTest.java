@@ -46,14 +46,14 @@ class BisectCommandTest {
       String k0 = SimArtifacts.kernel(dir, "00", Map.of()).getUri();
       String k1 = SimArtifacts.kernel(dir, "01", Map.of("seq_read", 0.7)).getUri();
       String k2 = SimArtifacts.kernel(dir, "02", Map.of("seq_read", 0.7)).getUri();
-      // No worker: the first probe waits for a host until the bisect is cancelled.
+      // No worker: the endpoints' experiment waits for a host until the bisect is cancelled.
       BisectCommand follower = parse("--controller", target, "--metric", "seq_read", "--hypervisor", "sim", k0, k1, k2);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       Future<Integer> exit = pool.submit(() -> follower.run(new PrintStream(out, true, StandardCharsets.UTF_8),
           new PrintStream(err, true, StandardCharsets.UTF_8)));
       String id = awaitStarted(err);
-      String probe = "abfleet: bisect: experiment " + id + "-0-vs-1: #0 vs #1, looks at [10, 15, 20] pairs (SIMULATION)";
+      String probe = "abfleet: bisect: experiment " + id + "-0-vs-2: #0 vs #2, looks at [10, 15, 20] pairs (SIMULATION)";
       awaitLine(err, probe);
 
       ByteArrayOutputStream cancelOut = new ByteArrayOutputStream();
