@@ -86,10 +86,12 @@ class BisectCommandTest {
         List.of("--metric", "seq_read", "--hypervisor", "sim", k0),
         List.of("--metric", "nope", "--hypervisor", "sim", k0, k0),
         List.of("--metric", "seq_read", "--hypervisor", "sim", "--looks", "10,5", k0, k0),
+        List.of("--metric", "seq_read", "--hypervisor", "sim", "--fraction", "1.5", k0, k0),
         List.of("--metric", "seq_read", "--hypervisor", "sim", k0, dir.resolve("missing").toString()));
     List<String> expected = List.of("give one of KERNEL..., --attach ID, --cancel ID or --list",
         "give one of KERNEL...", "--metric: missing", "1 KERNEL given: pass at least 2", "--metric nope: benchmark",
         "--looks [10, 5]: expected ascending pair counts",
+        "--fraction 1.5: expected a number in (0, 1), e.g. 0.5",
         "missing: kernel image " + dir.resolve("missing") + " does not exist");
     for (int i = 0; i < cases.size(); i++) {
       List<String> args = new java.util.ArrayList<>(List.of("--controller", "127.0.0.1:1"));

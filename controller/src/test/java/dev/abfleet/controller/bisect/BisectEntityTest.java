@@ -190,11 +190,11 @@ class BisectEntityTest {
   @Test
   void aBadRequestIsRefusedNamingEachField() {
     BisectRequest r = request(1);
-    BisectRequest bad = new BisectRequest(r.kernels(), List.of(), "", 0, 1.5, List.of(10, 5), r.template());
+    BisectRequest bad = new BisectRequest(r.kernels(), List.of(), "", 0, 1.5, List.of(10, 5), r.template(), 1.5);
     StatusReply<BisectEntity.Started> reply = start(bad);
     assertThat(reply.isError()).isTrue();
     assertThat(reply.getError().getMessage()).contains("kernels: 1 given", "metric: missing",
-        "noise_threshold: 0.0", "alpha: 1.5", "looks: [10, 5]");
+        "noise_threshold: 0.0", "alpha: 1.5", "looks: [10, 5]", "fraction: 1.5 is not in (0, 1)");
     assertThat(entity.<BisectState>runCommand(BisectEntity.Get::new).reply().status())
         .isEqualTo(BisectState.Status.NEW);
   }
