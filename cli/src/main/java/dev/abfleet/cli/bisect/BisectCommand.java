@@ -25,11 +25,13 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Find the first regressing kernel in an ordered list whose first kernel is good and whose last",
-      "regressed on METRIC. Binary search; each probe is ONE A/B experiment of the last known-good",
-      "kernel against the probed one, with the --looks as its sequential design: the controller stops",
-      "it at the first look where METRIC is decided (alpha spent over the looks). A probe regressed is",
-      "bad; improved, no change or shown not to regress beyond the threshold is good; a probe still",
-      "undecided at the last look ends the search with the open range reported, not a guess.",
+      "regressed on METRIC. The endpoints are measured first (first kernel against the last: the",
+      "regression R to find; none shown = nothing to bisect, the bisect fails saying so). Then binary",
+      "search; each probe is ONE A/B experiment of the first kernel against the probed one, with the",
+      "--looks as its sequential design (alpha spent over the looks): good when its interval rules out",
+      "--fraction x R (its worse end is better than that), bad when it rules out no change, re-measured",
+      "at the next look while neither; a probe still undecided at the last look ends the search with",
+      "the open range reported, not a guess.",
       "The controller runs the bisect as a job of its own: it survives a controller restart, and",
       "interrupting this command leaves it running (--attach ID follows it again, --cancel ID stops it).",
       "With --hypervisor sim the results are SIMULATION (sim placeholder kernels carry their effect).",
@@ -83,6 +85,11 @@ public final class BisectCommand implements Callable<Integer> {
 
   @Option(names = "--alpha", paramLabel = "A", description = "Significance level per probe (default: fleet.yaml, 0.05).")
   Double alpha;
+
+  @Option(names = "--fraction", paramLabel = "F",
+      description = "Fraction of the endpoints' regression a good probe's interval rules out, in (0, 1)"
+          + " (default: 0.5; bisects of kernel lists, --git uses 0.5).")
+  Double fraction;
 
   @Option(names = "--looks", split = ",", defaultValue = "10,15,20", paramLabel = "N",
       description = "Cumulative pair counts at which a probe may stop (default: ${DEFAULT-VALUE}).")
@@ -155,7 +162,7 @@ public final class BisectCommand implements Callable<Integer> {
       return follow(target, attach, out, err);
     }
     BisectStart start = new BisectStart(config(), benchmarkName, metric, hypervisor, threshold, alpha,
-        looks, kernels);
+        looks, fraction, kernels);
     BisectStart.checkDesign(config(), null, looks, alpha, err);
     if (start.simulation()) {
       err.println("abfleet: bisect: " + SIMULATION);

@@ -22,8 +22,9 @@ final class BisectProgress {
     }
     for (int i = probesShown; i < b.getProbesCount(); i++) {
       BisectProbe p = b.getProbes(i);
-      err.println("abfleet: bisect: probe #" + p.getProbe() + " vs #" + p.getGood() + ": "
-          + p.getOutcome().toUpperCase(Locale.ROOT) + " (" + p.getNote() + ")");
+      err.println("abfleet: bisect: " + (BisectReport.endpoints(b, i) ? "endpoints" : "probe") + " #" + p.getProbe()
+          + " vs #" + p.getGood() + ": " + p.getOutcome().toUpperCase(Locale.ROOT) + " (" + p.getNote()
+          + (p.getRule().isEmpty() ? "" : "; " + p.getRule()) + ")");
     }
     probesShown = b.getProbesCount();
     String inFlight = b.hasInFlight() ? b.getInFlight().getExperimentId() : "";

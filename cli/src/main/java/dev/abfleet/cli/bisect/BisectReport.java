@@ -28,10 +28,18 @@ final class BisectReport {
     if (sim) {
       out.append(SIMULATION).append('\n');
     }
-    for (BisectProbe p : b.getProbesList()) {
-      out.append(String.format(Locale.ROOT, "probe #%d vs #%d: %-12s change %s [%s, %s], %d pairs, %d boots,"
-          + " experiment %s: %s%n", p.getProbe(), p.getGood(), p.getOutcome(), pct(p.getChange()),
-          pct(p.getCiLow()), pct(p.getCiHigh()), p.getPairs(), p.getBoots(), p.getExperimentId(), p.getNote()));
+    if (Double.isFinite(b.getEndpointChange()) && b.getFraction() > 0) {
+      out.append(String.format(Locale.ROOT, "rule: against #0, a probe is good when its interval rules out %s x the"
+          + " endpoints' %s [%s, %s] = %s, bad when it rules out no change%n", fraction(b.getFraction()),
+          pct(b.getEndpointChange()), pct(b.getEndpointCiLow()), pct(b.getEndpointCiHigh()),
+          pct(b.getFraction() * b.getEndpointChange())));
+    }
+    for (int i = 0; i < b.getProbesCount(); i++) {
+      BisectProbe p = b.getProbes(i);
+      out.append(String.format(Locale.ROOT, "%s #%d vs #%d: %-12s change %s [%s, %s], %d pairs, %d boots,"
+          + " experiment %s: %s%s%n", endpoints(b, i) ? "endpoints" : "probe", p.getProbe(), p.getGood(),
+          p.getOutcome(), pct(p.getChange()), pct(p.getCiLow()), pct(p.getCiHigh()), p.getPairs(), p.getBoots(),
+          p.getExperimentId(), p.getNote(), p.getRule().isEmpty() ? "" : "; " + p.getRule()));
     }
     switch (b.getState()) {
       case "found" -> out.append("first regressing: #").append(b.getFirstBad()).append(' ')
@@ -39,7 +47,8 @@ final class BisectReport {
           .append(kernel(b, b.getLastGood())).append(")\n");
       case "ambiguous" -> out.append("ambiguous: the first regressing kernel is one of #").append(b.getLastGood() + 1)
           .append(" to #").append(b.getFirstBad()).append("; probe #").append(b.getAmbiguousProbe())
-          .append(" stayed inconclusive at the last look (raise --looks or --threshold, or bisect that range again)\n");
+          .append(" stayed inconclusive at the last look (more pairs with --looks, a smaller --fraction, or bisect that"
+              + " range again)\n");
       default -> out.append(b.getState()).append(": ").append(b.getMessage()).append('\n');
     }
     long experiments = b.getProbesList().stream().filter(p -> !p.getExperimentId().isEmpty()).count();
@@ -50,6 +59,16 @@ final class BisectReport {
       out.append(SIMULATION).append('\n');
     }
     return out.toString();
+  }
+
+  /** The first step of a search compares the endpoints: kernel 0 against the last. */
+  static boolean endpoints(Bisect b, int step) {
+    return step == 0 && b.getProbesCount() > 0 && b.getProbes(0).getProbe() == b.getKernelsCount() - 1
+        && b.getProbes(0).getGood() == 0;
+  }
+
+  private static String fraction(double f) {
+    return String.format(Locale.ROOT, "%.2f", f).replaceAll("0+$", "").replaceAll("\\.$", "");
   }
 
   /** The kernel as the client named it (its path); its digest when it sent no name. */

@@ -40,12 +40,14 @@ final class BisectStart {
   private final double threshold;
   private final double alpha;
   private final List<Integer> looks;
+  /** f of the probe rule, in (0, 1); 0 = the controller's default (0.5). */
+  private final double fraction;
   private final List<Path> kernels = new ArrayList<>();
   private final List<String> sha256 = new ArrayList<>();
 
   /** @throws Problem naming the bad flag or kernel and the fix */
   BisectStart(FleetConfig config, String benchmarkName, String metric, String hypervisor, Double threshold,
-      Double alpha, List<Integer> looks, List<Path> kernels) {
+      Double alpha, List<Integer> looks, Double fraction, List<Path> kernels) {
     this.config = config;
     this.benchmark = config.benchmark(benchmarkName);
     if (metric == null) {
@@ -72,6 +74,11 @@ final class BisectStart {
       }
     }
     this.looks = List.copyOf(looks);
+    if (fraction != null && !(fraction > 0 && fraction < 1)) {
+      throw new Problem("--fraction " + fraction + ": expected a number in (0, 1), e.g. 0.5 (a good probe's"
+          + " interval rules out half the regression measured between the endpoints)");
+    }
+    this.fraction = fraction == null ? 0 : fraction;
     for (Path k : kernels) {
       check(k);
     }
@@ -133,7 +140,7 @@ final class BisectStart {
     }
     ExperimentSpec uploaded = experiments.prepareUploading(all.build(), err);
     StartBisectRequest.Builder r = StartBisectRequest.newBuilder().setBisectId(id).setMetric(metric)
-        .setNoiseThreshold(threshold).setAlpha(alpha).addAllLooks(looks)
+        .setNoiseThreshold(threshold).setAlpha(alpha).addAllLooks(looks).setFraction(fraction)
         .setTemplate(uploaded.toBuilder().clearArms().addArms(uploaded.getArms(0).toBuilder().setBoot(uploaded.getArms(0).getBoot().toBuilder().clearKernel())));
     for (int i = 0; i < kernels.size(); i++) {
       r.addKernels(BisectKernel.newBuilder().setKernel(uploaded.getArms(i).getBoot().getKernel())

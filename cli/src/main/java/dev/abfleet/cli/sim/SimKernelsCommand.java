@@ -44,7 +44,8 @@ public final class SimKernelsCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  void write(PrintStream out) {
+  /** Writes the kernels and prints their paths to {@code out}, oldest first; a Problem names a bad option. */
+  public void write(PrintStream out) {
     if (count < 2 || count > 100) {
       throw new Problem("--count " + count + ": expected 2 to 100");
     }

@@ -46,14 +46,14 @@ class BisectCommandTest {
       String k0 = SimArtifacts.kernel(dir, "00", Map.of()).getUri();
       String k1 = SimArtifacts.kernel(dir, "01", Map.of("seq_read", 0.7)).getUri();
       String k2 = SimArtifacts.kernel(dir, "02", Map.of("seq_read", 0.7)).getUri();
-      // No worker: the first probe waits for a host until the bisect is cancelled.
+      // No worker: the endpoints' experiment waits for a host until the bisect is cancelled.
       BisectCommand follower = parse("--controller", target, "--metric", "seq_read", "--hypervisor", "sim", k0, k1, k2);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       Future<Integer> exit = pool.submit(() -> follower.run(new PrintStream(out, true, StandardCharsets.UTF_8),
           new PrintStream(err, true, StandardCharsets.UTF_8)));
       String id = awaitStarted(err);
-      String probe = "abfleet: bisect: experiment " + id + "-0-vs-1: #0 vs #1, looks at [10, 15, 20] pairs (SIMULATION)";
+      String probe = "abfleet: bisect: experiment " + id + "-0-vs-2: #0 vs #2, looks at [10, 15, 20] pairs (SIMULATION)";
       awaitLine(err, probe);
 
       ByteArrayOutputStream cancelOut = new ByteArrayOutputStream();
@@ -86,10 +86,12 @@ class BisectCommandTest {
         List.of("--metric", "seq_read", "--hypervisor", "sim", k0),
         List.of("--metric", "nope", "--hypervisor", "sim", k0, k0),
         List.of("--metric", "seq_read", "--hypervisor", "sim", "--looks", "10,5", k0, k0),
+        List.of("--metric", "seq_read", "--hypervisor", "sim", "--fraction", "1.5", k0, k0),
         List.of("--metric", "seq_read", "--hypervisor", "sim", k0, dir.resolve("missing").toString()));
     List<String> expected = List.of("give one of KERNEL..., --attach ID, --cancel ID or --list",
         "give one of KERNEL...", "--metric: missing", "1 KERNEL given: pass at least 2", "--metric nope: benchmark",
         "--looks [10, 5]: expected ascending pair counts",
+        "--fraction 1.5: expected a number in (0, 1), e.g. 0.5",
         "missing: kernel image " + dir.resolve("missing") + " does not exist");
     for (int i = 0; i < cases.size(); i++) {
       List<String> args = new java.util.ArrayList<>(List.of("--controller", "127.0.0.1:1"));

@@ -47,6 +47,33 @@ class BisectReportTest {
   }
 
   @Test
+  void theEndpointsComeFirstWithTheRuleAndEachProbeSaysWhy() {
+    Bisect b = Bisect.newBuilder().setBisectId("b-2").setState("found").setHypervisor("qemu").setLastGood(1)
+        .setFirstBad(2).setFraction(0.5).setEndpointChange(-0.15).setEndpointCiLow(-0.18).setEndpointCiHigh(-0.12)
+        .addAllKernels(List.of(BisectKernel.newBuilder().setLabel("/k/0").build(),
+            BisectKernel.newBuilder().setLabel("/k/1").build(), BisectKernel.newBuilder().setLabel("/k/2").build()))
+        .addProbes(BisectProbe.newBuilder().setGood(0).setProbe(2).setOutcome("bad").setExperimentId("e0")
+            .setPairs(10).setBoots(20).setChange(-0.15).setCiLow(-0.18).setCiHigh(-0.12)
+            .setNote("regressed at look 1 of 3 (10 pairs)")
+            .setRule("endpoints: regression R = -15.0% shown (better end -12.0% is worse than no change)"))
+        .addProbes(BisectProbe.newBuilder().setGood(0).setProbe(1).setOutcome("good").setExperimentId("e1")
+            .setPairs(15).setBoots(30).setChange(-0.001).setCiLow(-0.028).setCiHigh(0.033)
+            .setNote("no_change at look 2 of 3 (15 pairs)")
+            .setRule("good: worse end -2.8% rules out 0.5 x endpoints' -15.0% = -7.5%"))
+        .build();
+    assertThat(BisectReport.render(b).lines().toList()).containsExactly(
+        "rule: against #0, a probe is good when its interval rules out 0.5 x the endpoints' -15.0% [-18.0%, -12.0%]"
+            + " = -7.5%, bad when it rules out no change",
+        "endpoints #2 vs #0: bad          change -15.0% [-18.0%, -12.0%], 10 pairs, 20 boots, experiment e0:"
+            + " regressed at look 1 of 3 (10 pairs); endpoints: regression R = -15.0% shown (better end -12.0% is"
+            + " worse than no change)",
+        "probe #1 vs #0: good         change -0.1% [-2.8%, +3.3%], 15 pairs, 30 boots, experiment e1: no_change at"
+            + " look 2 of 3 (15 pairs); good: worse end -2.8% rules out 0.5 x endpoints' -15.0% = -7.5%",
+        "first regressing: #2 /k/2 (last good: #1 /k/1)",
+        "cost: 2 probes, 2 experiments, 25 pairs, 50 boots");
+  }
+
+  @Test
   void theListShowsOneLinePerBisect() {
     String table = BisectCommand.table(List.of(BisectSummary.newBuilder().setBisectId("b-1").setState("running")
         .setMetric("seq_read").setStartedAtMs(0).setProbesDone(1).setMaxProbes(4).setKernels(16).build()));

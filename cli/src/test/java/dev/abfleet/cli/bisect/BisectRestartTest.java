@@ -48,7 +48,7 @@ import picocli.CommandLine;
 class BisectRestartTest {
   private static final int FIRST_BAD = 6;
   private static final Pattern PROBE = Pattern.compile(
-      "probe #(\\d+) vs #(\\d+): (\\w+) .*, (\\d+) pairs, (\\d+) boots, experiment (\\S+): .*");
+      "(?:probe|endpoints) #(\\d+) vs #(\\d+): (\\w+) .*, (\\d+) pairs, (\\d+) boots, experiment (\\S+): .*");
 
   @Test
   @Timeout(120)
@@ -98,13 +98,14 @@ class BisectRestartTest {
           .contains("first regressing: #" + FIRST_BAD + " " + dir.resolve("kernels")).endsWith(BisectCommand.SIMULATION + "\n");
       assertThat(err.toString(StandardCharsets.UTF_8)).contains("abfleet: bisect " + id + " started on the controller");
       List<Matcher> probes = report.lines().map(PROBE::matcher).filter(Matcher::matches).toList();
-      assertThat(probes).as(report).hasSizeBetween(1, 4);
+      // The endpoints' experiment, then at most ceil(log2(15)) = 4 probes.
+      assertThat(probes).as(report).hasSizeBetween(2, 5);
       assertThat(probes).allSatisfy(p -> assertThat(p.group(3)).as(p.group())
           .isEqualTo(Integer.parseInt(p.group(1)) >= FIRST_BAD ? "bad" : "good"));
       try (ExperimentClient client = new ExperimentClient(target)) {
         List<String> stored = client.list(List.of(), 100, "").getExperimentsList().stream()
             .map(ExperimentSummary::getExperimentId).toList();
-        // One experiment per probe, each under its deterministic id, none twice.
+        // One experiment per probe (the endpoints' included), each under its deterministic id, none twice.
         assertThat(stored).containsExactlyInAnyOrderElementsOf(probes.stream().map(m -> m.group(6)).toList());
         assertThat(client.get(firstBefore.getExperimentId())).isEqualTo(firstBefore);
       }
@@ -116,7 +117,7 @@ class BisectRestartTest {
       ByteArrayOutputStream listed = new ByteArrayOutputStream();
       command("--controller", target, "--list").run(new PrintStream(listed, true, StandardCharsets.UTF_8), System.err);
       assertThat(listed.toString(StandardCharsets.UTF_8).lines().skip(1))
-          .singleElement().asString().matches(id + " +found +seq_read +\\S+ +" + probes.size() + "/4 +16");
+          .singleElement().asString().matches(id + " +found +seq_read +\\S+ +" + probes.size() + "/5 +16");
     } finally {
       cli.shutdownNow();
       controller.close();

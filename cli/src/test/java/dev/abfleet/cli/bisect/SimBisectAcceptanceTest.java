@@ -97,7 +97,8 @@ class SimBisectAcceptanceTest {
         assertThat(p.group(3)).as(p.group()).isEqualTo(bad ? "bad" : "good");
       }
     }
-    assertThat(report).contains("cost: " + probes.size() + " probes, " + probes.size() + " experiments,");
+    // The endpoints' experiment first, then the probes.
+    assertThat(report).contains("cost: " + (probes.size() + 1) + " probes, " + (probes.size() + 1) + " experiments,");
   }
 
   private static String address() {

@@ -74,6 +74,6 @@ public final class BisectCatalog {
   static Summary summary(BisectState s) {
     int kernels = s.request().kernels().size();
     return new Summary(s.id(), s.status().wire(), s.request().metric(), s.startedAtMs(),
-        s.search().steps().size(), Bisection.maxProbes(kernels), kernels);
+        s.search().steps().size(), Bisection.maxProbes(kernels) + 1, kernels);
   }
 }

@@ -28,7 +28,8 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
- * One bisect (a sharded, event-sourced entity): runs the binary search one probe at a time,
+ * One bisect (a sharded, event-sourced entity): measures the endpoints, then runs the binary
+ * search one probe at a time ({@link Bisection}, {@link ProbeRule}),
  * each probe ONE experiment submitted to the experiment entities under a deterministic id
  * ({@link BisectRequest#experimentId}), and follows it to its end. The probe is recorded before
  * its experiment is submitted, so after a restart the bisect submits the same spec under the
@@ -177,7 +178,7 @@ public final class BisectEntity
       submit(state);
       return Effect().noReply();
     }
-    int good = state.search().lastGood();
+    int good = state.search().baseline();
     int probe = state.search().nextProbe().getAsInt();
     return Effect().persist(new ProbeSubmitted(good, probe, BisectRequest.experimentId(bisectId, good, probe)))
         .thenRun(this::submit)
@@ -187,7 +188,8 @@ public final class BisectEntity
   /** Submits the probe in flight: a repeat of the same spec under the same id is harmless. */
   private void submit(BisectState state) {
     BisectState.InFlight probe = state.inFlight();
-    var spec = state.request().probeSpec(probe.good(), probe.probe());
+    var spec = state.request().probeSpec(probe.good(), probe.probe(),
+        state.search().stepPolicy(state.request().policy()).noiseThreshold());
     context.askWithStatus(ExperimentEntity.Accepted.class, experiments.apply(probe.experimentId()),
         askTimeout, replyTo -> new ExperimentEntity.Submit(spec, replyTo),
         (accepted, failure) -> new Submitted(probe.experimentId(),
@@ -237,7 +239,7 @@ public final class BisectEntity
           + view.message() + "; the bisect stops here (probes so far are above)")).thenNoReply();
     }
     BisectRequest r = state.request();
-    ProbeResult result = SequentialProbe.result(
+    ProbeResult result = state.search().judge(
         ProbeExperiments.finished(view, BisectRequest.probeArm(probe.probe()), r.metric()), r.policy());
     return Effect().persist(new ProbeFinished(result))
         .thenRun(s -> {

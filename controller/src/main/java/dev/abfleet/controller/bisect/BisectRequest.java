@@ -24,9 +24,11 @@ import java.util.List;
  * @param noiseThreshold relative change counted as noise, in (0, 1)
  * @param alpha significance level per probe, in (0, 1)
  * @param looks ascending cumulative pair counts at which a probe may stop; the last is its budget
+ * @param fraction f of {@link ProbeRule}: a good probe's interval rules out f times the endpoints'
+ *     regression; in (0, 1), 0 = {@link ProbeRule#DEFAULT_FRACTION}
  */
 public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, String metric,
-    double noiseThreshold, double alpha, List<Integer> looks, ExperimentSpec template)
+    double noiseThreshold, double alpha, List<Integer> looks, ExperimentSpec template, double fraction)
     implements CborSerializable {
   /** Longest bisect id: probe experiment ids append "-&lt;good&gt;-vs-&lt;probe&gt;" to it. */
   public static final int MAX_ID_LENGTH = 100;
@@ -39,7 +41,12 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     looks = looks == null ? List.of() : List.copyOf(looks);
   }
 
-  /** The verdict policy of each probe. */
+  public BisectRequest(List<ArtifactRef> kernels, List<String> labels, String metric, double noiseThreshold,
+      double alpha, List<Integer> looks, ExperimentSpec template) {
+    this(kernels, labels, metric, noiseThreshold, alpha, looks, template, 0);
+  }
+
+  /** The verdict policy of the endpoints' experiment; probes derive theirs ({@link ProbeRule#probePolicy}). */
   public Policy policy() {
     return new Policy(noiseThreshold, alpha, looks);
   }
@@ -54,14 +61,20 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     return "probe-" + probe;
   }
 
+  /** The experiment of one probe under the bisect's own noise threshold (the endpoints'). */
+  public ExperimentSpec probeSpec(int good, int probe) {
+    return probeSpec(good, probe, noiseThreshold);
+  }
+
   /**
    * The experiment of one probe: kernel {@code good} as baseline against kernel {@code probe},
-   * judged on the metric alone, with the bisect's looks as its sequential design.
+   * judged on the metric alone under noise threshold {@code threshold}, with the bisect's looks
+   * as its sequential design.
    */
-  public ExperimentSpec probeSpec(int good, int probe) {
+  public ExperimentSpec probeSpec(int good, int probe, double threshold) {
     ArmSpec shape = template.arms().get(0);
     PolicySpec p = template.policy();
-    PolicySpec policy = new PolicySpec(noiseThreshold, alpha, looks.get(looks.size() - 1), p.seed(),
+    PolicySpec policy = new PolicySpec(threshold, alpha, looks.get(looks.size() - 1), p.seed(),
         p.bootTimeoutS(), List.of(metric), looks, p.classBy(), p.warmupBoot(), p.futilityEffect(),
         p.futilityBeta());
     BenchmarkSpec b = template.benchmark();
@@ -101,6 +114,10 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     }
     if (!(alpha > 0 && alpha < 1)) {
       out.add("alpha: " + alpha + " is not in (0, 1); e.g. 0.05");
+    }
+    if (!(fraction >= 0 && fraction < 1)) {
+      out.add("fraction: " + fraction + " is not in (0, 1); e.g. 0.5: a good probe rules out half the"
+          + " endpoints' regression (0 = that default)");
     }
     out.addAll(lookProblems(looks));
     if (template == null || template.arms().size() != 1) {

@@ -25,7 +25,10 @@ public record BisectState(String id, Status status, BisectRequest request, Bisec
     FOUND,
     /** A probe stayed inconclusive: the range is left open. */
     AMBIGUOUS,
-    /** A probe's experiment failed, was cancelled by someone else, or was refused. */
+    /**
+     * A probe's experiment failed, was cancelled by someone else, or was refused; or the
+     * endpoints showed no regression to bisect.
+     */
     FAILED,
     CANCELLED;
 
@@ -57,7 +60,7 @@ public record BisectState(String id, Status status, BisectRequest request, Bisec
   public BisectState apply(BisectEvent event) {
     if (event instanceof BisectEvent.BisectStarted e) {
       return settled(new BisectState(id, Status.RUNNING, e.request(),
-          Bisection.start(e.request().kernels().size()), null, "", e.atMs()));
+          Bisection.start(e.request().kernels().size(), e.request().fraction()), null, "", e.atMs()));
     }
     if (event instanceof BisectEvent.ProbeSubmitted e) {
       return new BisectState(id, status, request, search,
@@ -76,10 +79,20 @@ public record BisectState(String id, Status status, BisectRequest request, Bisec
     throw new IllegalStateException("unknown bisect event " + event);
   }
 
-  /** Found or ambiguous once the search has nothing left to probe. */
+  /**
+   * Found or ambiguous once the search has nothing left to probe; failed when the endpoints'
+   * experiment showed no regression to bisect.
+   */
   private BisectState settled(BisectState s) {
     if (!s.search().done()) {
       return s;
+    }
+    if (s.search().noRegression()) {
+      ProbeResult e = s.search().endpoints();
+      return new BisectState(id, Status.FAILED, s.request(), s.search(), null, "the endpoints show no regression of "
+          + s.request().metric() + " to bisect (" + e.rule() + ", " + e.pairs() + " pairs); check the metric and"
+          + " the order of the kernels (good first, regressed last), or give the probes more pairs (--looks)",
+          s.startedAtMs());
     }
     Status end = s.search().found() ? Status.FOUND : Status.AMBIGUOUS;
     return new BisectState(id, end, s.request(), s.search(), null, s.message(), s.startedAtMs());

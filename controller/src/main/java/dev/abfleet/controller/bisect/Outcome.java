@@ -1,10 +1,10 @@
 package dev.abfleet.controller.bisect;
 
-/** What one probe found about the probed artifact, against the last known-good one. */
+/** Which end of the range a probe resembles ({@link ProbeRule}). */
 public enum Outcome {
-  /** Not regressed: the interval rules out a regression beyond the noise threshold. */
+  /** Like the good endpoint: the interval rules out the stated fraction of the endpoints' regression. */
   GOOD,
-  /** Regressed beyond the noise threshold (significant, direction applied). */
+  /** Like the bad endpoint: the interval rules out no change, on the worse side. */
   BAD,
   /** Neither could be shown within the pair budget. */
   INCONCLUSIVE

@@ -4,7 +4,7 @@ package dev.abfleet.controller.bisect;
 @FunctionalInterface
 public interface Probe {
   /**
-   * @param good index of the last artifact known not to regress
+   * @param good index of the baseline: the good endpoint, 0
    * @param candidate index of the artifact to judge (greater than good)
    */
   ProbeResult compare(int good, int candidate);

@@ -4,7 +4,7 @@ import dev.abfleet.stats.Policy;
 import java.util.List;
 
 /**
- * Runs one probe of a bisect as ONE experiment with the bisect's sequential looks: the
+ * Runs one step of a bisect (the endpoints, or a probe) as ONE experiment with the bisect's sequential looks: the
  * controller stops it at the first look where the metric is decided (alpha spent over the
  * looks, O'Brien-Fleming), or at the last look.
  */

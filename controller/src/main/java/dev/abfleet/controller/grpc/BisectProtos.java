@@ -28,7 +28,7 @@ final class BisectProtos {
     List<String> labels = p.getKernelsList().stream().map(BisectKernel::getLabel).toList();
     ExperimentSpec template = ProtoToDomain.spec(p.getTemplate()).withOwner(ownerId);
     return new BisectRequest(kernels, labels, p.getMetric(), p.getNoiseThreshold(), p.getAlpha(),
-        p.getLooksList(), template);
+        p.getLooksList(), template, p.getFraction());
   }
 
   static Bisect bisect(BisectState s) {
@@ -40,7 +40,10 @@ final class BisectProtos {
         .setLastGood(search.lastGood()).setFirstBad(search.firstBad())
         .setAmbiguousProbe(Math.max(0, search.ambiguous()))
         .setMessage(s.message()).setStartedAtMs(s.startedAtMs())
-        .setMaxProbes(Bisection.maxProbes(r.kernels().size()));
+        .setMaxProbes(Bisection.maxProbes(r.kernels().size()) + 1)
+        .setFraction(search.fraction()).setEndpointChange(search.endpointChange())
+        .setEndpointCiLow(search.endpointsMeasured() ? search.endpoints().ciLow() : Double.NaN)
+        .setEndpointCiHigh(search.endpointsMeasured() ? search.endpoints().ciHigh() : Double.NaN);
     for (int i = 0; i < r.kernels().size(); i++) {
       ArtifactRef k = r.kernels().get(i);
       b.addKernels(BisectKernel.newBuilder()
@@ -52,7 +55,7 @@ final class BisectProtos {
       b.addProbes(BisectProbe.newBuilder().setGood(step.good()).setProbe(step.probe())
           .setOutcome(p.outcome().name().toLowerCase(Locale.ROOT)).setExperimentId(p.experiment())
           .setPairs(p.pairs()).setBoots(p.boots()).setChange(p.change()).setCiLow(p.ciLow())
-          .setCiHigh(p.ciHigh()).setNote(p.note()));
+          .setCiHigh(p.ciHigh()).setNote(p.note()).setRule(p.rule()));
     }
     if (s.inFlight() != null) {
       b.setInFlight(BisectProbeInFlight.newBuilder().setGood(s.inFlight().good())

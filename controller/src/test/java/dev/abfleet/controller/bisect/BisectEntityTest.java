@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The bisect entity under the event-sourced test kit (events and state CBOR-serialized, as in
  * production), with fake experiment entities that finish as a fleet with a regression from
- * {@link #firstBad} on would: regressed for a probed kernel at or after it, no change before.
+ * {@link #firstBad} on would: regressed for a probed kernel at or after it (the last kernel, the
+ * endpoints' experiment, included), no change before.
  */
 class BisectEntityTest {
   static ActorTestKit kit;
@@ -52,6 +53,8 @@ class BisectEntityTest {
   final Map<String, String> cancelled = new ConcurrentHashMap<>();
   final Map<String, RecipientRef<ExperimentEntity.Command>> fakes = new ConcurrentHashMap<>();
   volatile int firstBad = 5;
+  /** A probe whose experiment ends inconclusive, -5% [-15%, +5%]; -1 = none. */
+  volatile int inconclusive = -1;
   volatile Ending ending = Ending.VERDICT;
   EventSourcedBehaviorTestKit<BisectEntity.Command, BisectEvent, BisectState> entity;
 
@@ -96,22 +99,28 @@ class BisectEntityTest {
     assertThat(done.status()).isEqualTo(BisectState.Status.FOUND);
     assertThat(done.search().firstBad()).isEqualTo(5);
     assertThat(done.search().steps()).extracting(s -> s.result().experiment())
-        .containsExactly("b1-0-vs-7", "b1-0-vs-3", "b1-3-vs-5", "b1-3-vs-4");
-    assertThat(submissions).containsOnlyKeys("b1-0-vs-7", "b1-0-vs-3", "b1-3-vs-5", "b1-3-vs-4")
+        .containsExactly("b1-0-vs-15", "b1-0-vs-7", "b1-0-vs-3", "b1-0-vs-5", "b1-0-vs-4");
+    assertThat(submissions).containsOnlyKeys("b1-0-vs-15", "b1-0-vs-7", "b1-0-vs-3", "b1-0-vs-5", "b1-0-vs-4")
         .allSatisfy((id, n) -> assertThat(n).isOne());
-    ExperimentSpec probe = specs.get("b1-3-vs-5");
-    assertThat(probe.armOrder()).containsExactly("good-3", "probe-5");
-    assertThat(probe.baseline().kernel().sha256()).isEqualTo("%064x".formatted(4));
+    // The endpoints' experiment runs under the bisect's threshold; each probe under f*|R| (0.5 x 30%).
+    assertThat(specs.get("b1-0-vs-15").policy().noiseThreshold()).isEqualTo(0.02);
+    ExperimentSpec probe = specs.get("b1-0-vs-5");
+    assertThat(probe.armOrder()).containsExactly("good-0", "probe-5");
+    assertThat(probe.baseline().kernel().sha256()).isEqualTo("%064x".formatted(1));
+    assertThat(probe.policy().noiseThreshold()).isCloseTo(0.15, org.assertj.core.data.Offset.offset(1e-12));
     assertThat(probe.policy().looks()).containsExactly(10, 15, 20);
     assertThat(probe.policy().gatingMetrics()).containsExactly("seq_read");
+    assertThat(done.search().endpointChange()).isEqualTo(-0.3);
     assertThat(done.search().steps().get(0).result().note()).isEqualTo("regressed at look 1 of 3 (10 pairs)");
+    assertThat(done.search().steps().get(2).result().rule())
+        .isEqualTo("good: worse end -1.0% rules out 0.5 x endpoints' -30.0% = -15.0%");
   }
 
   @Test
   void aRestartWithAProbeInFlightFollowsTheSameExperimentAndFinishes() {
     ending = Ending.NEVER;
     start(request(16));
-    await(s -> s.inFlight() != null && submissions.containsKey("b1-0-vs-7"));
+    await(s -> s.inFlight() != null && submissions.containsKey("b1-0-vs-15"));
 
     entity.restart();
     ending = Ending.VERDICT;
@@ -121,18 +130,29 @@ class BisectEntityTest {
     assertThat(done.search().firstBad()).isEqualTo(5);
     // The probe in flight was submitted again under its id with the same spec (which the real
     // experiment answers as a repeat); no other experiment was made for it.
-    assertThat(submissions.keySet()).containsExactlyInAnyOrder("b1-0-vs-7", "b1-0-vs-3", "b1-3-vs-5", "b1-3-vs-4");
-    assertThat(submissions.get("b1-0-vs-7")).isGreaterThanOrEqualTo(2);
-    assertThat(submissions.get("b1-0-vs-3")).isOne();
+    assertThat(submissions.keySet())
+        .containsExactlyInAnyOrder("b1-0-vs-15", "b1-0-vs-7", "b1-0-vs-3", "b1-0-vs-5", "b1-0-vs-4");
+    assertThat(submissions.get("b1-0-vs-15")).isGreaterThanOrEqualTo(2);
+    assertThat(submissions.get("b1-0-vs-7")).isOne();
   }
 
   @Test
   void anInconclusiveProbeEndsAmbiguousWithTheRangeOpen() {
-    firstBad = -1;
+    inconclusive = 7;
     BisectState done = startAndAwait(request(16));
     assertThat(done.status()).isEqualTo(BisectState.Status.AMBIGUOUS);
     assertThat(done.search().ambiguous()).isEqualTo(7);
-    assertThat(done.search().steps()).hasSize(1);
+    assertThat(done.search().steps()).hasSize(2);
+  }
+
+  @Test
+  void endpointsWithoutARegressionFailTheBisectBeforeAnyProbe() {
+    firstBad = -1;
+    BisectState done = startAndAwait(request(16));
+    assertThat(done.status()).isEqualTo(BisectState.Status.FAILED);
+    assertThat(done.message()).startsWith("the endpoints show no regression of seq_read to bisect (endpoints: no"
+        + " regression shown (-5.0% [-15.0%, +5.0%] does not rule out no change), 10 pairs)");
+    assertThat(submissions).containsOnlyKeys("b1-0-vs-15");
   }
 
   @Test
@@ -140,21 +160,21 @@ class BisectEntityTest {
     ending = Ending.FAILED;
     BisectState done = startAndAwait(request(16));
     assertThat(done.status()).isEqualTo(BisectState.Status.FAILED);
-    assertThat(done.message()).startsWith("probe #7 vs #0: experiment b1-0-vs-7 failed: no host booted it");
+    assertThat(done.message()).startsWith("probe #15 vs #0: experiment b1-0-vs-15 failed: no host booted it");
   }
 
   @Test
   void cancelStopsTheProbeInFlight() {
     ending = Ending.NEVER;
     start(request(16));
-    await(s -> s.inFlight() != null && submissions.containsKey("b1-0-vs-7"));
+    await(s -> s.inFlight() != null && submissions.containsKey("b1-0-vs-15"));
 
     BisectState after = entity.<BisectState>runCommand(r -> new BisectEntity.Cancel("wrong range", r)).reply();
 
     assertThat(after.status()).isEqualTo(BisectState.Status.CANCELLED);
     assertThat(after.message()).isEqualTo("wrong range");
-    awaitTrue(() -> cancelled.containsKey("b1-0-vs-7"));
-    assertThat(cancelled.get("b1-0-vs-7")).contains("bisect b1 cancelled: wrong range");
+    awaitTrue(() -> cancelled.containsKey("b1-0-vs-15"));
+    assertThat(cancelled.get("b1-0-vs-15")).contains("bisect b1 cancelled: wrong range");
   }
 
   @Test
@@ -170,11 +190,11 @@ class BisectEntityTest {
   @Test
   void aBadRequestIsRefusedNamingEachField() {
     BisectRequest r = request(1);
-    BisectRequest bad = new BisectRequest(r.kernels(), List.of(), "", 0, 1.5, List.of(10, 5), r.template());
+    BisectRequest bad = new BisectRequest(r.kernels(), List.of(), "", 0, 1.5, List.of(10, 5), r.template(), 1.5);
     StatusReply<BisectEntity.Started> reply = start(bad);
     assertThat(reply.isError()).isTrue();
     assertThat(reply.getError().getMessage()).contains("kernels: 1 given", "metric: missing",
-        "noise_threshold: 0.0", "alpha: 1.5", "looks: [10, 5]");
+        "noise_threshold: 0.0", "alpha: 1.5", "looks: [10, 5]", "fraction: 1.5 is not in (0, 1)");
     assertThat(entity.<BisectState>runCommand(BisectEntity.Get::new).reply().status())
         .isEqualTo(BisectState.Status.NEW);
   }
@@ -230,9 +250,10 @@ class BisectEntityTest {
           "no host booted it", 0, 0, 0);
       case VERDICT -> {
         boolean bad = firstBad >= 0 && probe >= firstBad;
-        Verdict v = firstBad < 0 ? Verdict.INCONCLUSIVE : bad ? Verdict.REGRESSED : Verdict.NO_CHANGE;
-        double change = bad ? -0.3 : 0.0;
-        double width = firstBad < 0 ? 0.1 : 0.01;
+        boolean undecided = firstBad < 0 || probe == inconclusive;
+        Verdict v = undecided ? Verdict.INCONCLUSIVE : bad ? Verdict.REGRESSED : Verdict.NO_CHANGE;
+        double change = undecided ? -0.05 : bad ? -0.3 : 0.0;
+        double width = undecided ? 0.1 : 0.01;
         Comparison c = new Comparison("seq_read", "MB/s", Direction.HIGHER, true, 10, 100, 100 * (1 + change),
             change, change - width, change + width, 0.01, 0.01, v, List.of(), List.of());
         Assessment a = new Assessment(true, 10, List.of(new Row("probe-" + probe, c, 0)), Map.of(), Map.of(), v.wire());

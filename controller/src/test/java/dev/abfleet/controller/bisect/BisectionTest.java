@@ -8,6 +8,7 @@ import dev.abfleet.stats.Direction;
 import dev.abfleet.stats.MetricInput;
 import dev.abfleet.stats.Policy;
 import dev.abfleet.stats.SequentialPlan;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ class BisectionTest {
     String better = "higher";
     int experiments;
     int pairs;
+    final List<Double> thresholds = new ArrayList<>();
 
     FakeFleet(int firstBad, double regression, double sd, long seed) {
       this.firstBad = firstBad;
@@ -46,6 +48,7 @@ class BisectionTest {
     @Override
     public Finished run(int good, int candidate, Policy policy) {
       experiments++;
+      thresholds.add(policy.noiseThreshold());
       int n = policy.looks().get(policy.looks().size() - 1);
       double[] a = new double[n];
       double[] b = new double[n];
@@ -70,56 +73,106 @@ class BisectionTest {
     }
   }
 
+  private static ProbeRunner.Finished finished(String better, double change, double low, double high) {
+    return new ProbeRunner.Finished("e1", 20, 40, "inconclusive", better, change, low, high, List.of("wide"));
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 5, 7, 8, 9, 14, 15})
-  void findsTheInjectedFirstBadOfSixteenInAtMostFourProbes(int firstBad) {
+  void findsTheInjectedFirstBadOfSixteenAfterTheEndpointsInAtMostFiveSteps(int firstBad) {
     FakeFleet fleet = new FakeFleet(firstBad, -0.10, 0.01, firstBad);
-    Bisection.Result r = Bisection.search(16, new SequentialProbe(fleet, POLICY));
+    Bisection.Result r = Bisection.search(16, 0, fleet, POLICY);
     assertThat(r.found()).isTrue();
     assertThat(r.firstBad()).isEqualTo(firstBad);
-    // 15 gaps between 16 artifacts: 3 or 4 halvings, ceil(log2(15)) = 4 at most.
-    assertThat(r.steps().size()).isBetween(3, 4);
+    assertThat(r.steps().get(0)).extracting(Bisection.Step::good, Bisection.Step::probe).containsExactly(0, 15);
+    // The endpoints, then 15 gaps between 16 artifacts: 3 or 4 halvings, ceil(log2(15)) = 4 at most.
+    assertThat(r.steps().size()).isBetween(4, 5);
+    assertThat(r.steps()).allSatisfy(s -> assertThat(s.good()).isZero());
     assertThat(r.experiments()).isEqualTo(fleet.experiments).isEqualTo(r.steps().size());
     assertThat(r.pairs()).isEqualTo(fleet.pairs).isLessThanOrEqualTo(r.steps().size() * 20);
     assertThat(r.boots()).isEqualTo(2 * fleet.pairs);
   }
 
   @Test
+  void probesRunWithHalfTheEndpointRegressionAsTheirNoiseThreshold() {
+    FakeFleet fleet = new FakeFleet(9, -0.20, 0.01, 4);
+    Bisection.Result r = Bisection.search(16, 0, fleet, POLICY);
+    assertThat(r.fraction()).isEqualTo(0.5);
+    assertThat(fleet.thresholds.get(0)).isEqualTo(0.02);
+    assertThat(fleet.thresholds.subList(1, fleet.thresholds.size()))
+        .allSatisfy(t -> assertThat(t).isCloseTo(0.5 * Math.abs(r.endpointChange()), org.assertj.core.data.Offset.offset(1e-12)));
+  }
+
+  @Test
   void clearRegressionStopsAtTheFirstLook() {
     FakeFleet fleet = new FakeFleet(3, -0.30, 0.005, 1);
-    ProbeResult r = new SequentialProbe(fleet, POLICY).compare(0, 8);
+    ProbeResult r = ProbeRule.endpoints(fleet.run(0, 8, POLICY), POLICY);
     assertThat(r.outcome()).isEqualTo(Outcome.BAD);
     assertThat(r.pairs()).isEqualTo(10);
     assertThat(r.experiment()).isEqualTo("e1");
-    assertThat(fleet.experiments).isEqualTo(1);
     assertThat(r.note()).isEqualTo("regressed at look 1 of 3 (10 pairs)");
+    assertThat(r.rule()).startsWith("endpoints: regression R = -3");
     assertThat(r.change()).isBetween(-0.32, -0.28);
   }
 
   @Test
+  void reportsGoodWhenTheIntervalRulesOutHalfTheEndpointRegression() {
+    ProbeResult r = ProbeRule.probe(finished("higher", -0.001, -0.028, 0.033), POLICY, -0.15, 0.5);
+    assertThat(r.outcome()).isEqualTo(Outcome.GOOD);
+    assertThat(r.rule()).isEqualTo("good: worse end -2.8% rules out 0.5 x endpoints' -15.0% = -7.5%");
+  }
+
+  @Test
+  void reportsBadWhenTheIntervalRulesOutNoChange() {
+    ProbeResult r = ProbeRule.probe(finished("higher", -0.12, -0.16, -0.08), POLICY, -0.15, 0.5);
+    assertThat(r.outcome()).isEqualTo(Outcome.BAD);
+    assertThat(r.rule()).isEqualTo("bad: better end -8.0% rules out no change");
+  }
+
+  @Test
+  void reportsGoodWhenBothHoldBecauseTheProbeIsNearerTheGoodEnd() {
+    ProbeResult r = ProbeRule.probe(finished("higher", -0.02, -0.03, -0.01), POLICY, -0.15, 0.5);
+    assertThat(r.outcome()).isEqualTo(Outcome.GOOD);
+    assertThat(r.rule()).contains("also rules out no change");
+  }
+
+  @Test
+  void reportsInconclusiveWhenNeitherEndIsRuledOut() {
+    ProbeResult r = ProbeRule.probe(finished("higher", -0.05, -0.09, 0.01), POLICY, -0.15, 0.5);
+    assertThat(r.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+    assertThat(r.rule()).isEqualTo("inconclusive: worse end -9.0% does not rule out 0.5 x endpoints' -15.0% = -7.5%,"
+        + " better end +1.0% does not rule out no change");
+    assertThat(r.note()).isEqualTo("inconclusive at look 3 of 3 (20 pairs): wide");
+  }
+
+  @Test
   void lowerIsBetterMetricRegressesUpward() {
+    assertThat(ProbeRule.probe(finished("lower", 0.12, 0.08, 0.16), POLICY, 0.15, 0.5).outcome()).isEqualTo(Outcome.BAD);
+    assertThat(ProbeRule.probe(finished("lower", 0.01, -0.02, 0.05), POLICY, 0.15, 0.5).outcome()).isEqualTo(Outcome.GOOD);
     FakeFleet fleet = new FakeFleet(3, 0.30, 0.005, 2);
     fleet.better = "lower";
-    assertThat(new SequentialProbe(fleet, POLICY).compare(0, 8).outcome()).isEqualTo(Outcome.BAD);
+    Bisection.Result r = Bisection.search(16, 0, fleet, POLICY);
+    assertThat(r.found()).isTrue();
+    assertThat(r.firstBad()).isEqualTo(3);
   }
 
   @Test
-  void anEffectHiddenInNoiseIsReportedInconclusiveAfterTheLastLook() {
-    FakeFleet fleet = new FakeFleet(8, -0.03, 0.15, 3);
-    ProbeResult r = new SequentialProbe(fleet, POLICY).compare(0, 8);
-    assertThat(r.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
-    assertThat(r.pairs()).isEqualTo(20);
-    assertThat(fleet.experiments).isEqualTo(1);
-    assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs)");
+  void aLargerFractionDemandsMoreOfAGoodProbe() {
+    ProbeRunner.Finished f = finished("higher", -0.01, -0.06, 0.04);
+    assertThat(ProbeRule.probe(f, POLICY, -0.15, 0.5).outcome()).isEqualTo(Outcome.GOOD);
+    assertThat(ProbeRule.probe(f, POLICY, -0.15, 0.3).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
   }
 
   @Test
-  void anUndecidedProbeWhoseIntervalRulesOutARegressionIsGood() {
-    ProbeRunner controller = (good, candidate, policy) ->
-        new ProbeRunner.Finished("e1", 20, 40, "inconclusive", "higher", 0.01, -0.015, 0.035, List.of("wide"));
-    ProbeResult r = new SequentialProbe(controller, POLICY).compare(0, 8);
-    assertThat(r.outcome()).isEqualTo(Outcome.GOOD);
-    assertThat(r.note()).startsWith("inconclusive at look 3 of 3 (20 pairs), but no regression beyond 2.0%");
+  void stopsWithoutProbesWhenTheEndpointsShowNoRegression() {
+    FakeFleet fleet = new FakeFleet(99, -0.10, 0.01, 5);
+    Bisection.Result r = Bisection.search(16, 0, fleet, POLICY);
+    assertThat(r.noRegression()).isTrue();
+    assertThat(r.done()).isTrue();
+    assertThat(r.found()).isFalse();
+    assertThat(r.steps()).hasSize(1);
+    assertThat(r.endpoints().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+    assertThat(r.endpoints().rule()).startsWith("endpoints: no regression shown");
   }
 
   @Test
@@ -132,19 +185,20 @@ class BisectionTest {
     assertThat(r.lastGood()).isEqualTo(0);
     assertThat(r.firstBad()).isEqualTo(15);
     assertThat(r.ambiguous()).isEqualTo(7);
-    assertThat(r.steps()).hasSize(1);
+    assertThat(r.steps()).hasSize(2);
   }
 
   @Test
-  void probesCompareWithTheLastKnownGood() {
-    List<int[]> calls = new java.util.ArrayList<>();
+  void everyStepComparesWithTheGoodEndpoint() {
+    List<int[]> calls = new ArrayList<>();
     Probe probe = (good, candidate) -> {
       calls.add(new int[] {good, candidate});
       return new ProbeResult(candidate < 5 ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, "");
     };
     Bisection.Result r = Bisection.search(16, probe);
     assertThat(r.firstBad()).isEqualTo(5);
-    assertThat(calls).containsExactly(new int[] {0, 7}, new int[] {0, 3}, new int[] {3, 5}, new int[] {3, 4});
+    assertThat(calls).containsExactly(new int[] {0, 15}, new int[] {0, 7}, new int[] {0, 3}, new int[] {0, 5},
+        new int[] {0, 4});
   }
 
   @Test
@@ -158,17 +212,20 @@ class BisectionTest {
         Bisection.Result r = Bisection.search(n, (g, c) ->
             new ProbeResult(c < bad ? Outcome.GOOD : Outcome.BAD, "e", 10, 20, 0, 0, 0, ""));
         assertThat(r.firstBad()).isEqualTo(bad);
-        assertThat(r.steps().size()).as("n=%d firstBad=%d", n, bad).isLessThanOrEqualTo(Bisection.maxProbes(n));
+        assertThat(r.steps().size()).as("n=%d firstBad=%d", n, bad).isLessThanOrEqualTo(Bisection.maxProbes(n) + 1);
       }
     }
   }
 
   @Test
-  void twoArtifactsNeedNoProbe() {
+  void twoArtifactsNeedOnlyTheEndpoints() {
+    List<int[]> calls = new ArrayList<>();
     Bisection.Result r = Bisection.search(2, (g, c) -> {
-      throw new AssertionError("no probe expected");
+      calls.add(new int[] {g, c});
+      return new ProbeResult(Outcome.BAD, "e", 10, 20, -0.1, -0.12, -0.08, "");
     });
     assertThat(r.found()).isTrue();
     assertThat(r.firstBad()).isEqualTo(1);
+    assertThat(calls).containsExactly(new int[] {0, 1});
   }
 }

@@ -39,7 +39,7 @@ class BisectResumeTest extends ControllerNodeTest {
         .withStore(ControllerSettings.Store.JDBC, ControllerSettings.h2FileUrl(dir.resolve("controller")));
     Experiment firstBefore;
     try (ControllerNode first = ControllerNodeTest.inProcess(settings);
-        // Answers enough blocks to finish the first probe (6 or 10 pairs), then holds the rest.
+        // Answers enough blocks to finish the endpoints' experiment (6 or 10 pairs), then holds the rest.
         FakeWorker stalling = new FakeWorker(first, "h1", 0.7, 10, false).withSlowArms(SLOW_FROM_3).start()) {
       ManagedChannel channel = channel(first);
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
@@ -57,22 +57,22 @@ class BisectResumeTest extends ControllerNodeTest {
       ManagedChannel channel = channel(second);
       // Only the bisect submits its last probe's experiment: its appearance shows the bisect went
       // on by itself (the bisect is not asked before).
-      Experiment last = awaitExperiment(client(channel), "b-r-1-vs-2", e -> e.getState().equals("completed"));
+      Experiment last = awaitExperiment(client(channel), "b-r-0-vs-2", e -> e.getState().equals("completed"));
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
       Bisect done = awaitBisect(bisects, b -> !b.getState().equals("running"));
 
       assertThat(done.getState()).isEqualTo("found");
       assertThat(done.getFirstBad()).isEqualTo(3);
       assertThat(done.getProbesList()).extracting(BisectProbe::getExperimentId)
-          .containsExactly("b-r-0-vs-3", "b-r-0-vs-1", "b-r-1-vs-2");
+          .containsExactly("b-r-0-vs-7", "b-r-0-vs-3", "b-r-0-vs-1", "b-r-0-vs-2");
       assertThat(last.getState()).isEqualTo("completed");
       Experiment firstAfter = client(channel).getExperiment(GetExperimentRequest.newBuilder()
-          .setExperimentId("b-r-0-vs-3").build());
+          .setExperimentId("b-r-0-vs-7").build());
       assertThat(firstAfter).isEqualTo(firstBefore);
       assertThat(bisects.listBisects(ListBisectsRequest.getDefaultInstance()).getBisectsList())
           .extracting(BisectSummary::getBisectId, BisectSummary::getState, BisectSummary::getProbesDone,
               BisectSummary::getMaxProbes, BisectSummary::getKernels)
-          .containsExactly(org.assertj.core.groups.Tuple.tuple("b-r", "found", 3, 3, 8));
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("b-r", "found", 4, 4, 8));
       channel.shutdownNow();
     }
   }

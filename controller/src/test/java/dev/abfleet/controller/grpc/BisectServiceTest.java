@@ -65,11 +65,16 @@ class BisectServiceTest extends ControllerNodeTest {
       assertThat(done.getState()).as(done.toString()).isEqualTo("found");
       assertThat(done.getFirstBad()).isEqualTo(3);
       assertThat(done.getLastGood()).isEqualTo(2);
-      assertThat(done.getMaxProbes()).isEqualTo(3);
+      assertThat(done.getMaxProbes()).isEqualTo(4);
+      assertThat(done.getFraction()).isEqualTo(0.5);
+      assertThat(done.getEndpointChange()).isEqualTo(done.getProbes(0).getChange()).isBetween(-0.35, -0.25);
+      assertThat(done.getEndpointCiHigh()).isLessThan(0);
+      assertThat(done.getProbesList()).allSatisfy(p -> assertThat(p.getRule()).isNotEmpty());
       assertThat(done.getKernelsList()).extracting(BisectKernel::getLabel).contains("/k/0", "/k/7");
       assertThat(done.getProbesList()).extracting(BisectProbe::getExperimentId)
-          .containsExactly("b-svc-0-vs-3", "b-svc-0-vs-1", "b-svc-1-vs-2");
-      assertThat(done.getProbesList()).extracting(BisectProbe::getOutcome).containsExactly("bad", "good", "good");
+          .containsExactly("b-svc-0-vs-7", "b-svc-0-vs-3", "b-svc-0-vs-1", "b-svc-0-vs-2");
+      assertThat(done.getProbesList()).extracting(BisectProbe::getOutcome)
+          .containsExactly("bad", "bad", "good", "good");
       for (BisectProbe p : done.getProbesList()) {
         Experiment e = client(channel).getExperiment(GetExperimentRequest.newBuilder()
             .setExperimentId(p.getExperimentId()).build());
@@ -93,14 +98,14 @@ class BisectServiceTest extends ControllerNodeTest {
       ManagedChannel channel = channel(node);
       var bisects = BisectServiceGrpc.newBlockingStub(channel);
       bisects.startBisect(request("b-cancel", 4));
-      awaitSubmitted(client(channel), "b-cancel-0-vs-1");
+      awaitSubmitted(client(channel), "b-cancel-0-vs-3");
 
       Bisect cancelled = bisects.cancelBisect(CancelBisectRequest.newBuilder().setBisectId("b-cancel")
           .setReason("wrong kernels").build());
 
       assertThat(cancelled.getState()).isEqualTo("cancelled");
       assertThat(cancelled.getMessage()).isEqualTo("wrong kernels");
-      Experiment probe = awaitExperiment(client(channel), "b-cancel-0-vs-1",
+      Experiment probe = awaitExperiment(client(channel), "b-cancel-0-vs-3",
           e -> !e.getState().equals("running"), Duration.ofSeconds(10));
       assertThat(probe.getState()).isEqualTo("cancelled");
       assertThat(probe.getMessage()).contains("bisect b-cancel cancelled: wrong kernels");
