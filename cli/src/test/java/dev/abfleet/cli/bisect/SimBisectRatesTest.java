@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * controller and two sim workers per seed), each must find the culprit in at least 18 of 20
  * runs within ceil(log2(count)) + 1 experiments. Also counts each probe's misclassifications
  * against the truth (a kernel before the step called bad, one from it on called good). Prints
- * the table recorded in BENCHMARKS.md; takes about 10 minutes, hence e2e.
+ * the table recorded in BENCHMARKS.md; takes about 10 minutes, so it is a measurement run on
+ * demand (tag "rates", see BENCHMARKS.md), not part of the test phases.
  */
-@Tag("e2e")
+@Tag("rates")
 class SimBisectRatesTest {
   private static final Pattern PROBE = Pattern.compile("probe #(\\d+) vs #0: (\\w+) .*");
   static final int SEEDS = 20;
