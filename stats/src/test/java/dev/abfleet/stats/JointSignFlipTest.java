@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Reference: src/test/python/joint_sign_flip_reference.py (all 2^n flips enumerated with
- * numpy, maxT, intervals by a grid scan of shifts re-running the whole family test).
+ * numpy, van der Waerden scores from scipy's rankdata and norm.ppf, maxT, intervals by a grid
+ * scan of shifts re-running the whole family test).
  */
 class JointSignFlipTest {
   private static final double[][] D = {
@@ -22,24 +23,24 @@ class JointSignFlipTest {
   void pValuesAndIntervalsMatchTheBruteForceReference() {
     JointSignFlip.Result r = JointSignFlip.test(baseline(10), candidate(10), 0.05);
     assertThat(r.pairs()).isEqualTo(10);
-    assertThat(r.pValues()).containsExactly(new double[] {0.00390625, 0.388671875, 0.5234375},
+    assertThat(r.pValues()).containsExactly(new double[] {0.00390625, 0.3125, 0.49609375},
         within(1e-12));
     assertThat(r.adjusted()).containsExactly(
-        new double[] {0.00390625, 0.908203125, 0.96484375}, within(1e-12));
+        new double[] {0.00390625, 0.728515625, 0.978515625}, within(1e-12));
   }
 
   @Test
   void atEightPairsTheReferenceAgreesToo() {
     JointSignFlip.Result r = JointSignFlip.test(baseline(8), candidate(8), 0.05);
-    assertThat(r.pValues()).containsExactly(new double[] {0.015625, 0.5703125, 0.3828125},
+    assertThat(r.pValues()).containsExactly(new double[] {0.015625, 0.453125, 0.4921875},
         within(1e-12));
-    assertThat(r.adjusted()).containsExactly(new double[] {0.015625, 0.9296875, 0.90625},
+    assertThat(r.adjusted()).containsExactly(new double[] {0.015625, 0.84375, 0.984375},
         within(1e-12));
     // the reference scans shifts at steps of 1e-4
-    assertThat(r.logIntervals()[0][0]).isCloseTo(0.0230, within(2e-4));
-    assertThat(r.logIntervals()[0][1]).isCloseTo(0.1675, within(2e-4));
-    assertThat(r.logIntervals()[1][0]).isCloseTo(-0.0335, within(2e-4));
-    assertThat(r.logIntervals()[1][1]).isCloseTo(0.1225, within(2e-4));
+    assertThat(r.logIntervals()[0][0]).isCloseTo(0.0210, within(2e-4));
+    assertThat(r.logIntervals()[0][1]).isCloseTo(0.1039, within(2e-4));
+    assertThat(r.logIntervals()[1][0]).isCloseTo(-0.0309, within(2e-4));
+    assertThat(r.logIntervals()[1][1]).isCloseTo(0.1840, within(2e-4));
   }
 
   @Test
