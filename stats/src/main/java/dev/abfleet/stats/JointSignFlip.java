@@ -27,8 +27,10 @@ import org.hipparchus.distribution.continuous.NormalDistribution;
  * same as one just below the others, and its partner's score still counts against every other
  * boot. Every metric's scores come from the same set, so the metrics share one scale. Chosen
  * over the earlier winsorized log-ratios (|d| clipped at the (floor(n/5)+1)-th largest, scaled
- * by the pooled sd) on issue 25's slow-boot scenarios, where those lost 6-12 points of power at
- * ±10% to a pooled Mann-Whitney test (BENCHMARKS.md, "Slow boots at 8, 12 and 16 pairs").
+ * by the pooled sd) on issue 25's slowboot scenario, where they gain 1-10 points of power at
+ * ±5% and 11-12 at ±10% (a pooled Mann-Whitney test stays a little ahead there); the price is a
+ * few points where pair levels spread the pooled values (a large pair factor or drift), which
+ * the log-ratios cancelled (BENCHMARKS.md, "Slow boots at 8, 12 and 16 pairs").
  *
  * <p><b>Family.</b> maxT(f) = the largest T over the metrics for sign pattern f. The adjusted
  * p of metric j is the share of patterns with maxT(f) &ge; T_j. Under H0 (within every pair,
