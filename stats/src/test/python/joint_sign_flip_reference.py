@@ -1,9 +1,11 @@
 """Reference values for JointSignFlipTest: single-step maxT over metrics with every one of
-the 2^n joint sign flips enumerated (no halving, no Gray code), T = |sum of winsorized d| / sd
-of the pooled logs, intervals by a grid scan of shifts; written independently of the Java
-code. Run: python3 joint_sign_flip_reference.py"""
+the 2^n joint sign flips enumerated (no halving, no Gray code), T = |sum of w|, w_i the
+difference of the van der Waerden scores (scipy rankdata mid-ranks, norm.ppf(r / (2n + 1))) of a
+pair's two boots among the metric's 2n pooled log values, intervals by a grid scan of shifts;
+written independently of the Java code. Run: python3 joint_sign_flip_reference.py"""
 import itertools
 import numpy as np
+from scipy.stats import norm, rankdata
 
 D = np.array([
     [0.061, 0.048, -0.012, 0.083, 0.037, 0.055, 0.291, 0.044, 0.029, 0.070],
@@ -17,22 +19,17 @@ C = B + D
 TIE = 1e-9
 
 
-def winsorize(x):
-    n = len(x)
-    k = n // 5
-    if k == 0:
-        return x.copy()
-    cap = np.sort(np.abs(x))[n - 1 - k]
-    return np.clip(x, -cap, cap)
+def scores(b, c):
+    n = len(b)
+    z = norm.ppf(rankdata(np.concatenate([b, c])) / (2 * n + 1))
+    return z[n:] - z[:n]
 
 
 def stats_t(b, c):
     """Each metric's T for every one of the 2^n patterns (row 0: no flip)."""
-    d = c - b
-    m, n = d.shape
+    m, n = b.shape
     f = np.array(list(itertools.product([1.0, -1.0], repeat=n)))
-    scale = np.array([np.std(np.concatenate([b[j], c[j]]), ddof=1) for j in range(m)])
-    return np.array([np.abs(f @ winsorize(d[j])) / scale[j] for j in range(m)])
+    return np.array([np.abs(f @ scores(b[j], c[j])) for j in range(m)])
 
 
 def family(b, c):

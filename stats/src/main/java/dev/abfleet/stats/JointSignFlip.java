@@ -3,12 +3,13 @@ package dev.abfleet.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.hipparchus.distribution.continuous.NormalDistribution;
 
 /**
  * Several paired metrics tested at once with one family-wise error rate, for the small
  * experiments people run (up to {@link #EXACT_MAX_N} pairs): single-step maxT over the metrics
  * (Westfall and Young), the null distribution from flipping the sign of whole pairs (every
- * metric of a pair together), each metric measured on its winsorized within-pair log-ratios.
+ * metric of a pair together), each metric measured on normal scores of its pooled ranks.
  *
  * <p><b>Why.</b> At 8-16 pairs Holm over single-metric rank tests gives the first metric
  * alpha/m, and one metric's sign-flip distribution is too coarse to use it well (8 pairs: 128
@@ -17,14 +18,19 @@ import java.util.List;
  * extreme under the null than m independent ones; maxT spends alpha on that joint distribution
  * and on a continuous scale instead of on a bound.
  *
- * <p><b>Statistic.</b> w_i is d_i = ln(candidate_i) - ln(baseline_i) with |d_i| clipped at the
- * (k+1)-th largest |d| (k = floor(n/5): winsorized by magnitude, so clipping commutes with sign
- * flips; one or two slow boots move the sum little), and T = |sum w_i| / s, where s is the
- * standard deviation of the metric's 2n log values of both arms pooled. Swapping a pair's two
- * boots leaves that pool unchanged, so s is the same for every pattern (the test stays exact);
- * it puts metrics of different noise on one scale, and unlike sqrt(sum w^2) it grows little
- * with a true shift, so a metric that really moved is not made to look smaller by its own
- * move (in a prototype on the calibrate scenarios, about 8 points of power at 8-12 pairs).
+ * <p><b>Statistic.</b> Per metric, the 2n log values of both arms are ranked together (mid-ranks
+ * for ties) and rank r becomes the van der Waerden score z(r) = Phi^-1(r / (2n + 1)); pair i
+ * gives w_i = z(candidate_i) - z(baseline_i), and T = |sum w_i|. Swapping a pair's two boots
+ * leaves the pooled set of scores unchanged and turns w_i into -w_i, so flipping whole pairs is
+ * exact under exchangeability of the two boots of a pair, whatever the pair factor. Ranks bound
+ * what one boot can weigh: a boot that runs several times slower takes the lowest score, the
+ * same as one just below the others, and its partner's score still counts against every other
+ * boot. Every metric's scores come from the same set, so the metrics share one scale. Chosen
+ * over the earlier winsorized log-ratios (|d| clipped at the (floor(n/5)+1)-th largest, scaled
+ * by the pooled sd) on issue 25's slowboot scenario, where they gain 1-10 points of power at
+ * ±5% and 11-12 at ±10% (a pooled Mann-Whitney test stays a little ahead there); the price is a
+ * few points where pair levels spread the pooled values (a large pair factor or drift), which
+ * the log-ratios cancelled (BENCHMARKS.md, "Slow boots at 8, 12 and 16 pairs").
  *
  * <p><b>Family.</b> maxT(f) = the largest T over the metrics for sign pattern f. The adjusted
  * p of metric j is the share of patterns with maxT(f) &ge; T_j. Under H0 (within every pair,
@@ -34,14 +40,15 @@ import java.util.List;
  *
  * <p><b>Interval.</b> The shifts s for which the same family test, with the metric's candidate
  * shifted down by s, would not reject the metric: it excludes 0 exactly when the metric is
- * significant. The estimate is the shift where the winsorized sum of d - s changes sign
- * (T = 0), always inside the interval.
+ * significant. The estimate is the shift where the sum of the scores of d - s changes sign
+ * (T = 0: a two-sample normal-scores location estimate), always inside the interval.
  */
 public final class JointSignFlip {
   /** Largest number of pairs handled: 2^(n-1) patterns are enumerated. */
   public static final int EXACT_MAX_N = 16;
   private static final double TIE = 1e-9;
   private static final int BISECTIONS = 30;
+  private static final NormalDistribution STANDARD_NORMAL = new NormalDistribution(0, 1);
 
   private JointSignFlip() {}
 
@@ -49,7 +56,7 @@ public final class JointSignFlip {
    * @param pairs complete pairs used
    * @param pValues marginal two-sided p per metric (its own sign-flip test)
    * @param adjusted maxT-adjusted p per metric
-   * @param logEstimates per metric: the shift where the winsorized sum changes sign
+   * @param logEstimates per metric: the shift where the sum of the scores changes sign
    * @param logIntervals per metric: [low, high], the shifts not rejected; null when no pattern
    *     is extreme enough to reject anything (too few pairs)
    */
@@ -72,7 +79,7 @@ public final class JointSignFlip {
     double[][] intervals = new double[m][];
     boolean canReject = shareAtLeast(f.sortedMax, f.sortedMax[f.sortedMax.length - 1]) <= alpha;
     for (int j = 0; j < m; j++) {
-      estimates[j] = estimate(f.d[j]);
+      estimates[j] = estimate(f.logA[j], f.logC[j]);
       intervals[j] = canReject ? interval(f, j, estimates[j], alpha) : null;
     }
     return new Result(f.d[0].length, f.p, f.adjusted, estimates, intervals);
@@ -114,7 +121,7 @@ public final class JointSignFlip {
     double[] p = new double[m];
     double[][] t = new double[m][];
     for (int j = 0; j < m; j++) {
-      t[j] = patternStatistics(winsorized(d[j]), scale(logA[j], logC[j], 0));
+      t[j] = patternStatistics(scores(logA[j], logC[j], 0));
       observed[j] = t[j][0];
       p[j] = share(t[j], t[j][0]);
       for (int f = 0; f < patterns; f++) {
@@ -129,19 +136,48 @@ public final class JointSignFlip {
     return new Family(logA, logC, d, t, p, adjusted, max);
   }
 
-  /** Standard deviation of both arms' logs pooled, the candidate's shifted down by s. */
-  private static double scale(double[] logA, double[] logC, double s) {
+  /**
+   * w_i = z(candidate_i - s) - z(baseline_i): van der Waerden scores of the metric's 2n values
+   * (the candidate's shifted down by s) ranked together, mid-ranks for ties.
+   */
+  static double[] scores(double[] logA, double[] logC, double s) {
     int n = logA.length;
-    double sum = 0;
+    double[] pooled = new double[2 * n];
     for (int i = 0; i < n; i++) {
-      sum += logA[i] + logC[i] - s;
+      pooled[i] = logA[i];
+      pooled[n + i] = logC[i] - s;
     }
-    double mean = sum / (2 * n);
-    double ss = 0;
+    double[] rank = midRanks(pooled);
+    double[] w = new double[n];
     for (int i = 0; i < n; i++) {
-      ss += (logA[i] - mean) * (logA[i] - mean) + (logC[i] - s - mean) * (logC[i] - s - mean);
+      w[i] = normalScore(rank[n + i], 2 * n) - normalScore(rank[i], 2 * n);
     }
-    return Math.sqrt(ss / (2 * n - 1));
+    return w;
+  }
+
+  private static double normalScore(double rank, int size) {
+    return STANDARD_NORMAL.inverseCumulativeProbability(rank / (size + 1));
+  }
+
+  /** Ranks 1..n of the values, tied values sharing the mean of their ranks. */
+  static double[] midRanks(double[] values) {
+    Integer[] order = new Integer[values.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (x, y) -> Double.compare(values[x], values[y]));
+    double[] rank = new double[values.length];
+    for (int lo = 0; lo < order.length; ) {
+      int hi = lo;
+      while (hi + 1 < order.length && values[order[hi + 1]] == values[order[lo]]) {
+        hi++;
+      }
+      for (int k = lo; k <= hi; k++) {
+        rank[order[k]] = (lo + hi) / 2.0 + 1;
+      }
+      lo = hi + 1;
+    }
+    return rank;
   }
 
   /** Share of the sorted values at least t (ties within a relative 1e-9 count). */
@@ -150,16 +186,13 @@ public final class JointSignFlip {
   }
 
   /**
-   * T = |sum w| / scale for each of the 2^(n-1) sign patterns with pair 0 unflipped (T is even
-   * in the flips), in Gray-code order from the observed pattern (index 0).
+   * T = |sum w| for each of the 2^(n-1) sign patterns with pair 0 unflipped (T is even in the
+   * flips), in Gray-code order from the observed pattern (index 0).
    */
-  static double[] patternStatistics(double[] w, double scale) {
+  static double[] patternStatistics(double[] w) {
     int n = w.length;
     int patterns = 1 << (n - 1);
     double[] t = new double[patterns];
-    if (!(scale > 0)) {
-      return t; // every value equal: no pattern is more extreme than another
-    }
     boolean[] flipped = new boolean[n];
     double sum = Arrays.stream(w).sum();
     for (int g = 0; g < patterns; g++) {
@@ -168,7 +201,7 @@ public final class JointSignFlip {
         sum += flipped[i] ? 2 * w[i] : -2 * w[i];
         flipped[i] = !flipped[i];
       }
-      t[g] = Math.abs(sum) / scale;
+      t[g] = Math.abs(sum);
     }
     return t;
   }
@@ -181,7 +214,7 @@ public final class JointSignFlip {
 
   /**
    * The shifts s for which the family test, run again with metric j's candidate values shifted
-   * down by s (its d, scale and flip distribution recomputed, the other metrics as they are),
+   * down by s (its scores and flip distribution recomputed, the other metrics as they are),
    * would not reject metric j: from the estimate (T = 0, never rejected) out to the first
    * rejected shift on each side, by bisection. At s = 0 this is the test itself, so the interval
    * excludes 0 exactly when the metric is significant. Far from the data every w has one sign
@@ -201,8 +234,8 @@ public final class JointSignFlip {
     double[] d = f.d[j];
     double span = Arrays.stream(d).max().orElse(0) - Arrays.stream(d).min().orElse(0);
     if (span == 0) {
-      // The same difference in every pair: no uncertainty about this metric's shift (and with
-      // no boot-to-boot noise the pooled scale would only measure the trial shift itself).
+      // The same difference in every pair: no uncertainty about this metric's shift (the
+      // pooled ranks would only measure the spread of the pair levels).
       return new double[] {d[0], d[0]};
     }
     double[] out = new double[2];
@@ -234,8 +267,7 @@ public final class JointSignFlip {
 
   /** Whether metric j, its candidate shifted down by s, is not rejected by the family. */
   private static boolean accepted(Family f, int j, double[] others, double s, double alpha) {
-    double[] t = patternStatistics(winsorized(shifted(f.d[j], s)),
-        scale(f.logA[j], f.logC[j], s));
+    double[] t = patternStatistics(scores(f.logA[j], f.logC[j], s));
     double observed = t[0] * (1 - TIE);
     long atLeast = 0;
     for (int g = 0; g < t.length; g++) {
@@ -246,27 +278,32 @@ public final class JointSignFlip {
     return atLeast / (double) t.length > alpha;
   }
 
-  /** The shift s where sum of winsorized (d - s) changes sign, by bisection. */
-  static double estimate(double[] d) {
-    double lo = Arrays.stream(d).min().orElse(0);
-    double hi = Arrays.stream(d).max().orElse(0);
+  /**
+   * The shift s where the sum of the scores of (baseline, candidate - s) changes sign, by
+   * bisection: it falls from positive (every candidate value above every baseline value) to
+   * negative as s grows. The common difference when every pair has the same one.
+   */
+  static double estimate(double[] logA, double[] logC) {
+    double dMin = Double.POSITIVE_INFINITY;
+    double dMax = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < logA.length; i++) {
+      dMin = Math.min(dMin, logC[i] - logA[i]);
+      dMax = Math.max(dMax, logC[i] - logA[i]);
+    }
+    if (dMin == dMax) {
+      return dMin;
+    }
+    double lo = Arrays.stream(logC).min().orElse(0) - Arrays.stream(logA).max().orElse(0);
+    double hi = Arrays.stream(logC).max().orElse(0) - Arrays.stream(logA).min().orElse(0);
     for (int k = 0; k < BISECTIONS; k++) {
       double mid = (lo + hi) / 2;
-      if (Arrays.stream(winsorized(shifted(d, mid))).sum() > 0) {
+      if (Arrays.stream(scores(logA, logC, mid)).sum() > 0) {
         lo = mid;
       } else {
         hi = mid;
       }
     }
     return (lo + hi) / 2;
-  }
-
-  private static double[] shifted(double[] d, double s) {
-    double[] out = new double[d.length];
-    for (int i = 0; i < d.length; i++) {
-      out[i] = d[i] - s;
-    }
-    return out;
   }
 
   /** Indices of the pairs where every metric of both arms has a finite value. */
@@ -288,15 +325,4 @@ public final class JointSignFlip {
     return keep.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** The differences with |d| clipped at the (k+1)-th largest |d|, k = floor(n/5). */
-  static double[] winsorized(double[] d) {
-    int n = d.length;
-    int k = n / 5;
-    if (k == 0) {
-      return d.clone();
-    }
-    double[] abs = Arrays.stream(d).map(Math::abs).sorted().toArray();
-    double cap = abs[n - 1 - k];
-    return Arrays.stream(d).map(x -> Math.max(-cap, Math.min(cap, x))).toArray();
-  }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The fixed-design verdicts of a small paired experiment (2 to {@link JointSignFlip#EXACT_MAX_N}
  * complete pairs): the gating metrics are decided together by {@link JointSignFlip} (maxT over
- * joint sign flips of whole pairs, winsorized log-ratios) instead of Holm over single-metric
+ * joint sign flips of whole pairs, normal scores of pooled ranks) instead of Holm over single-metric
  * signed-rank tests. At these sizes Holm's alpha/m meets a sign-flip distribution of a few
  * hundred patterns and wastes most of it; the joint test spends exactly alpha on the metrics'
  * real dependence. Non-gating metrics keep the single-metric test at alpha, as in

@@ -19,8 +19,8 @@ import java.util.function.DoubleUnaryOperator;
  * metrics share the family-wise error rate alpha: Holm-adjusted p-values and
  * Bonferroni-level (1 - alpha/m) intervals. With looks in the policy, the alpha is spent over
  * the looks ({@link SequentialPlan}). A fixed design of 2 to 16 paired pairs decides its gating
- * metrics together instead ({@link SmallFamily}: maxT over joint sign flips of winsorized
- * log-ratios, intervals from the same critical value).
+ * metrics together instead ({@link SmallFamily}: maxT over joint sign flips of normal scores
+ * of the pooled ranks, intervals inverting the same family test).
  */
 public final class VerdictEngine {
   /** Seed of the host bootstrap when the caller gives none. */

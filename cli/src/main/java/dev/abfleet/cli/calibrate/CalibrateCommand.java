@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Simulate A/A and A/B experiments under fleet-like noise (lognormal boots, drift,",
-      "slow-boot outliers, host offsets, bimodal boots) and print, per scenario and rule:",
+      "slow-boot outliers, host offsets, bimodal boots, issue 25's slow boots) and print, per scenario and rule:",
       "A/A false-positive rate (any of the gating metrics), power at ±5%% and ±10%% on one",
       "metric, interval coverage and the mean pairs used. abfleet is measured next to a",
       "benchstat-like pooled Mann-Whitney, a Pinpoint-like adaptive re-test and a threshold",
@@ -47,7 +47,8 @@ public final class CalibrateCommand implements Callable<Integer> {
   int metrics;
 
   @Option(names = "--scenario", paramLabel = "NAME",
-      description = "Only this scenario: lognormal, drift, outliers, hosts or bimodal.")
+      description = "Only this scenario: lognormal, drift, outliers, hosts, bimodal, slowboot or"
+          + " slowboot30 (the last two are meant with --metrics 1).")
   String scenario;
 
   @Option(names = "--pairs", split = ",", paramLabel = "N,N...",
@@ -94,7 +95,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     if (scenario != null) {
       scenarios = List.of(scenarios.stream().filter(s -> s.label.equals(scenario)).findFirst()
           .orElseThrow(() -> new Problem("--scenario '" + scenario
-              + "': expected lognormal, drift, outliers, hosts or bimodal")));
+              + "': expected lognormal, drift, outliers, hosts, bimodal, slowboot or slowboot30")));
     }
     long start = System.nanoTime();
     String pairsNote;
