@@ -205,7 +205,7 @@ class SchedulerFailoverRoundsE2ETest {
       assertThat(successor).isNotEqualTo(doomed);
       String log = "c" + doomed + "-r" + ++restarts;
       logs.set(doomed, log);
-      nodes.set(doomed, secured.start(fleet, doomed, log));
+      nodes.set(doomed, secured.restart(fleet, doomed, log));
       fleet.awaitListening(nodes.get(doomed), log, secured.grpcPort(doomed));
     }
 
