@@ -145,7 +145,7 @@ public final class RecoveryBench {
   }
 
   /** The same journal under another experiment id (block and run ids keep the first one's). */
-  private static List<ExperimentEvent> renamed(List<ExperimentEvent> journal, String id) {
+  static List<ExperimentEvent> renamed(List<ExperimentEvent> journal, String id) {
     List<ExperimentEvent> out = new ArrayList<>(journal);
     var submitted = (ExperimentEvent.ExperimentSubmitted) out.get(0);
     out.set(0, new ExperimentEvent.ExperimentSubmitted(id, submitted.spec(), submitted.seed()));
@@ -216,7 +216,7 @@ public final class RecoveryBench {
   }
 
   /** Writes in batches that end on snapshot boundaries, as single events would. */
-  private static void write(ActorSystem<Void> system, String id, List<ExperimentEvent> journal, int snapshotEvery)
+  static void write(ActorSystem<Void> system, String id, List<ExperimentEvent> journal, int snapshotEvery)
       throws Exception {
     ActorRef<Append> writer = system.systemActorOf(new Writer(id, snapshotEvery), "writer-" + id, Props.empty());
     int batch = snapshotEvery > 0 ? gcd(snapshotEvery, 100) : 100;

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
     subcommands = {SchedulerBenchCommand.class, SequentialBenchCommand.class, RecoveryBenchCommand.class,
         FleetBenchCommand.class, FleetStateBenchCommand.class,
         dev.abfleet.cli.upload.UploadBenchCommand.class, dev.abfleet.cli.flood.FloodBenchCommand.class,
-        dev.abfleet.cli.experiments.ListBenchCommand.class})
+        dev.abfleet.cli.experiments.ListBenchCommand.class, FillBenchCommand.class,
+        dev.abfleet.cli.experiments.ReadFloodBenchCommand.class})
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

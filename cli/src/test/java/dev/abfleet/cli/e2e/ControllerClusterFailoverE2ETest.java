@@ -5,7 +5,6 @@ import dev.abfleet.cli.ExitCodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.cli.ExperimentClient;
-import dev.abfleet.cli.Main;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.ControllerMessage;
 import dev.abfleet.proto.fleet.v1.Experiment;
@@ -15,14 +14,12 @@ import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.proto.fleet.v1.WorkerServiceGrpc;
-import dev.abfleet.testkit.Eventually;
 import dev.abfleet.testkit.TestPostgres;
 import dev.abfleet.worker.link.ChannelSecurity;
 import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.sim.SimArtifacts;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +53,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ControllerClusterFailoverE2ETest {
   private static final Pattern SINGLETON =
       Pattern.compile("scheduler singleton running on pekko://abfleet@127\\.0\\.0\\.1:(\\d+)");
-  private static final String PASSWORD_ENV = "ABFLEET_E2E_PG_PASSWORD";
   private static final int NODES = 3;
   private static final int PAIRS = 24;
   private static final int SIM_HOSTS = 4;
@@ -65,66 +61,33 @@ class ControllerClusterFailoverE2ETest {
   @Test
   @Timeout(420)
   void experimentCompletesWhenTheSchedulerNodeIsKilled(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
-    Path certs = dir.resolve("certs");
-    abfleet("certs", "init", "--dir", certs.toString());
-    for (int i = 0; i < NODES; i++) {
-      // One certificate per node: a node is one identity on its gRPC and its cluster port.
-      abfleet("certs", "issue", "--controller", "c" + i, "--san", "127.0.0.1,localhost", "--dir", certs.toString());
-    }
-    // A worker certificate names one host id: one per sim host, and one for the stale reporter.
-    for (int h = 1; h <= SIM_HOSTS; h++) {
-      abfleet("certs", "issue", "--worker", String.format("sim-%04d", h), "--dir", certs.toString());
-    }
-    abfleet("certs", "issue", "--worker", GHOST, "--dir", certs.toString());
-    Path ca = certs.resolve("ca.pem");
     try (TestPostgres.Database db = TestPostgres.create(TestPostgres.Source.EXTERNAL);
         LocalProcesses fleet = new LocalProcesses(dir)) {
-      List<Integer> ports = distinctPorts(2 * NODES);
-      List<Integer> grpcPorts = ports.subList(0, NODES);
-      List<Integer> clusterPorts = ports.subList(NODES, 2 * NODES);
-      String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-      String controllers = grpcPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-      List<Path> tokenFiles = new ArrayList<>();
+      // A worker certificate for each sim host, and one for the stale reporter.
+      SecuredCluster cluster = new SecuredCluster(dir, db, NODES, SIM_HOSTS, GHOST);
+      Path ca = cluster.ca();
+      String controllers = cluster.controllers();
       List<Process> nodes = new ArrayList<>();
       for (int i = 0; i < NODES; i++) {
-        // Token auth over the one token store: whichever node finds it empty writes the
-        // bootstrap operator token to its own file, and every node accepts it.
-        tokenFiles.add(dir.resolve("c" + i + ".token"));
-        Path config = Files.writeString(dir.resolve("c" + i + ".yaml"), "controller:\n"
-            + "  tls: {ca: " + ca + ", cert: " + certs.resolve("c" + i + ".pem") + ", key: "
-            + certs.resolve("c" + i + "-key.pem") + "}\n"
-            + "  auth: {mode: tokens, bootstrap_token_file: " + tokenFiles.get(i) + "}\n"
-            + "  store:\n    kind: postgres\n    url: " + db.url() + "\n    user: " + db.user() + "\n"
-            + "    password_env: " + PASSWORD_ENV + "\n");
         // The first two together race for the journal schema and for forming the cluster; the
         // third joins a formed cluster. (Three JVMs starting at once on two busy cores have
         // stalled Pekko's start-up past its 20 s extension timeout.)
         if (i == 2) {
-          fleet.awaitListening(nodes.get(0), "c0", grpcPorts.get(0));
-          fleet.awaitListening(nodes.get(1), "c1", grpcPorts.get(1));
+          fleet.awaitListening(nodes.get(0), "c0", cluster.grpcPort(0));
+          fleet.awaitListening(nodes.get(1), "c1", cluster.grpcPort(1));
         }
-        // TLS on both ports, no --insecure-cluster: Artery runs mutual TLS keyed by the fleet CA.
-        nodes.add(fleet.startSecuredControllerNode("c" + i, grpcPorts.get(i),
-            Map.of(PASSWORD_ENV, db.password()), "--config", config.toString(),
-            "--grpc-host", "127.0.0.1", "--cluster-host", "127.0.0.1", "--metrics-port", "0",
-            "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds));
+        nodes.add(cluster.start(fleet, i, "c" + i));
       }
-      fleet.awaitListening(nodes.get(2), "c2", grpcPorts.get(2));
-      for (int i = 0; i < NODES; i++) {
-        assertThat(clusterPortCertificate(ca, clusterPorts.get(i))).as("node c%d's cluster port", i)
-            .contains("CN=c" + i);
-      }
-      int doomed = clusterPorts.indexOf(awaitSingletonPort(fleet, Set.of(0, 1, 2)));
+      fleet.awaitListening(nodes.get(2), "c2", cluster.grpcPort(2));
+      cluster.assertClusterPortsServeTls();
+      int doomed = cluster.nodeOfClusterPort(awaitSingletonPort(fleet, Set.of(0, 1, 2)));
 
-      Path tokenFile = Eventually.until("a bootstrap token file", Duration.ofSeconds(60),
-          () -> tokenFiles.stream().filter(Files::exists).findFirst(), java.util.Optional::isPresent).get();
-      ChannelSecurity operator = ChannelSecurity.client(ca, Files.readString(tokenFile).strip());
-      fleet.startSimFleet(controllers, SIM_HOSTS, 0.1, "--ca", ca.toString(),
-          "--cert", certs + "/{host}.pem", "--key", certs + "/{host}-key.pem");
+      ChannelSecurity operator = cluster.operator();
+      fleet.startSimFleet(controllers, SIM_HOSTS, 0.1, cluster.simFleetOptions());
       String base = SimArtifacts.kernel(dir.resolve("kernels"), "base", Map.of()).getUri();
       String cand = SimArtifacts.kernel(dir.resolve("kernels"), "cand", Map.of()).getUri();
       Process ab = Cli.start(dir, "ab", "ab", "--controller", controllers, "--ca", ca.toString(),
-          "--token-file", tokenFile.toString(), "--hypervisor", "sim",
+          "--token-file", cluster.tokenFile().toString(), "--hypervisor", "sim",
           "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs",
           String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3",
           // No --gate: this is about the experiment outliving its scheduler node, not its verdict.
@@ -138,11 +101,9 @@ class ControllerClusterFailoverE2ETest {
       nodes.get(doomed).waitFor(10, TimeUnit.SECONDS);
       Set<Integer> survivors = new HashSet<>(Set.of(0, 1, 2));
       survivors.remove(doomed);
-      String surviving = survivors.stream().map(i -> "127.0.0.1:" + grpcPorts.get(i))
-          .collect(Collectors.joining(","));
-      sendStaleReport(surviving, new ChannelSecurity(ca, certs.resolve(GHOST + ".pem"),
-          certs.resolve(GHOST + "-key.pem"), null), id);
-      int successor = clusterPorts.indexOf(awaitSingletonPort(fleet, survivors));
+      String surviving = cluster.controllers(List.copyOf(survivors));
+      sendStaleReport(surviving, cluster.worker(GHOST), id);
+      int successor = cluster.nodeOfClusterPort(awaitSingletonPort(fleet, survivors));
       awaitPairs(surviving, operator, id, Math.min(PAIRS, before + 2));
 
       assertThat(ab.waitFor(300, TimeUnit.SECONDS)).as("ab finished; stderr:\n%s",
@@ -235,44 +196,6 @@ class ControllerClusterFailoverE2ETest {
     } finally {
       channel.shutdownNow();
     }
-  }
-
-  /** {@code n} free loopback ports, all different (a gRPC port must not be another node's cluster port). */
-  private static List<Integer> distinctPorts(int n) throws java.io.IOException {
-    java.util.LinkedHashSet<Integer> ports = new java.util.LinkedHashSet<>();
-    while (ports.size() < n) {
-      ports.add(LocalProcesses.freePort());
-    }
-    return List.copyOf(ports);
-  }
-
-  /**
-   * The subject of the certificate a TLS handshake with the cluster port on {@code port} shows
-   * (trusting {@code ca} only); a plaintext Artery port fails the handshake instead.
-   */
-  private static String clusterPortCertificate(Path ca, int port) throws Exception {
-    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    try (var in = Files.newInputStream(ca)) {
-      trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
-          .generateCertificate(in));
-    }
-    var tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    var context = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
-    context.init(null, tmf.getTrustManagers(), null);
-    try (var socket = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
-      socket.setSoTimeout(10_000);
-      // TLS 1.3: the client's side completes before the node turns away this certificate-less peer.
-      socket.startHandshake();
-      return ((java.security.cert.X509Certificate) socket.getSession().getPeerCertificates()[0])
-          .getSubjectX500Principal().getName();
-    }
-  }
-
-  private static void abfleet(String... args) {
-    java.io.StringWriter err = new java.io.StringWriter();
-    assertThat(Main.run(new java.io.PrintWriter(err, true), args)).as(err.toString()).isZero();
   }
 
   /** Boots on one host never overlap in time (worker clock), and epochs only grow along them. */

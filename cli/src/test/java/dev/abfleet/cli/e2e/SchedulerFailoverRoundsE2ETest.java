@@ -9,7 +9,6 @@ import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.testkit.Eventually;
 import dev.abfleet.testkit.TestPostgres;
 import dev.abfleet.worker.sim.SimArtifacts;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scheduler singleton's node killed (SIGKILL) while pairs complete, round after round: three
- * controller nodes on PostgreSQL, four sim workers, one 24-pair experiment per round; each round
+ * controller nodes on PostgreSQL with TLS on every port (mutual TLS on the cluster port, worker
+ * certificates and API tokens on gRPC: {@link SecuredCluster}), four sim workers, one 24-pair experiment per round; each round
  * kills the node that runs the singleton at a different pair, restarts it (same ports, as a
  * supervisor would) and checks that the experiment completes with every pair exactly once and
  * that no gap between two pair completions reaches the lease timeout.
@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SchedulerFailoverRoundsE2ETest {
   private static final Pattern SINGLETON =
       Pattern.compile("scheduler singleton running on pekko://abfleet@127\\.0\\.0\\.1:(\\d+)");
-  private static final String PASSWORD_ENV = "ABFLEET_E2E_PG_PASSWORD";
   private static final int NODES = 3;
+  private static final int SIM_HOSTS = 4;
   private static final int PAIRS = 24;
   private static final int BOOT_TIMEOUT_S = 30;
   /** A block is two boots: the scheduler revokes its lease after 2 x their timeouts. */
@@ -58,12 +58,9 @@ class SchedulerFailoverRoundsE2ETest {
     int rounds = Integer.getInteger("abfleet.failover.rounds", 1);
     try (TestPostgres.Database db = TestPostgres.create(TestPostgres.Source.EXTERNAL);
         LocalProcesses fleet = new LocalProcesses(dir)) {
-      Path config = Files.writeString(dir.resolve("fleet.yaml"), "controller:\n  store:\n"
-          + "    kind: postgres\n    url: " + db.url() + "\n    user: " + db.user() + "\n"
-          + "    password_env: " + PASSWORD_ENV + "\n");
-      Cluster cluster = new Cluster(fleet, config, Map.of(PASSWORD_ENV, db.password()));
+      Cluster cluster = new Cluster(fleet, new SecuredCluster(dir, db, NODES, SIM_HOSTS));
       cluster.start();
-      fleet.startSimFleet(cluster.controllers(), 4, 0.1);
+      fleet.startSimFleet(cluster.controllers(), SIM_HOSTS, 0.1, cluster.secured.simFleetOptions());
       String base = SimArtifacts.kernel(dir.resolve("kernels"), "base", Map.of()).getUri();
       String cand = SimArtifacts.kernel(dir.resolve("kernels"), "cand", Map.of()).getUri();
 
@@ -84,11 +81,13 @@ class SchedulerFailoverRoundsE2ETest {
   private static Round round(Path dir, LocalProcesses fleet, Cluster cluster, int round,
       String base, String cand) throws Exception {
     String name = "ab-" + round;
-    Process ab = Cli.start(dir, name, "ab", "--controller", cluster.controllers(), "--hypervisor", "sim",
-        "--baseline", "base=" + base, "--candidate", "cand=" + cand, "--pairs", String.valueOf(PAIRS),
-        "--metrics", "metadata_stat", "--iterations", "3", "--boot-timeout", String.valueOf(BOOT_TIMEOUT_S),
+    List<String> args = new ArrayList<>(List.of("ab", "--controller", cluster.controllers()));
+    args.addAll(cluster.secured.clientOptions());
+    args.addAll(List.of("--hypervisor", "sim", "--baseline", "base=" + base, "--candidate", "cand=" + cand,
+        "--pairs", String.valueOf(PAIRS), "--metrics", "metadata_stat", "--iterations", "3", "--boot-timeout", String.valueOf(BOOT_TIMEOUT_S),
         // No --gate: an A/A may be called regressed at alpha, which says nothing about failover.
-        "--format", "json");
+        "--format", "json"));
+    Process ab = Cli.start(dir, name, args.toArray(String[]::new));
     try {
       return measure(fleet, cluster, round, name, ab);
     } finally {
@@ -106,13 +105,13 @@ class SchedulerFailoverRoundsE2ETest {
     }, Matcher::find).group(1);
     // Kill at a different pair each round (4..14), always while pairs complete.
     int killAt = 4 + (round * 5) % 11;
-    awaitPairs(cluster.controllers(), id, killAt);
+    awaitPairs(cluster, id, killAt);
     long killedAtMs = System.currentTimeMillis();
     cluster.killSingletonNode();
 
     assertThat(ab.waitFor(10, TimeUnit.MINUTES)).as("%s finished; stderr:\n%s", name, fleet.log(name)).isTrue();
     assertThat(ab.exitValue()).as(fleet.log(name)).isEqualTo(ExitCodes.OK);
-    try (ExperimentClient client = new ExperimentClient(cluster.controllers())) {
+    try (ExperimentClient client = new ExperimentClient(cluster.controllers(), cluster.secured.operator())) {
       Experiment experiment = client.get(id);
       AbSubmissions.assertEveryPairOnce(experiment, PAIRS);
       List<Long> completions = completions(experiment);
@@ -147,8 +146,8 @@ class SchedulerFailoverRoundsE2ETest {
         + " / " + sorted.get(n - 1);
   }
 
-  private static void awaitPairs(String controllers, String id, int pairs) throws Exception {
-    try (ExperimentClient client = new ExperimentClient(controllers)) {
+  private static void awaitPairs(Cluster cluster, String id, int pairs) throws Exception {
+    try (ExperimentClient client = new ExperimentClient(cluster.controllers(), cluster.secured.operator())) {
       Eventually.until("experiment " + id + " at " + pairs + " pairs", Duration.ofMinutes(5), () -> {
         Experiment e = client.get(id);
         assertThat(e.getState()).as(e.getMessage()).isIn("running", "completed");
@@ -157,57 +156,39 @@ class SchedulerFailoverRoundsE2ETest {
     }
   }
 
-  /** Three controller nodes; a killed node comes back on the same ports under a new log name. */
+  /**
+   * Three controller nodes with TLS on every port ({@link SecuredCluster}); a killed node comes
+   * back on the same ports under a new log name.
+   */
   static final class Cluster {
     private final LocalProcesses fleet;
-    private final Path config;
-    private final Map<String, String> env;
-    private final List<Integer> grpcPorts = new ArrayList<>();
-    private final List<Integer> clusterPorts = new ArrayList<>();
+    final SecuredCluster secured;
     private final List<Process> nodes = new ArrayList<>();
     private final List<String> logs = new ArrayList<>();
     private int restarts;
 
-    Cluster(LocalProcesses fleet, Path config, Map<String, String> env) throws Exception {
+    Cluster(LocalProcesses fleet, SecuredCluster secured) {
       this.fleet = fleet;
-      this.config = config;
-      this.env = env;
-      // Six distinct ports: two free ports picked one after the other may be the same number,
-      // and a node whose gRPC port is another's cluster port never starts.
-      java.util.Set<Integer> taken = new java.util.HashSet<>();
-      while (taken.size() < 2 * NODES) {
-        int port = LocalProcesses.freePort();
-        if (taken.add(port)) {
-          (grpcPorts.size() < NODES ? grpcPorts : clusterPorts).add(port);
-        }
-      }
+      this.secured = secured;
     }
 
     String controllers() {
-      return grpcPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+      return secured.controllers();
     }
 
     void start() throws Exception {
       for (int i = 0; i < NODES; i++) {
         // Two first (they race for the schema and form the cluster), the third joins them.
         if (i == 2) {
-          fleet.awaitListening(nodes.get(0), logs.get(0), grpcPorts.get(0));
-          fleet.awaitListening(nodes.get(1), logs.get(1), grpcPorts.get(1));
+          fleet.awaitListening(nodes.get(0), logs.get(0), secured.grpcPort(0));
+          fleet.awaitListening(nodes.get(1), logs.get(1), secured.grpcPort(1));
         }
         logs.add("c" + i);
-        nodes.add(startNode(i, "c" + i));
+        nodes.add(secured.start(fleet, i, "c" + i));
       }
-      fleet.awaitListening(nodes.get(2), logs.get(2), grpcPorts.get(2));
+      fleet.awaitListening(nodes.get(2), logs.get(2), secured.grpcPort(2));
+      secured.assertClusterPortsServeTls();
       singletonNode(Map.of());
-    }
-
-    private Process startNode(int i, String log) throws Exception {
-      String seeds = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-      return fleet.startControllerNode(log, grpcPorts.get(i), env, "--config", config.toString(),
-          "--cluster-port", String.valueOf(clusterPorts.get(i)), "--seed-nodes", seeds,
-          // A plaintext cluster on loopback; ControllerClusterFailoverE2ETest runs the same
-          // failover with TLS on every port.
-          "--insecure-cluster");
     }
 
     /**
@@ -224,8 +205,8 @@ class SchedulerFailoverRoundsE2ETest {
       assertThat(successor).isNotEqualTo(doomed);
       String log = "c" + doomed + "-r" + ++restarts;
       logs.set(doomed, log);
-      nodes.set(doomed, startNode(doomed, log));
-      fleet.awaitListening(nodes.get(doomed), log, grpcPorts.get(doomed));
+      nodes.set(doomed, secured.restart(fleet, doomed, log));
+      fleet.awaitListening(nodes.get(doomed), log, secured.grpcPort(doomed));
     }
 
     /** Node index -> how many times its log says it started the singleton. */
@@ -268,7 +249,7 @@ class SchedulerFailoverRoundsE2ETest {
       while (m.find()) {
         port = Integer.parseInt(m.group(1));
       }
-      return port == clusterPorts.get(i);
+      return port == secured.clusterPort(i);
     }
   }
 }
