@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 @Command(name = "controller", mixinStandardHelpOptions = true,
     description = {"Run a controller node: gRPC for workers and clients, the scheduler, experiments, the journal.",
       "It fires the schedules: of --config at their cron times (this machine's time zone) and keeps",
-      "their history in the journal (see abfleet nightly and abfleet history)."})
+      "their history in the journal (see abfleet history; held runs: abfleet nightly)."})
 final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
   Path config;

@@ -70,10 +70,11 @@ final class CommandHints {
       if (at == root && i == 0 && (PROSE.contains(word) || !COMMAND_WORD.matcher(word).matches())) {
         return List.of(); // "the abfleet jar", "CN=abfleet CA"
       }
-      if (word.contains("/")) {
-        // "abfleet ab/nightly/bisect": each alternative is a command of the one named so far.
+      if (word.contains("/") || word.contains("|")) {
+        // "abfleet ab/nightly/bisect", "abfleet nightly accept|reject": each alternative is a
+        // command of the one named so far.
         List<String> problems = new ArrayList<>();
-        for (String alternative : word.split("/")) {
+        for (String alternative : word.split("[/|]")) {
           if (!at.getSubcommands().containsKey(alternative)) {
             problems.add("'" + mention + "': " + at.getCommandSpec().qualifiedName()
                 + " has no command '" + alternative + "'");

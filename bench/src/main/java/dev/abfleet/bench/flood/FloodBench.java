@@ -271,7 +271,7 @@ public final class FloodBench {
     return ExperimentSpec.newBuilder().setName("flood")
         .addArms(arm("base", "baseline", "a")).addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
-        .setPolicy(Policy.newBuilder().setPairs(4).setSeed(1))
+        .setPolicy(Policy.newBuilder().setPairs(6).setSeed(1))
         .build();
   }
 

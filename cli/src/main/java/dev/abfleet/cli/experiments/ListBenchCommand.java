@@ -146,7 +146,7 @@ public final class ListBenchCommand implements Callable<Integer> {
         .addArms(arm("base", "baseline", "a"))
         .addArms(arm("cand", "candidate", "b"))
         .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat"))
-        .setPolicy(Policy.newBuilder().setPairs(4).setSeed(17).addGatingMetrics("metadata_stat"))
+        .setPolicy(Policy.newBuilder().setPairs(6).setSeed(17).addGatingMetrics("metadata_stat"))
         .setPriority("adhoc")
         .build();
   }
