@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("e2e")
 class DemoHtmlE2ETest {
-  private static final int PAIRS = 2;
+  private static final int PAIRS = 6; // the fewest that can decide: fewer are refused before a boot
 
   @Test
   void demoReportOpensInABrowserWithOnePointPerBoot(@TempDir Path dir) throws Exception {
