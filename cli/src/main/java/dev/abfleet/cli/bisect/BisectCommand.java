@@ -92,7 +92,8 @@ public final class BisectCommand implements Callable<Integer> {
   Double fraction;
 
   @Option(names = "--looks", split = ",", defaultValue = "10,15,20", paramLabel = "N",
-      description = "Cumulative pair counts at which a probe may stop (default: ${DEFAULT-VALUE}).")
+      description = "Cumulative pair counts at which a probe may stop; the endpoints' experiment runs to the"
+          + " last (default: ${DEFAULT-VALUE}).")
   List<Integer> looks;
 
   @Option(names = "--hypervisor", defaultValue = "qemu", paramLabel = "H", description = "qemu, vz or sim (default: ${DEFAULT-VALUE}).")

@@ -3,6 +3,7 @@ package dev.abfleet.cli.bisect;
 import dev.abfleet.proto.fleet.v1.Bisect;
 import dev.abfleet.proto.fleet.v1.BisectProbe;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /** Progress of a followed bisect on stderr: each probe as its experiment starts and ends. */
@@ -29,8 +30,11 @@ final class BisectProgress {
     probesShown = b.getProbesCount();
     String inFlight = b.hasInFlight() ? b.getInFlight().getExperimentId() : "";
     if (!inFlight.isEmpty() && !inFlight.equals(inFlightShown)) {
+      // The endpoints' experiment (before any step finished) has only the last look: it measures R on the full budget.
+      List<Integer> looks = b.getProbesCount() == 0 && !b.getLooksList().isEmpty()
+          ? List.of(b.getLooks(b.getLooksCount() - 1)) : b.getLooksList();
       err.println("abfleet: bisect: experiment " + inFlight + ": #" + b.getInFlight().getGood() + " vs #"
-          + b.getInFlight().getProbe() + ", looks at " + b.getLooksList() + " pairs"
+          + b.getInFlight().getProbe() + ", looks at " + looks + " pairs"
           + (BisectReport.simulation(b) ? " (SIMULATION)" : ""));
     }
     inFlightShown = inFlight;

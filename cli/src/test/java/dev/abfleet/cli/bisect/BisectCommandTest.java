@@ -53,7 +53,7 @@ class BisectCommandTest {
       Future<Integer> exit = pool.submit(() -> follower.run(new PrintStream(out, true, StandardCharsets.UTF_8),
           new PrintStream(err, true, StandardCharsets.UTF_8)));
       String id = awaitStarted(err);
-      String probe = "abfleet: bisect: experiment " + id + "-0-vs-2: #0 vs #2, looks at [10, 15, 20] pairs (SIMULATION)";
+      String probe = "abfleet: bisect: experiment " + id + "-0-vs-2: #0 vs #2, looks at [20] pairs (SIMULATION)";
       awaitLine(err, probe);
 
       ByteArrayOutputStream cancelOut = new ByteArrayOutputStream();

@@ -189,7 +189,7 @@ public final class BisectEntity
   private void submit(BisectState state) {
     BisectState.InFlight probe = state.inFlight();
     var spec = state.request().probeSpec(probe.good(), probe.probe(),
-        state.search().stepPolicy(state.request().policy()).noiseThreshold());
+        state.search().stepPolicy(state.request().policy()));
     context.askWithStatus(ExperimentEntity.Accepted.class, experiments.apply(probe.experimentId()),
         askTimeout, replyTo -> new ExperimentEntity.Submit(spec, replyTo),
         (accepted, failure) -> new Submitted(probe.experimentId(),

@@ -61,21 +61,22 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     return "probe-" + probe;
   }
 
-  /** The experiment of one probe under the bisect's own noise threshold (the endpoints'). */
+  /** The experiment of one probe under the bisect's own noise threshold and looks. */
   public ExperimentSpec probeSpec(int good, int probe) {
-    return probeSpec(good, probe, noiseThreshold);
+    return probeSpec(good, probe, policy());
   }
 
   /**
-   * The experiment of one probe: kernel {@code good} as baseline against kernel {@code probe},
-   * judged on the metric alone under noise threshold {@code threshold}, with the bisect's looks
-   * as its sequential design.
+   * The experiment of one step: kernel {@code good} as baseline against kernel {@code probe},
+   * judged on the metric alone under {@code step}'s noise threshold and looks (its sequential
+   * design; the last look is the pair budget), e.g. {@link Bisection.Result#stepPolicy}.
    */
-  public ExperimentSpec probeSpec(int good, int probe, double threshold) {
+  public ExperimentSpec probeSpec(int good, int probe, Policy step) {
     ArmSpec shape = template.arms().get(0);
     PolicySpec p = template.policy();
-    PolicySpec policy = new PolicySpec(threshold, alpha, looks.get(looks.size() - 1), p.seed(),
-        p.bootTimeoutS(), List.of(metric), looks, p.classBy(), p.warmupBoot(), p.futilityEffect(),
+    List<Integer> stepLooks = step.looks();
+    PolicySpec policy = new PolicySpec(step.noiseThreshold(), alpha, stepLooks.get(stepLooks.size() - 1), p.seed(),
+        p.bootTimeoutS(), List.of(metric), stepLooks, p.classBy(), p.warmupBoot(), p.futilityEffect(),
         p.futilityBeta());
     BenchmarkSpec b = template.benchmark();
     return new ExperimentSpec("bisect-" + good + "-vs-" + probe,

@@ -4,9 +4,10 @@ import dev.abfleet.stats.Policy;
 import java.util.List;
 
 /**
- * Runs one step of a bisect (the endpoints, or a probe) as ONE experiment with the bisect's sequential looks: the
- * controller stops it at the first look where the metric is decided (alpha spent over the
- * looks, O'Brien-Fleming), or at the last look.
+ * Runs one step of a bisect (the endpoints, or a probe) as ONE experiment. A probe has the bisect's
+ * sequential looks: the controller stops it at the first look where the metric is decided (alpha
+ * spent over the looks, O'Brien-Fleming), or at the last look. The endpoints' experiment has only
+ * the last look ({@link Bisection#endpointsPolicy}): it runs the full budget to measure R.
  */
 @FunctionalInterface
 public interface ProbeRunner {

@@ -102,8 +102,12 @@ class BisectEntityTest {
         .containsExactly("b1-0-vs-15", "b1-0-vs-7", "b1-0-vs-3", "b1-0-vs-5", "b1-0-vs-4");
     assertThat(submissions).containsOnlyKeys("b1-0-vs-15", "b1-0-vs-7", "b1-0-vs-3", "b1-0-vs-5", "b1-0-vs-4")
         .allSatisfy((id, n) -> assertThat(n).isOne());
-    // The endpoints' experiment runs under the bisect's threshold; each probe under f*|R| (0.5 x 30%).
-    assertThat(specs.get("b1-0-vs-15").policy().noiseThreshold()).isEqualTo(0.02);
+    // The endpoints' experiment runs under the bisect's threshold to its last look only (R is measured on the
+    // full budget); each probe under f*|R| (0.5 x 30%) with the bisect's sequential looks.
+    ExperimentSpec endpoints = specs.get("b1-0-vs-15");
+    assertThat(endpoints.policy().noiseThreshold()).isEqualTo(0.02);
+    assertThat(endpoints.policy().looks()).containsExactly(20);
+    assertThat(endpoints.policy().pairs()).isEqualTo(20);
     ExperimentSpec probe = specs.get("b1-0-vs-5");
     assertThat(probe.armOrder()).containsExactly("good-0", "probe-5");
     assertThat(probe.baseline().kernel().sha256()).isEqualTo("%064x".formatted(1));
@@ -111,7 +115,8 @@ class BisectEntityTest {
     assertThat(probe.policy().looks()).containsExactly(10, 15, 20);
     assertThat(probe.policy().gatingMetrics()).containsExactly("seq_read");
     assertThat(done.search().endpointChange()).isEqualTo(-0.3);
-    assertThat(done.search().steps().get(0).result().note()).isEqualTo("regressed at look 1 of 3 (10 pairs)");
+    assertThat(done.search().steps().get(0).result().note()).isEqualTo("regressed at look 1 of 1 (20 pairs)");
+    assertThat(done.search().steps().get(1).result().pairs()).isEqualTo(10);
     assertThat(done.search().steps().get(2).result().rule())
         .isEqualTo("good: worse end -1.0% rules out 0.5 x endpoints' -30.0% = -15.0%");
   }
@@ -151,7 +156,7 @@ class BisectEntityTest {
     BisectState done = startAndAwait(request(16));
     assertThat(done.status()).isEqualTo(BisectState.Status.FAILED);
     assertThat(done.message()).startsWith("the endpoints show no regression of seq_read to bisect (endpoints: no"
-        + " regression shown (-5.0% [-15.0%, +5.0%] does not rule out no change), 10 pairs)");
+        + " regression shown (-5.0% [-15.0%, +5.0%] does not rule out no change), 20 pairs)");
     assertThat(submissions).containsOnlyKeys("b1-0-vs-15");
   }
 
@@ -257,7 +262,9 @@ class BisectEntityTest {
         Comparison c = new Comparison("seq_read", "MB/s", Direction.HIGHER, true, 10, 100, 100 * (1 + change),
             change, change - width, change + width, 0.01, 0.01, v, List.of(), List.of());
         Assessment a = new Assessment(true, 10, List.of(new Row("probe-" + probe, c, 0)), Map.of(), Map.of(), v.wire());
-        yield new ExperimentView(id, spec, "completed", 10, 20, 1, a, List.of(), "", 0, 0, 0);
+        // Stopped at its first look, as a decided experiment is: the endpoints' has only one.
+        int pairs = spec.policy().looks().get(0);
+        yield new ExperimentView(id, spec, "completed", pairs, 20, 1, a, List.of(), "", 0, 0, 0);
       }
     };
   }

@@ -33,6 +33,7 @@ class BisectionTest {
     int experiments;
     int pairs;
     final List<Double> thresholds = new ArrayList<>();
+    final List<List<Integer>> looks = new ArrayList<>();
 
     FakeFleet(int firstBad, double regression, double sd, long seed) {
       this.firstBad = firstBad;
@@ -49,6 +50,7 @@ class BisectionTest {
     public Finished run(int good, int candidate, Policy policy) {
       experiments++;
       thresholds.add(policy.noiseThreshold());
+      looks.add(policy.looks());
       int n = policy.looks().get(policy.looks().size() - 1);
       double[] a = new double[n];
       double[] b = new double[n];
@@ -101,6 +103,21 @@ class BisectionTest {
     assertThat(fleet.thresholds.get(0)).isEqualTo(0.02);
     assertThat(fleet.thresholds.subList(1, fleet.thresholds.size()))
         .allSatisfy(t -> assertThat(t).isCloseTo(0.5 * Math.abs(r.endpointChange()), org.assertj.core.data.Offset.offset(1e-12)));
+  }
+
+  @Test
+  void endpointsRunToTheLastLookWhileProbesKeepTheSequentialLooks() {
+    // A clear regression that would stop at the first look: the endpoints' experiment still
+    // takes the full budget, so R (and the line f·R) comes from all of it.
+    FakeFleet fleet = new FakeFleet(3, -0.30, 0.005, 1);
+    Bisection.Result r = Bisection.search(16, 0, fleet, POLICY);
+    assertThat(r.found()).isTrue();
+    assertThat(fleet.looks.get(0)).containsExactly(20);
+    assertThat(r.steps().get(0).result().pairs()).isEqualTo(20);
+    assertThat(r.steps().get(0).result().note()).isEqualTo("regressed at look 1 of 1 (20 pairs)");
+    assertThat(fleet.looks.subList(1, fleet.looks.size())).allSatisfy(l -> assertThat(l).containsExactly(10, 15, 20));
+    assertThat(r.steps().subList(1, r.steps().size())).allSatisfy(s -> assertThat(s.result().pairs()).isEqualTo(10));
+    assertThat(Bisection.endpointsPolicy(POLICY)).isEqualTo(new Policy(0.02, 0.05, List.of(20)));
   }
 
   @Test
