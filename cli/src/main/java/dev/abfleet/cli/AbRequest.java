@@ -109,10 +109,14 @@ record AbRequest(
         policy.futilityBeta(), looks != null || (pairs == null && !config.policy().looks().isEmpty())));
   }
 
-  /** An A/A run (every arm the same kernel, arguments and guest options) measures noise; it decides nothing. */
+  /**
+   * An A/A run (every arm the same kernel, or the same build of one, arguments and guest options)
+   * measures noise, or soaks a kernel; it decides nothing.
+   */
   private static boolean aa(List<AbArm> arms) {
     AbArm first = arms.get(0);
-    return arms.stream().allMatch(a -> a.kernel() != null && a.kernel().equals(first.kernel())
+    return arms.stream().allMatch(a -> (a.kernel() != null || a.build() != null)
+        && java.util.Objects.equals(a.kernel(), first.kernel()) && java.util.Objects.equals(a.build(), first.build())
         && a.cmdlineExtra().equals(first.cmdlineExtra()) && a.modules().equals(first.modules())
         && a.volumeOptions().equals(first.volumeOptions()));
   }

@@ -10,6 +10,7 @@ import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -126,5 +127,26 @@ class SoakCommandTest {
 
     assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(err.toString()).contains("--format html: expected text or json");
+  }
+
+  /** A soak pairs a kernel with itself: it decides nothing, so two boots are no undecidable design. */
+  @Test
+  void twoBootsOfAKernelBuiltFromSourceAreNotRefusedAsAnUndecidableDesign() throws IOException {
+    Path tarball = Files.writeString(dir.resolve("linux-6.1.tar.xz"), "not read before a build");
+    Files.writeString(dir.resolve("warn.patch"), "--- a/x\n+++ b/x\n");
+    Path spec = Files.writeString(dir.resolve("soak.yaml"), String.join("\n",
+        "benchmark: fuse-metadata",
+        "arms:",
+        "  - {name: stock, role: baseline, build: {source: " + tarball + ", config: abfleet-minimal}}",
+        "  - {name: warns, role: candidate, build: {source: " + tarball + ", patches: [warn.patch],"
+            + " config: abfleet-minimal}}",
+        ""));
+    SoakCommand soak = new SoakCommand();
+    new picocli.CommandLine(soak).parseArgs("--spec", spec.toString(), "--arm", "warns", "--boots", "2");
+
+    AbRequest request = soak.request();
+
+    assertThat(request.pairs()).isEqualTo(1);
+    assertThat(request.arms()).hasSize(2);
   }
 }
