@@ -1,16 +1,20 @@
 package dev.abfleet.cli.gitbisect;
 
+import dev.abfleet.controller.bisect.ProbeRule;
+
 /**
  * Which end of the range a probe resembles, judged on the bisected metric against the good
  * endpoint's kernel. Changes are direction-aware: negative = worse, whatever the unit.
  *
  * <ul>
- *   <li>BAD: the probe's interval rules out no change on the worse side (its better end is
- *       still worse than the good kernel).
  *   <li>GOOD: the interval rules out {@value #RULED_OUT_FRACTION} of the regression measured
- *       between the endpoints (its worse end is better than that fraction of it).
+ *       between the endpoints (its worse end is better than that fraction of it), even if it also
+ *       rules out no change (a smaller change of its own, nearer the good end).
+ *   <li>BAD: otherwise, when the probe's interval rules out no change on the worse side (its better
+ *       end is still worse than the good kernel).
  *   <li>AMBIGUOUS: neither; the search stops there and reports the open range.
  * </ul>
+ * The same rule as the controller's bisect ({@link ProbeRule#classify}), at its default fraction.
  *
  * A BAD probe whose estimate is nearer the good end ({@link #doubtful}) is measured again with
  * twice the pairs, and the second measurement decides.
@@ -25,7 +29,7 @@ public enum ProbeClass {
   GOOD, BAD, AMBIGUOUS;
 
   /** The fraction of the endpoint regression a good probe's interval must rule out. */
-  public static final double RULED_OUT_FRACTION = 0.5;
+  public static final double RULED_OUT_FRACTION = ProbeRule.DEFAULT_FRACTION;
 
   /**
    * @param worseLow  the interval's worse end, as a direction-aware log-free relative change (negative = worse)
@@ -33,16 +37,11 @@ public enum ProbeClass {
    * @param endpoint  the regression between the endpoints, direction-aware (negative)
    */
   public static ProbeClass of(double worseLow, double worseHigh, double endpoint) {
-    if (Double.isNaN(worseLow) || Double.isNaN(worseHigh)) {
-      return AMBIGUOUS;
-    }
-    if (worseHigh < 0) {
-      return BAD;
-    }
-    if (endpoint < 0 && worseLow > RULED_OUT_FRACTION * endpoint) {
-      return GOOD;
-    }
-    return AMBIGUOUS;
+    return switch (ProbeRule.classify(worseLow, worseHigh, endpoint, RULED_OUT_FRACTION)) {
+      case GOOD -> GOOD;
+      case BAD -> BAD;
+      case INCONCLUSIVE -> AMBIGUOUS;
+    };
   }
 
   /**

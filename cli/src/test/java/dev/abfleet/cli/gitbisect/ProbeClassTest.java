@@ -19,6 +19,14 @@ class ProbeClassTest {
   }
 
   @Test
+  void aSmallRegressionOfItsOwnNearerTheGoodEndIsGoodAsOnTheControllersBisect() {
+    // -5% [-9%, -1%] against -55%: it rules out no change, and it rules out half the regression.
+    assertThat(ProbeClass.of(-0.09, -0.01, -0.55)).isEqualTo(ProbeClass.GOOD);
+    assertThat(dev.abfleet.controller.bisect.ProbeRule.classify(-0.09, -0.01, -0.55, 0.5))
+        .isEqualTo(dev.abfleet.controller.bisect.Outcome.GOOD);
+  }
+
+  @Test
   void aProbeBetweenTheEndsIsAmbiguous() {
     assertThat(ProbeClass.of(-0.35, 0.02, -0.55)).isEqualTo(ProbeClass.AMBIGUOUS);
   }

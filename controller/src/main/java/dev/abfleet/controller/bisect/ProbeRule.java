@@ -65,32 +65,42 @@ public final class ProbeRule {
    */
   public static ProbeResult probe(ProbeRunner.Finished f, Policy policy, double endpointChange, double fraction) {
     boolean higher = !"lower".equals(f.better());
-    boolean finite = Double.isFinite(f.ciLow()) && Double.isFinite(f.ciHigh());
     double line = fraction * endpointChange;
     double worseEnd = higher ? f.ciLow() : f.ciHigh();
     double betterEnd = higher ? f.ciHigh() : f.ciLow();
-    boolean good = finite && (higher ? worseEnd > line : worseEnd < line);
-    boolean bad = finite && (higher ? betterEnd < 0 : betterEnd > 0);
+    // Direction-aware (negative = worse): a lower-is-better metric's rise is a fall here.
+    double sign = higher ? 1 : -1;
+    Outcome o = classify(sign * worseEnd, sign * betterEnd, sign * endpointChange, fraction);
+    boolean alsoBad = o == Outcome.GOOD && sign * betterEnd < 0;
     String of = fmt(fraction) + " x endpoints' " + pct(endpointChange) + " = " + pct(line);
-    Outcome o;
-    String rule;
-    if (!finite) {
-      o = Outcome.INCONCLUSIVE;
-      rule = "inconclusive: no interval for the change";
-    } else if (good) {
-      o = Outcome.GOOD;
-      rule = "good: worse end " + pct(worseEnd) + " rules out " + of
-          + (bad ? " (it also rules out no change: a smaller change of its own)" : "");
-    } else if (bad) {
-      o = Outcome.BAD;
-      rule = "bad: better end " + pct(betterEnd) + " rules out no change";
-    } else {
-      o = Outcome.INCONCLUSIVE;
-      rule = "inconclusive: worse end " + pct(worseEnd) + " does not rule out " + of + ", better end "
-          + pct(betterEnd) + " does not rule out no change";
-    }
+    String rule = switch (o) {
+      case GOOD -> "good: worse end " + pct(worseEnd) + " rules out " + of
+          + (alsoBad ? " (it also rules out no change: a smaller change of its own)" : "");
+      case BAD -> "bad: better end " + pct(betterEnd) + " rules out no change";
+      case INCONCLUSIVE -> Double.isFinite(worseEnd) && Double.isFinite(betterEnd)
+          ? "inconclusive: worse end " + pct(worseEnd) + " does not rule out " + of + ", better end "
+              + pct(betterEnd) + " does not rule out no change"
+          : "inconclusive: no interval for the change";
+    };
     return new ProbeResult(o, f.experimentId(), f.pairs(), f.boots(), f.change(), f.ciLow(), f.ciHigh(),
         note(f, policy), rule);
+  }
+
+  /**
+   * The rule on a direction-aware interval [worseEnd, betterEnd] of the probe's change (negative
+   * = worse, whatever the metric's unit) and the endpoints' regression R (direction-aware, so
+   * negative): GOOD when the worse end is better than f·R, else BAD when the better end is worse
+   * than 0, else INCONCLUSIVE; INCONCLUSIVE too for a missing (non-finite) interval or an R that
+   * is not a regression. Every bisect, on the controller or over a git range, classifies with this.
+   */
+  public static Outcome classify(double worseEnd, double betterEnd, double endpointRegression, double fraction) {
+    if (!Double.isFinite(worseEnd) || !Double.isFinite(betterEnd)) {
+      return Outcome.INCONCLUSIVE;
+    }
+    if (endpointRegression < 0 && worseEnd > fraction * endpointRegression) {
+      return Outcome.GOOD;
+    }
+    return betterEnd < 0 ? Outcome.BAD : Outcome.INCONCLUSIVE;
   }
 
   /**
