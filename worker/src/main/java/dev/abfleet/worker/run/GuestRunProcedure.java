@@ -44,9 +44,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One boot of the built-in harness or a workload ({@link WorkloadRun}): stage the kernel (and
- * initramfs) by hash before the measured window, boot a fresh VM, read the dedicated results
- * channel, classify. The console and results logs of every boot stay in
+ * One boot of the built-in harness or a workload ({@link WorkloadRun}) in three stages:
+ * {@code stage} checks the run and stages the kernel (and initramfs) by hash before the measured
+ * window, {@code boot} boots a fresh VM, {@code judge} reads the dedicated results channel,
+ * classifies and makes the {@link RunReport}. The console and results logs of every boot stay in
  * {@code runs/<host>/<run>-e<epoch>/}. A boot whose
  * console or results passed its {@link dev.abfleet.worker.vm.GuestOutputCaps cap} is a HARNESS
  * failure: its results are not used.
