@@ -94,11 +94,11 @@ public final class GuestRunProcedure implements RunProcedure {
   private sealed interface Staged {
     /**
      * @param plan the host volume; null = the benchmark runs on the guest's tmpfs
-     * @param modules what {@link #selectModules} chose (always Ready here)
+     * @param modules the modules {@link #selectModules} chose
      * @param workDir where the boot's console and results logs go
      */
     record Ready(VmDriver driver, VolumePlan plan, ConsoleScan consoleScan, String guestArch, Path kernel, Path initrd,
-        GuestModules.Selection modules, Path workDir) implements Staged {}
+        GuestModules.Selection.Ready modules, Path workDir) implements Staged {}
 
     record Refused(RunReport.Failed report) implements Staged {}
   }
@@ -157,6 +157,7 @@ public final class GuestRunProcedure implements RunProcedure {
     }
   }
 
+  /** The staging proper, timed from {@code stageStart}; what it cannot do as configured is a CONFIG failure. */
   private Staged stageArtifacts(BlockAssignment block, RunAssignment run, VmDriver driver, VolumePlan plan,
       ConsoleScan consoleScan, RunTelemetry.Builder telemetry, long stageStart)
       throws IOException, GuestImageException, InterruptedException {
@@ -173,8 +174,8 @@ public final class GuestRunProcedure implements RunProcedure {
     }
     // Layers appended after the guest image and its modules, in this order (e.g. a workload's files).
     List<Path> extraLayers = WorkloadRun.layers(cache, settings.home(), run.getBenchmark());
-    GuestInitrd.Outcome image = initrds.prepare(run, guestArch,
-        ((GuestModules.Selection.Ready) modules).modules(), extraLayers);
+    GuestModules.Selection.Ready ready = (GuestModules.Selection.Ready) modules;
+    GuestInitrd.Outcome image = initrds.prepare(run, guestArch, ready.modules(), extraLayers);
     if (image instanceof GuestInitrd.Outcome.Refused r) {
       return configRefused(run, telemetry, stageStart, r.message());
     }
@@ -182,7 +183,7 @@ public final class GuestRunProcedure implements RunProcedure {
     telemetry.setGuestImageSha256(initrd.guestImageSha256());
     Path workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
     telemetry.setStageMs(millisSince(stageStart));
-    return new Staged.Ready(driver, plan, consoleScan, guestArch, kernel, initrd.initrd(), modules, workDir);
+    return new Staged.Ready(driver, plan, consoleScan, guestArch, kernel, initrd.initrd(), ready, workDir);
   }
 
   /** Boots the staged run and records how the VM ran; its console log goes to the controller when there is one. */
