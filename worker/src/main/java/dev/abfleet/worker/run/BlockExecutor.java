@@ -145,12 +145,12 @@ public final class BlockExecutor implements AutoCloseable {
                 .setLeaseEpoch(block.getLeaseEpoch()))
             .build());
         long startedAt = clock.getAsLong();
-        WorkerMessage report = procedure.execute(block, run);
+        RunReport report = procedure.execute(block, run);
         if (Thread.currentThread().isInterrupted()) {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
           break;
         }
-        out.accept(stamped(report, startedAt, clock.getAsLong()));
+        out.accept(RunReports.toWire(block, run, stamped(report, startedAt, clock.getAsLong())));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
@@ -167,27 +167,15 @@ public final class BlockExecutor implements AutoCloseable {
   }
 
   /** The report with the run's start and end wall times, unless the procedure set them. */
-  static WorkerMessage stamped(WorkerMessage report, long startedAt, long endedAt) {
-    if (report.hasRunResult()) {
-      var r = report.getRunResult().toBuilder();
-      stamp(r.getTelemetryBuilder(), startedAt, endedAt);
-      return report.toBuilder().setRunResult(r).build();
-    }
-    if (report.hasRunFailure()) {
-      var f = report.getRunFailure().toBuilder();
-      stamp(f.getTelemetryBuilder(), startedAt, endedAt);
-      return report.toBuilder().setRunFailure(f).build();
-    }
-    return report;
-  }
-
-  private static void stamp(RunTelemetry.Builder t, long startedAt, long endedAt) {
+  static RunReport stamped(RunReport report, long startedAt, long endedAt) {
+    RunTelemetry.Builder t = report.telemetry().toBuilder();
     if (t.getStartedAtMs() == 0) {
       t.setStartedAtMs(startedAt);
     }
     if (t.getEndedAtMs() == 0) {
       t.setEndedAtMs(endedAt);
     }
+    return report.withTelemetry(t.build());
   }
 
   @Override

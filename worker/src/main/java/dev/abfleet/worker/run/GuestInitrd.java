@@ -44,7 +44,15 @@ final class GuestInitrd {
    * The guest architecture of a boot, or (arch null) why the run cannot boot: one line, a
    * CONFIG failure.
    */
-  record Arch(String arch, String problem) {}
+  record Arch(String arch, Optional<String> problem) {
+    static Arch of(String arch) {
+      return new Arch(arch, Optional.empty());
+    }
+
+    static Arch refused(String problem) {
+      return new Arch(null, Optional.of(problem));
+    }
+  }
 
   private final ArtifactCache cache;
   private final Path home;
@@ -71,17 +79,17 @@ final class GuestInitrd {
   static Arch guestArch(RunAssignment run, String kernelArch, String hostArch) {
     String wanted = run.getBoot().getArch();
     if (wanted.isEmpty()) {
-      return new Arch(kernelArch != null ? kernelArch : hostArch, null);
+      return Arch.of(kernelArch != null ? kernelArch : hostArch);
     }
     if (GuestArch.fromWire(wanted).isEmpty()) {
-      return new Arch(null, "run " + run.getRunId() + " asks for unknown guest arch '" + wanted
+      return Arch.refused("run " + run.getRunId() + " asks for unknown guest arch '" + wanted
           + "'; expected x86_64 or aarch64");
     }
     if (kernelArch != null && !kernelArch.equals(wanted)) {
-      return new Arch(null, "run " + run.getRunId() + " is for " + wanted + " but its kernel " + run.getBoot().getKernel().getUri()
+      return Arch.refused("run " + run.getRunId() + " is for " + wanted + " but its kernel " + run.getBoot().getKernel().getUri()
           + " is an " + kernelArch + " image; give the arm a kernel built for " + wanted);
     }
-    return new Arch(wanted, null);
+    return Arch.of(wanted);
   }
 
   /**

@@ -6,14 +6,9 @@ import dev.abfleet.model.Harnesses;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
-import dev.abfleet.proto.fleet.v1.MetricSample;
-import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.RunFailure;
-import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
-import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.CacheFiles;
@@ -21,12 +16,11 @@ import dev.abfleet.worker.artifact.ConsoleLogs;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
 import dev.abfleet.worker.artifact.KernelImage;
 import dev.abfleet.worker.guest.ConsoleScan;
-import dev.abfleet.worker.guest.GuestCounters;
 import dev.abfleet.worker.guest.GuestImage;
 import dev.abfleet.worker.guest.GuestImageException;
 import dev.abfleet.worker.guest.GuestProtocol;
-import dev.abfleet.worker.guest.GuestSample;
 import dev.abfleet.worker.guest.HarnessParams;
+import dev.abfleet.worker.guest.ParseError;
 import dev.abfleet.worker.guest.ParsedRun;
 import dev.abfleet.worker.guest.SetupError;
 import dev.abfleet.worker.modules.GuestModules;
@@ -50,9 +44,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One boot of the built-in harness or a workload ({@link WorkloadRun}): stage the kernel (and
- * initramfs) by hash before the measured window, boot a fresh VM, read the dedicated results
- * channel, classify. The console and results logs of every boot stay in
+ * One boot of the built-in harness or a workload ({@link WorkloadRun}) in three stages:
+ * {@code stage} checks the run and stages the kernel (and initramfs) by hash before the measured
+ * window, {@code boot} boots a fresh VM, {@code judge} reads the dedicated results channel,
+ * classifies and makes the {@link RunReport}. The console and results logs of every boot stay in
  * {@code runs/<host>/<run>-e<epoch>/}. A boot whose
  * console or results passed its {@link dev.abfleet.worker.vm.GuestOutputCaps cap} is a HARNESS
  * failure: its results are not used.
@@ -95,107 +90,109 @@ public final class GuestRunProcedure implements RunProcedure {
     this.initrds = new GuestInitrd(cache, settings.home(), settings.buildsImages(), images);
   }
 
+  /** What staging gave: all the boot needs, or why the run cannot boot. */
+  private sealed interface Staged {
+    /**
+     * @param plan the host volume; null = the benchmark runs on the guest's tmpfs
+     * @param modules the modules {@link #selectModules} chose
+     * @param workDir where the boot's console and results logs go
+     */
+    record Ready(VmDriver driver, VolumePlan plan, ConsoleScan consoleScan, String guestArch, Path kernel, Path initrd,
+        GuestModules.Selection.Ready modules, Path workDir) implements Staged {}
+
+    record Refused(RunReport.Failed report) implements Staged {}
+  }
+
   @Override
-  public WorkerMessage execute(BlockAssignment block, RunAssignment run) throws InterruptedException {
+  public RunReport execute(BlockAssignment block, RunAssignment run) throws InterruptedException {
     RunTelemetry.Builder telemetry = RunTelemetry.newBuilder()
         .setHostId(settings.hostId())
         .setHypervisor(run.getHypervisor().isEmpty() ? "qemu" : run.getHypervisor());
+    Staged staged = stage(block, run, telemetry);
+    if (staged instanceof Staged.Refused refused) {
+      return refused.report();
+    }
+    Staged.Ready ready = (Staged.Ready) staged;
+    log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
+    BootOutcome outcome = boot(block, run, ready, telemetry);
+    return judge(run, ready, outcome, telemetry);
+  }
+
+  /**
+   * Checks the run can boot here as configured, then stages its kernel, guest image, modules and
+   * layers by hash (timed: RunTelemetry.stage_ms) and makes its work directory.
+   */
+  private Staged stage(BlockAssignment block, RunAssignment run, RunTelemetry.Builder telemetry)
+      throws InterruptedException {
     VmDriver driver = drivers.get(telemetry.getHypervisor());
     if (driver == null || driver.accelerators().isEmpty()) {
-      return failure(block, run, telemetry, FailureKind.INFRA,
-          "hypervisor '" + telemetry.getHypervisor() + "' is not usable on host " + settings.hostId(), "");
+      return refused(telemetry, FailureKind.INFRA,
+          "hypervisor '" + telemetry.getHypervisor() + "' is not usable on host " + settings.hostId());
     }
     VolumePlan.Decision volume = VolumePlan.decide(run.getBenchmark().getVolume(),
         run.getBoot().getVolumeTransport().isEmpty() ? run.getBenchmark().getTransport() : run.getBoot().getVolumeTransport(),
         driver.volumeTransports(), run.getBoot().getVolumeOptions(), run.getBoot().getVolumeCache(), telemetry.getHypervisor(),
         settings.hostId());
-    if (volume.failed()) {
-      return failure(block, run, telemetry, volume.kind(), volume.problem(), "");
+    if (volume.problem().isPresent()) {
+      return refused(telemetry, volume.kind(), volume.problem().get());
     }
     VolumePlan plan = volume.plan();
     if (plan != null) {
       telemetry.setVolumeTransport(plan.transport().wire()).setVolumeOptions(plan.options());
     }
-    Optional<String> workloadConfig = WorkloadRun.configProblem(run.getBenchmark());
-    if (workloadConfig.isPresent()) {
-      return failure(block, run, telemetry, FailureKind.CONFIG, workloadConfig.get(), "");
-    }
-    Optional<String> badPattern = ConsoleScan.problem(run.getConsolePatternsList());
-    if (badPattern.isPresent()) {
-      return failure(block, run, telemetry, FailureKind.CONFIG, badPattern.get(), "");
+    Optional<String> configProblem = WorkloadRun.configProblem(run.getBenchmark())
+        .or(() -> ConsoleScan.problem(run.getConsolePatternsList()));
+    if (configProblem.isPresent()) {
+      return refused(telemetry, FailureKind.CONFIG, configProblem.get());
     }
     ConsoleScan consoleScan = ConsoleScan.of(run.getConsolePatternsList());
     long stageStart = System.nanoTime();
     cache.beginRun();
-    Path kernel;
-    Path initrd;
-    Path workDir;
-    GuestModules.Selection modules;
-    String guestArch;
     try {
-      kernel = cache.stage(run.getBoot().getKernel().getSha256(), run.getBoot().getKernel().getUri());
-      GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), Arch.host());
-      if (arch.problem() != null) {
-        return configFailure(block, run, telemetry, stageStart, arch.problem());
-      }
-      guestArch = arch.arch();
-      telemetry.setGuestArch(guestArch);
-      modules = selectModules(run, plan, kernel, driver.guestModules(guestArch));
-      if (modules instanceof GuestModules.Selection.Unavailable u) {
-        return configFailure(block, run, telemetry, stageStart, u.message());
-      }
-      // Layers appended after the guest image and its modules, in this order (e.g. a workload's files).
-      List<Path> extraLayers = WorkloadRun.layers(cache, settings.home(), run.getBenchmark());
-      GuestInitrd.Outcome image = initrds.prepare(run, guestArch,
-          ((GuestModules.Selection.Ready) modules).modules(), extraLayers);
-      if (image instanceof GuestInitrd.Outcome.Refused r) {
-        return configFailure(block, run, telemetry, stageStart, r.message());
-      }
-      initrd = ((GuestInitrd.Outcome.Ready) image).initrd();
-      telemetry.setGuestImageSha256(((GuestInitrd.Outcome.Ready) image).guestImageSha256());
-      workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
+      return stageArtifacts(block, run, driver, plan, consoleScan, telemetry, stageStart);
     } catch (IOException | RuntimeException | GuestImageException e) {
       telemetry.setStageMs(millisSince(stageStart));
-      var c = RunClassifier.classify(new BootFacts(String.valueOf(e.getMessage()), null, null, false, -1, false, false,
-          List.of(), List.of()));
-      return failure(block, run, telemetry, c.kind(), c.message(), "");
+      var c = RunClassifier.classify(BootFacts.stagingFailed(String.valueOf(e.getMessage())));
+      return refused(telemetry, c.kind(), c.message());
     }
-    telemetry.setStageMs(millisSince(stageStart));
+  }
 
-    HarnessParams params = harnessParams(run);
-    VolumeShare share = null;
-    if (plan != null) {
-      params = params.withVolume(plan.guestVolume());
-      share = new VolumeShare(plan.transport(),
-          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG,
-          plan.cache());
+  /** The staging proper, timed from {@code stageStart}; what it cannot do as configured is a CONFIG failure. */
+  private Staged stageArtifacts(BlockAssignment block, RunAssignment run, VmDriver driver, VolumePlan plan,
+      ConsoleScan consoleScan, RunTelemetry.Builder telemetry, long stageStart)
+      throws IOException, GuestImageException, InterruptedException {
+    Path kernel = cache.stage(run.getBoot().getKernel().getSha256(), run.getBoot().getKernel().getUri());
+    GuestInitrd.Arch arch = GuestInitrd.guestArch(run, KernelImage.inspect(kernel).arch(), Arch.host());
+    if (arch.problem().isPresent()) {
+      return configRefused(run, telemetry, stageStart, arch.problem().get());
     }
-    BootRequest request = new BootRequest(
-        run.getRunId(),
-        guestArch,
-        kernel,
-        initrd,
-        run.getBoot().getCmdlineExtra(),
-        kernelArgs(params),
-        Math.max(1, run.getBoot().getShape().getVcpus()),
-        run.getBoot().getShape().getMemoryMib() == 0 ? 512 : run.getBoot().getShape().getMemoryMib(),
-        WorkloadRun.vmTimeout(Duration.ofSeconds(run.getTimeoutS() == 0
-            ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()), run.getBenchmark()),
-        workDir,
-        share,
-        run.getBoot().getShape().getPinVcpus());
-    log.info("run {} ({}, pair {} order {}): booting", run.getRunId(), run.getArm(), block.getPairIndex(), run.getOrderInPair());
-    BootOutcome outcome = boot(driver, request);
+    String guestArch = arch.arch();
+    telemetry.setGuestArch(guestArch);
+    GuestModules.Selection modules = selectModules(run, plan, kernel, driver.guestModules(guestArch));
+    if (modules instanceof GuestModules.Selection.Unavailable u) {
+      return configRefused(run, telemetry, stageStart, u.message());
+    }
+    // Layers appended after the guest image and its modules, in this order (e.g. a workload's files).
+    List<Path> extraLayers = WorkloadRun.layers(cache, settings.home(), run.getBenchmark());
+    GuestModules.Selection.Ready ready = (GuestModules.Selection.Ready) modules;
+    GuestInitrd.Outcome image = initrds.prepare(run, guestArch, ready.modules(), extraLayers);
+    if (image instanceof GuestInitrd.Outcome.Refused r) {
+      return configRefused(run, telemetry, stageStart, r.message());
+    }
+    GuestInitrd.Outcome.Ready initrd = (GuestInitrd.Outcome.Ready) image;
+    telemetry.setGuestImageSha256(initrd.guestImageSha256());
+    Path workDir = Files.createDirectories(settings.runsDir().resolve(run.getRunId() + "-e" + block.getLeaseEpoch()));
+    telemetry.setStageMs(millisSince(stageStart));
+    return new Staged.Ready(driver, plan, consoleScan, guestArch, kernel, initrd.initrd(), ready, workDir);
+  }
+
+  /** Boots the staged run and records how the VM ran; its console log goes to the controller when there is one. */
+  private BootOutcome boot(BlockAssignment block, RunAssignment run, Staged.Ready ready, RunTelemetry.Builder telemetry)
+      throws InterruptedException {
+    BootOutcome outcome = bootOnFreshVolume(ready.driver(), bootRequest(block, run, ready));
     if (consoleLogs != null) {
       telemetry.setConsoleLogSha256(consoleLogs.upload(outcome.consoleLog()));
     }
-    ConsoleScan.Findings findings = scanConsole(consoleScan, outcome.consoleLog());
-    telemetry.setConsoleFindings(findings.count()).addAllConsoleLines(findings.lines());
-    if (findings.count() > 0) {
-      log.warn("run {}: {} console line(s) matched, first: {}", run.getRunId(), findings.count(), findings.lines().get(0));
-    }
-    ResultsHead results = ResultsHead.read(outcome.resultsLog());
-    ParsedRun parsed = GuestProtocol.parse(results.bytes());
     telemetry.setAccelerator(nullToEmpty(outcome.accelerator()))
         .setRunMs(outcome.wall().toMillis())
         .setExitCode(outcome.exitCode())
@@ -206,81 +203,97 @@ public final class GuestRunProcedure implements RunProcedure {
           .setVolumeDaemonCpuMs(outcome.volumeDaemon().cpuMs())
           .setVolumeDaemonThreads(outcome.volumeDaemon().threads());
     }
+    return outcome;
+  }
+
+  private BootRequest bootRequest(BlockAssignment block, RunAssignment run, Staged.Ready ready) {
+    HarnessParams params = harnessParams(run);
+    VolumeShare share = null;
+    if (ready.plan() != null) {
+      params = params.withVolume(ready.plan().guestVolume());
+      share = new VolumeShare(ready.plan().transport(),
+          settings.home().resolve("volumes").resolve(run.getRunId() + "-e" + block.getLeaseEpoch()), VolumeTransport.TAG,
+          ready.plan().cache());
+    }
+    return new BootRequest(
+        run.getRunId(),
+        ready.guestArch(),
+        ready.kernel(),
+        ready.initrd(),
+        run.getBoot().getCmdlineExtra(),
+        kernelArgs(params),
+        Math.max(1, run.getBoot().getShape().getVcpus()),
+        run.getBoot().getShape().getMemoryMib() == 0 ? 512 : run.getBoot().getShape().getMemoryMib(),
+        WorkloadRun.vmTimeout(Duration.ofSeconds(run.getTimeoutS() == 0
+            ? ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE : run.getTimeoutS()), run.getBenchmark()),
+        ready.workDir(),
+        share,
+        run.getBoot().getShape().getPinVcpus());
+  }
+
+  /** Reads what the guest reported (console findings, results), classifies the boot and makes its report. */
+  private RunReport judge(RunAssignment run, Staged.Ready ready, BootOutcome outcome, RunTelemetry.Builder telemetry) {
+    ConsoleScan.Findings findings = scanConsole(ready.consoleScan(), outcome.consoleLog());
+    telemetry.setConsoleFindings(findings.count()).addAllConsoleLines(findings.lines());
+    if (findings.count() > 0) {
+      log.warn("run {}: {} console line(s) matched, first: {}", run.getRunId(), findings.count(), findings.lines().get(0));
+    }
+    ResultsHead results = ResultsHead.read(outcome.resultsLog());
+    ParsedRun parsed = GuestProtocol.parse(results.bytes());
     parsed.start().ifPresent(s -> {
       telemetry.setKernelRelease(s.kernelRelease());
       s.uptimeMs().ifPresent(telemetry::setBootMs);
     });
-
-    String overCap = outcome.overCap() != null ? outcome.overCap() : results.overCap();
-    if (overCap != null) {
-      overCap += "; first " + FirstBytes.QUOTED + " bytes: " + FirstBytes.of(overCapFile(outcome, overCap));
-    }
+    Optional<String> overCap = overCap(outcome, results);
     WorkloadRun.Outcome workload = WorkloadRun.read(run.getBenchmark(), parsed, overCap);
-    List<String> missing = new ArrayList<>();
-    Set<String> measured = workload != null ? workload.measuredMetrics() : parsed.measuredMetrics();
-    for (String m : requestedMetrics(run)) {
-      if (!measured.contains(m)) {
-        missing.add(m);
-      }
-    }
-    var classification = RunClassifier.classify(new BootFacts(
-        null,
-        outcome.launchError(),
-        overCap,
-        outcome.timedOut(),
-        outcome.exitCode(),
-        parsed.start().isPresent(),
-        parsed.done(),
-        missing,
-        parsed.harnessErrors().stream().map(e -> e.metric() + ": " + e.message()).toList(),
-        parsed.setupErrors().stream().map(SetupError::describe).toList(),
-        workload == null ? null : workload.problem()));
+    var classification = RunClassifier.classify(facts(run, outcome, parsed, workload, overCap));
     if (!classification.ok()) {
       String message = classification.message();
-      if (classification.kind() == FailureKind.CONFIG && plan != null) {
-        message += setupHint(plan, modules, run);
+      if (classification.kind() == FailureKind.CONFIG && ready.plan() != null) {
+        message += setupHint(ready.plan(), ready.modules(), run);
       }
       log.warn("run {}: {} {}", run.getRunId(), classification.kind(), message);
-      return failure(block, run, telemetry, classification.kind(), message, nullToEmpty(outcome.consoleTail()));
+      return new RunReport.Failed(classification.kind(), message, nullToEmpty(outcome.consoleTail()), telemetry.build());
     }
-    RunResult.Builder result = RunResult.newBuilder()
-        .setRunId(run.getRunId())
-        .setExperimentId(block.getExperimentId())
-        .setBlockId(block.getBlockId())
-        .setLeaseEpoch(block.getLeaseEpoch())
-        .setTelemetry(telemetry);
-    for (GuestSample s : workload != null ? workload.samples() : parsed.samples()) {
-      result.addSamples(MetricSample.newBuilder()
-          .setMetric(s.metric())
-          .setValue(s.value())
-          .setUnit(s.unit())
-          .setBetter(s.better().wire())
-          .setIteration(s.iteration())
-          .setWarmup(s.warmup()));
-    }
-    (workload != null ? workload.counters() : parsed.counters()).forEach(c -> result.addGuestCounters(
-        telemetryOf(c)));
-    parsed.parseErrors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
-    result.setParseErrorsOmitted(parsed.parseErrorsOmitted());
-    if (workload != null) {
-      workload.errors().forEach(e -> result.addParseErrors("line " + e.lineNumber() + ": " + e.message()));
-      result.setParseErrorsOmitted(parsed.parseErrorsOmitted() + workload.errorsOmitted());
-    }
-    return WorkerMessage.newBuilder().setRunResult(result).build();
+    return measured(parsed, workload, telemetry.build());
   }
 
-  static MetricTelemetry telemetryOf(GuestCounters c) {
-    MetricTelemetry.Builder t = MetricTelemetry.newBuilder()
-        .setMetric(c.metric()).setWork(c.work()).setWorkUnit(c.workUnit())
-        .putAllInterrupts(c.interrupts()).setContextSwitches(c.contextSwitches())
-        .setInterruptsTotal(c.interruptsTotal())
-        .addAllWakeupsPerCpu(c.wakeupsPerCpu())
-        .addAllThreadRates(c.threadRates());
-    c.interruptsPerCpu().forEach((row, counts) -> t.putInterruptsPerCpu(row,
-        MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
-    c.softirqsPerCpu().forEach((row, counts) -> t.putSoftirqsPerCpu(row,
-        MetricTelemetry.PerCpu.newBuilder().addAllCounts(counts).build()));
-    return t.build();
+  /** What the classifier needs to know of a finished boot. */
+  private static BootFacts facts(RunAssignment run, BootOutcome outcome, ParsedRun parsed, WorkloadRun.Outcome workload,
+      Optional<String> overCap) {
+    Set<String> measured = workload != null ? workload.measuredMetrics() : parsed.measuredMetrics();
+    return BootFacts.exited(outcome.exitCode())
+        .launchError(Optional.ofNullable(outcome.launchError()))
+        .outputOverCap(overCap)
+        .timedOut(outcome.timedOut())
+        .harness(parsed.start().isPresent(), parsed.done())
+        .missingMetrics(requestedMetrics(run).stream().filter(m -> !measured.contains(m)).toList())
+        .harnessErrors(parsed.harnessErrors().stream().map(e -> e.metric() + ": " + e.message()).toList())
+        .setupErrors(parsed.setupErrors().stream().map(SetupError::describe).toList())
+        .workloadProblem(workload == null ? Optional.empty() : workload.problem())
+        .build();
+  }
+
+  /** The samples, counters and bad lines of a boot that measured what it was asked to. */
+  private static RunReport.Measured measured(ParsedRun parsed, WorkloadRun.Outcome workload, RunTelemetry telemetry) {
+    List<String> parseErrors = new ArrayList<>(describe(parsed.parseErrors()));
+    if (workload == null) {
+      return new RunReport.Measured(parsed.samples(), parsed.counters(), parseErrors, parsed.parseErrorsOmitted(),
+          telemetry);
+    }
+    parseErrors.addAll(describe(workload.errors()));
+    return new RunReport.Measured(workload.samples(), workload.counters(), parseErrors,
+        parsed.parseErrorsOmitted() + workload.errorsOmitted(), telemetry);
+  }
+
+  private static List<String> describe(List<ParseError> errors) {
+    return errors.stream().map(e -> "line " + e.lineNumber() + ": " + e.message()).toList();
+  }
+
+  /** Which output passed its cap and how it began; empty when none did. */
+  private static Optional<String> overCap(BootOutcome outcome, ResultsHead results) {
+    Optional<String> which = Optional.ofNullable(outcome.overCap()).or(results::overCap);
+    return which.map(w -> w + "; first " + FirstBytes.QUOTED + " bytes: " + FirstBytes.of(overCapFile(outcome, w)));
   }
 
   /**
@@ -308,7 +321,7 @@ public final class GuestRunProcedure implements RunProcedure {
   }
 
   /** Boots {@code request}; its host volume, if any, is made empty before and removed after. */
-  private static BootOutcome boot(VmDriver driver, BootRequest request) throws InterruptedException {
+  private static BootOutcome bootOnFreshVolume(VmDriver driver, BootRequest request) throws InterruptedException {
     if (request.volume() == null) {
       return driver.boot(request);
     }
@@ -389,25 +402,16 @@ public final class GuestRunProcedure implements RunProcedure {
   }
 
   /** A run that cannot boot as configured, found while staging. */
-  private static WorkerMessage configFailure(BlockAssignment block, RunAssignment run, RunTelemetry.Builder telemetry,
-      long stageStart, String message) {
+  private static Staged configRefused(RunAssignment run, RunTelemetry.Builder telemetry, long stageStart,
+      String message) {
     telemetry.setStageMs(millisSince(stageStart));
     log.warn("run {}: CONFIG {}", run.getRunId(), message);
-    return failure(block, run, telemetry, FailureKind.CONFIG, message, "");
+    return refused(telemetry, FailureKind.CONFIG, message);
   }
 
-  private static WorkerMessage failure(BlockAssignment block, RunAssignment run, RunTelemetry.Builder telemetry,
-      FailureKind kind, String message, String consoleTail) {
-    return WorkerMessage.newBuilder().setRunFailure(RunFailure.newBuilder()
-        .setRunId(run.getRunId())
-        .setExperimentId(block.getExperimentId())
-        .setBlockId(block.getBlockId())
-        .setLeaseEpoch(block.getLeaseEpoch())
-        .setKind(kind)
-        .setMessage(message)
-        .setConsoleTail(consoleTail)
-        .setTelemetry(telemetry))
-        .build();
+  /** A run that fails before its VM starts: no console tail. */
+  private static Staged refused(RunTelemetry.Builder telemetry, FailureKind kind, String message) {
+    return new Staged.Refused(new RunReport.Failed(kind, message, "", telemetry.build()));
   }
 
   private static long millisSince(long nanoStart) {

@@ -19,15 +19,15 @@ public final class RunClassifier {
   }
 
   public static Classification classify(BootFacts f) {
-    if (f.stagingError() != null) {
-      return new Classification(FailureKind.INFRA, "staging failed: " + f.stagingError());
+    if (f.stagingError().isPresent()) {
+      return new Classification(FailureKind.INFRA, "staging failed: " + f.stagingError().get());
     }
-    if (f.launchError() != null) {
-      return new Classification(FailureKind.INFRA, "VM did not start: " + f.launchError());
+    if (f.launchError().isPresent()) {
+      return new Classification(FailureKind.INFRA, "VM did not start: " + f.launchError().get());
     }
-    if (f.outputOverCap() != null) {
-      return new Classification(FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap()
-          + "): the boot's results are not used" + (f.workloadProblem() == null ? "" : "; " + f.workloadProblem()));
+    if (f.outputOverCap().isPresent()) {
+      return new Classification(FailureKind.HARNESS, "guest output over its cap (" + f.outputOverCap().get()
+          + "): the boot's results are not used" + f.workloadProblem().map(p -> "; " + p).orElse(""));
     }
     if (!f.setupErrors().isEmpty()) {
       return new Classification(FailureKind.CONFIG, "guest setup failed: " + String.join("; ", f.setupErrors()));
@@ -47,8 +47,8 @@ public final class RunClassifier {
     if (!f.harnessErrors().isEmpty()) {
       return new Classification(FailureKind.HARNESS, "harness reported: " + String.join("; ", f.harnessErrors()));
     }
-    if (f.workloadProblem() != null) {
-      return new Classification(FailureKind.HARNESS, f.workloadProblem());
+    if (f.workloadProblem().isPresent()) {
+      return new Classification(FailureKind.HARNESS, f.workloadProblem().get());
     }
     if (!f.missingMetrics().isEmpty()) {
       return new Classification(FailureKind.HARNESS, "harness reported no value for "

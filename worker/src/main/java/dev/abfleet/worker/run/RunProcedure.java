@@ -2,10 +2,13 @@ package dev.abfleet.worker.run;
 
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.WorkerMessage;
 
-/** One boot, from staging to report. Returns a RunResult or a RunFailure message. */
+/**
+ * One boot, from staging to report: stage, boot, judge. Business failures (the run cannot boot
+ * here, the kernel hung, the harness failed) are a {@link RunReport.Failed}, never an exception.
+ */
 @FunctionalInterface
 public interface RunProcedure {
-  WorkerMessage execute(BlockAssignment block, RunAssignment run) throws InterruptedException;
+  /** @throws InterruptedException the block was cancelled: the VM was killed and nothing is reported */
+  RunReport execute(BlockAssignment block, RunAssignment run) throws InterruptedException;
 }

@@ -22,14 +22,21 @@ record VolumePlan(VolumeTransport transport, String options, String cache) {
   static final String AUTO = "auto";
 
 
-  /** A plan, no plan (guest volume), or why the boot cannot run: exactly one of plan and problem is set, or neither. */
-  record Decision(VolumePlan plan, FailureKind kind, String problem) {
+  /**
+   * A plan, no plan (guest volume, plan null), or why the boot cannot run (problem, of that
+   * failure kind; plan null).
+   */
+  record Decision(VolumePlan plan, FailureKind kind, Optional<String> problem) {
     static Decision guest() {
-      return new Decision(null, null, null);
+      return new Decision(null, null, Optional.empty());
     }
 
-    boolean failed() {
-      return problem != null;
+    static Decision of(VolumePlan plan) {
+      return new Decision(plan, null, Optional.empty());
+    }
+
+    static Decision refused(FailureKind kind, String problem) {
+      return new Decision(null, kind, Optional.of(problem));
     }
   }
 
@@ -46,40 +53,40 @@ record VolumePlan(VolumeTransport transport, String options, String cache) {
       return Decision.guest();
     }
     if (!volume.equals("host")) {
-      return new Decision(null, FailureKind.CONFIG, "unknown benchmark volume '" + volume + "'; expected guest or host");
+      return Decision.refused(FailureKind.CONFIG, "unknown benchmark volume '" + volume + "'; expected guest or host");
     }
     Optional<VolumeTransport> transport;
     if (requested.isEmpty() || requested.equals(AUTO)) {
       transport = offered.stream().map(VolumeTransport::fromWire).flatMap(Optional::stream).findFirst();
       if (transport.isEmpty()) {
-        return new Decision(null, FailureKind.INFRA, "volume host: hypervisor " + hypervisor + " on host " + hostId
+        return Decision.refused(FailureKind.INFRA, "volume host: hypervisor " + hypervisor + " on host " + hostId
             + " offers no volume transport (see the worker log for why)");
       }
     } else {
       transport = VolumeTransport.fromWire(requested);
       if (transport.isEmpty()) {
-        return new Decision(null, FailureKind.CONFIG, "unknown volume transport '" + requested
+        return Decision.refused(FailureKind.CONFIG, "unknown volume transport '" + requested
             + "'; expected virtiofs, 9p or auto");
       }
       if (!offered.contains(requested)) {
-        return new Decision(null, FailureKind.INFRA, "volume transport " + requested + ": hypervisor " + hypervisor
+        return Decision.refused(FailureKind.INFRA, "volume transport " + requested + ": hypervisor " + hypervisor
             + " on host " + hostId + " does not offer it (it offers " + (offered.isEmpty() ? "none" : String.join(", ", offered))
             + "; the worker log says why); use transport: auto, or a host that has it");
       }
     }
     String c = cache == null ? "" : cache;
     if (!c.isEmpty() && transport.get() != VolumeTransport.VIRTIOFS) {
-      return new Decision(null, FailureKind.CONFIG, "volume cache '" + c + "' is a virtio-fs daemon setting; this boot's"
+      return Decision.refused(FailureKind.CONFIG, "volume cache '" + c + "' is a virtio-fs daemon setting; this boot's"
           + " transport is " + transport.get().wire() + " (for 9p, set cache= in volume_options)");
     }
     if (!c.isEmpty() && hypervisor.equals("vz")) {
-      return new Decision(null, FailureKind.CONFIG, "volume cache '" + c + "': VZ serves virtio-fs itself and has no"
+      return Decision.refused(FailureKind.CONFIG, "volume cache '" + c + "': VZ serves virtio-fs itself and has no"
           + " cache modes; drop cache for vz arms");
     }
     try {
-      return new Decision(new VolumePlan(transport.get(), transport.get().mountOptions(volumeOptions), c), null, null);
+      return Decision.of(new VolumePlan(transport.get(), transport.get().mountOptions(volumeOptions), c));
     } catch (IllegalArgumentException e) {
-      return new Decision(null, FailureKind.CONFIG, e.getMessage());
+      return Decision.refused(FailureKind.CONFIG, e.getMessage());
     }
   }
 

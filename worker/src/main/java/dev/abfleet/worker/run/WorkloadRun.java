@@ -40,10 +40,10 @@ final class WorkloadRun {
    * @param counters the run's telemetry, once per metric it reported (work 1, work_unit "run")
    * @param errors its bad output lines, the first few
    * @param errorsOmitted further bad lines, counted
-   * @param problem why the boot is a HARNESS failure, the offending line quoted; null when it is not
+   * @param problem why the boot is a HARNESS failure, the offending line quoted; empty when it is not
    */
   record Outcome(List<GuestSample> samples, List<GuestCounters> counters, List<ParseError> errors,
-      int errorsOmitted, String problem) {
+      int errorsOmitted, Optional<String> problem) {
 
     /** Names of the metrics with a measured sample, in first-seen order. */
     Set<String> measuredMetrics() {
@@ -101,9 +101,9 @@ final class WorkloadRun {
   /**
    * What the boot's workload gave; null for a boot without a workload.
    *
-   * @param overCap non-null when the console or results passed its cap: which and how large
+   * @param overCap present when the console or results passed its cap: which and how large
    */
-  static Outcome read(Benchmark b, ParsedRun parsed, String overCap) {
+  static Outcome read(Benchmark b, ParsedRun parsed, Optional<String> overCap) {
     if (!b.hasWorkload()) {
       return null;
     }
@@ -116,37 +116,38 @@ final class WorkloadRun {
     parsed.counters().stream().filter(c -> c.metric().equals(TELEMETRY_METRIC)).findFirst().ifPresent(c ->
         metrics.forEach(m -> counters.add(new GuestCounters(m, 1, "run", c.interrupts(), c.contextSwitches(),
             c.interruptsTotal(), c.interruptsPerCpu(), c.softirqsPerCpu(), c.wakeupsPerCpu(), List.of()))));
-    String problem = problem(format, parsed, out, overCap);
+    Optional<String> problem = problem(format, parsed, out, overCap);
     return new Outcome(out.samples(), counters, out.errors(), out.errorsOmitted(), problem);
   }
 
-  static String problem(WorkloadOutput.Format format, ParsedRun parsed, WorkloadOutput.Parsed out, String overCap) {
+  static Optional<String> problem(WorkloadOutput.Format format, ParsedRun parsed, WorkloadOutput.Parsed out,
+      Optional<String> overCap) {
     List<WorkloadLine> lines = parsed.workloadLines();
-    if (overCap != null) {
-      return "the workload flooded the guest's output; " + firstBytes(lines) + "; " + lastLine(lines);
+    if (overCap.isPresent()) {
+      return Optional.of("the workload flooded the guest's output; " + firstBytes(lines) + "; " + lastLine(lines));
     }
     Optional<WorkloadEnd> end = parsed.workloadEnd();
     if (end.isEmpty()) {
-      return "the guest never reported the workload's end (did the guest stop while it ran?); " + lastLine(lines);
+      return Optional.of("the guest never reported the workload's end (did the guest stop while it ran?); " + lastLine(lines));
     }
     WorkloadEnd e = end.get();
     if (e.flooded()) {
-      return "workload printed more than the guest forwards (512 KiB on stdout) and was killed; " + firstBytes(lines)
-          + "; " + lastLine(lines);
+      return Optional.of("workload printed more than the guest forwards (512 KiB on stdout) and was killed; " + firstBytes(lines)
+          + "; " + lastLine(lines));
     }
     if (e.timedOut()) {
-      return "workload killed at its timeout of " + e.timeoutS() + " s; " + lastLine(lines);
+      return Optional.of("workload killed at its timeout of " + e.timeoutS() + " s; " + lastLine(lines));
     }
     if (e.signal() != 0) {
-      return "workload killed by signal " + e.signal() + "; " + offending(lines, out);
+      return Optional.of("workload killed by signal " + e.signal() + "; " + offending(lines, out));
     }
     if (e.exitStatus() != 0) {
-      return "workload exited with status " + e.exitStatus() + "; " + offending(lines, out);
+      return Optional.of("workload exited with status " + e.exitStatus() + "; " + offending(lines, out));
     }
     if (out.samples().isEmpty()) {
-      return "workload printed no valid " + format.wire() + " line; " + offending(lines, out);
+      return Optional.of("workload printed no valid " + format.wire() + " line; " + offending(lines, out));
     }
-    return null;
+    return Optional.empty();
   }
 
   /** The first bad line, else the last line printed. */

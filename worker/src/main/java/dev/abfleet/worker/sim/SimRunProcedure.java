@@ -3,10 +3,10 @@ package dev.abfleet.worker.sim;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
 import dev.abfleet.worker.run.GuestRunProcedure;
 import dev.abfleet.worker.run.RunProcedure;
+import dev.abfleet.worker.run.RunReport;
 import java.io.IOException;
 import java.util.Map;
 
@@ -32,7 +32,7 @@ public final class SimRunProcedure implements RunProcedure {
   }
 
   @Override
-  public WorkerMessage execute(BlockAssignment block, RunAssignment run) throws InterruptedException {
+  public RunReport execute(BlockAssignment block, RunAssignment run) throws InterruptedException {
     RunAssignment sim = run.getBoot().getInitrd().getSha256().isEmpty() ? run.toBuilder().setBoot(run.getBoot().toBuilder().setInitrd(placeholderInitrd)).build() : run;
     return guest.execute(block, sim);
   }

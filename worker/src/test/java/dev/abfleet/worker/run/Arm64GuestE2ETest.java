@@ -45,16 +45,16 @@ class Arm64GuestE2ETest {
     Map<String, VmDriver> drivers = Map.of("qemu", QemuDriver.forThisHost(home.resolve("probe")));
 
     long start = System.nanoTime();
-    WorkerMessage report = new GuestRunProcedure(settings, drivers).execute(
-        BlockAssignment.newBuilder().setExperimentId("e2e").setBlockId("b1").setLeaseEpoch(1).build(),
-        RunAssignment.newBuilder()
-            .setRunId("arm64-1")
-            .setArm("base")
-            .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
-            .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setIterations(2).setIterationMs(100))
-            .setTimeoutS(240)
-            .setHypervisor("qemu")
-            .build());
+    BlockAssignment block = BlockAssignment.newBuilder().setExperimentId("e2e").setBlockId("b1").setLeaseEpoch(1).build();
+    RunAssignment run = RunAssignment.newBuilder()
+        .setRunId("arm64-1")
+        .setArm("base")
+        .setBoot(BootSpec.newBuilder().setKernel(Artifact.newBuilder().setSha256(ArtifactCache.sha256(kernel)).setUri(kernel.toString())))
+        .setBenchmark(Benchmark.newBuilder().addMetrics("metadata_stat").setIterations(2).setIterationMs(100))
+        .setTimeoutS(240)
+        .setHypervisor("qemu")
+        .build();
+    WorkerMessage report = RunReports.toWire(block, run, new GuestRunProcedure(settings, drivers).execute(block, run));
     long wallMs = (System.nanoTime() - start) / 1_000_000;
 
     assertThat(report.hasRunResult()).as(report.getRunFailure().getMessage() + "\n"

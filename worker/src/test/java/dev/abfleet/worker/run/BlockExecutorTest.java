@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.Cancel;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,8 +24,7 @@ class BlockExecutorTest {
   final RunProcedure procedure = (block, run) -> {
     booting.countDown();
     release.await();
-    return WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder().setRunId(run.getRunId())
-        .setBlockId(block.getBlockId()).setLeaseEpoch(block.getLeaseEpoch())).build();
+    return new RunReport.Measured(List.of(), List.of(), List.of(), 0, RunTelemetry.getDefaultInstance());
   };
 
   static BlockAssignment block(String id, int runs) {

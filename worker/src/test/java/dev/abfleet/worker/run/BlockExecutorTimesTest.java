@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.RunFailure;
-import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import java.util.List;
@@ -22,10 +20,8 @@ class BlockExecutorTimesTest {
 
   /** The first run fails, the others report a result. */
   final RunProcedure procedure = (block, run) -> run.getOrderInPair() == 0
-      ? WorkerMessage.newBuilder().setRunFailure(RunFailure.newBuilder().setRunId(run.getRunId())
-          .setBlockId(block.getBlockId()).setKind(FailureKind.BOOT)).build()
-      : WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder().setRunId(run.getRunId())
-          .setBlockId(block.getBlockId())).build();
+      ? new RunReport.Failed(FailureKind.BOOT, "", "", RunTelemetry.getDefaultInstance())
+      : new RunReport.Measured(List.of(), List.of(), List.of(), 0, RunTelemetry.getDefaultInstance());
 
   static BlockAssignment threeRuns() {
     BlockAssignment.Builder b = BlockAssignment.newBuilder().setBlockId("b1").setLeaseEpoch(3);
@@ -56,12 +52,12 @@ class BlockExecutorTimesTest {
 
   @Test
   void timesTheProcedureSetItselfAreKept() {
-    WorkerMessage report = WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder().setRunId("r")
-        .setTelemetry(RunTelemetry.newBuilder().setStartedAtMs(42).setEndedAtMs(43))).build();
+    RunReport report = new RunReport.Measured(List.of(), List.of(), List.of(), 0,
+        RunTelemetry.newBuilder().setStartedAtMs(42).setEndedAtMs(43).build());
 
-    WorkerMessage stamped = BlockExecutor.stamped(report, 1_000, 2_000);
+    RunReport stamped = BlockExecutor.stamped(report, 1_000, 2_000);
 
-    assertThat(stamped.getRunResult().getTelemetry().getStartedAtMs()).isEqualTo(42);
-    assertThat(stamped.getRunResult().getTelemetry().getEndedAtMs()).isEqualTo(43);
+    assertThat(stamped.telemetry().getStartedAtMs()).isEqualTo(42);
+    assertThat(stamped.telemetry().getEndedAtMs()).isEqualTo(43);
   }
 }

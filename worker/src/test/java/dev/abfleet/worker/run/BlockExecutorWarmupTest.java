@@ -7,8 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.RunFailure;
-import dev.abfleet.proto.fleet.v1.RunResult;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,10 +20,8 @@ class BlockExecutorWarmupTest {
 
   /** Warm-up boots fail (INFRA, as a broken host would), measured boots report a result. */
   final RunProcedure procedure = (block, run) -> run.getWarmup()
-      ? WorkerMessage.newBuilder().setRunFailure(RunFailure.newBuilder().setRunId(run.getRunId())
-          .setBlockId(block.getBlockId()).setKind(FailureKind.INFRA).setMessage("no qemu")).build()
-      : WorkerMessage.newBuilder().setRunResult(RunResult.newBuilder().setRunId(run.getRunId())
-          .setBlockId(block.getBlockId())).build();
+      ? new RunReport.Failed(FailureKind.INFRA, "no qemu", "", RunTelemetry.getDefaultInstance())
+      : new RunReport.Measured(List.of(), List.of(), List.of(), 0, RunTelemetry.getDefaultInstance());
 
   static BlockAssignment blockWithWarmup() {
     return BlockAssignment.newBuilder().setBlockId("b1").setLeaseEpoch(3)

@@ -134,8 +134,10 @@ class GuestRunProcedureImageTest {
 
   private WorkerMessage execute(RunAssignment.Builder run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home, buildsImages);
-    return new GuestRunProcedure(settings, Map.of("fake", guest), this::build).execute(
-        BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(1).build(), run.build());
+    RunAssignment assignment = run.build();
+    BlockAssignment block = BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(1).build();
+    RunReport report = new GuestRunProcedure(settings, Map.of("fake", guest), this::build).execute(block, assignment);
+    return RunReports.toWire(block, assignment, report);
   }
 
   private GuestImage.Built build(String arch) throws GuestImageException {

@@ -172,8 +172,9 @@ class GuestRunProcedureTest {
 
   private WorkerMessage execute(RunAssignment run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home);
-    return new GuestRunProcedure(settings, Map.of("fake", new GuestDriver())).execute(
-        BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(2).build(), run);
+    BlockAssignment block = BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(2).build();
+    RunReport report = new GuestRunProcedure(settings, Map.of("fake", new GuestDriver())).execute(block, run);
+    return RunReports.toWire(block, run, report);
   }
 
   private RunAssignment run() throws IOException {

@@ -89,8 +89,9 @@ class GuestRunProcedureVzTest {
   private WorkerMessage execute(FakeVfkit vfkit, RunAssignment run) throws InterruptedException {
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", "h1", Map.of(), home);
     VzDriver vz = new VzDriver("Mac OS X", "aarch64", vfkit.which(), new ProcessRunner(Duration.ofMillis(500)));
-    return new GuestRunProcedure(settings, Map.of("vz", vz)).execute(
-        BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(2).build(), run);
+    BlockAssignment block = BlockAssignment.newBuilder().setExperimentId("e1").setBlockId("b1").setLeaseEpoch(2).build();
+    RunReport report = new GuestRunProcedure(settings, Map.of("vz", vz)).execute(block, run);
+    return RunReports.toWire(block, run, report);
   }
 
   /** The fake, expecting the run's shape and the files as the procedure stages them. */

@@ -117,8 +117,9 @@ class HostVolumeE2ETest {
     Path home = WorkerSettings.defaultHome();
     WorkerSettings settings = new WorkerSettings("127.0.0.1:1", HOST, Map.of(), home);
     Map<String, VmDriver> drivers = Map.of("qemu", QemuDriver.forThisHost(home.resolve("probe")));
-    return new GuestRunProcedure(settings, drivers).execute(
-        BlockAssignment.newBuilder().setExperimentId("e2e").setBlockId("b1").setLeaseEpoch(1).build(), run);
+    BlockAssignment block = BlockAssignment.newBuilder().setExperimentId("e2e").setBlockId("b1").setLeaseEpoch(1).build();
+    RunReport report = new GuestRunProcedure(settings, drivers).execute(block, run);
+    return RunReports.toWire(block, run, report);
   }
 
   private static RunAssignment run(String id, Path kernel) throws Exception {

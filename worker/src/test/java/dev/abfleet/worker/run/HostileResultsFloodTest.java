@@ -52,7 +52,7 @@ class HostileResultsFloodTest {
     ParsedRun run = GuestProtocol.parse(head.bytes());
 
     assertThat(head.bytes().length).isEqualTo((int) GuestOutputCaps.RESULTS_BYTES);
-    assertThat(head.overCap()).isEqualTo("results.log grew to " + FLOOD + " bytes, past its cap of "
+    assertThat(head.overCap().orElseThrow()).isEqualTo("results.log grew to " + FLOOD + " bytes, past its cap of "
         + GuestOutputCaps.RESULTS_BYTES + " bytes");
     assertThat(run.samples()).isEmpty();
     assertThat(run.parseErrors()).hasSize(20);
@@ -68,7 +68,7 @@ class HostileResultsFloodTest {
     ResultsHead head = ResultsHead.read(results);
     ParsedRun run = GuestProtocol.parse(head.bytes());
 
-    assertThat(head.overCap()).contains("past its cap of " + GuestOutputCaps.RESULTS_BYTES + " bytes");
+    assertThat(head.overCap().orElseThrow()).contains("past its cap of " + GuestOutputCaps.RESULTS_BYTES + " bytes");
     assertThat(run.samples()).isEmpty();
     assertThat(run.parseErrors()).singleElement().satisfies(e -> assertThat(e.message())
         .startsWith("line too long: 1048576 characters").contains("write one protocol object per line"));

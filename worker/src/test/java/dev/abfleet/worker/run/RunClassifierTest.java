@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.proto.fleet.v1.FailureKind;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RunClassifierTest {
   private static BootFacts healthy() {
-    return new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of());
+    return BootFacts.exited(0).harness(true, true).build();
   }
 
   @Test
@@ -18,20 +19,22 @@ class RunClassifierTest {
 
   @Test
   void stagingErrorIsInfra() {
-    var f = new BootFacts("sha256 mismatch", null, null, false, 0, false, false, List.of(), List.of());
+    var f = BootFacts.stagingFailed("sha256 mismatch");
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
   }
 
   @Test
   void missingQemuIsInfra() {
-    var f = new BootFacts(null, "qemu-system-x86_64 not found", null, false, -1, false, false, List.of(), List.of());
+    var f = BootFacts.exited(-1).launchError(Optional.of("qemu-system-x86_64 not found")).build();
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.INFRA);
   }
 
   @Test
   void bootWhoseOutputPassedItsCapIsHarnessFailureEvenWithSamples() {
-    var f = new BootFacts(null, null, "results.log grew to 1100000 bytes, past its cap of 1048576 bytes",
-        false, -1, true, false, List.of(), List.of());
+    var f = BootFacts.exited(-1)
+        .outputOverCap(Optional.of("results.log grew to 1100000 bytes, past its cap of 1048576 bytes"))
+        .harness(true, false)
+        .build();
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
     assertThat(c.message()).contains("results.log grew to 1100000 bytes");
@@ -39,7 +42,8 @@ class RunClassifierTest {
 
   @Test
   void killedVmIsTimeoutEvenWithPartialResults() {
-    var f = new BootFacts(null, null, null, true, -1, true, false, List.of("find_recursive", "rm_rf"), List.of());
+    var f = BootFacts.exited(-1).timedOut(true).harness(true, false).missingMetrics(List.of("find_recursive", "rm_rf"))
+        .build();
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.TIMEOUT);
     assertThat(c.message()).isEqualTo(
@@ -48,7 +52,7 @@ class RunClassifierTest {
 
   @Test
   void exitWithoutHarnessStartIsBootFailure() {
-    var f = new BootFacts(null, null, null, false, 0, false, false, List.of("metadata_stat"), List.of());
+    var f = BootFacts.exited(0).harness(false, false).missingMetrics(List.of("metadata_stat")).build();
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.BOOT);
     assertThat(c.message()).contains("code 0");
@@ -56,7 +60,7 @@ class RunClassifierTest {
 
   @Test
   void missingMetricIsHarnessFailure() {
-    var f = new BootFacts(null, null, null, false, 0, true, true, List.of("seq_read"), List.of());
+    var f = BootFacts.exited(0).harness(true, true).missingMetrics(List.of("seq_read")).build();
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
     assertThat(c.message()).contains("seq_read");
@@ -64,7 +68,7 @@ class RunClassifierTest {
 
   @Test
   void aVmThatEndedMidHarnessSaysItsExitCodeBesideTheMissingMetrics() {
-    var f = new BootFacts(null, null, null, false, 0, true, false, List.of("seq_read", "rm_rf"), List.of());
+    var f = BootFacts.exited(0).harness(true, false).missingMetrics(List.of("seq_read", "rm_rf")).build();
 
     var c = RunClassifier.classify(f);
 
@@ -75,13 +79,13 @@ class RunClassifierTest {
 
   @Test
   void harnessErrorEventIsHarnessFailure() {
-    var f = new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of("seq_read: ENOSPC"));
+    var f = BootFacts.exited(0).harness(true, true).harnessErrors(List.of("seq_read: ENOSPC")).build();
     assertThat(RunClassifier.classify(f).kind()).isEqualTo(FailureKind.HARNESS);
   }
 
   @Test
   void missingDoneLineIsHarnessFailure() {
-    var f = new BootFacts(null, null, null, false, 137, true, false, List.of(), List.of());
+    var f = BootFacts.exited(137).harness(true, false).build();
     var c = RunClassifier.classify(f);
     assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
     assertThat(c.message()).isEqualTo("harness stopped before its done line; the VM exited with code 137"
@@ -90,8 +94,9 @@ class RunClassifierTest {
 
   @Test
   void aGuestThatCouldNotMountItsVolumeIsAConfigurationErrorNotABootFailure() {
-    var f = new BootFacts(null, null, null, false, 0, false, false, List.of(), List.of(),
-        List.of("mount -t 9p abfleet-vol: mounting abfleet-vol on /mnt/host failed: No such device"));
+    var f = BootFacts.exited(0).harness(false, false)
+        .setupErrors(List.of("mount -t 9p abfleet-vol: mounting abfleet-vol on /mnt/host failed: No such device"))
+        .build();
 
     var c = RunClassifier.classify(f);
 
@@ -102,20 +107,25 @@ class RunClassifierTest {
 
   @Test
   void aFailedWorkloadIsHarnessWithItsMessage() {
-    var f = new BootFacts(null, null, null, false, 0, true, true, List.of(), List.of(), List.of(),
-        "workload exited with status 1; first bad line: stdout line 1 'oops' (not a JSON object)");
+    var f = BootFacts.exited(0).harness(true, true)
+        .workloadProblem(Optional.of(
+            "workload exited with status 1; first bad line: stdout line 1 'oops' (not a JSON object)"))
+        .build();
 
     var c = RunClassifier.classify(f);
 
     assertThat(c.kind()).isEqualTo(FailureKind.HARNESS);
-    assertThat(c.message()).isEqualTo(f.workloadProblem());
+    assertThat(c.message()).isEqualTo(f.workloadProblem().orElseThrow());
   }
 
   @Test
   void aWorkloadOverTheOutputCapSaysTheCapAndItsLastLine() {
-    var f = new BootFacts(null, null, "results.log grew to 1100000 bytes, past its cap of 1048576 bytes", false, -1,
-        true, false, List.of(), List.of(), List.of(), "the workload flooded the guest's output; last line it printed"
-        + " (stdout line 9000): 'y'");
+    var f = BootFacts.exited(-1)
+        .outputOverCap(Optional.of("results.log grew to 1100000 bytes, past its cap of 1048576 bytes"))
+        .harness(true, false)
+        .workloadProblem(Optional.of("the workload flooded the guest's output; last line it printed"
+            + " (stdout line 9000): 'y'"))
+        .build();
 
     var c = RunClassifier.classify(f);
 

@@ -30,7 +30,7 @@ class VolumePlanTest {
     VolumePlan.Decision d = decide("virtiofs", List.of("9p"), "");
 
     assertThat(d.kind()).isEqualTo(FailureKind.INFRA);
-    assertThat(d.problem()).contains("volume transport virtiofs").contains("it offers 9p").contains("transport: auto");
+    assertThat(d.problem().orElseThrow()).contains("volume transport virtiofs").contains("it offers 9p").contains("transport: auto");
   }
 
   @Test
@@ -43,12 +43,12 @@ class VolumePlanTest {
     VolumePlan.Decision d = decide("9p", BOTH, "always");
 
     assertThat(d.kind()).isEqualTo(FailureKind.CONFIG);
-    assertThat(d.problem()).contains("virtio-fs daemon setting").contains("cache= in volume_options");
+    assertThat(d.problem().orElseThrow()).contains("virtio-fs daemon setting").contains("cache= in volume_options");
   }
 
   @Test
   void refusesAnUnknownTransport() {
-    assertThat(decide("nfs", BOTH, "").problem()).contains("unknown volume transport 'nfs'");
+    assertThat(decide("nfs", BOTH, "").problem().orElseThrow()).contains("unknown volume transport 'nfs'");
   }
 
   private static VolumePlan.Decision decide(String transport, List<String> offered, String cache) {

@@ -12,6 +12,7 @@ import dev.abfleet.worker.guest.WorkloadOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -116,13 +117,13 @@ class WorkloadFuzzTest {
   private static void judge(ParsedRun parsed, String output, String as) {
     Benchmark b = Benchmark.newBuilder().setWorkload(Workload.newBuilder().setRun("x").setOutput(output)).build();
     assertThat(parsed.parseErrors()).as(as).noneSatisfy(e -> assertThat(e.message()).contains("internal parser error"));
-    WorkloadRun.Outcome o = WorkloadRun.read(b, parsed, null);
+    WorkloadRun.Outcome o = WorkloadRun.read(b, parsed, Optional.empty());
     assertThat(o.errors()).as(as).noneSatisfy(e -> assertThat(e.message()).contains("internal parser error"));
-    if (o.problem() == null) {
+    if (o.problem().isEmpty()) {
       assertThat(o.samples()).as(as).isNotEmpty();
       assertThat(parsed.workloadEnd()).as(as).hasValueSatisfying(e -> assertThat(e.succeeded()).isTrue());
     } else {
-      assertThat(o.problem()).as(as).isNotBlank();
+      assertThat(o.problem().orElseThrow()).as(as).isNotBlank();
     }
   }
 

@@ -9,6 +9,7 @@ import dev.abfleet.worker.guest.ParsedRun;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** How a workload's run is judged: every failure is HARNESS-worthy and quotes the offending line. */
@@ -34,14 +35,14 @@ class WorkloadRunTest {
     lines.addAll(List.of(protocolLines));
     lines.add(DONE);
     ParsedRun parsed = GuestProtocol.parse(lines);
-    return WorkloadRun.read(bench(output), parsed, overCap);
+    return WorkloadRun.read(bench(output), parsed, Optional.ofNullable(overCap));
   }
 
   @Test
   void aWorkloadThatExitedZeroWithValidLinesHasSamplesAndNoProblem() {
     WorkloadRun.Outcome o = read("jsonl", null, line(VALID), end("\"exit_status\":0"));
 
-    assertThat(o.problem()).isNull();
+    assertThat(o.problem()).isEmpty();
     assertThat(o.samples()).hasSize(1);
     assertThat(o.measuredMetrics()).containsExactly("m");
   }
@@ -50,7 +51,7 @@ class WorkloadRunTest {
   void printingNoValidLineIsAProblemQuotingTheFirstBadLine() {
     WorkloadRun.Outcome o = read("jsonl", null, line("hello"), line("world"), end("\"exit_status\":0"));
 
-    assertThat(o.problem()).isEqualTo("workload printed no valid jsonl line; first bad line: stdout line 1 'hello'"
+    assertThat(o.problem().orElseThrow()).isEqualTo("workload printed no valid jsonl line; first bad line: stdout line 1 'hello'"
         + " (not a JSON object; expected {\"metric\":\"x\",\"value\":1.5,\"unit\":\"ops/s\",\"better\":\"higher\"})");
   }
 
@@ -58,7 +59,7 @@ class WorkloadRunTest {
   void gobenchOutputWithoutABenchmarkLineSaysItsLastLine() {
     WorkloadRun.Outcome o = read("gobench", null, line("PASS"), end("\"exit_status\":0"));
 
-    assertThat(o.problem())
+    assertThat(o.problem().orElseThrow())
         .isEqualTo("workload printed no valid gobench line; last line it printed (stdout line 1): 'PASS'");
   }
 
@@ -66,21 +67,21 @@ class WorkloadRunTest {
   void printingNothingSaysSo() {
     WorkloadRun.Outcome o = read("gobench", null, end("\"exit_status\":0"));
 
-    assertThat(o.problem()).isEqualTo("workload printed no valid gobench line; it printed nothing on stdout");
+    assertThat(o.problem().orElseThrow()).isEqualTo("workload printed no valid gobench line; it printed nothing on stdout");
   }
 
   @Test
   void aNonZeroExitIsAProblemEvenWithValidLines() {
     WorkloadRun.Outcome o = read("jsonl", null, line(VALID), line("segfault soon"), end("\"exit_status\":139"));
 
-    assertThat(o.problem()).startsWith("workload exited with status 139; first bad line: stdout line 2 'segfault soon'");
+    assertThat(o.problem().orElseThrow()).startsWith("workload exited with status 139; first bad line: stdout line 2 'segfault soon'");
   }
 
   @Test
   void aSignalIsAProblemQuotingTheLastLine() {
     WorkloadRun.Outcome o = read("jsonl", null, line(VALID), end("\"exit_status\":-1,\"signal\":11"));
 
-    assertThat(o.problem()).startsWith("workload killed by signal 11; last line it printed (stdout line 1): '{");
+    assertThat(o.problem().orElseThrow()).startsWith("workload killed by signal 11; last line it printed (stdout line 1): '{");
   }
 
   @Test
@@ -88,7 +89,7 @@ class WorkloadRunTest {
     WorkloadRun.Outcome o = read("jsonl", null, line("working"),
         end("\"exit_status\":-1,\"signal\":9,\"timed_out\":true,\"timeout_s\":300"));
 
-    assertThat(o.problem())
+    assertThat(o.problem().orElseThrow())
         .isEqualTo("workload killed at its timeout of 300 s; last line it printed (stdout line 1): 'working'");
   }
 
@@ -96,7 +97,7 @@ class WorkloadRunTest {
   void aFloodStoppedInTheGuestIsAProblem() {
     WorkloadRun.Outcome o = read("jsonl", null, line("y"), end("\"exit_status\":-1,\"signal\":9,\"flooded\":true"));
 
-    assertThat(o.problem()).startsWith("workload printed more than the guest forwards (512 KiB on stdout)")
+    assertThat(o.problem().orElseThrow()).startsWith("workload printed more than the guest forwards (512 KiB on stdout)")
         .contains("first 120 bytes on stdout: \"y\\n\"").endsWith("'y'");
   }
 
@@ -104,7 +105,7 @@ class WorkloadRunTest {
   void aResultsChannelOverItsCapIsAProblemQuotingTheLastLine() {
     WorkloadRun.Outcome o = read("jsonl", "results.log grew to 2000000 bytes", line(VALID), line("y"));
 
-    assertThat(o.problem()).isEqualTo("the workload flooded the guest's output; first 120 bytes on stdout: \""
+    assertThat(o.problem().orElseThrow()).isEqualTo("the workload flooded the guest's output; first 120 bytes on stdout: \""
         + VALID.replace("\"", "\\\"") + "\\ny\\n\"; last line it printed (stdout line 2): 'y'");
   }
 
@@ -112,7 +113,7 @@ class WorkloadRunTest {
   void aMissingEndEventIsAProblem() {
     WorkloadRun.Outcome o = read("jsonl", null, line(VALID));
 
-    assertThat(o.problem()).startsWith("the guest never reported the workload's end");
+    assertThat(o.problem().orElseThrow()).startsWith("the guest never reported the workload's end");
   }
 
   @Test
@@ -124,7 +125,7 @@ class WorkloadRunTest {
   void aBenchmarkWithoutAWorkloadHasNoWorkloadOutcomeAndItsOwnTimeout() {
     Benchmark fleetbench = Benchmark.newBuilder().addMetrics("metadata_stat").build();
 
-    assertThat(WorkloadRun.read(fleetbench, GuestProtocol.parse(List.of(START, DONE)), null)).isNull();
+    assertThat(WorkloadRun.read(fleetbench, GuestProtocol.parse(List.of(START, DONE)), Optional.empty())).isNull();
     assertThat(WorkloadRun.vmTimeout(Duration.ofSeconds(180), fleetbench)).isEqualTo(Duration.ofSeconds(180));
     assertThat(WorkloadRun.configProblem(fleetbench)).isEmpty();
   }

@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.FailureKind;
-import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
-import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.WorkerSettings;
+import dev.abfleet.worker.guest.GuestSample;
+import dev.abfleet.worker.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +24,14 @@ class SimRunProcedureTest {
 
   @Test
   void reportsLabelledSamplesWithoutBuildingTheHarnessInitramfs() throws Exception {
-    WorkerMessage report = procedure(SimModel.defaults().withTimeScale(0)).execute(block(), run(""));
+    RunReport report = procedure(SimModel.defaults().withTimeScale(0)).execute(block(), run(""));
 
-    assertThat(report.hasRunResult()).as(report.toString()).isTrue();
-    var result = report.getRunResult();
-    assertThat(result.getTelemetry().getHypervisor()).isEqualTo("sim");
-    assertThat(result.getTelemetry().getAccelerator()).isEqualTo("sim");
-    assertThat(result.getTelemetry().getKernelRelease()).startsWith("sim-");
-    assertThat(result.getSamplesList()).extracting(MetricSample::getMetric).containsOnly(
+    assertThat(report).as(report.toString()).isInstanceOf(RunReport.Measured.class);
+    var result = (RunReport.Measured) report;
+    assertThat(result.telemetry().getHypervisor()).isEqualTo("sim");
+    assertThat(result.telemetry().getAccelerator()).isEqualTo("sim");
+    assertThat(result.telemetry().getKernelRelease()).startsWith("sim-");
+    assertThat(result.samples()).extracting(GuestSample::metric).containsOnly(
         "metadata_stat", "negative_lookup", "create_delete", "seq_read", "find_recursive", "rm_rf")
         .hasSize(12);
     try (Stream<Path> top = Files.list(home)) {
@@ -41,10 +41,12 @@ class SimRunProcedureTest {
 
   @Test
   void aPanickingArmIsABootFailure() throws Exception {
-    WorkerMessage report = procedure(SimModel.defaults().withTimeScale(0)).execute(block(), run("sim.fail_rate=1"));
+    RunReport report = procedure(SimModel.defaults().withTimeScale(0)).execute(block(), run("sim.fail_rate=1"));
 
-    assertThat(report.getRunFailure().getKind()).isEqualTo(FailureKind.BOOT);
-    assertThat(report.getRunFailure().getConsoleTail()).contains("SIMULATION: injected boot failure");
+    assertThat(report).as(report.toString()).isInstanceOf(RunReport.Failed.class);
+    var failure = (RunReport.Failed) report;
+    assertThat(failure.kind()).isEqualTo(FailureKind.BOOT);
+    assertThat(failure.consoleTail()).contains("SIMULATION: injected boot failure");
   }
 
   private SimRunProcedure procedure(SimModel model) throws IOException {

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -172,9 +173,13 @@ class VzDriverFakeVfkitTest {
   }
 
   private static RunClassifier.Classification classify(BootOutcome o, ParsedRun run) {
-    return RunClassifier.classify(new BootFacts(null, o.launchError(), o.overCap(), o.timedOut(), o.exitCode(),
-        run.start().isPresent(), run.done(), List.of(), List.of(),
-        run.setupErrors().stream().map(SetupError::describe).toList()));
+    return RunClassifier.classify(BootFacts.exited(o.exitCode())
+        .launchError(Optional.ofNullable(o.launchError()))
+        .outputOverCap(Optional.ofNullable(o.overCap()))
+        .timedOut(o.timedOut())
+        .harness(run.start().isPresent(), run.done())
+        .setupErrors(run.setupErrors().stream().map(SetupError::describe).toList())
+        .build());
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
