@@ -22,7 +22,9 @@ import java.util.Locale;
  * </ul>
  * A design where no row can reach any verdict at any look is refused; one where the gating
  * metrics cannot be decided, or whose first look cannot decide, gets a warning naming the pairs
- * needed. Whether no_change is reached also depends on the noise, which is not known here. Pure.
+ * needed, and so does a joint family too small to decide even the most extreme change of one
+ * metric whatever the others do ({@link #jointCertain}). Whether no_change is reached also
+ * depends on the noise, which is not known here. Pure.
  */
 public final class DesignCheck {
   private DesignCheck() {}
@@ -178,6 +180,13 @@ public final class DesignCheck {
         warnings.add(d.describe() + ": " + looksBefore(firstDeciding) + " cannot decide; the first look that"
             + " can is look " + firstDeciding + " (" + d.looks().get(firstDeciding - 1) + " pairs)");
       }
+      int sure = jointCertain(d);
+      if (firstEfficacy != 0 && sure > d.lastPairs()) {
+        int n = d.lastPairs();
+        warnings.add(d.describe() + ": with " + d.familyText() + " even a large change on one metric is decided"
+            + " only when no other gating metric's pairs line up as extremely (its adjusted p can reach "
+            + d.gatingMetrics() + "/" + (1 << (n - 1)) + "); " + sure + " pairs decide it whatever the others do");
+      }
       if (firstEfficacy == 0) {
         warnings.add(d.describe() + ": improved and regressed cannot be reached with " + d.familyText()
             + ", only a futility stop (no_change); they need " + need + " or more");
@@ -198,6 +207,25 @@ public final class DesignCheck {
   /** The smallest two-sided p of an exact sign-flip test on n pairs: 2^(1-n). */
   public static double floor(int n) {
     return Math.scalb(1.0, 1 - n);
+  }
+
+  /**
+   * For a fixed design judged by the joint small-sample family: the fewest pairs at which the most
+   * extreme change of one metric is decided whatever the other gating metrics do; 0 for other
+   * designs. Each metric's largest statistic is reached by at most one sign pattern (pair 0 kept),
+   * so the most extreme metric's adjusted p is at most m / 2^(n-1): certain once that is at most
+   * alpha, while at fewer pairs it depends on how the other metrics' pairs line up.
+   */
+  static int jointCertain(Design d) {
+    if (!d.isFixed() || !joint(d, true, d.lastPairs())) {
+      return 0;
+    }
+    for (int n = 2; n <= JointSignFlip.EXACT_MAX_N; n++) {
+      if (d.gatingMetrics() * floor(n) <= d.alpha()) {
+        return n;
+      }
+    }
+    return JointSignFlip.EXACT_MAX_N;
   }
 
   /** The fewest pairs whose floor reaches {@code level}. */

@@ -44,9 +44,32 @@ class DesignCheckTest {
     for (int m : new int[] {1, 4, 6}) {
       assertThat(DesignCheck.check(Design.fixed(5, ALPHA, m, 1, false)).outcome()).isEqualTo(Outcome.REFUSE);
       Result six = DesignCheck.check(Design.fixed(6, ALPHA, m, 1, false));
-      assertThat(six.outcome()).isEqualTo(Outcome.OK);
+      assertThat(six.outcome()).isEqualTo(m == 1 ? Outcome.OK : Outcome.WARN);
       assertThat(six.gatingPairs()).isEqualTo(6);
     }
+  }
+
+  /**
+   * m gating metrics: the most extreme metric's adjusted p is at most m / 2^(n-1), certain to be
+   * decided once that is at most 0.05: 4/64 > 0.05 at 7 pairs, 4/128 at 8; 2/32 at 6, 2/64 at 7.
+   * JointSignFlipTest shows the bound is reached.
+   */
+  @Test
+  void aJointFamilyTooSmallToDecideAnExtremeChangeWhateverTheOtherMetricsDoIsWarned() {
+    Result six = DesignCheck.check(Design.fixed(6, ALPHA, 4, 1, false));
+    assertThat(six.outcome()).isEqualTo(Outcome.WARN);
+    assertThat(six.warnings()).containsExactly("pairs 6: with 4 gating metrics at alpha 0.05 even a large change"
+        + " on one metric is decided only when no other gating metric's pairs line up as extremely (its adjusted p"
+        + " can reach 4/32); 8 pairs decide it whatever the others do");
+    assertThat(DesignCheck.check(Design.fixed(7, ALPHA, 4, 1, false)).outcome()).isEqualTo(Outcome.WARN);
+    assertThat(DesignCheck.check(Design.fixed(8, ALPHA, 4, 1, false)).outcome()).isEqualTo(Outcome.OK);
+    assertThat(DesignCheck.check(Design.fixed(6, ALPHA, 2, 1, false)).warnings().get(0))
+        .endsWith("(its adjusted p can reach 2/32); 7 pairs decide it whatever the others do");
+    assertThat(DesignCheck.check(Design.fixed(7, ALPHA, 2, 1, false)).outcome()).isEqualTo(Outcome.OK);
+    assertThat(DesignCheck.check(Design.fixed(6, ALPHA, 1, 1, false)).outcome()).isEqualTo(Outcome.OK);
+    // Looks are judged by Holm, not the joint family: no such warning.
+    assertThat(DesignCheck.check(new Design(List.of(8, 16, 24), ALPHA, 4, 1, false, 0.05, 0.10)).warnings())
+        .noneMatch(w -> w.contains("line up"));
   }
 
   /** scipy: fewest n with wilcoxon exact p <= 0.05/8 is 9, <= 0.05/12 is 9, <= 0.05/20 is 10. */
@@ -148,7 +171,7 @@ class DesignCheckTest {
     assertThat(DesignCheck.check(look).outcome()).isEqualTo(Outcome.REFUSE);
     assertThat(DesignCheck.check(look).refusal("--pairs", "--looks")).contains("looks [6] cannot decide")
         .contains("a last look of 8 pairs");
-    assertThat(DesignCheck.check(Design.fixed(6, ALPHA, 4, 1, false)).outcome()).isEqualTo(Outcome.OK);
+    assertThat(DesignCheck.check(Design.fixed(6, ALPHA, 4, 1, false)).gatingPairs()).isEqualTo(6);
     Result futile = DesignCheck.check(new Design(List.of(6), ALPHA, 4, 1, false, 0.05, 0.1, true));
     assertThat(futile.outcome()).isEqualTo(Outcome.WARN);
     assertThat(futile.warnings()).singleElement().asString().contains("only a futility stop");

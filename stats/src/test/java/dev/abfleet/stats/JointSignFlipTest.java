@@ -206,4 +206,35 @@ class JointSignFlipTest {
     double shared = 0.02 * rng.nextGaussian();
     return rng.nextDouble() < 0.05 ? shared - Math.log1p(0.2 + 0.3 * rng.nextDouble()) : shared;
   }
+
+  /**
+   * The bound DesignCheck warns about: with m metrics each reaching its largest statistic under a
+   * sign pattern of its own, the most extreme metric (every candidate below every baseline) has
+   * adjusted p = m / 2^(n-1), counted by hand: 4/32 at 6 pairs (not decided at 0.05), 4/128 at 8.
+   */
+  @Test
+  void theMostExtremeMetricsAdjustedPIsTheNumberOfMetricsWhosePairsLineUpOverThePatterns() {
+    int[][] six = {{-1, -1, -1, -1, -1, -1}, {-1, -1, -1, 1, 1, 1}, {-1, 1, -1, 1, -1, 1}, {-1, -1, 1, 1, -1, -1}};
+    assertThat(JointSignFlip.adjustedP(lined(six, true), lined(six, false))[0]).isCloseTo(4.0 / 32, within(1e-12));
+    int[][] eight = {{-1, -1, -1, -1, -1, -1, -1, -1}, {-1, -1, -1, 1, 1, 1, 1, 1}, {-1, 1, -1, 1, -1, 1, -1, 1},
+        {-1, -1, 1, 1, -1, -1, 1, 1}};
+    assertThat(JointSignFlip.adjustedP(lined(eight, true), lined(eight, false))[0]).isCloseTo(4.0 / 128, within(1e-12));
+  }
+
+  /**
+   * Logs per metric and pair: pair i has a low value 0.01 i and a high one 1 + 0.01 i; sign -1 puts
+   * the candidate low. Every low value lies below every high one, so flipping a metric's pairs to
+   * its own signs puts all its candidates low: the largest statistic any metric can reach.
+   */
+  private static double[][] lined(int[][] signs, boolean baseline) {
+    double[][] logs = new double[signs.length][signs[0].length];
+    for (int j = 0; j < signs.length; j++) {
+      for (int i = 0; i < signs[j].length; i++) {
+        boolean candidateLow = signs[j][i] < 0;
+        boolean low = baseline != candidateLow;
+        logs[j][i] = low ? 0.01 * i : 1 + 0.01 * i;
+      }
+    }
+    return logs;
+  }
 }
