@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
 import dev.abfleet.controller.plan.BenchmarkSpec;
+import dev.abfleet.controller.plan.BootTimeouts;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import java.util.List;
 
@@ -96,13 +97,23 @@ public record ExperimentSpec(
   }
 
   /**
-   * The wall-clock limit of one boot in seconds: the policy's, raised for a workload to its own
-   * time limit plus {@link WorkloadSpec#BOOT_MARGIN_S}, so the guest's limit always fires first.
+   * The wall-clock limit of one boot of {@code arm}, given the run times in ms of the arm's
+   * completed boots: the policy's when it sets one, raised for a workload to the workload's own
+   * limit plus {@link WorkloadSpec#BOOT_MARGIN_S} so the guest's limit always fires first;
+   * otherwise adaptive ({@link BootTimeouts}).
    */
-  public int bootTimeoutS() {
+  public BootTimeouts.Limit bootTimeout(ArmSpec arm, List<Long> completedRunMs) {
     WorkloadSpec w = benchmark.workload();
-    int policyLimit = policy.bootTimeoutS();
-    return w == null ? policyLimit : Math.max(policyLimit, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
+    int fixed = policy.bootTimeoutS();
+    if (fixed > 0 && w != null) {
+      fixed = Math.max(fixed, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
+    }
+    return BootTimeouts.limit(fixed, benchmark, arm.vcpus(), completedRunMs);
+  }
+
+  /** The limit in seconds of the baseline's first boots, before any completed. */
+  public int bootTimeoutS() {
+    return bootTimeout(baseline(), List.of()).seconds();
   }
 
   /** The baseline arm; validated specs have exactly one. */
