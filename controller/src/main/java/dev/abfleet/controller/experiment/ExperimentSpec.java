@@ -5,7 +5,6 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
 import dev.abfleet.controller.plan.BenchmarkSpec;
 import dev.abfleet.controller.plan.BootTimeouts;
-import dev.abfleet.controller.plan.WorkloadSpec;
 import java.util.List;
 
 /**
@@ -98,17 +97,10 @@ public record ExperimentSpec(
 
   /**
    * The wall-clock limit of one boot of {@code arm}, given the run times in ms of the arm's
-   * completed boots: the policy's when it sets one, raised for a workload to the workload's own
-   * limit plus {@link WorkloadSpec#BOOT_MARGIN_S} so the guest's limit always fires first;
-   * otherwise adaptive ({@link BootTimeouts}).
+   * completed boots: the policy's when it sets one, otherwise adaptive ({@link BootTimeouts}).
    */
   public BootTimeouts.Limit bootTimeout(ArmSpec arm, List<Long> completedRunMs) {
-    WorkloadSpec w = benchmark.workload();
-    int fixed = policy.bootTimeoutS();
-    if (fixed > 0 && w != null) {
-      fixed = Math.max(fixed, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
-    }
-    return BootTimeouts.limit(fixed, benchmark, arm.vcpus(), completedRunMs);
+    return BootTimeouts.limit(policy.bootTimeoutS(), benchmark, arm.vcpus(), completedRunMs);
   }
 
   /** The limit in seconds of the baseline's first boots, before any completed. */

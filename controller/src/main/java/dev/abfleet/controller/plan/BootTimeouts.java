@@ -61,22 +61,32 @@ public final class BootTimeouts {
 
     /** "fixed 300 s", "adaptive 120 s (benchmark estimate)", "adaptive 312 s (3 x median 104 s of 6 boots)". */
     public String text() {
+      return adaptive ? "adaptive " + seconds + " s (" + why() + ")" : "fixed " + seconds + " s";
+    }
+
+    /** How an adaptive limit was reached: "benchmark estimate" or "3 x median 104 s of 6 boots"; empty when fixed. */
+    public String why() {
       if (!adaptive) {
-        return "fixed " + seconds + " s";
+        return "";
       }
-      return "adaptive " + seconds + " s (" + (boots > 0 && seconds > estimateS
-          ? OBSERVED_FACTOR + " x median " + medianS + " s of " + boots + " boots"
-          : "benchmark estimate") + ")";
+      if (boots == 0 || seconds <= estimateS) {
+        return "benchmark estimate";
+      }
+      return OBSERVED_FACTOR + " x median " + medianS + " s of " + boots + " boots"
+          + (OBSERVED_FACTOR * medianS > seconds ? ", capped at " + seconds + " s" : "");
     }
   }
 
   /**
-   * A boot's limit: {@code fixedS} when the user set one (&gt; 0), else adaptive from
-   * {@link #estimateS} and the run times in ms of the arm's completed boots.
+   * A boot's limit: {@code fixedS} when the user set one (&gt; 0), raised for a workload to the
+   * workload's own limit plus {@link WorkloadSpec#BOOT_MARGIN_S} so the guest's limit always fires
+   * first; else adaptive from {@link #estimateS} and the run times in ms of the arm's completed
+   * boots.
    */
   public static Limit limit(int fixedS, BenchmarkSpec benchmark, int vcpus, List<Long> completedRunMs) {
+    WorkloadSpec w = benchmark.workload();
     if (fixedS > 0) {
-      return Limit.fixed(fixedS);
+      return Limit.fixed(w == null ? fixedS : Math.max(fixedS, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S));
     }
     int estimate = estimateS(benchmark, vcpus);
     long[] runs = completedRunMs.stream().mapToLong(Long::longValue).filter(ms -> ms > 0).sorted().toArray();

@@ -115,4 +115,12 @@ class BootTimeoutsTest {
     assertThat(limit).isEqualTo(BootTimeouts.Limit.fixed(90));
     assertThat(limit.text()).isEqualTo("fixed 90 s");
   }
+
+  @Test
+  void aFixedTimeoutBelowAWorkloadsOwnLimitIsRaisedAboveIt() {
+    // Workload 300 s + 120 s margin = 420 s > the user's 150 s: the guest's own limit fires first.
+    BenchmarkSpec b = new BenchmarkSpec("", List.of(), 0, 0, 0, "guest", 0, "warm",
+        new WorkloadSpec(new ArtifactRef("e".repeat(64), "/w.cpio.gz", 10), "sh run.sh", "jsonl", 300));
+    assertThat(BootTimeouts.limit(150, b, 1, List.of())).isEqualTo(BootTimeouts.Limit.fixed(420));
+  }
 }
