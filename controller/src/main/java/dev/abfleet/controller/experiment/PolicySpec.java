@@ -43,10 +43,7 @@ public record PolicySpec(
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
-  /**
-   * The protocol's default, which workers apply too when a run carries no timeout; the least an
-   * adaptive boot timeout allows.
-   */
+  /** The protocol's default, which workers apply when a run carries no timeout. */
   public static final int DEFAULT_BOOT_TIMEOUT_S = ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE;
 
   public PolicySpec {

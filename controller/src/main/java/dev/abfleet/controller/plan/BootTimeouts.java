@@ -14,8 +14,11 @@ import java.util.List;
 public final class BootTimeouts {
   private BootTimeouts() {}
 
-  /** What a boot is allowed when the user set nothing and the benchmark is small. */
-  public static final int DEFAULT_S = dev.abfleet.proto.fleet.v1.ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE;
+  /**
+   * The least an adaptive timeout allows: the fixed timeout fleet.yaml gave every boot before
+   * timeouts followed the work, so no boot that passed then is cut short now.
+   */
+  public static final int FLOOR_S = 180;
   /**
    * Kernel boot, initramfs unpacking, module loading and power-off, in seconds: 9.5-14 s wall per
    * boot on a 2-core TCG host with the 9p modules (BENCHMARKS.md, host volumes), doubled for load.
@@ -100,14 +103,14 @@ public final class BootTimeouts {
 
   /**
    * Seconds a boot of this benchmark should take on a loaded TCG host, never below
-   * {@link #DEFAULT_S}: {@link #BOOT_ALLOWANCE_S}, plus every metric's measured and warm-up
+   * {@link #FLOOR_S}: {@link #BOOT_ALLOWANCE_S}, plus every metric's measured and warm-up
    * iterations, plus on a host volume each tree metric's files per iteration and seq_read's data
    * (its MiB per thread times the threads, one per vCPU unless set), all times {@link #SAFETY}.
    * A user workload gets its own time limit plus {@link WorkloadSpec#BOOT_MARGIN_S}.
    */
   public static int estimateS(BenchmarkSpec b, int vcpus) {
     if (b.workload() != null) {
-      return Math.max(DEFAULT_S, b.workload().effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
+      return Math.max(FLOOR_S, b.workload().effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
     }
     List<String> metrics = b.metrics().isEmpty()
         ? Harnesses.metrics(b.harness()).stream().map(Harnesses.MetricDef::name).toList() : b.metrics();
@@ -123,7 +126,7 @@ public final class BootTimeouts {
       }
     }
     double seconds = (BOOT_ALLOWANCE_S + ms / 1000.0) * SAFETY;
-    return (int) Math.min(Integer.MAX_VALUE, Math.max(DEFAULT_S, (long) Math.ceil(seconds)));
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(FLOOR_S, (long) Math.ceil(seconds)));
   }
 
   private static long medianMs(long[] sorted) {

@@ -45,12 +45,12 @@ class BootTimeoutPlanningTest {
   @Test
   void blocksAfterThreeCompletedBootsOfAnArmFollowThreeTimesTheirMedian() {
     ExperimentState s = submitted(0);
-    // Specs.ab's benchmark (2 metrics x 3 x 100 ms on tmpfs) estimates below the 120 s default.
-    assertThat(timeouts(s, 0)).isEqualTo(Map.of("base", 120, "cand", 120));
+    // Specs.ab's benchmark (2 metrics x 3 x 100 ms on tmpfs) estimates below the 180 s floor.
+    assertThat(timeouts(s, 0)).isEqualTo(Map.of("base", 180, "cand", 180));
     s = runBlock(s, 0, Map.of("base", 100_000L, "cand", 200_000L), RunOutcome.Status.OK);
     s = runBlock(s, 1, Map.of("base", 110_000L, "cand", 220_000L), RunOutcome.Status.OK);
     assertThat(s.pairs()).hasSize(2);
-    assertThat(timeouts(s, 2)).isEqualTo(Map.of("base", 120, "cand", 120));
+    assertThat(timeouts(s, 2)).isEqualTo(Map.of("base", 180, "cand", 180));
 
     s = runBlock(s, 2, Map.of("base", 104_000L, "cand", 210_000L), RunOutcome.Status.OK);
 
@@ -68,7 +68,7 @@ class BootTimeoutPlanningTest {
     s = runBlock(s, 2, Map.of("base", 119_000L, "cand", 119_000L), RunOutcome.Status.HARNESS_FAILED);
     assertThat(s.pairs()).hasSize(3);
 
-    assertThat(timeouts(s, 3)).isEqualTo(Map.of("base", 120, "cand", 120));
+    assertThat(timeouts(s, 3)).isEqualTo(Map.of("base", 180, "cand", 180));
   }
 
   @Test

@@ -16,9 +16,9 @@ class BootTimeoutsTest {
 
   @Test
   void aSmallGuestBenchmarkKeepsTheDefault() {
-    // (30 s + 2 metrics x 3 iterations x 100 ms) x 2 = 61.2 s, below the default 120 s.
+    // (30 s + 2 metrics x 3 iterations x 100 ms) x 2 = 61.2 s, below the floor of 180 s.
     BenchmarkSpec b = new BenchmarkSpec("", List.of("metadata_stat", "seq_read"), 3, 100, 0);
-    assertThat(BootTimeouts.estimateS(b, 1)).isEqualTo(120);
+    assertThat(BootTimeouts.estimateS(b, 1)).isEqualTo(180);
   }
 
   @Test
@@ -32,27 +32,27 @@ class BootTimeoutsTest {
 
   @Test
   void warmupIterationsAndFilesScaleTheTreeMetrics() {
-    // rm_rf alone, 10 + 1 warm-up iterations of 500 ms, 500 files: measured 11 x 500 = 5,500 ms;
-    // tree 11 x 500 x 5 ms = 27,500 ms; (30 + 33) x 2 = 126 s.
-    assertThat(BootTimeouts.estimateS(hostVolume(List.of("rm_rf"), 10, 500, 1, 500), 1)).isEqualTo(126);
+    // rm_rf alone, 10 + 1 warm-up iterations of 500 ms, 1,000 files: measured 11 x 500 = 5,500 ms;
+    // tree 11 x 1,000 x 5 ms = 55,000 ms; (30 + 60.5) x 2 = 181 s.
+    assertThat(BootTimeouts.estimateS(hostVolume(List.of("rm_rf"), 10, 500, 1, 1000), 1)).isEqualTo(181);
   }
 
   @Test
   void theSameTreeOnTheGuestsTmpfsAddsNoFileAllowance() {
-    // (30 + 6 x 5 x 200 ms) x 2 = 72 s -> the default 120 s.
+    // (30 + 6 x 5 x 200 ms) x 2 = 72 s -> the floor of 180 s.
     BenchmarkSpec b = new BenchmarkSpec("", SIX, 0, 0, 0, BenchmarkSpec.VOLUME_GUEST, 20_000, "warm");
-    assertThat(BootTimeouts.estimateS(b, 2)).isEqualTo(120);
+    assertThat(BootTimeouts.estimateS(b, 2)).isEqualTo(180);
   }
 
   @Test
   void seqReadThreadsScaleTheDataWrittenToAHostVolume() {
     // 8 threads x 64 MiB x 20 ms = 10,240 ms; measured 5 x 200 = 1,000 ms; (30 + 11.24) x 2 = 82.48
-    // -> below the default; with 64 threads: 81,920 + 1,000 ms -> (30 + 82.92) x 2 = 225.84 -> 226 s.
+    // -> the floor of 180 s; with 64 threads: 81,920 + 1,000 ms -> (30 + 82.92) x 2 = 225.84 -> 226 s.
     BenchmarkSpec eight = new BenchmarkSpec("", List.of("seq_read"), 0, 0, 0, BenchmarkSpec.VOLUME_HOST, 0, "warm",
         null, new BenchmarkSpec.Load(8, 64, 0));
     BenchmarkSpec many = new BenchmarkSpec("", List.of("seq_read"), 0, 0, 0, BenchmarkSpec.VOLUME_HOST, 0, "warm",
         null, new BenchmarkSpec.Load(64, 64, 0));
-    assertThat(BootTimeouts.estimateS(eight, 2)).isEqualTo(120);
+    assertThat(BootTimeouts.estimateS(eight, 2)).isEqualTo(180);
     assertThat(BootTimeouts.estimateS(many, 2)).isEqualTo(226);
   }
 
@@ -72,10 +72,10 @@ class BootTimeoutsTest {
 
   @Test
   void threeTimesTheMedianOfCompletedBootsOnceThereAreThree() {
-    // Sorted 98, 104, 110, 116 s: median (104 + 110) / 2 = 107 s; 3 x 107 = 321 s > estimate 120 s.
+    // Sorted 98, 104, 110, 116 s: median (104 + 110) / 2 = 107 s; 3 x 107 = 321 s > estimate 180 s.
     BenchmarkSpec b = new BenchmarkSpec("", List.of("metadata_stat"), 0, 0, 0);
     BootTimeouts.Limit limit = BootTimeouts.limit(0, b, 2, List.of(116_000L, 98_000L, 110_000L, 104_000L));
-    assertThat(limit).isEqualTo(new BootTimeouts.Limit(321, true, 120, 4, 107));
+    assertThat(limit).isEqualTo(new BootTimeouts.Limit(321, true, 180, 4, 107));
     assertThat(limit.text()).isEqualTo("adaptive 321 s (3 x median 107 s of 4 boots)");
   }
 
@@ -90,14 +90,17 @@ class BootTimeoutsTest {
   @Test
   void bootsWithoutARunTimeDoNotCount() {
     BenchmarkSpec b = new BenchmarkSpec("", List.of("metadata_stat"), 0, 0, 0);
-    assertThat(BootTimeouts.limit(0, b, 1, List.of(0L, 0L, 200_000L, 200_000L)).seconds()).isEqualTo(120);
+    // Two boots with a run time are too few: the estimate (the floor) stands, not 3 x 200 s.
+    assertThat(BootTimeouts.limit(0, b, 1, List.of(0L, 0L, 200_000L, 200_000L)).seconds()).isEqualTo(180);
   }
 
   @Test
   void theObservedPartStopsAtThirtyMinutes() {
     // 3 x 900 s = 2,700 s -> 1,800 s.
     BenchmarkSpec b = new BenchmarkSpec("", List.of("metadata_stat"), 0, 0, 0);
-    assertThat(BootTimeouts.limit(0, b, 1, List.of(900_000L, 900_000L, 900_000L)).seconds()).isEqualTo(1800);
+    BootTimeouts.Limit limit = BootTimeouts.limit(0, b, 1, List.of(900_000L, 900_000L, 900_000L));
+    assertThat(limit.seconds()).isEqualTo(1800);
+    assertThat(limit.why()).isEqualTo("3 x median 900 s of 3 boots, capped at 1800 s");
   }
 
   @Test
