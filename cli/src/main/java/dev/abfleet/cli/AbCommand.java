@@ -105,7 +105,9 @@ final class AbCommand implements Callable<Integer> {
           + " CPUs as vCPUs run it); to pin one arm, e.g. a ceiling, set vm.pin_vcpus in a spec file.")
   boolean pin;
 
-  @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long.")
+  @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long"
+      + " (default: policy.boot_timeout_s; unset there = adaptive to the benchmark and the"
+      + " experiment's completed boots).")
   Integer bootTimeout;
 
   @Option(names = "--warmup-boot", negatable = true,

@@ -70,7 +70,9 @@ final class SoakCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "fleet.yaml (default: the built-in one).")
   Path config;
 
-  @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long.")
+  @Option(names = "--boot-timeout", paramLabel = "SECONDS", description = "Kill a boot after this long"
+      + " (default: policy.boot_timeout_s; unset there = adaptive to the benchmark and the"
+      + " experiment's completed boots).")
   Integer bootTimeout;
 
   @Option(names = "--controller", paramLabel = "HOST:PORT[,...]",

@@ -108,7 +108,9 @@ public record FleetConfig(
    * pair counts of a sequential design (empty = a fixed design of {@code pairs}).
    * {@code warmupBoot}: the first block on a freshly leased host starts with an uncounted
    * baseline boot. {@code futilityEffect}, {@code futilityBeta}: the futility stop of a
-   * sequential design (0 = none; see stats' SequentialPlan).
+   * sequential design (0 = none; see stats' SequentialPlan). {@code bootTimeoutS}: a fixed
+   * per-boot limit; 0 (boot_timeout_s unset) = adaptive, sized by the controller to the
+   * benchmark and to the experiment's completed boots.
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
       boolean warmupBoot, double futilityEffect, double futilityBeta) {

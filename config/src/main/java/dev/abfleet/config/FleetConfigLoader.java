@@ -211,7 +211,7 @@ public final class FleetConfigLoader {
     double threshold = 0.02;
     double alpha = 0.05;
     int pairs = 8;
-    int timeout = 180;
+    int timeout = 0; // adaptive: the controller sizes each boot's timeout to its work
     List<Integer> looks = List.of();
     boolean warmupBoot = false;
     double futilityEffect = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT;

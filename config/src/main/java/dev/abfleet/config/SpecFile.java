@@ -18,7 +18,7 @@ import java.util.List;
  * @param threshold noise threshold, relative
  * @param alpha family-wise significance level
  * @param seed seed of the AB/BA order shuffle
- * @param bootTimeoutS kill a boot after this many seconds
+ * @param bootTimeoutS kill a boot after this many seconds; null = the fleet's (unset there: adaptive)
  * @param warmupBoot start each freshly leased host with an uncounted baseline boot
  * @param vm VM shape of every arm that does not set its own
  * @param arms one baseline, one or more candidates, at most one ceiling, in file order

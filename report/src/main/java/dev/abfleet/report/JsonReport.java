@@ -33,6 +33,14 @@ public final class JsonReport {
 
   private JsonReport() {}
 
+  /** {@code {"rule":"adaptive","last_s":312,"arms":[{"arm":"base","seconds":312,"why":"..."}]}}. */
+  private static ObjectNode bootTimeout(BootTimeout t) {
+    ObjectNode n = JSON.createObjectNode().put("rule", t.rule()).put("last_s", t.lastS());
+    ArrayNode arms = n.putArray("arms");
+    t.arms().forEach(a -> arms.addObject().put("arm", a.arm()).put("seconds", a.seconds()).put("why", a.why()));
+    return n;
+  }
+
   /** One experiment: {@code {"format_version":1,"experiment":...}} ({@code abfleet ab}). */
   public static String render(Report r) {
     ObjectNode root = JSON.createObjectNode();
@@ -94,6 +102,9 @@ public final class JsonReport {
       n.put("stopped_early", run.stoppedEarly());
       n.put("retried_blocks", run.retriedBlocks());
       n.put("rejected_stale", run.rejectedStale());
+      if (run.bootTimeout() != null) {
+        n.set("boot_timeout", bootTimeout(run.bootTimeout()));
+      }
     }
     if (a.overall().isEmpty()) {
       n.putNull("overall");

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param boots every boot listed: completed pairs, blocks in flight and warm-up boots, in order
  * @param builds by arm name, the arms whose kernel abfleet built from source; an arm booting a
  *     kernel image the user gave has none
+ * @param bootTimeout the boot timeout rule and its limits; null = not known
  */
 public record Run(
     String state,
@@ -31,7 +32,8 @@ public record Run(
     String message,
     boolean simulation,
     List<BootRecord> boots,
-    Map<String, ArmBuild> builds) {
+    Map<String, ArmBuild> builds,
+    BootTimeout bootTimeout) {
 
   public Run {
     message = message == null ? "" : message;
@@ -39,11 +41,25 @@ public record Run(
     builds = builds == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(builds));
   }
 
+  /** A run whose boot timeout rule is not known. */
+  public Run(String state, long seed, int pairsDone, int pairsWanted, int retriedBlocks,
+      int rejectedStale, String message, boolean simulation, List<BootRecord> boots,
+      Map<String, ArmBuild> builds) {
+    this(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message, simulation,
+        boots, builds, null);
+  }
+
   /** A run none of whose arms abfleet built. */
   public Run(String state, long seed, int pairsDone, int pairsWanted, int retriedBlocks,
       int rejectedStale, String message, boolean simulation, List<BootRecord> boots) {
     this(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message, simulation,
         boots, Map.of());
+  }
+
+  /** The same run with the rule of its boot timeouts. */
+  public Run withBootTimeout(BootTimeout rule) {
+    return new Run(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message,
+        simulation, boots, builds, rule);
   }
 
   /** A sequential experiment that completed before its last look. */

@@ -39,6 +39,9 @@ public final class TextReport {
       out.append("* not gating\n");
     }
     bootFailures(r, out);
+    if (r.run() != null && r.run().bootTimeout() != null && !r.run().boots().isEmpty()) {
+      out.append(r.run().bootTimeout().line()).append('\n');
+    }
     ConsoleSummary.lines(r).forEach(line -> out.append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);

@@ -10,6 +10,7 @@ import dev.abfleet.controller.experiment.ExperimentEvent.PairCompleted;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRecorded;
 import dev.abfleet.controller.experiment.ExperimentEvent.RunRejected;
 import dev.abfleet.controller.plan.Block;
+import dev.abfleet.controller.plan.BootTimeouts;
 import dev.abfleet.controller.plan.RunPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,15 +61,34 @@ public final class Decisions {
       ArmSpec base = spec.baseline();
       runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
           base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
-          spec.bootTimeoutS(), hypervisor, true, base.guest(), spec.consolePatterns()));
+          bootTimeout(state, base).seconds(), hypervisor, true, base.guest(), spec.consolePatterns()));
     }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
-          spec.bootTimeoutS(), hypervisor, false, arm.guest(), spec.consolePatterns()));
+          bootTimeout(state, arm).seconds(), hypervisor, false, arm.guest(), spec.consolePatterns()));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
+  }
+
+  /**
+   * The limit of the arm's next boot ({@link ExperimentSpec#bootTimeout}), per arm because arms
+   * may differ in speed (a slower candidate must not be cut short by the baseline's durations).
+   * Counts the arm's measured boots that ended OK, in completed pairs and in blocks still in
+   * flight: all of them journalled, so a replay plans the same limits.
+   */
+  public static BootTimeouts.Limit bootTimeout(ExperimentState state, ArmSpec arm) {
+    List<Long> runMs = new ArrayList<>();
+    state.pairs().values().forEach(outcomes -> outcomes.forEach(o -> addRun(runMs, o, arm.name())));
+    state.inFlight().values().forEach(b -> b.recorded().values().forEach(o -> addRun(runMs, o, arm.name())));
+    return state.spec().bootTimeout(arm, runMs);
+  }
+
+  private static void addRun(List<Long> runMs, RunOutcome o, String arm) {
+    if (o.arm().equals(arm) && !o.warmup() && o.status() == RunOutcome.Status.OK && o.runMs() > 0) {
+      runMs.add(o.runMs());
+    }
   }
 
   /** The first-booted arm of every pair completed or in flight on this host (null: anywhere). */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.fleet.PinNeed;
 import dev.abfleet.controller.plan.BenchmarkSpec;
-import dev.abfleet.controller.plan.WorkloadSpec;
+import dev.abfleet.controller.plan.BootTimeouts;
 import java.util.List;
 
 /**
@@ -96,13 +96,16 @@ public record ExperimentSpec(
   }
 
   /**
-   * The wall-clock limit of one boot in seconds: the policy's, raised for a workload to its own
-   * time limit plus {@link WorkloadSpec#BOOT_MARGIN_S}, so the guest's limit always fires first.
+   * The wall-clock limit of one boot of {@code arm}, given the run times in ms of the arm's
+   * completed boots: the policy's when it sets one, otherwise adaptive ({@link BootTimeouts}).
    */
+  public BootTimeouts.Limit bootTimeout(ArmSpec arm, List<Long> completedRunMs) {
+    return BootTimeouts.limit(policy.bootTimeoutS(), benchmark, arm.vcpus(), completedRunMs);
+  }
+
+  /** The limit in seconds of the baseline's first boots, before any completed. */
   public int bootTimeoutS() {
-    WorkloadSpec w = benchmark.workload();
-    int policyLimit = policy.bootTimeoutS();
-    return w == null ? policyLimit : Math.max(policyLimit, w.effectiveTimeoutS() + WorkloadSpec.BOOT_MARGIN_S);
+    return bootTimeout(baseline(), List.of()).seconds();
   }
 
   /** The baseline arm; validated specs have exactly one. */

@@ -10,7 +10,10 @@ import java.util.List;
  * @param alpha family-wise significance level; default 0.05
  * @param pairs pairs to complete; default 8
  * @param seed order-shuffle seed; 0 = drawn at submit and recorded
- * @param bootTimeoutS per-boot wall-clock limit in seconds; default 120
+ * @param bootTimeoutS per-boot wall-clock limit in seconds, used as given; 0 = adaptive: from the
+ *     benchmark's size and the durations of the arm's completed boots
+ *     ({@link dev.abfleet.controller.plan.BootTimeouts}). Experiments journalled when 0 meant
+ *     120 s carry the 120 and replay with it.
  * @param gatingMetrics metrics whose verdicts gate; empty = all
  * @param looks ascending pair counts at which the experiment may stop early (group-sequential
  *     design); empty = a fixed design of {@code pairs}; when set, {@code pairs} is the last look
@@ -40,14 +43,13 @@ public record PolicySpec(
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
-  /** The protocol's default, which workers apply too when a run carries no timeout. */
+  /** The protocol's default, which workers apply when a run carries no timeout. */
   public static final int DEFAULT_BOOT_TIMEOUT_S = ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE;
 
   public PolicySpec {
     noiseThreshold = noiseThreshold == 0 ? DEFAULT_NOISE : noiseThreshold;
     alpha = alpha == 0 ? DEFAULT_ALPHA : alpha;
     pairs = pairs == 0 ? DEFAULT_PAIRS : pairs;
-    bootTimeoutS = bootTimeoutS == 0 ? DEFAULT_BOOT_TIMEOUT_S : bootTimeoutS;
     gatingMetrics = gatingMetrics == null ? List.of() : List.copyOf(gatingMetrics);
     looks = looks == null ? List.of() : List.copyOf(looks);
     classBy = classBy == null ? List.of() : List.copyOf(classBy);

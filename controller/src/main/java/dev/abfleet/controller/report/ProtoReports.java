@@ -105,7 +105,8 @@ public final class ProtoReports {
     boolean simulation = simulation(e);
     return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
         e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
-        e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e));
+        e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e))
+        .withBootTimeout(BootTimeoutFacts.of(e));
   }
 
   /** The arms abfleet built, by name, in spec order. */

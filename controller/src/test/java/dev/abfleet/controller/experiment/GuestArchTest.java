@@ -99,7 +99,7 @@ class GuestArchTest {
         new BenchmarkSpec("", List.of(), 0, 0, 0, "guest", 0, "warm",
             new WorkloadSpec(new ArtifactRef("e".repeat(64), "/w.cpio.gz", 10), "sh run.sh", "gobench", 300)),
         base.selector(), base.policy(), base.priority());
-    assertThat(base.bootTimeoutS()).isEqualTo(120);
+    assertThat(base.bootTimeoutS()).isEqualTo(dev.abfleet.controller.plan.BootTimeouts.FLOOR_S);
     assertThat(withWorkload.bootTimeoutS()).isEqualTo(300 + WorkloadSpec.BOOT_MARGIN_S);
     assertThat(SpecValidator.validate(withWorkload)).isEmpty();
   }

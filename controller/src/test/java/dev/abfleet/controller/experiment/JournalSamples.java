@@ -32,7 +32,8 @@ final class JournalSamples {
                 null, "", 2, 1024, pinned)),
         benchmark,
         new HostSelector("qemu", "x86_64", Map.of("rack", "r1"), List.of()),
-        new PolicySpec(0, 0, 4, 42, 0, List.of("user")),
+        // 120: what an unset boot timeout was journalled as before 0 meant adaptive.
+        new PolicySpec(0, 0, 4, 42, 120, List.of("user")),
         "nightly",
         "alice");
     return new ExperimentEvent.ExperimentSubmitted("compat-1", spec, 42);
