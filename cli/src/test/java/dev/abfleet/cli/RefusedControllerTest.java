@@ -76,7 +76,9 @@ class RefusedControllerTest {
 
     assertThat(code).isEqualTo(ExitCodes.FAILED);
     assertThat(err.toString().strip()).isEqualTo(expected(target));
-    assertThat(took).isLessThan(Duration.ofSeconds(3));
+    // Not a timing goal: the bound tells "failed at once" from the retry windows of 1 and 10
+    // minutes, with room for a loaded machine's first gRPC call in the JVM (5.9 s seen at load 14).
+    assertThat(took).isLessThan(Duration.ofSeconds(30));
   }
 
   @Test
