@@ -47,8 +47,7 @@ public final class SimDriver implements VmDriver, BootWait {
   /** Boots returned but not yet waited out, by run id (timer mode only). */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
 
-  private record Waiting(String runId, long startNanos, long waitNanos, long simulatedMs, boolean timedOut,
-      boolean panicked) {}
+  private record Waiting(long startNanos, long waitNanos, long simulatedMs, boolean timedOut, boolean panicked) {}
 
   /**
    * @param recorder told about every boot that ran to its end or timeout (not interrupted or
@@ -142,7 +141,7 @@ public final class SimDriver implements VmDriver, BootWait {
     if (sleeps) {
       recorder.accept(new SimBootRecord(host.hostId(), request.runId(), start, end, endMs, timedOut, plan.panicked()));
     } else {
-      waiting.put(request.runId(), new Waiting(request.runId(), start, waitNanos, endMs, timedOut, plan.panicked()));
+      waiting.put(request.runId(), new Waiting(start, waitNanos, endMs, timedOut, plan.panicked()));
     }
     return new BootOutcome(NAME, timedOut ? -1 : 0, timedOut, Duration.ofMillis(endMs), console, results,
         consoleText.strip(), null, null);
