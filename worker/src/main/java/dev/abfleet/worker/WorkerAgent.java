@@ -8,6 +8,7 @@ import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import dev.abfleet.proto.fleet.v1.BuildAssignment;
 import dev.abfleet.proto.fleet.v1.BuildCapability;
+import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.artifact.ArtifactCache;
 import dev.abfleet.worker.artifact.ArtifactUri;
 import dev.abfleet.worker.artifact.ControllerArtifacts;
@@ -19,8 +20,10 @@ import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.link.LinkState;
 import dev.abfleet.worker.run.BlockExecutor;
+import dev.abfleet.worker.run.BlockRunner;
 import dev.abfleet.worker.run.GuestRunProcedure;
 import dev.abfleet.worker.run.RunProcedure;
+import dev.abfleet.worker.run.TimedBlockExecutor;
 import dev.abfleet.worker.sim.SimDriver;
 import dev.abfleet.worker.sim.SimRunProcedure;
 import dev.abfleet.worker.vm.VmDriver;
@@ -33,9 +36,12 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +62,7 @@ public final class WorkerAgent implements AutoCloseable {
   private final WorkerSettings settings;
   private final ManagedChannel channel;
   private final ScheduledExecutorService timer;
-  private final BlockExecutor executor;
+  private final BlockRunner executor;
   private final BuildExecutor builds;
   private final ControllerLink link;
 
@@ -70,18 +76,18 @@ public final class WorkerAgent implements AutoCloseable {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
       t.setDaemon(true);
       return t;
-    }), true, drivers, facts, procedure, build);
+    }), true, drivers, facts, out -> new BlockExecutor(procedure, out), build);
   }
 
   private WorkerAgent(WorkerSettings settings, ManagedChannel channel, ScheduledExecutorService timer,
-      boolean ownsTransport, Map<String, VmDriver> drivers, HostFacts facts, RunProcedure procedure,
-      BuildCapability build) {
+      boolean ownsTransport, Map<String, VmDriver> drivers, HostFacts facts,
+      Function<Consumer<WorkerMessage>, BlockRunner> runner, BuildCapability build) {
     this.settings = settings;
     this.channel = channel;
     this.timer = timer;
     this.ownsTransport = ownsTransport;
     ControllerLink[] linkRef = new ControllerLink[1];
-    this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
+    this.executor = runner.apply(m -> linkRef[0].send(m));
     this.builds = build.getArchesCount() == 0 ? null : kernelBuilds(settings, channel, m -> linkRef[0].send(m));
     Hello hello = hello(settings, drivers, facts).toBuilder().setBuild(build).build();
     this.link = new ControllerLink(channel, () -> hello, executor::runningRunId, new ControllerLink.Handler() {
@@ -182,16 +188,20 @@ public final class WorkerAgent implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    return startSim(settings, driver, new SimTransport(channel, timer, simFacts()), true);
+    // One host: the link's timer thread also runs its boots' work (a few ms each).
+    return startSim(settings, driver, new SimTransport(channel, timer, timer, simFacts()), true);
   }
 
   /**
    * What the sim workers of one process share, so that a host costs no thread or connection of
-   * its own while it is idle: a channel (HTTP/2 carries many workers' streams on one
-   * connection), the timer of their heartbeats and reconnects, and the host facts probed once.
-   * Whoever made it closes the channel and the timer, after the agents.
+   * its own, idle or busy: a channel (HTTP/2 carries many workers' streams on one connection),
+   * the timer of their heartbeats and reconnects and of their simulated boots' durations, the
+   * pool their boots' work runs on (planning, writing and parsing the boot's files: CPU only),
+   * and the host facts probed once. Whoever made it closes the channel, the timer and the pool,
+   * after the agents.
    */
-  public record SimTransport(ManagedChannel channel, ScheduledExecutorService timer, HostFacts facts) {}
+  public record SimTransport(ManagedChannel channel, ScheduledExecutorService timer, Executor work,
+      HostFacts facts) {}
 
   /** A channel to {@code settings}' controller for {@link SimTransport}. */
   public static ManagedChannel simChannel(WorkerSettings settings) {
@@ -211,17 +221,19 @@ public final class WorkerAgent implements AutoCloseable {
 
   private static WorkerAgent startSim(WorkerSettings settings, SimDriver driver, SimTransport shared,
       boolean owns) {
-    Map<String, VmDriver> drivers = Map.of(SimDriver.NAME, driver);
+    // The boot's duration is waited out on the shared timer, not by a thread of this host.
+    SimDriver timed = driver.waitedOnTimer();
     RunProcedure procedure;
     try {
-      procedure = SimRunProcedure.create(settings, driver);
+      procedure = SimRunProcedure.create(settings, timed);
     } catch (IOException e) {
       throw new UncheckedIOException("sim worker " + settings.hostId() + ": cannot write its placeholder initrd under "
           + settings.home() + ": " + e.getMessage(), e);
     }
     // A sim boot needs no guest image: like a builder, it takes runs that carry none.
     WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), shared.channel(), shared.timer(), owns,
-        drivers, shared.facts(), procedure, BuildCapability.getDefaultInstance());
+        Map.of(SimDriver.NAME, timed), shared.facts(), out -> new TimedBlockExecutor(procedure, out, shared.work(), shared.timer(), timed),
+        BuildCapability.getDefaultInstance());
     log.debug("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +29,12 @@ import java.util.function.Function;
  * {@code <prefix>0001}, {@code <prefix>0002}, ...
  *
  * <p>Cheap enough for 10,000 on a small machine: the streams of {@value #WORKERS_PER_CHANNEL}
- * workers share one channel (one HTTP/2 connection), every worker's heartbeats and reconnects run
- * on {@value #TIMER_THREADS} shared timer threads, and a worker holds a thread only while it runs
- * a block.
+ * workers share one channel (one HTTP/2 connection), and no worker holds a thread of its own,
+ * idle or busy. Every worker's heartbeats and reconnects, and the simulated duration of every
+ * boot, run on {@value #TIMER_THREADS} shared timer threads; the work of a boot (plan it, write
+ * its console and results files, then the real parser and classifier) runs on one shared pool
+ * of as many threads as cores, at least two ({@link WorkerAgent.SimTransport},
+ * {@link dev.abfleet.worker.run.TimedBlockExecutor}).
  */
 public final class SimFleet implements AutoCloseable {
   /**
@@ -40,15 +44,20 @@ public final class SimFleet implements AutoCloseable {
    */
   public static final int WORKERS_PER_CHANNEL = 50;
   static final int TIMER_THREADS = 2;
+  /** Threads the boots' work of all workers shares: CPU only (no boot sleeps on them). */
+  static final int WORK_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
   private final List<WorkerAgent> agents;
   private final List<ManagedChannel> channels;
   private final ScheduledExecutorService timer;
+  private final ExecutorService work;
 
-  private SimFleet(List<WorkerAgent> agents, List<ManagedChannel> channels, ScheduledExecutorService timer) {
+  private SimFleet(List<WorkerAgent> agents, List<ManagedChannel> channels, ScheduledExecutorService timer,
+      ExecutorService work) {
     this.agents = agents;
     this.channels = channels;
     this.timer = timer;
+    this.work = work;
   }
 
   /**
@@ -78,7 +87,13 @@ public final class SimFleet implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    SimFleet fleet = new SimFleet(agents, channels, timer);
+    AtomicInteger workers = new AtomicInteger();
+    ExecutorService work = Executors.newFixedThreadPool(WORK_THREADS, r -> {
+      Thread t = new Thread(r, "abfleet-sim-work-" + workers.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    SimFleet fleet = new SimFleet(agents, channels, timer, work);
     try {
       HostFacts facts = WorkerAgent.simFacts();
       WorkerAgent.SimTransport transport = null;
@@ -92,7 +107,7 @@ public final class SimFleet implements AutoCloseable {
         if (transport == null || onChannel == WORKERS_PER_CHANNEL || !security.equals(shared)) {
           ManagedChannel channel = WorkerAgent.simChannel(settings);
           channels.add(channel);
-          transport = new WorkerAgent.SimTransport(channel, timer, facts);
+          transport = new WorkerAgent.SimTransport(channel, timer, work, facts);
           shared = security;
           onChannel = 0;
         }
@@ -129,6 +144,7 @@ public final class SimFleet implements AutoCloseable {
     agents.forEach(WorkerAgent::close);
     channels.forEach(ManagedChannel::shutdownNow);
     timer.shutdownNow();
+    work.shutdownNow();
   }
 
   /**

@@ -20,9 +20,10 @@ import picocli.CommandLine.Option;
 @Command(name = "sim-fleet", mixinStandardHelpOptions = true,
     description = {
       "SIMULATION: start N simulated worker agents (hypervisor 'sim') in one process, each with its",
-      "own gRPC stream to the controller (50 streams share a connection; an idle worker holds no",
-      "thread). Boots are simulated from a performance model: for scale tests and capacity planning",
-      "only, never a measurement. Select them with hypervisor: sim."
+      "own gRPC stream to the controller (50 streams share a connection; no worker holds a thread",
+      "of its own: simulated boots are waited out on shared timers). Boots are simulated from a",
+      "performance model: for scale tests and capacity planning only, never a measurement. Select",
+      "them with hypervisor: sim."
     })
 public final class SimFleetCommand implements Callable<Integer> {
   @Option(names = "--workers", required = true, paramLabel = "N", description = "Simulated hosts, 1 to 10000.")

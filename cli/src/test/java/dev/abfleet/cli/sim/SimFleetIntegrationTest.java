@@ -60,6 +60,10 @@ class SimFleetIntegrationTest {
         assertThat(b.getTelemetry().getAccelerator()).isEqualTo("sim");
       });
       assertThat(done.getBootsList()).extracting(Boot::getHostId).allMatch(fleet.hostIds()::contains);
+      // Sim hosts ran their blocks on the fleet's shared pool and timer: no thread per block (a
+      // real host's block thread outlives its block by a minute, so one would still be here).
+      assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+          .noneMatch(n -> n.equals("abfleet-block-executor"));
     }
   }
 }

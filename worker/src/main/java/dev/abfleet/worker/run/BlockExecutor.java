@@ -34,9 +34,10 @@ import org.slf4j.LoggerFactory;
  * a higher-priority experiment at a boot boundary. A warm-up run (RunAssignment.warmup) is
  * run and reported like any other; whatever it reports, the block goes on to its measured runs.
  * Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
- * ended_at_ms).
+ * ended_at_ms). For hosts whose boots are simulated, {@link TimedBlockExecutor} does the same
+ * without a thread of its own.
  */
-public final class BlockExecutor implements AutoCloseable {
+public final class BlockExecutor implements BlockRunner {
   private static final Logger log = LoggerFactory.getLogger(BlockExecutor.class);
 
   private final RunProcedure procedure;
@@ -72,7 +73,7 @@ public final class BlockExecutor implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** Queues a block; blocks run in arrival order. */
+  @Override
   public void submit(BlockAssignment block) {
     FutureTask<Void> task = new FutureTask<>(() -> {
       try {
@@ -86,7 +87,7 @@ public final class BlockExecutor implements AutoCloseable {
     thread.execute(task);
   }
 
-  /** Applies the controller's Cancel: now, or after the boot in progress when it asks so. */
+  @Override
   public void cancel(Cancel cancel) {
     if (cancel.getAfterCurrentBoot()) {
       stopAfterCurrentBoot(cancel.getBlockId(), cancel.getReason());
@@ -116,6 +117,7 @@ public final class BlockExecutor implements AutoCloseable {
   }
 
   /** Run id of the VM booting now, or null when idle. */
+  @Override
   public String runningRunId() {
     return runningRunId.get();
   }
@@ -159,11 +161,24 @@ public final class BlockExecutor implements AutoCloseable {
         runningRunId.set(null);
       }
     }
-    out.accept(WorkerMessage.newBuilder()
+    out.accept(blockFinished(block));
+  }
+
+  static WorkerMessage runStarted(BlockAssignment block, RunAssignment run) {
+    return WorkerMessage.newBuilder()
+        .setRunStarted(RunStarted.newBuilder()
+            .setRunId(run.getRunId())
+            .setBlockId(block.getBlockId())
+            .setLeaseEpoch(block.getLeaseEpoch()))
+        .build();
+  }
+
+  static WorkerMessage blockFinished(BlockAssignment block) {
+    return WorkerMessage.newBuilder()
         .setBlockFinished(BlockFinished.newBuilder()
             .setBlockId(block.getBlockId())
             .setLeaseEpoch(block.getLeaseEpoch()))
-        .build());
+        .build();
   }
 
   /** The report with the run's start and end wall times, unless the procedure set them. */

@@ -14,8 +14,8 @@ import java.util.Set;
  * the arm's kernel command line ({@link SimTokens}), so a submitted spec says what it simulates.
  *
  * @param seed base of every random draw; a host's draws are seeded from it and the host id
- * @param timeScale real seconds slept per simulated second: 1.0 = real time, 0.01 = 100x
- *     faster, 0 = no sleeping at all; 0..1000
+ * @param timeScale real seconds a boot lasts per simulated second: 1.0 = real time, 0.01 = 100x
+ *     faster, 0 = no waiting at all; 0..1000
  * @param metrics the metrics the simulated harness can report, in report order; names unique
  * @param boot boot and shutdown times
  * @param noise host offsets, drift, outliers, bimodality

@@ -100,6 +100,40 @@ class SimDriverTest {
   }
 
   @Test
+  void onTheTimerABootReturnsAtOnceAndLeavesItsScaledDurationToWait() throws Exception {
+    List<SimBootRecord> boots = new ArrayList<>();
+    SimDriver driver = new SimDriver(SimModel.defaults(), "sim-0001", boots::add).waitedOnTimer();
+    long start = System.nanoTime();
+
+    BootOutcome outcome = driver.boot(request("r1", "", List.of("abfleet.iteration_ms=10000"), 3));
+
+    assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2_000);
+    assertThat(outcome.timedOut()).isTrue();
+    assertThat(driver.nanos("r1")).isEqualTo(Duration.ofSeconds(3).toNanos());
+    assertThat(boots).as("recorded when its wait is over").isEmpty();
+    driver.ended("r1", true);
+    assertThat(boots).singleElement().satisfies(b -> {
+      assertThat(b.runId()).isEqualTo("r1");
+      assertThat(b.simulatedMs()).isEqualTo(3_000);
+      assertThat(b.timedOut()).isTrue();
+    });
+    assertThat(driver.nanos("r1")).isZero();
+  }
+
+  @Test
+  void onTheTimerACancelledBootIsNotRecorded() throws Exception {
+    List<SimBootRecord> boots = new ArrayList<>();
+    SimDriver driver = new SimDriver(SimModel.defaults().withTimeScale(0.5), "sim-0001", boots::add).waitedOnTimer();
+    driver.boot(request("r1", "", List.of("abfleet.iteration_ms=10000"), 3));
+
+    assertThat(driver.nanos("r1")).isEqualTo(Duration.ofMillis(1_500).toNanos());
+    driver.ended("r1", false);
+
+    assertThat(boots).isEmpty();
+    assertThat(driver.nanos("r1")).isZero();
+  }
+
+  @Test
   void anInterruptStopsTheBoot() throws Exception {
     SimDriver driver = new SimDriver(SimModel.defaults(), "sim-0001");
     AtomicReference<Throwable> thrown = new AtomicReference<>();
