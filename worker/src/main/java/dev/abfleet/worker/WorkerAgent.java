@@ -18,6 +18,8 @@ import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.link.LinkState;
+import dev.abfleet.worker.host.HostSampler;
+import dev.abfleet.worker.host.QuietThreshold;
 import dev.abfleet.worker.run.BlockExecutor;
 import dev.abfleet.worker.run.GuestRunProcedure;
 import dev.abfleet.worker.run.RunProcedure;
@@ -70,18 +72,20 @@ public final class WorkerAgent implements AutoCloseable {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
       t.setDaemon(true);
       return t;
-    }), true, drivers, facts, procedure, build);
+    }), true, drivers, facts, procedure, build, HostSampler.of(facts, versions(drivers),
+        QuietThreshold.of(System.getProperty(QuietThreshold.PROPERTY))));
   }
 
+  /** @param host samples the host around each boot; {@link HostSampler#NONE} for sim hosts */
   private WorkerAgent(WorkerSettings settings, ManagedChannel channel, ScheduledExecutorService timer,
       boolean ownsTransport, Map<String, VmDriver> drivers, HostFacts facts, RunProcedure procedure,
-      BuildCapability build) {
+      BuildCapability build, HostSampler host) {
     this.settings = settings;
     this.channel = channel;
     this.timer = timer;
     this.ownsTransport = ownsTransport;
     ControllerLink[] linkRef = new ControllerLink[1];
-    this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m));
+    this.executor = new BlockExecutor(procedure, m -> linkRef[0].send(m), host);
     this.builds = build.getArchesCount() == 0 ? null : kernelBuilds(settings, channel, m -> linkRef[0].send(m));
     Hello hello = hello(settings, drivers, facts).toBuilder().setBuild(build).build();
     this.link = new ControllerLink(channel, () -> hello, executor::runningRunId, new ControllerLink.Handler() {
@@ -221,7 +225,7 @@ public final class WorkerAgent implements AutoCloseable {
     }
     // A sim boot needs no guest image: like a builder, it takes runs that carry none.
     WorkerAgent agent = new WorkerAgent(settings.withBuildsImages(true), shared.channel(), shared.timer(), owns,
-        drivers, shared.facts(), procedure, BuildCapability.getDefaultInstance());
+        drivers, shared.facts(), procedure, BuildCapability.getDefaultInstance(), HostSampler.NONE);
     log.debug("SIMULATION: sim worker {} ({})", settings.hostId(), SimDriver.VERSION);
     agent.link.start();
     return agent;
@@ -254,6 +258,13 @@ public final class WorkerAgent implements AutoCloseable {
     }
     throw new IllegalArgumentException("-D" + KEEPALIVE_PROPERTY + "=" + property
         + ": expected whole seconds, at least " + min + " (gRPC's shortest keepalive)");
+  }
+
+  /** Each hypervisor's version, as Hello reports it. */
+  private static Map<String, String> versions(Map<String, VmDriver> drivers) {
+    Map<String, String> out = new LinkedHashMap<>();
+    drivers.forEach((name, d) -> out.put(name, d.version() == null ? "" : d.version()));
+    return out;
   }
 
   static Hello hello(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {
