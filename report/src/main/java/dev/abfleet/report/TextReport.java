@@ -40,6 +40,7 @@ public final class TextReport {
     }
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append(line).append('\n'));
+    HostSummary.lines(r).forEach(line -> out.append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     for (Row row : a.rows()) {
