@@ -43,7 +43,7 @@ public record BootHost(Pressure pressure, Facts facts, boolean interfered) {
   /**
    * The host's facts at the boot; empty strings and 0 = unknown there.
    *
-   * @param hypervisorVersion e.g. "qemu 8.2.2"
+   * @param hypervisorVersion the hypervisor's version line, e.g. "QEMU emulator version 8.2.2"
    * @param hostKernel host kernel release
    * @param cpuModel CPU model name
    * @param microcode CPU microcode revision

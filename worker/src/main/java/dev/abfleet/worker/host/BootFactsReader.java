@@ -30,9 +30,8 @@ public final class BootFactsReader {
 
   /** The facts now, for a boot on {@code hypervisor}. */
   public BootHostFacts read(String hypervisor) {
-    String version = hypervisorVersions.getOrDefault(hypervisor, "");
     return BootHostFacts.newBuilder()
-        .setHypervisorVersion(hypervisor.isEmpty() ? "" : (hypervisor + " " + version).strip())
+        .setHypervisorVersion(hypervisorVersions.getOrDefault(hypervisor, ""))
         .setHostKernel(orElse(files.firstLine("proc/sys/kernel/osrelease"), host.hostKernel()))
         .setCpuModel(host.cpuModel())
         .setMicrocode(files.read("proc/cpuinfo").map(BootFactsReader::microcode).orElse(""))
