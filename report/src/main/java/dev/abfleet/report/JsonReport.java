@@ -135,7 +135,7 @@ public final class JsonReport {
           .put("boots", s.bootsWithFindings()).put("lines", s.lines()));
       List<HostSummary> hosts = HostSummary.of(r);
       if (!hosts.isEmpty()) {
-        ObjectNode pressure = n.putObject("host_pressure");
+        ObjectNode pressure = n.putObject("host_pressure_by_arm");
         hosts.forEach(h -> pressure.putObject(h.arm()).put("boots", h.boots())
             .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
             .put("interfered", h.interfered()));
@@ -335,11 +335,13 @@ public final class JsonReport {
     return n;
   }
 
-  /** {@code host: {pressure: {...}, facts: {...}}} and {@code interfered}; absent for boots the worker did not sample. */
+  /**
+   * {@code host_pressure}, {@code host_facts} and {@code interfered} (RunTelemetry's names; the
+   * boot's {@code host} is its host id); absent for boots the worker did not sample.
+   */
   private static void host(ObjectNode n, BootHost h) {
-    ObjectNode host = n.putObject("host");
     BootHost.Pressure p = h.pressure();
-    ObjectNode pressure = host.putObject("pressure");
+    ObjectNode pressure = n.putObject("host_pressure");
     if (p.hasPsi()) {
       pressure.put("cpu_some_avg10", p.cpuSomeAvg10()).put("cpu_some_total_us", p.cpuSomeTotalUs())
           .put("io_some_avg10", p.ioSomeAvg10()).put("io_some_total_us", p.ioSomeTotalUs())
@@ -355,7 +357,7 @@ public final class JsonReport {
       pressure.put("host_busy_ms", p.hostBusyMs()).put("window_ms", p.windowMs());
     }
     BootHost.Facts f = h.facts();
-    host.putObject("facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())
+    n.putObject("host_facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())
         .put("cpu_model", f.cpuModel()).put("microcode", f.microcode()).put("smt", f.smt())
         .put("cpufreq_governor", f.cpufreqGovernor()).put("boost", f.boost()).put("thp", f.thp())
         .put("memory_mib", f.memoryMib()).put("worker_cpus", f.workerCpus());

@@ -161,7 +161,7 @@ public final class DomainToProto {
         .setNote(f.note() == null ? "" : f.note()).build();
   }
 
-  private static Boot boot(RunOutcome o) {
+  static Boot boot(RunOutcome o) {
     RunTelemetry.Builder t = RunTelemetry.newBuilder();
     if (o.guest().volumeDaemon() != null) {
       var d = o.guest().volumeDaemon();
