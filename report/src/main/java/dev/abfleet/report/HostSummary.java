@@ -2,6 +2,7 @@ package dev.abfleet.report;
 
 import dev.abfleet.stats.Medians;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,7 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
       if (!hosts.isEmpty()) {
         double[] cpu = hosts.stream().mapToDouble(h -> h.pressure().cpuSomeAvg10()).toArray();
         out.add(new HostSummary(arm, hosts.size(), Medians.of(cpu),
-            java.util.Arrays.stream(cpu).max().orElse(Double.NaN),
+            Arrays.stream(cpu).max().orElse(Double.NaN),
             (int) hosts.stream().filter(BootHost::interfered).count()));
       }
     });

@@ -32,7 +32,8 @@ public final class HostWindow {
       return report;
     }
     HostPressure pressure = PressureSampler.between(start, sampler.pressure().sample());
-    BootHostFacts facts = sampler.facts().read(hypervisor(report));
+    BootHostFacts facts = sampler.facts() == null ? BootHostFacts.getDefaultInstance()
+        : sampler.facts().read(hypervisor(report));
     return withHost(report, pressure, facts, sampler.quiet().interfered(pressure));
   }
 
