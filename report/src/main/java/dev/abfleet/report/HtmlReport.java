@@ -80,6 +80,7 @@ public final class HtmlReport {
     out.append("<p class=\"gate\">").append(esc(r.gateLine())).append("</p>\n");
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append("<p class=\"console\">").append(esc(line)).append("</p>\n"));
+    HostSummary.lines(r).forEach(line -> out.append("<p class=\"host\">").append(esc(line)).append("</p>\n"));
     lists(r, noise, out);
     metrics(r, ids, out);
     out.append("</section>\n");

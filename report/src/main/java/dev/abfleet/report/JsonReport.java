@@ -144,6 +144,13 @@ public final class JsonReport {
       ObjectNode console = n.putObject("console_findings");
       ConsoleSummary.of(r).forEach(s -> console.putObject(s.arm())
           .put("boots", s.bootsWithFindings()).put("lines", s.lines()));
+      List<HostSummary> hosts = HostSummary.of(r);
+      if (!hosts.isEmpty()) {
+        ObjectNode pressure = n.putObject("host_pressure_by_arm");
+        hosts.forEach(h -> pressure.putObject(h.arm()).put("boots", h.boots())
+            .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
+            .put("interfered", h.interfered()));
+      }
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
     }
@@ -301,6 +308,9 @@ public final class JsonReport {
             .put("daemon_cpu_ms", f.volumeDaemon().cpuMs()).put("daemon_threads", f.volumeDaemon().threads());
       }
     }
+    if (f.host() != null) {
+      host(n, f.host());
+    }
     if (!f.vcpuHostCpus().isEmpty()) {
       ArrayNode cpus = n.putArray("vcpu_host_cpus");
       f.vcpuHostCpus().forEach(cpus::add);
@@ -334,6 +344,35 @@ public final class JsonReport {
       list.add(s.value());
     }
     return n;
+  }
+
+  /**
+   * {@code host_pressure}, {@code host_facts} and {@code interfered} (RunTelemetry's names; the
+   * boot's {@code host} is its host id); absent for boots the worker did not sample.
+   */
+  private static void host(ObjectNode n, BootHost h) {
+    BootHost.Pressure p = h.pressure();
+    ObjectNode pressure = n.putObject("host_pressure");
+    if (p.hasPsi()) {
+      pressure.put("cpu_some_avg10", p.cpuSomeAvg10()).put("cpu_some_total_us", p.cpuSomeTotalUs())
+          .put("io_some_avg10", p.ioSomeAvg10()).put("io_some_total_us", p.ioSomeTotalUs())
+          .put("memory_some_avg10", p.memorySomeAvg10()).put("memory_some_total_us", p.memorySomeTotalUs());
+    }
+    if (p.load1m() >= 0) {
+      pressure.put("load_1m", p.load1m());
+    }
+    if (p.runnableTasks() > 0) {
+      pressure.put("runnable_tasks", p.runnableTasks());
+    }
+    if (p.windowMs() > 0) {
+      pressure.put("host_busy_ms", p.hostBusyMs()).put("window_ms", p.windowMs());
+    }
+    BootHost.Facts f = h.facts();
+    n.putObject("host_facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())
+        .put("cpu_model", f.cpuModel()).put("microcode", f.microcode()).put("smt", f.smt())
+        .put("cpufreq_governor", f.cpufreqGovernor()).put("boost", f.boost()).put("thp", f.thp())
+        .put("memory_mib", f.memoryMib()).put("worker_cpus", f.workerCpus());
+    n.put("interfered", h.interfered());
   }
 
   private static void number(ObjectNode n, String field, double value) {

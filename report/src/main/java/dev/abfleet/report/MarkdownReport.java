@@ -46,6 +46,7 @@ public final class MarkdownReport {
     out.append(r.verdictLine()).append("\n\n").append(r.gateLine()).append('\n');
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
+    HostSummary.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     warnings(r, out);

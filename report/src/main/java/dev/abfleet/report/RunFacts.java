@@ -23,6 +23,8 @@ package dev.abfleet.report;
  * @param volumeDaemon the host process that served the volume and what it used; null = none
  * @param startedAtMs wall clock (Unix epoch ms, the worker's) when the run began; 0 = unknown
  * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
+ * @param host the host's pressure and facts around the boot; null = not sampled (sim hosts,
+ *     boots recorded before hosts were sampled or outside the fleet)
  */
 public record RunFacts(
     String hypervisor,
@@ -44,7 +46,8 @@ public record RunFacts(
     java.util.List<String> consoleLines,
     DaemonUsage volumeDaemon,
     long startedAtMs,
-    long endedAtMs) {
+    long endedAtMs,
+    BootHost host) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
@@ -58,6 +61,17 @@ public record RunFacts(
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLines = consoleLines == null ? java.util.List.of() : java.util.List.copyOf(consoleLines);
+  }
+
+  /** Facts of a boot whose host was not sampled. */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256, int consoleFindings,
+      java.util.List<String> consoleLines, DaemonUsage volumeDaemon, long startedAtMs, long endedAtMs) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, null);
   }
 
   /** Facts of a boot whose start and end times are unknown. */
@@ -75,7 +89,14 @@ public record RunFacts(
   public RunFacts withTimes(long startedAt, long endedAt) {
     return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
         consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
-        consoleFindings, consoleLines, volumeDaemon, startedAt, endedAt);
+        consoleFindings, consoleLines, volumeDaemon, startedAt, endedAt, host);
+  }
+
+  /** The same facts with the host's pressure and facts around the boot (null = not sampled). */
+  public RunFacts withHost(BootHost sampled) {
+    return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, sampled);
   }
 
   /** Facts of a boot whose volume, if any, had no daemon beside the VM. */

@@ -43,6 +43,7 @@ public final class TextReport {
       out.append(r.run().bootTimeout().line()).append('\n');
     }
     ConsoleSummary.lines(r).forEach(line -> out.append(line).append('\n'));
+    HostSummary.lines(r).forEach(line -> out.append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     for (Row row : a.rows()) {

@@ -19,6 +19,8 @@ import dev.abfleet.worker.link.Backoff;
 import dev.abfleet.worker.link.ControllerLink;
 import dev.abfleet.worker.link.ControllerTargets;
 import dev.abfleet.worker.link.LinkState;
+import dev.abfleet.worker.host.HostSampler;
+import dev.abfleet.worker.host.QuietThreshold;
 import dev.abfleet.worker.run.BlockExecutor;
 import dev.abfleet.worker.run.BlockRunner;
 import dev.abfleet.worker.run.GuestRunProcedure;
@@ -76,9 +78,14 @@ public final class WorkerAgent implements AutoCloseable {
       Thread t = new Thread(r, "abfleet-link-" + settings.hostId());
       t.setDaemon(true);
       return t;
-    }), true, drivers, facts, out -> new BlockExecutor(procedure, out), build);
+    }), true, drivers, facts, out -> new BlockExecutor(procedure, out, HostSampler.of(facts, versions(drivers),
+        QuietThreshold.of(System.getProperty(QuietThreshold.PROPERTY)))), build);
   }
 
+  /**
+   * @param runner the block runner for this host's link: a {@link BlockExecutor} sampling the host
+   *     around each boot, or for sim hosts a {@link TimedBlockExecutor} sampling nothing
+   */
   private WorkerAgent(WorkerSettings settings, ManagedChannel channel, ScheduledExecutorService timer,
       boolean ownsTransport, Map<String, VmDriver> drivers, HostFacts facts,
       Function<Consumer<WorkerMessage>, BlockRunner> runner, BuildCapability build) {
@@ -266,6 +273,13 @@ public final class WorkerAgent implements AutoCloseable {
     }
     throw new IllegalArgumentException("-D" + KEEPALIVE_PROPERTY + "=" + property
         + ": expected whole seconds, at least " + min + " (gRPC's shortest keepalive)");
+  }
+
+  /** Each hypervisor's version, as Hello reports it. */
+  private static Map<String, String> versions(Map<String, VmDriver> drivers) {
+    Map<String, String> out = new LinkedHashMap<>();
+    drivers.forEach((name, d) -> out.put(name, d.version() == null ? "" : d.version()));
+    return out;
   }
 
   static Hello hello(WorkerSettings settings, Map<String, VmDriver> drivers, HostFacts facts) {

@@ -14,6 +14,7 @@ import dev.abfleet.proto.fleet.v1.ExperimentSpec;
 import dev.abfleet.proto.fleet.v1.HostSelector;
 import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.worker.artifact.ArtifactCache;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,12 @@ class HostVolumeFleetE2ETest {
           assertThat(b.getTelemetry().getVolumeDaemon()).matches("(qemu-)?virtiofsd.*");
           assertThat(b.getTelemetry().getVolumeDaemonCpuMs()).isPositive();
           assertThat(b.getHostClass()).isEqualTo("qemu/tcg volume=virtiofs");
+          // the worker sampled this host around the boot
+          var host = b.getTelemetry();
+          assertThat(host.getHostPressure().getWindowMs()).isPositive();
+          assertThat(host.getHostPressure().getHasPsi()).isEqualTo(Files.exists(Path.of("/proc/pressure/cpu")));
+          assertThat(host.getHostFacts().getHypervisorVersion()).startsWith("QEMU emulator version");
+          assertThat(host.getHostFacts().getMemoryMib()).isPositive();
         });
       }
     }

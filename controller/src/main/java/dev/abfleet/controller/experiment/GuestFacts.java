@@ -1,6 +1,7 @@
 package dev.abfleet.controller.experiment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.abfleet.report.BootHost;
 import dev.abfleet.report.DaemonUsage;
 import java.util.List;
 
@@ -21,12 +22,15 @@ import java.util.List;
  * @param consoleLines the first of them (at most 20, each at most 300 characters)
  * @param volumeDaemon the host process that served the volume and what it used; null = none (or
  *     recorded before daemons were measured)
+ * @param host the host's pressure and facts around the boot; null = not sampled (sim hosts, or
+ *     recorded before hosts were sampled)
  */
 public record GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
     List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int consoleFindings,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> consoleLines,
-    @JsonInclude(JsonInclude.Include.NON_NULL) DaemonUsage volumeDaemon) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) DaemonUsage volumeDaemon,
+    @JsonInclude(JsonInclude.Include.NON_NULL) BootHost host) {
   public static final GuestFacts NONE = new GuestFacts("", "", List.of(), List.of());
 
   public GuestFacts {
@@ -38,6 +42,20 @@ public record GuestFacts(String volumeTransport, String volumeOptions, List<Inte
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLogSha256 = consoleLogSha256 == null ? "" : consoleLogSha256;
     consoleLines = consoleLines == null ? List.of() : List.copyOf(consoleLines);
+  }
+
+  /** Facts of a boot whose host was not sampled. */
+  public GuestFacts(String volumeTransport, String volumeOptions, List<Integer> vcpuHostCpus,
+      List<GuestCounters> counters, String guestArch, String guestImageSha256, String consoleLogSha256,
+      int consoleFindings, List<String> consoleLines, DaemonUsage volumeDaemon) {
+    this(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256, consoleLogSha256,
+        consoleFindings, consoleLines, volumeDaemon, null);
+  }
+
+  /** The same facts with the host's pressure and facts around the boot (null = not sampled). */
+  public GuestFacts withHost(BootHost sampled) {
+    return new GuestFacts(volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleLogSha256, consoleFindings, consoleLines, volumeDaemon, sampled);
   }
 
   /** Facts of a boot with no volume daemon. */

@@ -91,7 +91,7 @@ public final class ReportInputs {
                 c.softirqsPerCpu(), c.wakeupsPerCpu(), c.threadRates())).toList(),
             o.guest().guestArch(), o.guest().guestImageSha256(),
             o.guest().consoleFindings(), o.guest().consoleLines(), o.guest().volumeDaemon())
-            .withTimes(o.startedAtMs(), o.endedAtMs()));
+            .withTimes(o.startedAtMs(), o.endedAtMs()).withHost(o.guest().host()));
   }
 
   private static String status(RunOutcome.Status s) {

@@ -21,7 +21,10 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
+import dev.abfleet.proto.fleet.v1.BootHostFacts;
 import dev.abfleet.proto.fleet.v1.BootSpec;
+import dev.abfleet.proto.fleet.v1.HostPressure;
+import dev.abfleet.report.BootHost;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.BootFailureComparison;
 import dev.abfleet.proto.fleet.v1.Comparison;
@@ -158,12 +161,15 @@ public final class DomainToProto {
         .setNote(f.note() == null ? "" : f.note()).build();
   }
 
-  private static Boot boot(RunOutcome o) {
+  static Boot boot(RunOutcome o) {
     RunTelemetry.Builder t = RunTelemetry.newBuilder();
     if (o.guest().volumeDaemon() != null) {
       var d = o.guest().volumeDaemon();
       t.setVolumeDaemon(d.daemon()).setVolumeDaemonOptions(d.options()).setVolumeDaemonCpuMs(d.cpuMs())
           .setVolumeDaemonThreads(d.threads());
+    }
+    if (o.guest().host() != null) {
+      host(t, o.guest().host());
     }
     Boot.Builder b = Boot.newBuilder()
         .setRunId(o.runId()).setArm(o.arm()).setHostId(o.hostId())
@@ -194,6 +200,22 @@ public final class DomainToProto {
         .setWarmup(s.warmup())));
     o.guest().counters().forEach(c -> b.addGuestCounters(telemetry(c)));
     return b.build();
+  }
+
+  private static void host(RunTelemetry.Builder t, BootHost h) {
+    BootHost.Pressure p = h.pressure();
+    BootHost.Facts f = h.facts();
+    t.setHostPressure(HostPressure.newBuilder().setHasPsi(p.hasPsi())
+            .setCpuSomeAvg10(p.cpuSomeAvg10()).setCpuSomeTotalUs(p.cpuSomeTotalUs())
+            .setIoSomeAvg10(p.ioSomeAvg10()).setIoSomeTotalUs(p.ioSomeTotalUs())
+            .setMemorySomeAvg10(p.memorySomeAvg10()).setMemorySomeTotalUs(p.memorySomeTotalUs())
+            .setLoad1M(p.load1m()).setRunnableTasks(p.runnableTasks())
+            .setHostBusyMs(p.hostBusyMs()).setWindowMs(p.windowMs()))
+        .setHostFacts(BootHostFacts.newBuilder().setHypervisorVersion(f.hypervisorVersion())
+            .setHostKernel(f.hostKernel()).setCpuModel(f.cpuModel()).setMicrocode(f.microcode())
+            .setSmt(f.smt()).setCpufreqGovernor(f.cpufreqGovernor()).setBoost(f.boost()).setThp(f.thp())
+            .setMemoryMib(f.memoryMib()).setWorkerCpus(f.workerCpus()))
+        .setInterfered(h.interfered());
   }
 
   private static MetricTelemetry telemetry(dev.abfleet.controller.experiment.GuestCounters c) {

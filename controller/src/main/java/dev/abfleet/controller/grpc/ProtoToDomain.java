@@ -174,7 +174,8 @@ final class ProtoToDomain {
             ProtoReports.perCpu(c.getSoftirqsPerCpuMap()), c.getWakeupsPerCpuList(), c.getThreadRatesList())).toList(),
         t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleLogSha256(),
         t.getConsoleFindings(), t.getConsoleLinesList(), DaemonUsage.of(t.getVolumeDaemon(),
-            t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()));
+            t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()))
+        .withHost(ProtoReports.host(t));
   }
 
 

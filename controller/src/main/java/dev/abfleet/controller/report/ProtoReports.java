@@ -4,8 +4,10 @@ import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.MetricSample;
+import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.model.ArmBuild;
 import dev.abfleet.stats.verdict.Assessment;
+import dev.abfleet.report.BootHost;
 import dev.abfleet.report.BootRecord;
 import dev.abfleet.stats.verdict.BootSample;
 import dev.abfleet.model.CounterRatio;
@@ -138,7 +140,23 @@ public final class ProtoReports {
             t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList(),
             DaemonUsage.of(t.getVolumeDaemon(),
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()))
-            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()));
+            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()).withHost(host(t)));
+  }
+
+  /** The host's pressure and facts a boot's telemetry carries; null when the worker sampled none. */
+  public static BootHost host(RunTelemetry t) {
+    if (!t.hasHostPressure() && !t.hasHostFacts()) {
+      return null;
+    }
+    var p = t.getHostPressure();
+    var f = t.getHostFacts();
+    return new BootHost(
+        t.hasHostPressure() ? new BootHost.Pressure(p.getHasPsi(), p.getCpuSomeAvg10(), p.getCpuSomeTotalUs(),
+            p.getIoSomeAvg10(), p.getIoSomeTotalUs(), p.getMemorySomeAvg10(), p.getMemorySomeTotalUs(),
+            p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs()) : null,
+        new BootHost.Facts(f.getHypervisorVersion(), f.getHostKernel(), f.getCpuModel(), f.getMicrocode(),
+            f.getSmt(), f.getCpufreqGovernor(), f.getBoost(), f.getThp(), f.getMemoryMib(), f.getWorkerCpus()),
+        t.getInterfered());
   }
 
 

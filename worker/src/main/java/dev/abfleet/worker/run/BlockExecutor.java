@@ -7,6 +7,8 @@ import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunStarted;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
+import dev.abfleet.worker.host.HostSampler;
+import dev.abfleet.worker.host.HostWindow;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * a higher-priority experiment at a boot boundary. A warm-up run (RunAssignment.warmup) is
  * run and reported like any other; whatever it reports, the block goes on to its measured runs.
  * Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
- * ended_at_ms). For hosts whose boots are simulated, {@link TimedBlockExecutor} does the same
- * without a thread of its own.
+ * ended_at_ms) and, on a real host, the host's pressure and facts over that window
+ * (RunTelemetry.host_pressure, host_facts, interfered). For hosts whose boots are simulated,
+ * {@link TimedBlockExecutor} does the same without a thread of its own (and samples no host).
  */
 public final class BlockExecutor implements BlockRunner {
   private static final Logger log = LoggerFactory.getLogger(BlockExecutor.class);
@@ -44,6 +47,8 @@ public final class BlockExecutor implements BlockRunner {
   private final Consumer<WorkerMessage> out;
   /** Wall clock in Unix epoch ms, stamped on every report. */
   private final LongSupplier clock;
+  /** Samples the host around each boot; {@link HostSampler#NONE} for simulated hosts. */
+  private final HostSampler host;
   // One thread, started for a block and ended after a minute idle: a process holding thousands
   // of simulated hosts keeps threads only for the blocks running.
   private final ExecutorService thread = idleEnding();
@@ -62,15 +67,26 @@ public final class BlockExecutor implements BlockRunner {
     return pool;
   }
 
+  /** An executor whose reports carry no host pressure. */
   public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out) {
-    this(procedure, out, System::currentTimeMillis);
+    this(procedure, out, HostSampler.NONE);
+  }
+
+  /** An executor whose reports carry what {@code host} samples around each boot. */
+  public BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out, HostSampler host) {
+    this(procedure, out, System::currentTimeMillis, host);
   }
 
   /** As above with the wall clock (Unix epoch ms) the reports' start and end times come from. */
   BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out, LongSupplier clock) {
+    this(procedure, out, clock, HostSampler.NONE);
+  }
+
+  BlockExecutor(RunProcedure procedure, Consumer<WorkerMessage> out, LongSupplier clock, HostSampler host) {
     this.procedure = procedure;
     this.out = out;
     this.clock = clock;
+    this.host = host;
   }
 
   @Override
@@ -147,12 +163,13 @@ public final class BlockExecutor implements BlockRunner {
                 .setLeaseEpoch(block.getLeaseEpoch()))
             .build());
         long startedAt = clock.getAsLong();
+        HostWindow window = host.begin();
         RunReport report = procedure.execute(block, run);
         if (Thread.currentThread().isInterrupted()) {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
           break;
         }
-        out.accept(RunReports.toWire(block, run, stamped(report, startedAt, clock.getAsLong())));
+        out.accept(RunReports.toWire(block, run, window.end(stamped(report, startedAt, clock.getAsLong()))));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());

@@ -1,0 +1,73 @@
+package dev.abfleet.report;
+
+/**
+ * How busy the host was around a boot and what it was: what a comparison of boots depends on
+ * beyond the kernels. Recorded by the worker on real hosts (RunTelemetry.host_pressure,
+ * host_facts, interfered); absent for simulated hosts and boots recorded before hosts were
+ * sampled. Never gates a verdict.
+ *
+ * @param pressure the host's pressure over the boot's window
+ * @param facts the host's facts at the boot
+ * @param interfered the host's CPU pressure crossed the worker's quiet threshold
+ */
+public record BootHost(Pressure pressure, Facts facts, boolean interfered) {
+
+  public BootHost {
+    pressure = pressure == null ? Pressure.NONE : pressure;
+    facts = facts == null ? Facts.NONE : facts;
+  }
+
+  /**
+   * Linux pressure stall information, load and CPU time over the boot's window (start to end of
+   * the run). Without PSI ({@code hasPsi} false) the *Some* fields are 0 = not measured.
+   *
+   * @param hasPsi /proc/pressure/cpu was readable at both ends of the window
+   * @param cpuSomeAvg10 CPU "some" avg10 at the window's end, percent
+   * @param cpuSomeTotalUs CPU "some" stall time over the window, us
+   * @param ioSomeAvg10 I/O "some" avg10 at the end, percent
+   * @param ioSomeTotalUs I/O "some" stall time over the window, us
+   * @param memorySomeAvg10 memory "some" avg10 at the end, percent
+   * @param memorySomeTotalUs memory "some" stall time over the window, us
+   * @param load1m 1-minute load average at the end; -1 = not measured
+   * @param runnableTasks runnable tasks at the end; 0 = not measured
+   * @param hostBusyMs busy CPU time of the whole host over the window (all CPUs, the VM
+   *     included), ms
+   * @param windowMs length of the window, ms
+   */
+  public record Pressure(boolean hasPsi, double cpuSomeAvg10, long cpuSomeTotalUs, double ioSomeAvg10,
+      long ioSomeTotalUs, double memorySomeAvg10, long memorySomeTotalUs, double load1m, int runnableTasks,
+      long hostBusyMs, long windowMs) {
+    public static final Pressure NONE = new Pressure(false, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0);
+  }
+
+  /**
+   * The host's facts at the boot; empty strings and 0 = unknown there.
+   *
+   * @param hypervisorVersion the hypervisor's version line, e.g. "QEMU emulator version 8.2.2"
+   * @param hostKernel host kernel release
+   * @param cpuModel CPU model name
+   * @param microcode CPU microcode revision
+   * @param smt "on" / "off"
+   * @param cpufreqGovernor cpufreq governor of cpu0
+   * @param boost frequency boost / turbo, "on" / "off"
+   * @param thp transparent huge pages mode, e.g. "madvise"
+   * @param memoryMib host memory, MiB
+   * @param workerCpus CPUs the worker may run on, e.g. "0-3"
+   */
+  public record Facts(String hypervisorVersion, String hostKernel, String cpuModel, String microcode, String smt,
+      String cpufreqGovernor, String boost, String thp, long memoryMib, String workerCpus) {
+    public static final Facts NONE = new Facts("", "", "", "", "", "", "", "", 0, "");
+
+    public Facts {
+      hypervisorVersion = hypervisorVersion == null ? "" : hypervisorVersion;
+      hostKernel = hostKernel == null ? "" : hostKernel;
+      cpuModel = cpuModel == null ? "" : cpuModel;
+      microcode = microcode == null ? "" : microcode;
+      smt = smt == null ? "" : smt;
+      cpufreqGovernor = cpufreqGovernor == null ? "" : cpufreqGovernor;
+      boost = boost == null ? "" : boost;
+      thp = thp == null ? "" : thp;
+      workerCpus = workerCpus == null ? "" : workerCpus;
+    }
+  }
+}

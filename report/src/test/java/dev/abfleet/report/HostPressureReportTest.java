@@ -1,0 +1,98 @@
+package dev.abfleet.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.abfleet.stats.Policy;
+import dev.abfleet.stats.verdict.Assessor;
+import dev.abfleet.stats.verdict.BootSample;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Each boot's host pressure, facts and interference in the reports, and one summary line per arm. */
+class HostPressureReportTest {
+  static final BootHost.Facts FACTS = new BootHost.Facts("QEMU emulator version 8.2.2", "6.8.0-45-generic",
+      "AMD EPYC 7B13", "0xa0011d1", "on", "schedutil", "off", "madvise", 7_936, "0-1");
+
+  static BootHost host(double cpuAvg10, boolean interfered) {
+    return new BootHost(new BootHost.Pressure(true, cpuAvg10, 1_250_000, 0.5, 4_000, 0.0, 0, 9.25, 7, 15_800, 9_000),
+        FACTS, interfered);
+  }
+
+  static BootRecord boot(String arm, int pair, BootHost host) {
+    int order = arm.equals("base") ? 0 : 1;
+    RunFacts facts = new RunFacts("qemu", "6.1.0", 1, order, 2500, 9000, 10, "", "", "", "", List.of(), List.of())
+        .withHost(host);
+    return new BootRecord("r" + pair + arm, arm, "h1", pair, BootRecord.fleetOrder(pair, order, false), BootRecord.OK,
+        "kvm", "kvm", false, List.of(new BootSample("boot_ms", 100 + pair, "ms", "lower", false)), facts);
+  }
+
+  /** Three pairs; base's CPU pressure 0.4, 37.2, 1.0 (the middle one interfered), cand's none or as given. */
+  static Report report(BootHost candHost) {
+    double[] base = {0.4, 37.2, 1.0};
+    List<BootRecord> boots = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      boots.add(boot("base", p, host(base[p], base[p] > 10)));
+      boots.add(boot("cand", p, candHost));
+    }
+    Design d = new Design("e1", "base", List.of("cand"), "", List.of(), Set.of(), new Policy(0.02, 0.05), 1, null);
+    return new Report(d, Assessor.assess(d.verdict(), boots), new Run("completed", 1, 3, 3, 0, 0, "", false, boots));
+  }
+
+  @Test
+  void everyBootCarriesItsHostPressureFactsAndInterference() throws Exception {
+    JsonNode boot = new ObjectMapper().readTree(JsonReport.render(report(null))).at("/boots/2");
+
+    assertThat(boot.get("arm").asText()).isEqualTo("base");
+    assertThat(boot.at("/host_pressure/cpu_some_avg10").asDouble()).isEqualTo(37.2);
+    assertThat(boot.at("/host_pressure/cpu_some_total_us").asLong()).isEqualTo(1_250_000);
+    assertThat(boot.at("/host_pressure/io_some_avg10").asDouble()).isEqualTo(0.5);
+    assertThat(boot.at("/host_pressure/load_1m").asDouble()).isEqualTo(9.25);
+    assertThat(boot.at("/host_pressure/runnable_tasks").asInt()).isEqualTo(7);
+    assertThat(boot.at("/host_pressure/window_ms").asLong()).isEqualTo(9_000);
+    assertThat(boot.at("/host_facts/microcode").asText()).isEqualTo("0xa0011d1");
+    assertThat(boot.at("/host_facts/thp").asText()).isEqualTo("madvise");
+    assertThat(boot.at("/host_facts/worker_cpus").asText()).isEqualTo("0-1");
+    assertThat(boot.get("interfered").asBoolean()).isTrue();
+  }
+
+  @Test
+  void bootsTheWorkerDidNotSampleHaveNoHostFields() throws Exception {
+    JsonNode root = new ObjectMapper().readTree(JsonReport.render(report(null)));
+
+    assertThat(root.at("/boots/1/arm").asText()).isEqualTo("cand");
+    assertThat(root.at("/boots/1").has("host_pressure")).isFalse();
+    assertThat(root.at("/boots/1").has("host_facts")).isFalse();
+    assertThat(root.at("/boots/1/host").asText()).isEqualTo("h1");
+    assertThat(root.at("/boots/1").has("interfered")).isFalse();
+    assertThat(root.at("/host_pressure_by_arm/base/interfered").asInt()).isEqualTo(1);
+    assertThat(root.at("/host_pressure_by_arm").has("cand")).isFalse();
+  }
+
+  @Test
+  void summarisesEachArmsCpuPressureAndInterferedBoots() {
+    // base: median of {0.4, 37.2, 1.0} = 1.0, max 37.2, one boot above 10
+    assertThat(HostSummary.lines(report(host(0.2, false))))
+        .containsExactly("host: arm base: cpu pressure median 1.0% (max 37.2%), 1 of 3 boots interfered",
+            "host: arm cand: cpu pressure median 0.2% (max 0.2%), 0 of 3 boots interfered");
+    assertThat(TextReport.render(report(null)))
+        .contains("host: arm base: cpu pressure median 1.0% (max 37.2%), 1 of 3 boots interfered\n")
+        .doesNotContain("host: arm cand");
+  }
+
+  @Test
+  void reportsWithoutHostPressureHaveNoHostLines() {
+    Report r = report(null);
+    List<BootRecord> unsampled = r.run().boots().stream().filter(b -> b.arm().equals("cand")).toList();
+    Design d = r.design();
+    Report none = new Report(d, Assessor.assess(d.verdict(), unsampled),
+        new Run("completed", 1, 3, 3, 0, 0, "", false, unsampled));
+
+    assertThat(HostSummary.lines(none)).isEmpty();
+    assertThat(TextReport.render(none)).doesNotContain("host:");
+    assertThat(HtmlReport.render(none)).doesNotContain("cpu pressure");
+  }
+}

@@ -1,0 +1,30 @@
+package dev.abfleet.worker.host;
+
+import dev.abfleet.worker.HostFacts;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Samples the host around each boot (see {@link HostWindow}). {@link #NONE} for simulated hosts,
+ * whose boots must not carry the real host's pressure.
+ *
+ * @param pressure reads /proc; null = none
+ * @param facts reads the host's facts; null = none
+ * @param quiet when a boot counts as interfered
+ */
+public record HostSampler(PressureSampler pressure, BootFactsReader facts, QuietThreshold quiet) {
+  /** Samples nothing: reports go out as the run procedure made them. */
+  public static final HostSampler NONE = new HostSampler(null, null, QuietThreshold.DEFAULT);
+
+  /** The real host under {@code /}. */
+  public static HostSampler of(HostFacts host, Map<String, String> hypervisorVersions, QuietThreshold quiet) {
+    Path root = Path.of("/");
+    return new HostSampler(new PressureSampler(root, System::currentTimeMillis),
+        new BootFactsReader(root, host, hypervisorVersions), quiet);
+  }
+
+  /** Opens a boot's window: samples /proc now. */
+  public HostWindow begin() {
+    return pressure == null ? HostWindow.none() : new HostWindow(this, pressure.sample());
+  }
+}

@@ -1,0 +1,70 @@
+package dev.abfleet.worker.host;
+
+import dev.abfleet.proto.fleet.v1.HostPressure;
+import java.nio.file.Path;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads the host's pressure from Linux /proc under a root ({@code /} on a host, a fixture
+ * directory in tests): /proc/pressure/{cpu,io,memory}, /proc/loadavg and /proc/stat. Missing
+ * files (macOS, kernels without PSI, containers that hide it) give absent values, never an error.
+ */
+public final class PressureSampler {
+  /** /proc/stat counts in USER_HZ ticks, 100 per second on every Linux architecture abfleet runs on. */
+  static final long MS_PER_TICK = 10;
+
+  private final ProcFiles files;
+  private final LongSupplier clock;
+
+  /** @param clock wall clock, Unix epoch ms */
+  public PressureSampler(Path root, LongSupplier clock) {
+    this.files = new ProcFiles(root);
+    this.clock = clock;
+  }
+
+  /** What /proc says now. */
+  public PressureSnapshot sample() {
+    String loadavg = files.read("proc/loadavg").orElse("");
+    return new PressureSnapshot(
+        files.read("proc/pressure/cpu").flatMap(PressureSnapshot.Psi::parse).orElse(null),
+        files.read("proc/pressure/io").flatMap(PressureSnapshot.Psi::parse).orElse(null),
+        files.read("proc/pressure/memory").flatMap(PressureSnapshot.Psi::parse).orElse(null),
+        PressureSnapshot.load1m(loadavg),
+        PressureSnapshot.runnable(loadavg),
+        files.read("proc/stat").map(PressureSnapshot::busyTicks).orElse(-1L),
+        clock.getAsLong());
+  }
+
+  /**
+   * The pressure over the window from {@code start} to {@code end}: each avg10, the load and the
+   * runnable tasks are the end's (the last 10 s of the boot), each stall total the difference.
+   */
+  public static HostPressure between(PressureSnapshot start, PressureSnapshot end) {
+    HostPressure.Builder p = HostPressure.newBuilder()
+        .setWindowMs(Math.max(0, end.atMs() - start.atMs()))
+        .setLoad1M(end.load1m())
+        .setRunnableTasks(Math.max(0, end.runnable()));
+    boolean psi = start.cpu() != null && end.cpu() != null;
+    p.setHasPsi(psi);
+    if (psi) {
+      p.setCpuSomeAvg10(end.cpu().avg10())
+          .setCpuSomeTotalUs(delta(start.cpu().totalUs(), end.cpu().totalUs()));
+    }
+    if (start.io() != null && end.io() != null) {
+      p.setIoSomeAvg10(end.io().avg10())
+          .setIoSomeTotalUs(delta(start.io().totalUs(), end.io().totalUs()));
+    }
+    if (start.memory() != null && end.memory() != null) {
+      p.setMemorySomeAvg10(end.memory().avg10())
+          .setMemorySomeTotalUs(delta(start.memory().totalUs(), end.memory().totalUs()));
+    }
+    if (start.busyTicks() >= 0 && end.busyTicks() >= 0) {
+      p.setHostBusyMs(delta(start.busyTicks(), end.busyTicks()) * MS_PER_TICK);
+    }
+    return p.build();
+  }
+
+  private static long delta(long start, long end) {
+    return Math.max(0, end - start);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.abfleet.worker.host;
+
+import java.util.Optional;
+
+/**
+ * What /proc said at one instant: the "some" line of each PSI resource, the load average and
+ * the host's busy CPU time. A field is null (or -1) when its file was missing or did not parse.
+ *
+ * @param cpu CPU pressure, null = no /proc/pressure/cpu
+ * @param io I/O pressure, null = none
+ * @param memory memory pressure, null = none
+ * @param load1m 1-minute load average; -1 = unknown
+ * @param runnable runnable tasks (the number before the slash in /proc/loadavg); -1 = unknown
+ * @param busyTicks busy CPU time of all CPUs in USER_HZ ticks (/proc/stat "cpu" line); -1 = unknown
+ * @param atMs wall clock of the snapshot, Unix epoch ms
+ */
+public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int runnable, long busyTicks, long atMs) {
+
+  /**
+   * One "some" line of a PSI file.
+   *
+   * @param avg10 percent of the last 10 s in which some task stalled on the resource
+   * @param totalUs stall time since boot, microseconds
+   */
+  public record Psi(double avg10, long totalUs) {
+
+    /**
+     * The "some" line of a /proc/pressure file's text
+     * ({@code some avg10=0.00 avg60=0.00 avg300=0.00 total=12345}), empty when there is none or
+     * it does not parse.
+     */
+    static Optional<Psi> parse(String text) {
+      for (String line : text.split("\n")) {
+        String[] fields = line.strip().split("\\s+");
+        if (fields.length == 0 || !fields[0].equals("some")) {
+          continue;
+        }
+        Double avg10 = null;
+        Long total = null;
+        for (String f : fields) {
+          try {
+            if (f.startsWith("avg10=")) {
+              avg10 = Double.parseDouble(f.substring("avg10=".length()));
+            } else if (f.startsWith("total=")) {
+              total = Long.parseLong(f.substring("total=".length()));
+            }
+          } catch (NumberFormatException e) {
+            return Optional.empty();
+          }
+        }
+        return avg10 == null || total == null ? Optional.empty() : Optional.of(new Psi(avg10, total));
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** The 1-minute load of /proc/loadavg's text ({@code 1.38 0.60 0.25 7/163 5611}); -1 = unknown. */
+  static double load1m(String loadavg) {
+    String[] f = loadavg.strip().split("\\s+");
+    try {
+      return f.length >= 1 ? Double.parseDouble(f[0]) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** The runnable tasks of /proc/loadavg's text (7 in {@code 7/163}); -1 = unknown. */
+  static int runnable(String loadavg) {
+    String[] f = loadavg.strip().split("\\s+");
+    if (f.length < 4 || f[3].indexOf('/') < 0) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(f[3].substring(0, f[3].indexOf('/')));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Busy ticks of the aggregate "cpu" line of /proc/stat: user + nice + system + irq + softirq +
+   * steal (idle and iowait are not busy; guest time is already inside user); -1 = unknown.
+   */
+  static long busyTicks(String stat) {
+    for (String line : stat.split("\n")) {
+      String[] f = line.strip().split("\\s+");
+      if (f.length < 8 || !f[0].equals("cpu")) {
+        continue;
+      }
+      try {
+        long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3])
+            + Long.parseLong(f[6]) + Long.parseLong(f[7]);
+        return f.length > 8 ? busy + Long.parseLong(f[8]) : busy;
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+}

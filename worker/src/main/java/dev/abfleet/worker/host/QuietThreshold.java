@@ -1,0 +1,53 @@
+package dev.abfleet.worker.host;
+
+import dev.abfleet.proto.fleet.v1.HostPressure;
+
+/**
+ * When a boot counts as interfered: the host's CPU "some" pressure above {@code cpuSomePct}
+ * percent, either as avg10 at the window's ends or as stall time over the whole window.
+ *
+ * @param cpuSomePct percent, above 0 and at most 100
+ */
+public record QuietThreshold(double cpuSomePct) {
+  /** Default: 10 percent. */
+  public static final QuietThreshold DEFAULT = new QuietThreshold(10.0);
+
+  /** System property overriding the default percent on a worker, e.g. {@code -Dabfleet.worker.host-quiet-cpu-some-pct=5}. */
+  public static final String PROPERTY = "abfleet.worker.host-quiet-cpu-some-pct";
+
+  public QuietThreshold {
+    if (!(cpuSomePct > 0 && cpuSomePct <= 100)) {
+      throw new IllegalArgumentException("host quiet threshold " + cpuSomePct
+          + ": expected a percent above 0 and at most 100, e.g. 10");
+    }
+  }
+
+  /**
+   * The threshold {@code property} (percent) gives, or the default when it is unset.
+   *
+   * @throws IllegalArgumentException naming the property when it is not a percent
+   */
+  public static QuietThreshold of(String property) {
+    if (property == null || property.isBlank()) {
+      return DEFAULT;
+    }
+    try {
+      return new QuietThreshold(Double.parseDouble(property.strip()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("-D" + PROPERTY + "=" + property
+          + ": expected a percent above 0 and at most 100, e.g. 10", e);
+    }
+  }
+
+  /** Whether the window's host CPU pressure crossed this threshold; false without PSI. */
+  public boolean interfered(HostPressure p) {
+    if (!p.getHasPsi()) {
+      return false;
+    }
+    if (p.getCpuSomeAvg10() > cpuSomePct) {
+      return true;
+    }
+    // total is in us, the window in ms: stall percent = total_us / (window_ms * 1000) * 100.
+    return p.getWindowMs() > 0 && p.getCpuSomeTotalUs() / (p.getWindowMs() * 10.0) > cpuSomePct;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.abfleet.worker.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.abfleet.proto.fleet.v1.HostPressure;
+import org.junit.jupiter.api.Test;
+
+/** When a boot counts as interfered. */
+class QuietThresholdTest {
+  static HostPressure cpu(double avg10, long totalUs, long windowMs) {
+    return HostPressure.newBuilder().setHasPsi(true).setCpuSomeAvg10(avg10).setCpuSomeTotalUs(totalUs)
+        .setWindowMs(windowMs).build();
+  }
+
+  @Test
+  void interferedWhenCpuAvg10AtTheEndIsAboveTenPercent() {
+    assertThat(QuietThreshold.DEFAULT.interfered(cpu(10.01, 0, 10_000))).isTrue();
+    assertThat(QuietThreshold.DEFAULT.interfered(cpu(10.0, 0, 10_000))).isFalse();
+  }
+
+  @Test
+  void interferedWhenTheStallOverTheWholeWindowIsAboveTenPercent() {
+    // 10_000 ms window = 10_000_000 us; 11% of it stalled
+    assertThat(QuietThreshold.DEFAULT.interfered(cpu(0, 1_100_000, 10_000))).isTrue();
+    // exactly 10%
+    assertThat(QuietThreshold.DEFAULT.interfered(cpu(0, 1_000_000, 10_000))).isFalse();
+  }
+
+  @Test
+  void aHostWithoutPsiIsNeverInterfered() {
+    assertThat(QuietThreshold.DEFAULT.interfered(HostPressure.newBuilder().setWindowMs(10_000).build())).isFalse();
+    assertThat(QuietThreshold.DEFAULT.interfered(cpu(50, 9_000_000, 0))).isTrue();
+  }
+
+  @Test
+  void theWorkerPropertySetsThePercent() {
+    assertThat(QuietThreshold.of(null)).isEqualTo(QuietThreshold.DEFAULT);
+    assertThat(QuietThreshold.of(" 5 ").interfered(cpu(6, 0, 10_000))).isTrue();
+    assertThatThrownBy(() -> QuietThreshold.of("lots"))
+        .hasMessageContaining("-D" + QuietThreshold.PROPERTY + "=lots").hasMessageContaining("percent");
+    assertThatThrownBy(() -> QuietThreshold.of("0")).hasMessageContaining("above 0");
+  }
+}
