@@ -47,10 +47,9 @@ public final class BlockExecutor implements BlockRunner {
   private final Consumer<WorkerMessage> out;
   /** Wall clock in Unix epoch ms, stamped on every report. */
   private final LongSupplier clock;
-  /** Samples the host around each boot; {@link HostSampler#NONE} for simulated hosts. */
+  /** Samples the host around each boot; {@link HostSampler#NONE} samples nothing (tests). */
   private final HostSampler host;
-  // One thread, started for a block and ended after a minute idle: a process holding thousands
-  // of simulated hosts keeps threads only for the blocks running.
+  // One thread, started for a block and ended after a minute idle: an idle worker holds none.
   private final ExecutorService thread = idleEnding();
   private final AtomicReference<String> runningRunId = new AtomicReference<>();
   private final Map<String, Future<?>> blocks = new ConcurrentHashMap<>();
