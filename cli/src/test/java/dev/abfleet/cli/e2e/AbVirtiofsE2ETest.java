@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * option on the candidate ({@code cache=none}: every stat() is a round trip to the daemon) moving
  * metadata_stat, with 2 vCPUs and 2 harness threads: per-CPU interrupt counts in every boot, and
  * reschedule IPIs per op and per virtio-fs request with their intervals in the report. Small
- * trees (200 files) keep the six metrics cheap under TCG.
+ * trees (100 files) and two iterations keep the six metrics cheap under TCG.
  */
 @Tag("e2e")
 class AbVirtiofsE2ETest {
@@ -57,7 +57,7 @@ class AbVirtiofsE2ETest {
         "benchmark: virtiofs",
         "metrics: [metadata_stat, negative_lookup]",
         "pairs: " + PAIRS,
-        "iterations: 3",
+        "iterations: 2",
         "threads: 2",
         "vm: {vcpus: 2}",
         "arms:",
@@ -99,9 +99,9 @@ class AbVirtiofsE2ETest {
   private static JsonNode aa(Path dir, String a, String b) throws Exception {
     Path spec = Files.writeString(dir.resolve("aa.yaml"), String.join("\n",
         "benchmark: virtiofs",
-        "files: 200",
+        "files: 100",
         "pairs: " + PAIRS,
-        "iterations: 3",
+        "iterations: 2",
         "arms:",
         "  - {name: a, role: baseline, " + a + "}",
         "  - {name: b, role: candidate, " + b + "}",
