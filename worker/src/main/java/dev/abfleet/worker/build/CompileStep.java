@@ -69,7 +69,7 @@ final class CompileStep {
       CrashMarker.disarm(tree.out());
     }
     if (!r.succeeded()) {
-      return Outcome.failed(makeProblem(r, tree.src()));
+      return Outcome.failed(makeProblem(r, tree));
     }
     Path modules = null;
     if (withModules) {
@@ -78,27 +78,28 @@ final class CompileStep {
       RunResult install = steps.run("modules_install", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
           cache, spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"), SHORT_TIMEOUT);
       if (!install.succeeded()) {
-        return Outcome.failed(makeProblem(install, tree.src()));
+        return Outcome.failed(makeProblem(install, tree));
       }
     }
     RunResult release = steps.run("kernelrelease", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
         cache, spec.makeArgs(), "-s", "kernelrelease"), SHORT_TIMEOUT);
     if (!release.succeeded()) {
-      return Outcome.failed(makeProblem(release, tree.src()));
+      return Outcome.failed(makeProblem(release, tree));
     }
     return new Outcome(tree.out().resolve(BuildCommands.imagePath(spec.arch())), tree.out().resolve("System.map"),
         modules, lastLine(release.stdoutTail()), progress.objects(), null);
   }
 
   /** A failed make: host trouble, else the first compile error. */
-  static Problem makeProblem(RunResult r, Path src) throws IOException {
+  static Problem makeProblem(RunResult r, WarmTree tree) throws IOException {
     Problem infra = TreeSetup.infraOf("make", r);
     if (infra != null) {
       return infra;
     }
     String stderr = Files.exists(r.stderr()) ? StepRunner.text(r.stderr()) : "";
     Problem fromFullErr = BuildErrors.infra(stderr);
-    return fromFullErr != null ? fromFullErr : BuildErrors.compile(stderr, stderr, src.toAbsolutePath().toString());
+    return fromFullErr != null ? fromFullErr : BuildErrors.compile(stderr, stderr,
+        tree.src().toAbsolutePath().toString(), tree.out());
   }
 
   private static String lastLine(String text) {
