@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet ab} on the host-volume benchmark: Debian's generic 6.1 kernel (9p as modules)
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hard-pinned ceiling, and the cloud kernel (no 9p) refused as a configuration error.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbHostVolumeE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> SIX = List.of("metadata_stat", "negative_lookup",

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet ab} on a virtio-fs host volume, served by the virtiofsd this host has (Debian
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * trees (100 files) and two iterations keep the six metrics cheap under TCG.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbVirtiofsE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int PAIRS = 6;
