@@ -44,7 +44,8 @@ final class CompileStep {
    * @param cache       the compiler cache, in every make call (kbuild re-runs its config when CC changes)
    */
   static Outcome compile(WarmTree tree, BuildSpec spec, boolean withModules, int expected, int jobs,
-      Optional<CompilerCache> cache, StepRunner steps, BuildListener listener) throws InterruptedException, IOException {
+      Optional<CompilerCache> cache, StepRunner steps, BuildListener listener)
+      throws InterruptedException, IOException {
     listener.phase("compile");
     List<String> targets = new ArrayList<>(List.of(BuildCommands.imageTarget(spec.arch())));
     if (withModules) {
@@ -76,7 +77,8 @@ final class CompileStep {
       listener.phase("modules");
       modules = tree.run().resolve("modules");
       RunResult install = steps.run("modules_install", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
-          cache, spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"), SHORT_TIMEOUT);
+          cache, spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"),
+          SHORT_TIMEOUT);
       if (!install.succeeded()) {
         return Outcome.failed(makeProblem(install, tree));
       }
