@@ -90,9 +90,10 @@ class AbVirtiofsE2ETest {
       assertThat(c.get("counter").asText()).isEqualTo("RES");
       assertThat(c.has("ci_low")).isTrue();
     });
+    // On either metric: a pair whose cache=auto boot sent no request in metadata_stat's window
+    // has no ratio, and five pairs are too few for a 95% sign-flip interval (its p floor is 1/16).
     assertThat(report.get("ratios")).as(report.toString()).anySatisfy(c -> {
       assertThat(c.get("arm").asText()).isEqualTo("none");
-      assertThat(c.get("metric").asText()).isEqualTo("metadata_stat");
       assertThat(c.get("name").asText()).isEqualTo("res_per_device_req");
       assertThat(c.get("ci_low").isNumber()).as(c.toString()).isTrue();
       assertThat(c.get("ci_high").isNumber()).as(c.toString()).isTrue();
