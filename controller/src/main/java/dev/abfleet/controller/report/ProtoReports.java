@@ -153,7 +153,8 @@ public final class ProtoReports {
     return new BootHost(
         t.hasHostPressure() ? new BootHost.Pressure(p.getHasPsi(), p.getCpuSomeAvg10(), p.getCpuSomeTotalUs(),
             p.getIoSomeAvg10(), p.getIoSomeTotalUs(), p.getMemorySomeAvg10(), p.getMemorySomeTotalUs(),
-            p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs()) : null,
+            p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs(), p.getWorkerCpuMs(),
+            p.getHostCpus()) : null,
         new BootHost.Facts(f.getHypervisorVersion(), f.getHostKernel(), f.getCpuModel(), f.getMicrocode(),
             f.getSmt(), f.getCpufreqGovernor(), f.getBoost(), f.getThp(), f.getMemoryMib(), f.getWorkerCpus()),
         t.getInterfered());
