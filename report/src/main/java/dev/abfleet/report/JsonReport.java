@@ -158,8 +158,8 @@ public final class JsonReport {
       }
       List<HostFactChange> factChanges = HostFactChange.of(r);
       if (!factChanges.isEmpty()) {
-        ArrayNode changes = n.putArray("host_fact_changes");
-        factChanges.forEach(c -> changes.addObject().put("host", c.host()).put("fact", c.fact())
+        ArrayNode factRows = n.putArray("host_fact_changes");
+        factChanges.forEach(c -> factRows.addObject().put("host", c.host()).put("fact", c.fact())
             .put("from", c.from()).put("to", c.to()).put("first_run", c.firstRun()));
       }
       ArrayNode boots = n.putArray("boots");
