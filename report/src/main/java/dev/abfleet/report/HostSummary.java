@@ -18,8 +18,17 @@ import java.util.Map;
  * @param medianCpuSome median of their CPU some avg10, percent
  * @param maxCpuSome the largest, percent
  * @param interfered boots of the arm marked interfered
+ * @param rerun of those, boots kept for the record only: their pair ran again (Boot.rerun)
+ * @param kept of those, boots pooled into the verdict anyway
+ * @param keptWhy why they were pooled: "re-run limit reached", "by policy", or empty = not known
  */
-public record HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered) {
+public record HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered,
+    int rerun, int kept, String keptWhy) {
+
+  /** A summary whose interfered boots were neither re-run nor told apart. */
+  public HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered) {
+    this(arm, boots, medianCpuSome, maxCpuSome, interfered, 0, interfered, "");
+  }
 
   /**
    * One summary per arm with a boot whose host pressure was measured, the baseline first, then as
@@ -30,35 +39,63 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
     if (r.run() == null) {
       return List.of();
     }
-    Map<String, List<BootHost>> byArm = new LinkedHashMap<>();
+    Map<String, List<BootRecord>> byArm = new LinkedHashMap<>();
     byArm.put(r.design().baseline(), new ArrayList<>());
     r.design().compared().forEach(arm -> byArm.put(arm, new ArrayList<>()));
     for (BootRecord b : r.run().boots()) {
       BootHost h = b.run() == null ? null : b.run().host();
       if (h != null && h.pressure().hasPsi()) {
-        byArm.computeIfAbsent(b.arm(), k -> new ArrayList<>()).add(h);
+        byArm.computeIfAbsent(b.arm(), k -> new ArrayList<>()).add(b);
       }
     }
+    String keptWhy = switch (r.run().onInterference()) {
+      case "rerun" -> "re-run limit reached";
+      case "keep" -> "by policy";
+      default -> "";
+    };
     List<HostSummary> out = new ArrayList<>();
-    byArm.forEach((arm, hosts) -> {
-      if (!hosts.isEmpty()) {
-        double[] cpu = hosts.stream().mapToDouble(h -> h.pressure().cpuSomeAvg10()).toArray();
-        out.add(new HostSummary(arm, hosts.size(), Medians.of(cpu),
-            Arrays.stream(cpu).max().orElse(Double.NaN),
-            (int) hosts.stream().filter(BootHost::interfered).count()));
+    byArm.forEach((arm, boots) -> {
+      if (!boots.isEmpty()) {
+        double[] cpu = boots.stream().mapToDouble(b -> b.run().host().pressure().cpuSomeAvg10()).toArray();
+        List<BootRecord> interfered = boots.stream().filter(b -> b.run().host().interfered()).toList();
+        int rerun = (int) interfered.stream().filter(BootRecord::rerun).count();
+        out.add(new HostSummary(arm, boots.size(), Medians.of(cpu),
+            Arrays.stream(cpu).max().orElse(Double.NaN), interfered.size(), rerun,
+            (int) interfered.stream().filter(b -> !b.rerun() && !b.warmupBoot()).count(), keptWhy));
       }
     });
     return out;
   }
 
-  /** The report lines, one per arm with pressure measured; empty when no boot has any. */
+  /**
+   * The report lines, one per arm with pressure measured, then a warning per arm whose
+   * interfered boots were pooled into the verdict; empty when no boot has pressure.
+   */
   public static List<String> lines(Report r) {
-    return of(r).stream().map(HostSummary::line).toList();
+    List<HostSummary> all = of(r);
+    List<String> out = new ArrayList<>(all.stream().map(HostSummary::line).toList());
+    all.stream().filter(h -> h.kept() > 0).forEach(h -> out.add(h.warning()));
+    return out;
   }
 
-  /** "host: arm b: cpu pressure median 0.4% (max 37.2%), 3 of 12 boots interfered" */
+  /**
+   * "host: arm b: cpu pressure median 0.4% (max 37.2%), 3 of 12 boots interfered (2 re-run, 1
+   * kept: re-run limit reached)"; the parenthesis only when a boot was interfered.
+   */
   public String line() {
-    return String.format(Locale.ROOT, "host: arm %s: cpu pressure median %.1f%% (max %.1f%%), %d of %d boots interfered",
+    String head = String.format(Locale.ROOT,
+        "host: arm %s: cpu pressure median %.1f%% (max %.1f%%), %d of %d boots interfered",
         arm, medianCpuSome, maxCpuSome, interfered, boots);
+    if (interfered == 0) {
+      return head;
+    }
+    return head + " (" + rerun + " re-run, " + kept + " kept" + (keptWhy.isEmpty() ? "" : ": " + keptWhy) + ")";
+  }
+
+  /** "warning: arm b: 1 interfered boot kept in the verdict (re-run limit reached): ..." */
+  public String warning() {
+    return "warning: arm " + arm + ": " + kept + " interfered boot" + (kept == 1 ? "" : "s")
+        + " kept in the verdict" + (keptWhy.isEmpty() ? "" : " (" + keptWhy + ")")
+        + ": the host was not quiet, so their figures may reflect it rather than the kernel";
   }
 }

@@ -101,6 +101,7 @@ public final class JsonReport {
     if (run != null) {
       n.put("stopped_early", run.stoppedEarly());
       n.put("retried_blocks", run.retriedBlocks());
+      n.put("interfered_reruns", run.interferedReruns());
       n.put("rejected_stale", run.rejectedStale());
       if (run.bootTimeout() != null) {
         n.set("boot_timeout", bootTimeout(run.bootTimeout()));
@@ -149,7 +150,8 @@ public final class JsonReport {
         ObjectNode pressure = n.putObject("host_pressure_by_arm");
         hosts.forEach(h -> pressure.putObject(h.arm()).put("boots", h.boots())
             .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
-            .put("interfered", h.interfered()));
+            .put("interfered", h.interfered()).put("interfered_rerun", h.rerun())
+            .put("interfered_kept", h.kept()));
       }
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
@@ -269,6 +271,9 @@ public final class JsonReport {
     n.put("status", b.status());
     if (b.warmupBoot()) {
       n.put("warmup_boot", true); // policy warmup_boot: listed, never in a pair
+    }
+    if (b.rerun()) {
+      n.put("rerun", true); // its pair ran again for interference: listed, never in a pair
     }
     n.put("hypervisor", f.hypervisor());
     n.put("accelerator", b.accelerator());

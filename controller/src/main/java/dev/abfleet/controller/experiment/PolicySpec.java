@@ -27,6 +27,8 @@ import java.util.List;
  *     journaled before the field existed replay with)
  * @param futilityBeta per-metric bound on a futility call when the metric really changed by
  *     futilityEffect; default 0.10
+ * @param hostQuiet the quiet-host policy; null = {@link HostQuiet#DEFAULTS} (also what experiments
+ *     journaled before the field existed replay with)
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -39,7 +41,8 @@ public record PolicySpec(
     List<String> classBy,
     boolean warmupBoot,
     double futilityEffect,
-    double futilityBeta) {
+    double futilityBeta,
+    HostQuiet hostQuiet) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -54,9 +57,24 @@ public record PolicySpec(
     looks = looks == null ? List.of() : List.copyOf(looks);
     classBy = classBy == null ? List.of() : List.copyOf(classBy);
     futilityBeta = futilityBeta == 0 ? dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA : futilityBeta;
+    hostQuiet = hostQuiet == null ? HostQuiet.DEFAULTS : hostQuiet;
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
+  }
+
+  /** The default quiet-host policy. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks, List<String> classBy, boolean warmupBoot,
+      double futilityEffect, double futilityBeta) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, classBy, warmupBoot,
+        futilityEffect, futilityBeta, null);
+  }
+
+  /** The same policy with this quiet-host policy. */
+  public PolicySpec withHostQuiet(HostQuiet quiet) {
+    return new PolicySpec(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks,
+        classBy, warmupBoot, futilityEffect, futilityBeta, quiet);
   }
 
   /** No futility stop. */

@@ -69,6 +69,7 @@ public final class SpecValidator {
     if (!(policy.futilityBeta() > 0 && policy.futilityBeta() < 0.5)) {
       problems.add("policy.futility_beta: " + policy.futilityBeta() + " must be in (0, 0.5), e.g. 0.10");
     }
+    problems.addAll(policy.hostQuiet().problems());
     if (policy.bootTimeoutS() < 0) {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }

@@ -65,6 +65,7 @@ public final class DomainToProto {
         .setMessage(v.message())
         .setRetriedBlocks(v.retriedBlocks())
         .setRejectedStale(v.rejectedStale())
+        .setInterferedReruns(v.interferedReruns())
         .setQueuePosition(queuePosition)
         .setEtaSeconds(etaSeconds);
     Assessment a = v.assessment();
@@ -98,7 +99,8 @@ public final class DomainToProto {
             .addAllClassBy(s.policy().classBy())
             .setWarmupBoot(s.policy().warmupBoot())
             .setFutilityEffect(s.policy().futilityEffect())
-            .setFutilityBeta(s.policy().futilityBeta()))
+            .setFutilityBeta(s.policy().futilityBeta())
+            .setHostQuiet(hostQuiet(s.policy().hostQuiet())))
         .setPriority(s.priority())
         .addAllConsolePatterns(s.consolePatterns());
     s.arms().forEach(a -> b.addArms(arm(a)));
@@ -161,6 +163,13 @@ public final class DomainToProto {
         .setNote(f.note() == null ? "" : f.note()).build();
   }
 
+  static dev.abfleet.proto.fleet.v1.HostQuiet hostQuiet(
+      dev.abfleet.controller.experiment.HostQuiet q) {
+    return dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(q.cpuSomePct())
+        .setMaxWaitS(q.maxWaitS()).setOnInterference(q.onInterference())
+        .setMaxRerunsPerPair(q.maxRerunsPerPair()).build();
+  }
+
   static Boot boot(RunOutcome o) {
     RunTelemetry.Builder t = RunTelemetry.newBuilder();
     if (o.guest().volumeDaemon() != null) {
@@ -193,7 +202,8 @@ public final class DomainToProto {
         .setConsoleTail(o.consoleTail())
         .setHostClass(HostClassKey.of(o))
         .setLeaseEpoch(o.leaseEpoch())
-        .setWarmup(o.warmup());
+        .setWarmup(o.warmup())
+        .setRerun(o.rerun());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
@@ -270,6 +280,9 @@ public final class DomainToProto {
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllConsolePatterns(r.consolePatterns());
+      if (r.hostQuiet() != null) {
+        run.setHostQuiet(hostQuiet(r.hostQuiet()));
+      }
       b.addRuns(run);
     }
     return b.build();

@@ -108,7 +108,14 @@ public final class ProtoReports {
     return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
         e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
         e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e))
-        .withBootTimeout(BootTimeoutFacts.of(e));
+        .withBootTimeout(BootTimeoutFacts.of(e))
+        .withInterference(e.getInterferedReruns(), onInterference(e));
+  }
+
+  /** "rerun" or "keep"; the default when the policy left it unset. */
+  private static String onInterference(Experiment e) {
+    String wire = e.getSpec().getPolicy().getHostQuiet().getOnInterference();
+    return wire.isEmpty() ? "rerun" : wire;
   }
 
   /** The arms abfleet built, by name, in spec order. */
@@ -140,7 +147,8 @@ public final class ProtoReports {
             t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList(),
             DaemonUsage.of(t.getVolumeDaemon(),
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()))
-            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()).withHost(host(t)));
+            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()).withHost(host(t))
+            .withRerun(b.getRerun()));
   }
 
   /** The host's pressure and facts a boot's telemetry carries; null when the worker sampled none. */
