@@ -218,7 +218,8 @@ record AbRequest(
         .addAllGatingMetrics(gating)
         .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot())
         .setFutilityEffect(config.policy().futilityEffect())
-        .setFutilityBeta(config.policy().futilityBeta());
+        .setFutilityBeta(config.policy().futilityBeta())
+        .setHostQuiet(config.policy().hostQuiet().toProto());
     hosts.classes(policy);
     if (seed != null) {
       policy.setSeed(seed);

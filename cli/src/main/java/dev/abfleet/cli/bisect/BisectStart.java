@@ -133,7 +133,8 @@ final class BisectStart {
     ExperimentSpec.Builder all = ExperimentSpec.newBuilder().setName("bisect")
         .setBenchmark(benchmark.toProto(List.of(metric), benchmark.iterations()))
         .setSelector(HostSelector.newBuilder().setHypervisor(hypervisor))
-        .setPolicy(Policy.newBuilder().setBootTimeoutS(config.policy().bootTimeoutS()))
+        .setPolicy(Policy.newBuilder().setBootTimeoutS(config.policy().bootTimeoutS())
+            .setHostQuiet(config.policy().hostQuiet().toProto()))
         .setPriority("adhoc");
     for (int i = 0; i < kernels.size(); i++) {
       all.addArms(arm("k" + i, i == 0 ? "baseline" : "candidate", i));
