@@ -8,13 +8,22 @@ package dev.abfleet.report;
  *
  * @param pressure the host's pressure over the boot's window
  * @param facts the host's facts at the boot
- * @param interfered the host's CPU pressure crossed the worker's quiet threshold
+ * @param interfered the host's CPU pressure crossed the quiet threshold (the experiment's
+ *     policy.host_quiet, else the worker's)
+ * @param quietWaitMs how long the worker waited for a quiet host before the boot, ms; 0 = no wait
  */
-public record BootHost(Pressure pressure, Facts facts, boolean interfered) {
+public record BootHost(Pressure pressure, Facts facts, boolean interfered,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+    long quietWaitMs) {
 
   public BootHost {
     pressure = pressure == null ? Pressure.NONE : pressure;
     facts = facts == null ? Facts.NONE : facts;
+  }
+
+  /** A boot that did not wait for a quiet host. */
+  public BootHost(Pressure pressure, Facts facts, boolean interfered) {
+    this(pressure, facts, interfered, 0);
   }
 
   /**

@@ -378,6 +378,9 @@ public final class JsonReport {
         .put("cpufreq_governor", f.cpufreqGovernor()).put("boost", f.boost()).put("thp", f.thp())
         .put("memory_mib", f.memoryMib()).put("worker_cpus", f.workerCpus());
     n.put("interfered", h.interfered());
+    if (h.quietWaitMs() > 0) {
+      n.put("quiet_wait_ms", h.quietWaitMs());
+    }
   }
 
   private static void number(ObjectNode n, String field, double value) {

@@ -225,7 +225,8 @@ public final class DomainToProto {
             .setHostKernel(f.hostKernel()).setCpuModel(f.cpuModel()).setMicrocode(f.microcode())
             .setSmt(f.smt()).setCpufreqGovernor(f.cpufreqGovernor()).setBoost(f.boost()).setThp(f.thp())
             .setMemoryMib(f.memoryMib()).setWorkerCpus(f.workerCpus()))
-        .setInterfered(h.interfered());
+        .setInterfered(h.interfered())
+        .setQuietWaitMs(h.quietWaitMs());
   }
 
   private static MetricTelemetry telemetry(dev.abfleet.controller.experiment.GuestCounters c) {

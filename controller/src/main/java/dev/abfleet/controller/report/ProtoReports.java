@@ -164,7 +164,7 @@ public final class ProtoReports {
             p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs()) : null,
         new BootHost.Facts(f.getHypervisorVersion(), f.getHostKernel(), f.getCpuModel(), f.getMicrocode(),
             f.getSmt(), f.getCpufreqGovernor(), f.getBoost(), f.getThp(), f.getMemoryMib(), f.getWorkerCpus()),
-        t.getInterfered());
+        t.getInterfered(), t.getQuietWaitMs());
   }
 
 
