@@ -1,0 +1,73 @@
+package dev.abfleet.controller.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import java.util.Optional;
+import org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider;
+import org.junit.jupiter.api.Test;
+
+/** The quiet-host policy's events and fields survive the journal; older journals read back without them. */
+class HostQuietJournalTest extends EntityTestKit {
+
+  private ObjectMapper cbor() {
+    return JacksonObjectMapperProvider.get(kit.system()).getOrCreate("jackson-cbor", Optional.empty());
+  }
+
+  @Test
+  void blockAbandonedForInterferenceSurvivesTheJournal() throws Exception {
+    BlockAbandoned e = new BlockAbandoned("e1-p0-a0", "host h1 was not quiet", false, false, false, true);
+
+    BlockAbandoned back = cbor().readValue(cbor().writeValueAsBytes(e), BlockAbandoned.class);
+
+    assertThat(back).isEqualTo(e);
+  }
+
+  @Test
+  void blockAbandonedFromBeforeThePolicyReadsAsNotInterfered() throws Exception {
+    BlockAbandoned e = new BlockAbandoned("e1-p0-a0", "infra failure", true, true);
+    ObjectNode tree = cbor().valueToTree(e);
+
+    assertThat(tree.has("interfered")).isFalse();
+    BlockAbandoned back = cbor().treeToValue(tree, BlockAbandoned.class);
+    assertThat(back.interfered()).isFalse();
+  }
+
+  @Test
+  void rerunBootSurvivesTheJournalAndCountingBootsAreWrittenAsBefore() throws Exception {
+    RunOutcome counted = Specs.ok("r1", "h1", 1, 1000);
+    RunOutcome kept = counted.asRerun();
+
+    assertThat(cbor().readValue(cbor().writeValueAsBytes(kept), RunOutcome.class).rerun()).isTrue();
+    assertThat(cbor().valueToTree(counted).has("rerun")).isFalse();
+  }
+
+  @Test
+  void policyJournaledBeforeHostQuietReplaysWithTheDefaults() throws Exception {
+    PolicySpec p = Specs.ab(4, 7).policy();
+    ObjectNode tree = cbor().valueToTree(p);
+    tree.remove("hostQuiet");
+
+    PolicySpec back = cbor().treeToValue(tree, PolicySpec.class);
+
+    assertThat(back.hostQuiet()).isEqualTo(HostQuiet.DEFAULTS);
+    assertThat(back.hostQuiet().cpuSomePct()).isEqualTo(10);
+    assertThat(back.hostQuiet().maxWaitS()).isEqualTo(60);
+    assertThat(back.hostQuiet().reruns()).isTrue();
+    assertThat(back.hostQuiet().maxRerunsPerPair()).isEqualTo(2);
+  }
+
+  @Test
+  void stateWithRerunsSurvivesASnapshot() throws Exception {
+    HostQuietDecisionsTest run = new HostQuietDecisionsTest();
+    run.submit(HostQuietDecisionsTest.rerun(2), 2);
+    run.runBlock(run.start(), RunOutcome.Status.OK, HostQuietDecisionsTest.BUSY);
+
+    ExperimentState back = cbor().readValue(cbor().writeValueAsBytes(run.state), ExperimentState.class);
+
+    assertThat(back.interferedReruns()).isEqualTo(run.state.interferedReruns()).containsEntry(0, 1);
+    assertThat(back.reruns()).isEqualTo(run.state.reruns()).hasSize(2);
+  }
+}
