@@ -50,13 +50,14 @@ public final class QuietWait {
    */
   public long await(double cpuSomePct, long maxWaitMs) throws InterruptedException {
     long start = clock.getAsLong();
+    long waited = 0;
     while (true) {
       OptionalDouble now = cpuSomeAvg10.get();
-      long waited = clock.getAsLong() - start;
       if (now.isEmpty() || now.getAsDouble() <= cpuSomePct || waited >= maxWaitMs) {
         return waited;
       }
       sleeper.sleep(Math.min(POLL_MS, maxWaitMs - waited));
+      waited = clock.getAsLong() - start;
     }
   }
 }
