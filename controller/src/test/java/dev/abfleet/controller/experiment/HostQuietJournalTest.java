@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
+import java.util.List;
 import java.util.Optional;
 import org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider;
 import org.junit.jupiter.api.Test;
@@ -69,5 +70,29 @@ class HostQuietJournalTest extends EntityTestKit {
 
     assertThat(back.interferedReruns()).isEqualTo(run.state.interferedReruns()).containsEntry(0, 1);
     assertThat(back.reruns()).isEqualTo(run.state.reruns()).hasSize(2);
+  }
+
+  @Test
+  void theEntityRecoversItsRerunsFromTheJournal() {
+    ExperimentSpec s = Specs.ab(2, 7);
+    ExperimentSpec spec = new ExperimentSpec(s.name(), s.arms(), s.benchmark(), s.selector(),
+        s.policy().withHostQuiet(HostQuietDecisionsTest.rerun(2)), s.priority());
+    ExperimentWarmupTest kit = new ExperimentWarmupTest();
+    kit.entity = entity;
+    kit.submit(spec);
+    var block = kit.plan("h1", 1);
+    List<RecordResult> results = new java.util.ArrayList<>();
+    for (var run : block.runs()) {
+      results.add(kit.record(block, HostQuietDecisionsTest.boot(run, 1, RunOutcome.Status.OK,
+          run.orderInPair() == 0 ? HostQuietDecisionsTest.BUSY : HostQuietDecisionsTest.QUIET)));
+    }
+
+    ExperimentState recovered = entity.restart().state();
+
+    assertThat(results).containsExactly(RecordResult.RECORDED, RecordResult.ABANDONED);
+    assertThat(recovered.interferedReruns()).containsEntry(block.pairIndex(), 1);
+    assertThat(recovered.reruns()).hasSize(2).allMatch(RunOutcome::rerun);
+    assertThat(ExperimentView.of(recovered).interferedReruns()).isEqualTo(1);
+    assertThat(recovered.nextPair()).hasValue(block.pairIndex());
   }
 }
