@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import java.util.List;
 
@@ -42,6 +43,8 @@ public record PolicySpec(
     boolean warmupBoot,
     double futilityEffect,
     double futilityBeta,
+    @com.fasterxml.jackson.annotation.JsonInclude(value = com.fasterxml.jackson.annotation.JsonInclude.Include.CUSTOM,
+        valueFilter = HostQuiet.OmitDefaults.class)
     HostQuiet hostQuiet) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;

@@ -164,7 +164,7 @@ public final class DomainToProto {
   }
 
   static dev.abfleet.proto.fleet.v1.HostQuiet hostQuiet(
-      dev.abfleet.controller.experiment.HostQuiet q) {
+      dev.abfleet.controller.plan.HostQuiet q) {
     return dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(q.cpuSomePct())
         .setMaxWaitS(q.maxWaitS()).setOnInterference(q.onInterference())
         .setMaxRerunsPerPair(q.maxRerunsPerPair()).build();

@@ -31,7 +31,7 @@ public record RunPlan(
     boolean warmup,
     GuestSetup guest,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<String> consolePatterns,
-    @JsonInclude(JsonInclude.Include.NON_NULL) dev.abfleet.controller.experiment.HostQuiet hostQuiet) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) HostQuiet hostQuiet) {
 
   public RunPlan {
     guest = guest == null ? GuestSetup.NONE : guest;

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.experiment.Decisions.Decision;

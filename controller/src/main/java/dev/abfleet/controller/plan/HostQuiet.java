@@ -1,4 +1,4 @@
-package dev.abfleet.controller.experiment;
+package dev.abfleet.controller.plan;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +26,22 @@ public record HostQuiet(double cpuSomePct, int maxWaitS, String onInterference,
   public static final String RERUN = "rerun";
   /** Interfered boots are pooled like any boot and counted. */
   public static final String KEEP = "keep";
+
+  /**
+   * Jackson filter that leaves the defaults out of a journaled policy, so experiments that keep
+   * them write the bytes they wrote before the policy existed (and read back the defaults).
+   */
+  public static final class OmitDefaults {
+    @Override
+    public boolean equals(Object value) {
+      return value == null || DEFAULTS.equals(value);
+    }
+
+    @Override
+    public int hashCode() {
+      return 0;
+    }
+  }
 
   public HostQuiet {
     cpuSomePct = cpuSomePct == 0 ? DEFAULT_CPU_SOME_PCT : cpuSomePct;
