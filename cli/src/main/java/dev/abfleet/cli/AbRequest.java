@@ -218,8 +218,10 @@ record AbRequest(
         .addAllGatingMetrics(gating)
         .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot())
         .setFutilityEffect(config.policy().futilityEffect())
-        .setFutilityBeta(config.policy().futilityBeta())
-        .setHostQuiet(config.policy().hostQuiet().toProto());
+        .setFutilityBeta(config.policy().futilityBeta());
+    if (config.policy().hostQuiet() != null) {
+      policy.setHostQuiet(config.policy().hostQuiet().toProto());
+    }
     hosts.classes(policy);
     if (seed != null) {
       policy.setSeed(seed);

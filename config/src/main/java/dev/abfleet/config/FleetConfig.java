@@ -110,16 +110,14 @@ public record FleetConfig(
    * baseline boot. {@code futilityEffect}, {@code futilityBeta}: the futility stop of a
    * sequential design (0 = none; see stats' SequentialPlan). {@code bootTimeoutS}: a fixed
    * per-boot limit; 0 (boot_timeout_s unset) = adaptive, sized by the controller to the
-   * benchmark and to the experiment's completed boots.
+   * benchmark and to the experiment's completed boots. {@code hostQuiet}: the quiet-host policy;
+   * null (policy.host_quiet unset) = none: boots start at once, interfered ones are pooled and
+   * counted.
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
       boolean warmupBoot, double futilityEffect, double futilityBeta, HostQuiet hostQuiet) {
 
-    public Policy {
-      hostQuiet = hostQuiet == null ? HostQuiet.DEFAULT : hostQuiet;
-    }
-
-    /** With the default quiet-host policy. */
+    /** Without a quiet-host policy. */
     public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
         boolean warmupBoot, double futilityEffect, double futilityBeta) {
       this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, warmupBoot, futilityEffect, futilityBeta, null);

@@ -216,7 +216,7 @@ public final class FleetConfigLoader {
     boolean warmupBoot = false;
     double futilityEffect = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT;
     double futilityBeta = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA;
-    FleetConfig.HostQuiet hostQuiet = FleetConfig.HostQuiet.DEFAULT;
+    FleetConfig.HostQuiet hostQuiet = null;
     if (n != null) {
       Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks",
           "warmup_boot", "futility_effect", "futility_beta", "host_quiet"));

@@ -5,15 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** fleet.yaml policy.host_quiet: defaults, values, and errors that name the key and the fix. */
+/** fleet.yaml policy.host_quiet: none unless set, defaults, values, and errors that name the key and the fix. */
 class FleetConfigHostQuietTest {
   static FleetConfig.HostQuiet parse(String hostQuiet) {
     return FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet:\n" + hostQuiet).policy().hostQuiet();
   }
 
   @Test
-  void unsetTakesTheDefaults() {
-    FleetConfig.HostQuiet q = FleetConfigLoader.parse("f.yaml", "").policy().hostQuiet();
+  void unsetIsNoPolicyAndAnEmptyMappingTakesTheDefaults() {
+    assertThat(FleetConfigLoader.parse("f.yaml", "").policy().hostQuiet()).isNull();
+    assertThat(FleetConfigLoader.parse("f.yaml", "policy: {alpha: 0.05}\n").policy().hostQuiet()).isNull();
+
+    FleetConfig.HostQuiet q = FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet: {}\n").policy().hostQuiet();
 
     assertThat(q).isEqualTo(new FleetConfig.HostQuiet(10, 60, "rerun", 2));
   }

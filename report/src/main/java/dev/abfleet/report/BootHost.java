@@ -8,8 +8,8 @@ package dev.abfleet.report;
  *
  * @param pressure the host's pressure over the boot's window
  * @param facts the host's facts at the boot
- * @param interfered the host's CPU pressure crossed the quiet threshold (the experiment's
- *     policy.host_quiet, else the worker's)
+ * @param interfered the host was not quiet by the worker's threshold: its CPU pressure, and
+ *     other processes' CPU time, above it
  * @param quietWaitMs how long the worker waited for a quiet host before the boot, ms; 0 = no wait
  */
 public record BootHost(Pressure pressure, Facts facts, boolean interfered,
@@ -42,11 +42,19 @@ public record BootHost(Pressure pressure, Facts facts, boolean interfered,
    * @param hostBusyMs busy CPU time of the whole host over the window (all CPUs, the VM
    *     included), ms
    * @param windowMs length of the window, ms
+   * @param workerCpuMs CPU time of the worker and the children it reaped (the VM, its daemons)
+   *     over the window, ms; 0 = not measured
+   * @param hostCpus the host's CPUs; 0 = unknown
    */
   public record Pressure(boolean hasPsi, double cpuSomeAvg10, long cpuSomeTotalUs, double ioSomeAvg10,
       long ioSomeTotalUs, double memorySomeAvg10, long memorySomeTotalUs, double load1m, int runnableTasks,
-      long hostBusyMs, long windowMs) {
-    public static final Pressure NONE = new Pressure(false, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0);
+      long hostBusyMs, long windowMs, long workerCpuMs, int hostCpus) {
+    public static final Pressure NONE = new Pressure(false, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0);
+
+    /** CPU time of processes other than the worker and its VMs, ms; -1 = not measured. */
+    public long otherCpuMs() {
+      return windowMs > 0 && workerCpuMs > 0 ? Math.max(0, hostBusyMs - workerCpuMs) : -1;
+    }
   }
 
   /**

@@ -20,15 +20,13 @@ import java.util.Map;
  * @param interfered boots of the arm marked interfered
  * @param rerun of those, boots kept for the record only: their pair ran again (Boot.rerun)
  * @param kept of those, boots pooled into the verdict anyway
- * @param keptWhy why they were pooled: "re-run limit reached", "by policy", or empty = not known
+ * @param keptWhy why they were pooled: "re-run limit reached", "by policy", "no quiet-host
+ *     policy", or empty = not known
+ * @param medianOtherCpuPct median over the boots of other processes' share of the host's CPU time
+ *     (not the worker's, not its VMs'), percent; NaN when no boot measured it
  */
 public record HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered,
-    int rerun, int kept, String keptWhy) {
-
-  /** A summary whose interfered boots were neither re-run nor told apart. */
-  public HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered) {
-    this(arm, boots, medianCpuSome, maxCpuSome, interfered, 0, interfered, "");
-  }
+    int rerun, int kept, String keptWhy, double medianOtherCpuPct) {
 
   /**
    * One summary per arm with a boot whose host pressure was measured, the baseline first, then as
@@ -51,20 +49,30 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
     String keptWhy = switch (r.run().onInterference()) {
       case "rerun" -> "re-run limit reached";
       case "keep" -> "by policy";
+      case "off" -> "no quiet-host policy";
       default -> "";
     };
     List<HostSummary> out = new ArrayList<>();
     byArm.forEach((arm, boots) -> {
       if (!boots.isEmpty()) {
         double[] cpu = boots.stream().mapToDouble(b -> b.run().host().pressure().cpuSomeAvg10()).toArray();
+        double[] others = boots.stream().mapToDouble(b -> otherCpuPct(b.run().host().pressure()))
+            .filter(v -> !Double.isNaN(v)).toArray();
         List<BootRecord> interfered = boots.stream().filter(b -> b.run().host().interfered()).toList();
         int rerun = (int) interfered.stream().filter(BootRecord::rerun).count();
         out.add(new HostSummary(arm, boots.size(), Medians.of(cpu),
             Arrays.stream(cpu).max().orElse(Double.NaN), interfered.size(), rerun,
-            (int) interfered.stream().filter(b -> !b.rerun() && !b.warmupBoot()).count(), keptWhy));
+            (int) interfered.stream().filter(b -> !b.rerun() && !b.warmupBoot()).count(), keptWhy,
+            others.length == 0 ? Double.NaN : Medians.of(others)));
       }
     });
     return out;
+  }
+
+  /** Other processes' share of the host's CPU time over the window, percent; NaN = not measured. */
+  static double otherCpuPct(BootHost.Pressure p) {
+    long others = p.otherCpuMs();
+    return others < 0 || p.hostCpus() <= 0 ? Double.NaN : 100.0 * others / (p.windowMs() * (double) p.hostCpus());
   }
 
   /**
@@ -79,13 +87,16 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
   }
 
   /**
-   * "host: arm b: cpu pressure median 0.4% (max 37.2%), 3 of 12 boots interfered (2 re-run, 1
-   * kept: re-run limit reached)"; the parenthesis only when a boot was interfered.
+   * "host: arm b: cpu pressure median 0.4% (max 37.2%), other processes median 1.2% of cpu,
+   * 3 of 12 boots interfered (2 re-run, 1 kept: re-run limit reached)"; the other processes' part
+   * only where measured, the parenthesis only when a boot was interfered.
    */
   public String line() {
+    String others = Double.isNaN(medianOtherCpuPct) ? ""
+        : String.format(Locale.ROOT, ", other processes median %.1f%% of cpu", medianOtherCpuPct);
     String head = String.format(Locale.ROOT,
-        "host: arm %s: cpu pressure median %.1f%% (max %.1f%%), %d of %d boots interfered",
-        arm, medianCpuSome, maxCpuSome, interfered, boots);
+        "host: arm %s: cpu pressure median %.1f%% (max %.1f%%)%s, %d of %d boots interfered",
+        arm, medianCpuSome, maxCpuSome, others, interfered, boots);
     if (interfered == 0) {
       return head;
     }

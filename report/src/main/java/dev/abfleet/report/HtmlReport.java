@@ -81,6 +81,7 @@ public final class HtmlReport {
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append("<p class=\"console\">").append(esc(line)).append("</p>\n"));
     HostSummary.lines(r).forEach(line -> out.append("<p class=\"host\">").append(esc(line)).append("</p>\n"));
+    HostFactChange.lines(r).forEach(line -> out.append("<p class=\"host warn\">").append(esc(line)).append("</p>\n"));
     lists(r, noise, out);
     metrics(r, ids, out);
     out.append("</section>\n");

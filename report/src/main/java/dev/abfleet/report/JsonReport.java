@@ -148,10 +148,21 @@ public final class JsonReport {
       List<HostSummary> hosts = HostSummary.of(r);
       if (!hosts.isEmpty()) {
         ObjectNode pressure = n.putObject("host_pressure_by_arm");
-        hosts.forEach(h -> pressure.putObject(h.arm()).put("boots", h.boots())
-            .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
-            .put("interfered", h.interfered()).put("interfered_rerun", h.rerun())
-            .put("interfered_kept", h.kept()));
+        hosts.forEach(h -> {
+          ObjectNode arm = pressure.putObject(h.arm()).put("boots", h.boots())
+              .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
+              .put("interfered", h.interfered()).put("interfered_rerun", h.rerun())
+              .put("interfered_kept", h.kept());
+          if (!Double.isNaN(h.medianOtherCpuPct())) {
+            arm.put("other_cpu_pct_median", h.medianOtherCpuPct());
+          }
+        });
+      }
+      List<HostFactChange> factChanges = HostFactChange.of(r);
+      if (!factChanges.isEmpty()) {
+        ArrayNode factRows = n.putArray("host_fact_changes");
+        factChanges.forEach(c -> factRows.addObject().put("host", c.host()).put("fact", c.fact())
+            .put("from", c.from()).put("to", c.to()).put("first_run", c.firstRun()));
       }
       ArrayNode boots = n.putArray("boots");
       run.boots().forEach(b -> boots.add(boot(b)));
@@ -371,6 +382,12 @@ public final class JsonReport {
     }
     if (p.windowMs() > 0) {
       pressure.put("host_busy_ms", p.hostBusyMs()).put("window_ms", p.windowMs());
+    }
+    if (p.otherCpuMs() >= 0) {
+      pressure.put("worker_cpu_ms", p.workerCpuMs()).put("other_cpu_ms", p.otherCpuMs());
+    }
+    if (p.hostCpus() > 0) {
+      pressure.put("host_cpus", p.hostCpus());
     }
     BootHost.Facts f = h.facts();
     n.putObject("host_facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())

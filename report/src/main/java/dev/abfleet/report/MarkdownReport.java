@@ -47,6 +47,7 @@ public final class MarkdownReport {
     bootFailures(r, out);
     ConsoleSummary.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
     HostSummary.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
+    HostFactChange.lines(r).forEach(line -> out.append('\n').append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     warnings(r, out);

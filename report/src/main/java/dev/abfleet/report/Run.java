@@ -23,7 +23,8 @@ import java.util.Map;
  * @param bootTimeout the boot timeout rule and its limits; null = not known
  * @param interferedReruns blocks re-run because a boot of theirs was interfered (also counted in
  *     {@code retriedBlocks})
- * @param onInterference the quiet-host policy for interfered boots, "rerun" or "keep"; empty =
+ * @param onInterference the quiet-host policy for interfered boots, "rerun" or "keep", "off" when
+ *     the experiment had none; empty =
  *     not known (boots recorded outside the fleet or before the policy existed)
  */
 public record Run(

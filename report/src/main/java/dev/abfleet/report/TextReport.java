@@ -44,6 +44,7 @@ public final class TextReport {
     }
     ConsoleSummary.lines(r).forEach(line -> out.append(line).append('\n'));
     HostSummary.lines(r).forEach(line -> out.append(line).append('\n'));
+    HostFactChange.lines(r).forEach(line -> out.append(line).append('\n'));
     telemetry(r, out);
     ratios(r, out);
     for (Row row : a.rows()) {

@@ -18,7 +18,7 @@ class HostPressureReportTest {
       "AMD EPYC 7B13", "0xa0011d1", "on", "schedutil", "off", "madvise", 7_936, "0-1");
 
   static BootHost host(double cpuAvg10, boolean interfered) {
-    return new BootHost(new BootHost.Pressure(true, cpuAvg10, 1_250_000, 0.5, 4_000, 0.0, 0, 9.25, 7, 15_800, 9_000),
+    return new BootHost(new BootHost.Pressure(true, cpuAvg10, 1_250_000, 0.5, 4_000, 0.0, 0, 9.25, 7, 15_800, 9_000, 14_000, 2),
         FACTS, interfered);
   }
 
@@ -53,6 +53,9 @@ class HostPressureReportTest {
     assertThat(boot.at("/host_pressure/load_1m").asDouble()).isEqualTo(9.25);
     assertThat(boot.at("/host_pressure/runnable_tasks").asInt()).isEqualTo(7);
     assertThat(boot.at("/host_pressure/window_ms").asLong()).isEqualTo(9_000);
+    assertThat(boot.at("/host_pressure/worker_cpu_ms").asLong()).isEqualTo(14_000);
+    assertThat(boot.at("/host_pressure/other_cpu_ms").asLong()).isEqualTo(15_800 - 14_000);
+    assertThat(boot.at("/host_pressure/host_cpus").asInt()).isEqualTo(2);
     assertThat(boot.at("/host_facts/microcode").asText()).isEqualTo("0xa0011d1");
     assertThat(boot.at("/host_facts/thp").asText()).isEqualTo("madvise");
     assertThat(boot.at("/host_facts/worker_cpus").asText()).isEqualTo("0-1");
@@ -69,6 +72,7 @@ class HostPressureReportTest {
     assertThat(root.at("/boots/1/host").asText()).isEqualTo("h1");
     assertThat(root.at("/boots/1").has("interfered")).isFalse();
     assertThat(root.at("/host_pressure_by_arm/base/interfered").asInt()).isEqualTo(1);
+    assertThat(root.at("/host_pressure_by_arm/base/other_cpu_pct_median").asDouble()).isEqualTo(10.0);
     assertThat(root.at("/host_pressure_by_arm").has("cand")).isFalse();
   }
 
@@ -76,14 +80,42 @@ class HostPressureReportTest {
   void summarisesEachArmsCpuPressureAndInterferedBoots() {
     // base: median of {0.4, 37.2, 1.0} = 1.0, max 37.2, one boot above 10
     assertThat(HostSummary.lines(report(host(0.2, false))))
-        .containsExactly("host: arm base: cpu pressure median 1.0% (max 37.2%), 1 of 3 boots interfered"
-                + " (0 re-run, 1 kept)",
-            "host: arm cand: cpu pressure median 0.2% (max 0.2%), 0 of 3 boots interfered",
+        .containsExactly("host: arm base: cpu pressure median 1.0% (max 37.2%), other processes median 10.0% of cpu, "
+                + "1 of 3 boots interfered (0 re-run, 1 kept)",
+            "host: arm cand: cpu pressure median 0.2% (max 0.2%), other processes median 10.0% of cpu, "
+                + "0 of 3 boots interfered",
             "warning: arm base: 1 interfered boot kept in the verdict: the host was not quiet, so their"
                 + " figures may reflect it rather than the kernel");
     assertThat(TextReport.render(report(null)))
-        .contains("host: arm base: cpu pressure median 1.0% (max 37.2%), 1 of 3 boots interfered (0 re-run, 1 kept)\n")
+        .contains("host: arm base: cpu pressure median 1.0% (max 37.2%), other processes median 10.0% of cpu, "
+            + "1 of 3 boots interfered (0 re-run, 1 kept)\n")
         .doesNotContain("host: arm cand");
+  }
+
+  @Test
+  void aHostFactThatChangedMidExperimentIsWarnedWithTheFirstBootThatSawIt() throws Exception {
+    BootHost.Facts upgraded = new BootHost.Facts("QEMU emulator version 9.0.0", FACTS.hostKernel(),
+        FACTS.cpuModel(), FACTS.microcode(), FACTS.smt(), FACTS.cpufreqGovernor(), FACTS.boost(), FACTS.thp(),
+        FACTS.memoryMib(), "");
+    List<BootRecord> boots = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      // pair 2 ran after a QEMU upgrade; worker_cpus unreadable there is no change
+      BootHost h = new BootHost(host(1.0, false).pressure(), p == 2 ? upgraded : FACTS, false);
+      boots.add(boot("base", p, h));
+      boots.add(boot("cand", p, h));
+    }
+    Design d = new Design("e1", "base", List.of("cand"), "", List.of(), Set.of(), new Policy(0.02, 0.05), 1, null);
+    Report r = new Report(d, Assessor.assess(d.verdict(), boots), new Run("completed", 1, 3, 3, 0, 0, "", false, boots));
+
+    assertThat(HostFactChange.of(r)).containsExactly(new HostFactChange("h1", "hypervisor_version",
+        "QEMU emulator version 8.2.2", "QEMU emulator version 9.0.0", "r2base"));
+    assertThat(TextReport.render(r)).contains("warning: host h1: hypervisor_version changed during the experiment: "
+        + "'QEMU emulator version 8.2.2' -> 'QEMU emulator version 9.0.0' from run r2base");
+    JsonNode change = new ObjectMapper().readTree(JsonReport.render(r)).at("/host_fact_changes/0");
+    assertThat(change.get("fact").asText()).isEqualTo("hypervisor_version");
+    assertThat(change.get("first_run").asText()).isEqualTo("r2base");
+    assertThat(HostFactChange.of(report(host(0.2, false)))).isEmpty();
+    assertThat(new ObjectMapper().readTree(JsonReport.render(report(null))).has("host_fact_changes")).isFalse();
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet ab --spec} from source: both arms built from Debian's linux-source-6.1 with the
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that slows every stat(); real boots in QEMU (TCG here).
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbBuildE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,6 +79,8 @@ class AbBuildE2ETest {
     Files.writeString(dir.resolve("slow-stat.patch"), patch);
     return Files.writeString(dir.resolve("ab.yaml"), String.join("\n",
         "benchmark: fuse-metadata",
+        "metrics: [metadata_stat]", // what the patch slows; the other three would only add harness time
+        "iterations: 2",
         "arms:",
         "  - name: stock",
         "    role: baseline",

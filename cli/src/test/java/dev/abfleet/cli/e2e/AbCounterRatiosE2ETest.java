@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Counter ratios declared in a spec file, through submission, the journal and the report, over
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * find. The report's numbers are recomputed here from its own per-boot telemetry.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbCounterRatiosE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -29,9 +31,9 @@ class AbCounterRatiosE2ETest {
     Path spec = Files.writeString(dir.resolve("ratios.yaml"), String.join("\n",
         "benchmark: host-volume",
         "metrics: [metadata_stat]",
-        "files: 300",
+        "files: 100",
         "pairs: 6",
-        "iterations: 3",
+        "iterations: 2",
         "vm: {vcpus: 2}",
         "ratios:",
         "  - {name: ctxt_per_req, num: ctxt, den: \"virtio*-request*\"}",

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet ab} on the host-volume benchmark: Debian's generic 6.1 kernel (9p as modules)
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hard-pinned ceiling, and the cloud kernel (no 9p) refused as a configuration error.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbHostVolumeE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> SIX = List.of("metadata_stat", "negative_lookup",
@@ -36,9 +38,9 @@ class AbHostVolumeE2ETest {
     Path k = Kernels.generic();
     Path spec = Files.writeString(dir.resolve("aa.yaml"), String.join("\n",
         "benchmark: host-volume",
-        "files: 300",
+        "files: 100",
         "pairs: 6",
-        "iterations: 3",
+        "iterations: 2",
         "vm: {vcpus: 2}",
         "arms:",
         "  - {name: a, role: baseline, kernel: " + k + "}",
@@ -77,7 +79,7 @@ class AbHostVolumeE2ETest {
         "benchmark: host-volume",
         "metrics: [metadata_stat, negative_lookup]",
         "pairs: 8",
-        "iterations: 3",
+        "iterations: 2",
         "arms:",
         "  - {name: stock, role: baseline, kernel: " + k + "}",
         "  - {name: loose, role: candidate, kernel: " + k + ", volume_options: cache=loose}",

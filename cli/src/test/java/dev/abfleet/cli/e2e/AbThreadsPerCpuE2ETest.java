@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * fleetbench on two threads in a two-vCPU guest (Debian's generic 6.1 kernel, real QEMU): every
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * row and for wake-ups.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class AbThreadsPerCpuE2ETest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet bisect --git} over a repository of the linux-source-6.1 tarball plus five
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real boots in QEMU (TCG here).
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class BisectGitE2ETest {
 
   @Test

@@ -43,6 +43,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 29's repro at process level: a TLS controller with token auth, two mTLS sim workers and
@@ -54,6 +57,8 @@ import org.junit.jupiter.api.io.TempDir;
  * experiment keeps running and the hosts keep taking leases.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class ClusterRogueE2ETest {
   private static final Pattern MEMBER = Pattern.compile("\"node\"\\s*:\\s*\"([^\"]+)\"");
   // The rogue waits 30 s to join (ClusterFormation's seed-node timeout), after a JVM start that

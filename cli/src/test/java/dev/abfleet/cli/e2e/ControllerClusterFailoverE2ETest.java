@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Three controller processes on loopback form one cluster over one PostgreSQL database, with TLS
@@ -50,6 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  * report under a lease epoch not in force is refused and counted.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class ControllerClusterFailoverE2ETest {
   private static final Pattern SINGLETON =
       Pattern.compile("scheduler singleton running on pekko://abfleet@127\\.0\\.0\\.1:(\\d+)");

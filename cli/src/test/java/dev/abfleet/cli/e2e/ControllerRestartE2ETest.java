@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code ab --controller --gate} as its own process while the controller process is killed
@@ -33,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * workers (one {@code sim-fleet} process) keep boots short; the processes are real.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class ControllerRestartE2ETest {
   private static final int PAIRS = 24;
 

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet build --controller}: a controller and two worker processes, Debian's
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the key and image come back to the client.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class FleetBuildE2ETest {
   private static final Pattern COMPILING = Pattern.compile("build attempt \\S+: phase compile");
 

@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Acceptance of the controller-run nightly: a schedule with cron {@code * * * * *} fires on a
@@ -38,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * adds the next minute's. Waits for real minute boundaries (about two minutes in all).
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class NightlyControllerE2ETest {
   /** A minute boundary, plus the run itself, plus slack for a loaded machine. */
   private static final Duration NEXT_RUN = Duration.ofSeconds(100);

@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Every command of README.md's "## Recipes" runs as written, in order, with bash from the
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while 2 (bad input) and 3 (could not finish) fail the test. Each recipe's output is checked as well.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class ReadmeRecipesE2ETest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   /** The controller's default gRPC port, which the recipe relies on (its comment says so). */

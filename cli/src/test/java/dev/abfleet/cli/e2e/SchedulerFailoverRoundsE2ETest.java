@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The scheduler singleton's node killed (SIGKILL) while pairs complete, round after round: three
@@ -38,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * pair, gap after the kill, largest gap) and the last round a summary of the gaps.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class SchedulerFailoverRoundsE2ETest {
   private static final Pattern SINGLETON =
       Pattern.compile("scheduler singleton running on pekko://abfleet@127\\.0\\.0\\.1:(\\d+)");

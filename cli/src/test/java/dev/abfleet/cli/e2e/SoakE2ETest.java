@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code abfleet soak} on real boots in QEMU (TCG here): Debian's cloud kernel boots clean five
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * quoting the console's WARNING and Call Trace lines.
  */
 @Tag("e2e")
+@ResourceLock(SimFleets.LOCK) // uses both CPUs: never beside a simulated-fleet class
 class SoakE2ETest {
   /** A WARN() at boot: late_initcall in fs/stat.c (one object recompiled in the warm tree). */
   static final String WARN_AT_BOOT = """

@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A controller and an idle sim worker as separate processes: the worker's keepalive pings do
@@ -18,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 30 s after it connected.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT) // beside the tests that boot real kernels: see SimFleets
+@ResourceLock(SimFleets.LOCK)
 class WorkerKeepaliveE2ETest {
   private static final int KEEPALIVE_S = 10;
   /** Five keepalive intervals: long enough for the third early ping with margin. */

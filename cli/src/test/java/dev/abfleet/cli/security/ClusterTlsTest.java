@@ -11,6 +11,9 @@ import dev.abfleet.controller.security.Security;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.MemberStatus;
@@ -100,8 +103,22 @@ class ClusterTlsTest {
       assertThat(upWithin(good, JOIN_WAIT)).isTrue();
       assertThat(victim.clusterMembers()).contains(good.address().toString());
     } finally {
-      good.terminate();
-      good.getWhenTerminated().toCompletableFuture().join();
+      stopSystem(good);
+    }
+  }
+
+  /**
+   * Terminates a test's own actor system, waiting at most 30 s: once its coordinated shutdown
+   * timed out, a system's termination never completed, and an unbounded wait hung the build.
+   */
+  private static void stopSystem(ActorSystem<?> system) {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // Left to the test JVM's exit; what the test checks was decided before.
     }
   }
 
@@ -115,8 +132,7 @@ class ClusterTlsTest {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     } finally {
-      rogue.terminate();
-      rogue.getWhenTerminated().toCompletableFuture().join();
+      stopSystem(rogue);
     }
   }
 

@@ -63,16 +63,21 @@ public final class Decisions {
       runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
           base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
           bootTimeout(state, base).seconds(), hypervisor, true, base.guest(), spec.consolePatterns(),
-          spec.policy().hostQuiet()));
+          quietPlan(spec)));
     }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
           bootTimeout(state, arm).seconds(), hypervisor, false, arm.guest(), spec.consolePatterns(),
-          spec.policy().hostQuiet()));
+          quietPlan(spec)));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
+  }
+
+  /** The quiet-host policy runs carry; null without one (the worker's own threshold, no wait). */
+  private static HostQuiet quietPlan(ExperimentSpec spec) {
+    return spec.policy().hostQuiet().on() ? spec.policy().hostQuiet() : null;
   }
 
   /**
@@ -195,6 +200,9 @@ public final class Decisions {
       return List.of();
     }
     HostQuiet quiet = state.spec().policy().hostQuiet();
+    if (!quiet.on()) {
+      return List.of();
+    }
     RunOutcome timedOut = interfered.stream()
         .filter(o -> o.status() == RunOutcome.Status.TIMEOUT).findFirst().orElse(null);
     boolean left = state.interferedReruns().getOrDefault(block.pairIndex(), 0) < quiet.maxRerunsPerPair();
@@ -223,9 +231,11 @@ public final class Decisions {
   static String notQuiet(RunOutcome o, HostQuiet quiet) {
     var p = o.guest().host().pressure();
     double overRun = p.windowMs() > 0 ? p.cpuSomeTotalUs() / (p.windowMs() * 10.0) : 0;
+    String others = p.otherCpuMs() < 0 || p.hostCpus() <= 0 ? "" : String.format(java.util.Locale.ROOT,
+        "; other processes %.1f%% of the cpu", 100.0 * p.otherCpuMs() / (p.windowMs() * (double) p.hostCpus()));
     return String.format(java.util.Locale.ROOT,
-        "host %s was not quiet during run %s (cpu pressure %.1f%% avg10, %.1f%% over the run;"
-            + " threshold %s%%)", o.hostId(), o.runId(), p.cpuSomeAvg10(), overRun,
+        "host %s was not quiet during run %s (cpu pressure %.1f%% avg10, %.1f%% over the run%s;"
+            + " threshold %s%%)", o.hostId(), o.runId(), p.cpuSomeAvg10(), overRun, others,
         java.math.BigDecimal.valueOf(quiet.cpuSomePct()).stripTrailingZeros().toPlainString());
   }
 

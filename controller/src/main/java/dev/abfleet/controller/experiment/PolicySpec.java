@@ -28,7 +28,7 @@ import java.util.List;
  *     journaled before the field existed replay with)
  * @param futilityBeta per-metric bound on a futility call when the metric really changed by
  *     futilityEffect; default 0.10
- * @param hostQuiet the quiet-host policy; null = {@link HostQuiet#DEFAULTS} (also what experiments
+ * @param hostQuiet the quiet-host policy; null = {@link HostQuiet#OFF} (also what experiments
  *     journaled before the field existed replay with)
  */
 public record PolicySpec(
@@ -60,13 +60,13 @@ public record PolicySpec(
     looks = looks == null ? List.of() : List.copyOf(looks);
     classBy = classBy == null ? List.of() : List.copyOf(classBy);
     futilityBeta = futilityBeta == 0 ? dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA : futilityBeta;
-    hostQuiet = hostQuiet == null ? HostQuiet.DEFAULTS : hostQuiet;
+    hostQuiet = hostQuiet == null ? HostQuiet.OFF : hostQuiet;
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
   }
 
-  /** The default quiet-host policy. */
+  /** No quiet-host policy. */
   public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
       List<String> gatingMetrics, List<Integer> looks, List<String> classBy, boolean warmupBoot,
       double futilityEffect, double futilityBeta) {

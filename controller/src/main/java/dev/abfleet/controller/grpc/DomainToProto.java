@@ -99,10 +99,12 @@ public final class DomainToProto {
             .addAllClassBy(s.policy().classBy())
             .setWarmupBoot(s.policy().warmupBoot())
             .setFutilityEffect(s.policy().futilityEffect())
-            .setFutilityBeta(s.policy().futilityBeta())
-            .setHostQuiet(hostQuiet(s.policy().hostQuiet())))
+            .setFutilityBeta(s.policy().futilityBeta()))
         .setPriority(s.priority())
         .addAllConsolePatterns(s.consolePatterns());
+    if (s.policy().hostQuiet().on()) {
+      b.getPolicyBuilder().setHostQuiet(hostQuiet(s.policy().hostQuiet()));
+    }
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
   }
@@ -220,7 +222,8 @@ public final class DomainToProto {
             .setIoSomeAvg10(p.ioSomeAvg10()).setIoSomeTotalUs(p.ioSomeTotalUs())
             .setMemorySomeAvg10(p.memorySomeAvg10()).setMemorySomeTotalUs(p.memorySomeTotalUs())
             .setLoad1M(p.load1m()).setRunnableTasks(p.runnableTasks())
-            .setHostBusyMs(p.hostBusyMs()).setWindowMs(p.windowMs()))
+            .setHostBusyMs(p.hostBusyMs()).setWindowMs(p.windowMs())
+            .setWorkerCpuMs(p.workerCpuMs()).setHostCpus(p.hostCpus()))
         .setHostFacts(BootHostFacts.newBuilder().setHypervisorVersion(f.hypervisorVersion())
             .setHostKernel(f.hostKernel()).setCpuModel(f.cpuModel()).setMicrocode(f.microcode())
             .setSmt(f.smt()).setCpufreqGovernor(f.cpufreqGovernor()).setBoost(f.boost()).setThp(f.thp())

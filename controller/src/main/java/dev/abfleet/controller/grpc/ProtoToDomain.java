@@ -65,10 +65,10 @@ final class ProtoToDomain {
         p.getPriority()).withConsolePatterns(p.getConsolePatternsList());
   }
 
-  /** Unset = the defaults; the values as sent otherwise (the validator judges them). */
+  /** Unset = no policy ({@link HostQuiet#OFF}); the values as sent otherwise (the validator judges them). */
   private static HostQuiet hostQuiet(Policy pol) {
     if (!pol.hasHostQuiet()) {
-      return HostQuiet.DEFAULTS;
+      return HostQuiet.OFF;
     }
     var q = pol.getHostQuiet();
     return new HostQuiet(q.getCpuSomePct(), q.getMaxWaitS(), q.getOnInterference(),

@@ -112,8 +112,11 @@ public final class ProtoReports {
         .withInterference(e.getInterferedReruns(), onInterference(e));
   }
 
-  /** "rerun" or "keep"; the default when the policy left it unset. */
+  /** "rerun" or "keep"; "off" when the experiment has no quiet-host policy. */
   private static String onInterference(Experiment e) {
+    if (!e.getSpec().getPolicy().hasHostQuiet()) {
+      return "off";
+    }
     String wire = e.getSpec().getPolicy().getHostQuiet().getOnInterference();
     return wire.isEmpty() ? "rerun" : wire;
   }
@@ -161,7 +164,8 @@ public final class ProtoReports {
     return new BootHost(
         t.hasHostPressure() ? new BootHost.Pressure(p.getHasPsi(), p.getCpuSomeAvg10(), p.getCpuSomeTotalUs(),
             p.getIoSomeAvg10(), p.getIoSomeTotalUs(), p.getMemorySomeAvg10(), p.getMemorySomeTotalUs(),
-            p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs()) : null,
+            p.getLoad1M(), p.getRunnableTasks(), p.getHostBusyMs(), p.getWindowMs(), p.getWorkerCpuMs(),
+            p.getHostCpus()) : null,
         new BootHost.Facts(f.getHypervisorVersion(), f.getHostKernel(), f.getCpuModel(), f.getMicrocode(),
             f.getSmt(), f.getCpufreqGovernor(), f.getBoost(), f.getThp(), f.getMemoryMib(), f.getWorkerCpus()),
         t.getInterfered(), t.getQuietWaitMs());

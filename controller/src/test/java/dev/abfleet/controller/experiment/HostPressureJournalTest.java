@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** A boot's host pressure and facts survive the journal; boots recorded before hosts were sampled read back without. */
 class HostPressureJournalTest extends EntityTestKit {
   static final BootHost BUSY = new BootHost(
-      new BootHost.Pressure(true, 37.2, 1_250_000, 0.5, 4_000, 0, 0, 9.3, 7, 15_800, 9_000),
+      new BootHost.Pressure(true, 37.2, 1_250_000, 0.5, 4_000, 0, 0, 9.3, 7, 15_800, 9_000, 14_000, 2),
       new BootHost.Facts("QEMU emulator version 8.2.2", "6.8.0-45-generic", "AMD EPYC 7B13", "0xa0011d1", "on",
           "schedutil", "off", "madvise", 7_936, "0-1"),
       true);

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /** Quiet-host policy: what the experiment does with a boot whose host was not quiet. */
 class HostQuietDecisionsTest {
   static final BootHost BUSY = new BootHost(
-      new BootHost.Pressure(true, 37.2, 1_900_000, 0, 0, 0, 0, 3.1, 4, 1_500, 10_000),
+      new BootHost.Pressure(true, 37.2, 1_900_000, 0, 0, 0, 0, 3.1, 4, 15_000, 10_000, 6_000, 2),
       BootHost.Facts.NONE, true);
   static final BootHost QUIET = new BootHost(
-      new BootHost.Pressure(true, 0.4, 10_000, 0, 0, 0, 0, 0.2, 1, 1_100, 10_000),
+      new BootHost.Pressure(true, 0.4, 10_000, 0, 0, 0, 0, 0.2, 1, 11_000, 10_000, 10_500, 2),
       BootHost.Facts.NONE, false);
 
   ExperimentState state;
@@ -88,7 +88,8 @@ class HostQuietDecisionsTest {
     assertThat(abandoned.interfered()).isTrue();
     assertThat(abandoned.charged()).isFalse();
     assertThat(abandoned.reason()).isEqualTo("host h1 was not quiet during run "
-        + block.runs().get(0).runId() + " (cpu pressure 37.2% avg10, 19.0% over the run; threshold 10%)");
+        + block.runs().get(0).runId() + " (cpu pressure 37.2% avg10, 19.0% over the run; other processes 45.0% of the cpu;"
+        + " threshold 10%)");
     assertThat(state.pairs()).isEmpty();
     assertThat(state.abandoned()).isEmpty();
     assertThat(state.interferedReruns()).containsEntry(block.pairIndex(), 1);
@@ -140,6 +141,20 @@ class HostQuietDecisionsTest {
     assertThat(d.events()).anyMatch(PairCompleted.class::isInstance);
     assertThat(state.interferedReruns()).isEmpty();
     assertThat(state.reruns()).isEmpty();
+  }
+
+  @Test
+  void withoutAPolicyRunsCarryNoneAndInterferedBootsArePooledTimeoutsIncluded() {
+    submit(HostQuiet.OFF, 1);
+    Block block = start();
+    assertThat(block.runs()).allSatisfy(r -> assertThat(r.hostQuiet()).isNull());
+
+    Decision d = runBlock(block, RunOutcome.Status.TIMEOUT, BUSY);
+
+    assertThat(d.result()).isEqualTo(RecordResult.RECORDED);
+    assertThat(d.events()).anyMatch(PairCompleted.class::isInstance);
+    assertThat(state.reruns()).isEmpty();
+    assertThat(state.interferedReruns()).isEmpty();
   }
 
   @Test

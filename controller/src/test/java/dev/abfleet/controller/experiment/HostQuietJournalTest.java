@@ -47,18 +47,32 @@ class HostQuietJournalTest extends EntityTestKit {
   }
 
   @Test
-  void policyJournaledBeforeHostQuietReplaysWithTheDefaults() throws Exception {
-    PolicySpec p = Specs.ab(4, 7).policy();
+  void policyJournaledBeforeHostQuietReplaysWithoutOne() throws Exception {
+    PolicySpec p = Specs.ab(4, 7).policy().withHostQuiet(HostQuiet.DEFAULTS);
     ObjectNode tree = cbor().valueToTree(p);
+    assertThat(tree.has("hostQuiet")).isTrue();
     tree.remove("hostQuiet");
 
     PolicySpec back = cbor().treeToValue(tree, PolicySpec.class);
 
-    assertThat(back.hostQuiet()).isEqualTo(HostQuiet.DEFAULTS);
-    assertThat(back.hostQuiet().cpuSomePct()).isEqualTo(10);
-    assertThat(back.hostQuiet().maxWaitS()).isEqualTo(60);
-    assertThat(back.hostQuiet().reruns()).isTrue();
-    assertThat(back.hostQuiet().maxRerunsPerPair()).isEqualTo(2);
+    assertThat(back.hostQuiet()).isEqualTo(HostQuiet.OFF);
+    assertThat(back.hostQuiet().on()).isFalse();
+    assertThat(back.hostQuiet().reruns()).isFalse();
+    // and an experiment without the policy journals no field for it
+    assertThat(cbor().valueToTree(Specs.ab(4, 7).policy()).has("hostQuiet")).isFalse();
+  }
+
+  @Test
+  void theDefaultPolicyRoundTrips() throws Exception {
+    PolicySpec p = Specs.ab(4, 7).policy().withHostQuiet(HostQuiet.DEFAULTS);
+
+    HostQuiet back = cbor().readValue(cbor().writeValueAsBytes(p), PolicySpec.class).hostQuiet();
+
+    assertThat(back).isEqualTo(HostQuiet.DEFAULTS);
+    assertThat(back.cpuSomePct()).isEqualTo(10);
+    assertThat(back.maxWaitS()).isEqualTo(60);
+    assertThat(back.reruns()).isTrue();
+    assertThat(back.maxRerunsPerPair()).isEqualTo(2);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.abfleet.worker.build;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The argv of every command a build runs, as pure functions: git and tar to prepare a warm
@@ -55,8 +56,16 @@ final class BuildCommands {
    * and the targets. {@code jobs} 0 leaves out {@code -j}.
    */
   static List<String> make(String arch, Path src, Path out, int jobs, List<String> makeArgs, String... targets) {
+    return make(arch, src, out, jobs, Optional.empty(), makeArgs, targets);
+  }
+
+  /** As above, compiling through {@code cache} when there is one (a user's CC= still wins). */
+  static List<String> make(String arch, Path src, Path out, int jobs, Optional<CompilerCache> cache,
+      List<String> makeArgs, String... targets) {
     List<String> argv = new ArrayList<>(environment(arch));
+    cache.ifPresent(c -> argv.addAll(c.environment()));
     argv.addAll(List.of("make", "-C", src.toString(), "O=" + out, "LOCALVERSION="));
+    cache.ifPresent(c -> argv.add(c.compilerVariable(arch)));
     if (jobs > 0) {
       argv.add("-j" + jobs);
     }

@@ -1,6 +1,7 @@
 package dev.abfleet.worker.build;
 
 import dev.abfleet.worker.process.TextTail;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -87,9 +88,21 @@ final class BuildErrors {
    * @param srcPrefix the tree's absolute path, which gcc puts before source files in an out-of-tree build
    */
   static Problem compile(String output, String stderr, String srcPrefix) {
+    return compile(output, stderr, srcPrefix, null);
+  }
+
+  /**
+   * As above, for a build whose output directory is {@code outDir}: through ccache with a base
+   * directory, gcc is given (and names) sources relative to it, e.g. {@code ../src/fs/stat.c}.
+   */
+  static Problem compile(String output, String stderr, String srcPrefix, Path outDir) {
     Matcher m = COMPILE_ERROR.matcher(TextTail.strip(output));
     if (m.find()) {
-      String file = relative(m.group(1), srcPrefix);
+      String path = m.group(1);
+      if (outDir != null && path.startsWith("../")) {
+        path = outDir.toAbsolutePath().resolve(path).normalize().toString();
+      }
+      String file = relative(path, srcPrefix);
       String line = file + m.group().substring(m.group(1).length());
       return new Problem(BuildResult.Kind.COMPILE, file, line);
     }

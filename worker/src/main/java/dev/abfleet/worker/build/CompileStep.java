@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Compiles a configured tree out of tree ({@code make -C src O=out}), reporting each object as
@@ -40,9 +41,11 @@ final class CompileStep {
    * @param expected objects the last full build of this configuration compiled, passed on to the
    *                 listener (0 = unknown)
    * @param withModules true when the config has =m options
+   * @param cache       the compiler cache, in every make call (kbuild re-runs its config when CC changes)
    */
   static Outcome compile(WarmTree tree, BuildSpec spec, boolean withModules, int expected, int jobs,
-      StepRunner steps, BuildListener listener) throws InterruptedException, IOException {
+      Optional<CompilerCache> cache, StepRunner steps, BuildListener listener)
+      throws InterruptedException, IOException {
     listener.phase("compile");
     List<String> targets = new ArrayList<>(List.of(BuildCommands.imageTarget(spec.arch())));
     if (withModules) {
@@ -55,7 +58,7 @@ final class CompileStep {
     }
     CompileProgress progress = new CompileProgress();
     int[] reported = {-1};
-    RunResult r = steps.runWatching("make", BuildCommands.make(spec.arch(), tree.src(), tree.out(), jobs,
+    RunResult r = steps.runWatching("make", BuildCommands.make(spec.arch(), tree.src(), tree.out(), jobs, cache,
         spec.makeArgs(), targets.toArray(String[]::new)), COMPILE_TIMEOUT, chunk -> {
           int n = progress.feed(chunk);
           if (n != reported[0]) {
@@ -67,36 +70,38 @@ final class CompileStep {
       CrashMarker.disarm(tree.out());
     }
     if (!r.succeeded()) {
-      return Outcome.failed(makeProblem(r, tree.src()));
+      return Outcome.failed(makeProblem(r, tree));
     }
     Path modules = null;
     if (withModules) {
       listener.phase("modules");
       modules = tree.run().resolve("modules");
       RunResult install = steps.run("modules_install", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
-          spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"), SHORT_TIMEOUT);
+          cache, spec.makeArgs(), "modules_install", "INSTALL_MOD_PATH=" + modules, "INSTALL_MOD_STRIP=1"),
+          SHORT_TIMEOUT);
       if (!install.succeeded()) {
-        return Outcome.failed(makeProblem(install, tree.src()));
+        return Outcome.failed(makeProblem(install, tree));
       }
     }
     RunResult release = steps.run("kernelrelease", BuildCommands.make(spec.arch(), tree.src(), tree.out(), 0,
-        spec.makeArgs(), "-s", "kernelrelease"), SHORT_TIMEOUT);
+        cache, spec.makeArgs(), "-s", "kernelrelease"), SHORT_TIMEOUT);
     if (!release.succeeded()) {
-      return Outcome.failed(makeProblem(release, tree.src()));
+      return Outcome.failed(makeProblem(release, tree));
     }
     return new Outcome(tree.out().resolve(BuildCommands.imagePath(spec.arch())), tree.out().resolve("System.map"),
         modules, lastLine(release.stdoutTail()), progress.objects(), null);
   }
 
   /** A failed make: host trouble, else the first compile error. */
-  static Problem makeProblem(RunResult r, Path src) throws IOException {
+  static Problem makeProblem(RunResult r, WarmTree tree) throws IOException {
     Problem infra = TreeSetup.infraOf("make", r);
     if (infra != null) {
       return infra;
     }
     String stderr = Files.exists(r.stderr()) ? StepRunner.text(r.stderr()) : "";
     Problem fromFullErr = BuildErrors.infra(stderr);
-    return fromFullErr != null ? fromFullErr : BuildErrors.compile(stderr, stderr, src.toAbsolutePath().toString());
+    return fromFullErr != null ? fromFullErr : BuildErrors.compile(stderr, stderr,
+        tree.src().toAbsolutePath().toString(), tree.out());
   }
 
   private static String lastLine(String text) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,19 +48,31 @@ public final class KernelBuilder {
   private final WarmTrees trees;
   private volatile long treeBudgetBytes = DEFAULT_TREE_BUDGET_BYTES;
   private volatile int jobs = Runtime.getRuntime().availableProcessors();
+  /** ccache: on for real builders when installed; none for builders on a fake host. */
+  private final Optional<CompilerCache> compilerCache;
 
   /** @param home root of the build cache: home/artifacts/<key>/..., home/trees/<treeKey>/... */
   public KernelBuilder(Path home, CommandRunner runner, Clock clock) {
-    this(home, runner, clock, tool -> Executables.onPath(tool).isPresent());
+    this(home, runner, clock, KernelBuilder::installed);
   }
 
-  /** A builder that runs real processes and reads the system clock. */
+  /**
+   * A builder that runs real processes and reads the system clock; it compiles through ccache
+   * when that is installed, unless {@code ABFLEET_BUILD_CCACHE=off} ({@link CompilerCache}).
+   */
   public KernelBuilder(Path home) {
-    this(home, new ProcessRunner(), Clock.systemUTC());
+    this(home, new ProcessRunner(), Clock.systemUTC(), KernelBuilder::installed,
+        CompilerCache.of(home.toAbsolutePath(), System.getenv(CompilerCache.SETTING), KernelBuilder::installed));
   }
 
   /** @param onPath whether a tool is installed (tests pass a fake host) */
   KernelBuilder(Path home, CommandRunner runner, Clock clock, Predicate<String> onPath) {
+    this(home, runner, clock, onPath, Optional.empty());
+  }
+
+  private KernelBuilder(Path home, CommandRunner runner, Clock clock, Predicate<String> onPath,
+      Optional<CompilerCache> compilerCache) {
+    this.compilerCache = compilerCache;
     this.home = home.toAbsolutePath();
     this.runner = runner;
     this.clock = clock;
@@ -164,8 +177,9 @@ public final class KernelBuilder {
     config.dropped().forEach(d -> steps.note("dropped: " + d));
     Path objects = home.resolve("objects").resolve(r.inputs().configKey());
     boolean fresh = tree.outIsFresh();
+    compilerCache.ifPresent(c -> steps.note(c.describe()));
     CompileStep.Outcome compiled = CompileStep.compile(tree, spec, KernelConfig.hasModules(config.config()),
-        fresh ? readCount(objects) : 0, jobs, steps, listener);
+        fresh ? readCount(objects) : 0, jobs, compilerCache, steps, listener);
     if (compiled.problem() != null) {
       return failed(r.key(), compiled.problem(), steps);
     }
@@ -217,6 +231,10 @@ public final class KernelBuilder {
     } catch (IOException | UncheckedIOException e) {
       log.warn("cannot evict warm kernel trees under {}: {}", home.resolve("trees"), e.toString());
     }
+  }
+
+  private static boolean installed(String tool) {
+    return Executables.onPath(tool).isPresent();
   }
 
   private static int readCount(Path file) {

@@ -24,9 +24,9 @@ public record HostSampler(PressureSampler pressure, BootFactsReader facts, Quiet
   }
 
   /**
-   * Waits, bounded, for the host's CPU pressure to fall to {@code cpuSomePct} percent before a
-   * measured boot ({@link QuietWait}); returns the ms waited. No wait without a pressure sampler
-   * (simulated hosts) or without PSI.
+   * Waits, bounded, for other processes' use of the host's CPU to fall to {@code cpuSomePct}
+   * percent before a measured boot ({@link QuietWait}); returns the ms waited. No wait without a
+   * pressure sampler (simulated hosts) or without /proc.
    */
   public long awaitQuiet(double cpuSomePct, long maxWaitMs) throws InterruptedException {
     return pressure == null ? 0 : QuietWait.of(pressure).await(cpuSomePct, maxWaitMs);

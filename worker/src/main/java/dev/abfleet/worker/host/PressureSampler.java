@@ -6,7 +6,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Reads the host's pressure from Linux /proc under a root ({@code /} on a host, a fixture
- * directory in tests): /proc/pressure/{cpu,io,memory}, /proc/loadavg and /proc/stat. Missing
+ * directory in tests): /proc/pressure/{cpu,io,memory}, /proc/loadavg, /proc/stat and the
+ * worker's own /proc/self/stat. Missing
  * files (macOS, kernels without PSI, containers that hide it) give absent values, never an error.
  */
 public final class PressureSampler {
@@ -25,13 +26,16 @@ public final class PressureSampler {
   /** What /proc says now. */
   public PressureSnapshot sample() {
     String loadavg = files.read("proc/loadavg").orElse("");
+    String stat = files.read("proc/stat").orElse("");
     return new PressureSnapshot(
         files.read("proc/pressure/cpu").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/io").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/memory").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         PressureSnapshot.load1m(loadavg),
         PressureSnapshot.runnable(loadavg),
-        files.read("proc/stat").map(PressureSnapshot::busyTicks).orElse(-1L),
+        PressureSnapshot.busyTicks(stat),
+        files.read("proc/self/stat").map(PressureSnapshot::processTicks).orElse(-1L),
+        PressureSnapshot.cpus(stat),
         clock.getAsLong());
   }
 
@@ -60,7 +64,11 @@ public final class PressureSampler {
     }
     if (start.busyTicks() >= 0 && end.busyTicks() >= 0) {
       p.setHostBusyMs(delta(start.busyTicks(), end.busyTicks()) * MS_PER_TICK);
+      if (start.workerTicks() >= 0 && end.workerTicks() >= 0) {
+        p.setWorkerCpuMs(delta(start.workerTicks(), end.workerTicks()) * MS_PER_TICK);
+      }
     }
+    p.setHostCpus(Math.max(0, end.cpus()));
     return p.build();
   }
 

@@ -12,9 +12,14 @@ import java.util.Optional;
  * @param load1m 1-minute load average; -1 = unknown
  * @param runnable runnable tasks (the number before the slash in /proc/loadavg); -1 = unknown
  * @param busyTicks busy CPU time of all CPUs in USER_HZ ticks (/proc/stat "cpu" line); -1 = unknown
+ * @param workerTicks CPU time of the worker process and of the children it has reaped (its VMs,
+ *     their daemons, image tools) in USER_HZ ticks (/proc/self/stat utime + stime + cutime +
+ *     cstime); -1 = unknown
+ * @param cpus the host's CPUs (/proc/stat "cpuN" lines); 0 = unknown
  * @param atMs wall clock of the snapshot, Unix epoch ms
  */
-public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int runnable, long busyTicks, long atMs) {
+public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int runnable, long busyTicks,
+    long workerTicks, int cpus, long atMs) {
 
   /**
    * One "some" line of a PSI file.
@@ -96,5 +101,37 @@ public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int r
       }
     }
     return -1;
+  }
+
+  /** The CPUs of /proc/stat's text (its "cpu0", "cpu1", ... lines); 0 = unknown. */
+  static int cpus(String stat) {
+    int cpus = 0;
+    for (String line : stat.split("\n")) {
+      if (line.length() > 3 && line.startsWith("cpu") && Character.isDigit(line.charAt(3))) {
+        cpus++;
+      }
+    }
+    return cpus;
+  }
+
+  /**
+   * utime + stime + cutime + cstime of a /proc/PID/stat text (fields 14-17, counted after the
+   * command name in parentheses, which may hold spaces); -1 = unknown.
+   */
+  static long processTicks(String stat) {
+    int close = stat.lastIndexOf(')');
+    if (close < 0) {
+      return -1;
+    }
+    // The fields after ")" start at field 3 (state): utime, field 14, is the 12th of them.
+    String[] f = stat.substring(close + 1).strip().split("\\s+");
+    if (f.length < 15) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 }

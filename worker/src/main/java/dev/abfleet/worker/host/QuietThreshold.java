@@ -4,7 +4,12 @@ import dev.abfleet.proto.fleet.v1.HostPressure;
 
 /**
  * When a boot counts as interfered: the host's CPU "some" pressure above {@code cpuSomePct}
- * percent, either as avg10 at the window's ends or as stall time over the whole window.
+ * percent (as avg10 at the window's end or as stall time over the whole window) while processes
+ * other than the worker and its VMs used more than {@code cpuSomePct} percent of the host's CPU
+ * time. Pressure alone is not enough: a VM with as many vCPUs as the host has CPUs stalls its own
+ * threads (a 2-vCPU guest on 2 CPUs reads 10-15%), and that is the boot, not interference.
+ * Where the other processes' CPU time is unknown, pressure alone decides; without PSI, their
+ * CPU time alone.
  *
  * @param cpuSomePct percent, above 0 and at most 100
  */
@@ -61,15 +66,27 @@ public record QuietThreshold(double cpuSomePct) {
     return s == 0 ? DEFAULT_MAX_WAIT_MS : s * 1_000L;
   }
 
-  /** Whether the window's host CPU pressure crossed this threshold; false without PSI. */
+  /** Whether the window's host was not quiet (see the class comment); false when nothing was measured. */
   public boolean interfered(HostPressure p) {
-    if (!p.getHasPsi()) {
-      return false;
+    double others = otherCpuPct(p);
+    boolean pressure = p.getHasPsi() && (p.getCpuSomeAvg10() > cpuSomePct
+        // total is in us, the window in ms: stall percent = total_us / (window_ms * 1000) * 100.
+        || p.getWindowMs() > 0 && p.getCpuSomeTotalUs() / (p.getWindowMs() * 10.0) > cpuSomePct);
+    if (Double.isNaN(others)) {
+      return pressure;
     }
-    if (p.getCpuSomeAvg10() > cpuSomePct) {
-      return true;
+    return others > cpuSomePct && (pressure || !p.getHasPsi());
+  }
+
+  /**
+   * CPU time of processes other than the worker and the children it reaped (its VMs and their
+   * daemons) over the window, in percent of the host's CPU time; NaN when not measured.
+   */
+  public static double otherCpuPct(HostPressure p) {
+    if (p.getWindowMs() <= 0 || p.getHostCpus() <= 0 || p.getHostBusyMs() <= 0 || p.getWorkerCpuMs() <= 0) {
+      return Double.NaN;
     }
-    // total is in us, the window in ms: stall percent = total_us / (window_ms * 1000) * 100.
-    return p.getWindowMs() > 0 && p.getCpuSomeTotalUs() / (p.getWindowMs() * 10.0) > cpuSomePct;
+    long others = Math.max(0, p.getHostBusyMs() - p.getWorkerCpuMs());
+    return 100.0 * others / (p.getWindowMs() * (double) p.getHostCpus());
   }
 }

@@ -21,6 +21,29 @@ class BuildCommandsTest {
   }
 
   @Test
+  void withACompilerCacheMakeCompilesThroughCcacheUnlessTheUserNamesACompiler() {
+    CompilerCache cache = CompilerCache.of(Path.of("/b"), null, tool -> true).orElseThrow();
+
+    List<String> argv = BuildCommands.make("x86_64", SRC, OUT, 2, java.util.Optional.of(cache), List.of("CC=clang"),
+        "bzImage");
+
+    assertThat(argv).containsSubsequence("env", "CCACHE_DIR=/b/ccache", "CCACHE_BASEDIR=/b/trees", "make",
+        "LOCALVERSION=", "CC=ccache gcc", "-j2", "CC=clang", "bzImage");
+    assertThat(cache.compilerVariable("aarch64")).isEqualTo("CC=ccache aarch64-linux-gnu-gcc");
+  }
+
+  @Test
+  void theCompilerCacheIsOnWhenCcacheIsInstalledAndOffWhenAskedOrAbsent() {
+    Path home = Path.of("/b");
+    assertThat(CompilerCache.of(home, " ", tool -> true)).contains(new CompilerCache(Path.of("/b/ccache"),
+        Path.of("/b/trees")));
+    assertThat(CompilerCache.of(home, "/var/cache/cc", tool -> true).orElseThrow().dir())
+        .isEqualTo(Path.of("/var/cache/cc"));
+    assertThat(CompilerCache.of(home, "OFF", tool -> true)).isEmpty();
+    assertThat(CompilerCache.of(home, null, tool -> !tool.equals("ccache"))).isEmpty();
+  }
+
+  @Test
   void arm64BuildsCrossWithItsOwnArchAndImage() {
     List<String> argv = BuildCommands.make("aarch64", SRC, OUT, 0, List.of(), BuildCommands.imageTarget("aarch64"));
 

@@ -30,6 +30,16 @@ class BuildErrorsTest {
   }
 
   @Test
+  void namesTheFileOfAnErrorThatCcacheMadeRelativeToTheOutputDirectory() {
+    String stderr = "../src/fs/stat.c:2:22: error: expected expression before ‘;’ token\n";
+
+    Problem p = BuildErrors.compile(stderr, stderr, SRC, java.nio.file.Path.of(SRC).resolveSibling("out"));
+
+    assertThat(p.file()).isEqualTo("fs/stat.c");
+    assertThat(p.firstError()).isEqualTo("fs/stat.c:2:22: error: expected expression before ‘;’ token");
+  }
+
+  @Test
   void findsAFatalErrorInARelativePath() {
     String stderr = "./include/generated/x.h:3:10: fatal error: y.h: No such file or directory\n";
 

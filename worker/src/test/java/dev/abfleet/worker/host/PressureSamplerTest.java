@@ -29,13 +29,16 @@ class PressureSamplerTest {
     ProcFixture proc = new ProcFixture(root)
         .psi("cpu", 1.50, 1_000_000).psi("io", 0.25, 200)
         .write("proc/loadavg", "0.50 0.40 0.30 1/400 1234\n")
-        .write("proc/stat", "cpu  100 20 30 1000 50 5 5 2 0 0\ncpu0 50 10 15 500 25 2 2 1 0 0\n");
+        .write("proc/stat", "cpu  100 20 30 1000 50 5 5 2 0 0\ncpu0 50 10 15 500 25 2 2 1 0 0\n")
+        .write("proc/self/stat", selfStat(40, 10, 100, 20));
     PressureSampler sampler = new PressureSampler(root, clock::get);
     PressureSnapshot start = sampler.sample();
 
     proc.psi("cpu", 12.25, 1_600_000).psi("io", 0.50, 5_200)
         .write("proc/loadavg", "3.25 2.10 1.05 5/412 9876\n")
-        .write("proc/stat", "cpu  400 20 130 1500 60 10 10 2 0 0\n");
+        .write("proc/stat", "cpu  400 20 130 1500 60 10 10 2 0 0\ncpu0 1 1 1 1 1 1 1 1 0 0\n"
+            + "cpu1 1 1 1 1 1 1 1 1 0 0\n")
+        .write("proc/self/stat", selfStat(60, 15, 250, 35));
     clock.set(20_000);
     HostPressure p = PressureSampler.between(start, sampler.sample());
 
@@ -53,6 +56,21 @@ class PressureSamplerTest {
     long busyStart = 100 + 20 + 30 + 5 + 5 + 2;
     long busyEnd = 400 + 20 + 130 + 10 + 10 + 2;
     assertThat(p.getHostBusyMs()).isEqualTo((busyEnd - busyStart) * 10);
+    // the worker's utime + stime + reaped children's cutime + cstime
+    assertThat(p.getWorkerCpuMs()).isEqualTo(((60 + 15 + 250 + 35) - (40 + 10 + 100 + 20)) * 10);
+    assertThat(p.getHostCpus()).isEqualTo(2);
+  }
+
+  @Test
+  void aCommandNameWithSpacesAndParenthesesDoesNotShiftTheFields() {
+    assertThat(PressureSnapshot.processTicks(selfStat(1, 2, 3, 4).replace("(java)", "(my (odd) name)"))).isEqualTo(10);
+    assertThat(PressureSnapshot.processTicks("1 (java) S 1 2")).isEqualTo(-1);
+  }
+
+  /** A /proc/PID/stat line in the kernel's format with these utime, stime, cutime and cstime. */
+  static String selfStat(long utime, long stime, long cutime, long cstime) {
+    return "4242 (java) S 1 4242 4242 0 -1 4194560 5000 0 0 0 " + utime + " " + stime + " " + cutime + " "
+        + cstime + " 20 0 40 0 123456 9000000000 60000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
   }
 
   @Test
@@ -69,6 +87,8 @@ class PressureSamplerTest {
     assertThat(p.getLoad1M()).isEqualTo(-1);
     assertThat(p.getRunnableTasks()).isZero();
     assertThat(p.getHostBusyMs()).isZero();
+    assertThat(p.getWorkerCpuMs()).isZero();
+    assertThat(p.getHostCpus()).isZero();
     assertThat(p.getWindowMs()).isEqualTo(2_500);
   }
 

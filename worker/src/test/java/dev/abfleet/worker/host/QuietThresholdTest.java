@@ -2,6 +2,7 @@ package dev.abfleet.worker.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.abfleet.proto.fleet.v1.HostPressure;
 import org.junit.jupiter.api.Test;
@@ -28,9 +29,37 @@ class QuietThresholdTest {
   }
 
   @Test
-  void aHostWithoutPsiIsNeverInterfered() {
+  void aHostWithoutPsiOrCpuTimesIsNeverInterfered() {
     assertThat(QuietThreshold.DEFAULT.interfered(HostPressure.newBuilder().setWindowMs(10_000).build())).isFalse();
     assertThat(QuietThreshold.DEFAULT.interfered(cpu(50, 9_000_000, 0))).isTrue();
+  }
+
+  /** Pressure with the host's and the worker's CPU time: 2 CPUs, a 10 s window = 20,000 CPU ms. */
+  static HostPressure busy(double avg10, long hostBusyMs, long workerCpuMs) {
+    return cpu(avg10, 0, 10_000).toBuilder().setHostCpus(2).setHostBusyMs(hostBusyMs)
+        .setWorkerCpuMs(workerCpuMs).build();
+  }
+
+  @Test
+  void pressureTheBootMadeItselfIsNotInterference() {
+    // A 2-vCPU guest on 2 CPUs: 15% stalled, but the worker and its VM used 18 of the 19 busy s.
+    assertThat(QuietThreshold.DEFAULT.interfered(busy(15, 19_000, 18_000))).isFalse();
+    // A CPU hog beside it: one CPU's worth (50% of the host) was another process's.
+    assertThat(QuietThreshold.DEFAULT.interfered(busy(15, 19_000, 9_000))).isTrue();
+    assertThat(QuietThreshold.otherCpuPct(busy(15, 19_000, 9_000))).isCloseTo(50.0, within(1e-9));
+  }
+
+  @Test
+  void otherProcessesThatMadeNoPressureAreNotInterference() {
+    // a busy neighbour on a host with CPUs to spare: nothing waited
+    assertThat(QuietThreshold.DEFAULT.interfered(busy(0.5, 19_000, 9_000))).isFalse();
+  }
+
+  @Test
+  void withoutPsiTheOtherProcessesCpuTimeDecides() {
+    HostPressure noPsi = busy(0, 19_000, 9_000).toBuilder().setHasPsi(false).clearCpuSomeAvg10().build();
+    assertThat(QuietThreshold.DEFAULT.interfered(noPsi)).isTrue();
+    assertThat(QuietThreshold.DEFAULT.interfered(noPsi.toBuilder().setWorkerCpuMs(18_500).build())).isFalse();
   }
 
   @Test

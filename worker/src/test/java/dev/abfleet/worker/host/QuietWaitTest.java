@@ -55,6 +55,21 @@ class QuietWaitTest {
   }
 
   @Test
+  void readsOtherProcessesShareOfTheCpuNotTheLastBootsPressure() {
+    // 2 CPUs, 1 s: the host was busy 150 ticks, the worker and its reaped children 140 of them
+    PressureSnapshot before = new PressureSnapshot(new PressureSnapshot.Psi(35.0, 0), null, null, 1, 1, 1_000, 500, 2, 0);
+    PressureSnapshot now = new PressureSnapshot(new PressureSnapshot.Psi(30.0, 0), null, null, 1, 1, 1_150, 640, 2, 1_000);
+    assertThat(QuietWait.busy(before, now)).hasValueCloseTo(5.0, org.assertj.core.data.Offset.offset(1e-9));
+    // a neighbour's busy loop: 100 of 150 ticks were another process's
+    PressureSnapshot hog = new PressureSnapshot(null, null, null, 1, 1, 1_150, 550, 2, 1_000);
+    assertThat(QuietWait.busy(before, hog)).hasValueCloseTo(50.0, org.assertj.core.data.Offset.offset(1e-9));
+    // no /proc/stat: the PSI avg10
+    PressureSnapshot noStat = new PressureSnapshot(new PressureSnapshot.Psi(30.0, 0), null, null, 1, 1, -1, -1, 0, 1_000);
+    assertThat(QuietWait.busy(before, noStat)).hasValueCloseTo(30.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(QuietWait.busy(before, new PressureSnapshot(null, null, null, 1, 1, -1, -1, 0, 1_000))).isEmpty();
+  }
+
+  @Test
   void aHostWithoutPsiIsNeverWaitedFor() throws InterruptedException {
     assertThat(waitOver(Double.NaN).await(10, 60_000)).isZero();
     assertThat(slept).isEmpty();
