@@ -150,9 +150,10 @@ class HostPressureReportTest {
   @Test
   void countsInterferedBootsReRunAndKeptWithTheReason() {
     assertThat(HostSummary.lines(withReruns("rerun"))).containsExactly(
-        "host: arm base: cpu pressure median 19.1% (max 55.0%), 2 of 4 boots interfered"
-            + " (1 re-run, 1 kept: re-run limit reached)",
-        "host: arm cand: cpu pressure median 0.2% (max 0.3%), 0 of 4 boots interfered",
+        "host: arm base: cpu pressure median 19.1% (max 55.0%), other processes median 10.0% of cpu,"
+            + " 2 of 4 boots interfered (1 re-run, 1 kept: re-run limit reached)",
+        "host: arm cand: cpu pressure median 0.2% (max 0.3%), other processes median 10.0% of cpu,"
+            + " 0 of 4 boots interfered",
         "warning: arm base: 1 interfered boot kept in the verdict (re-run limit reached): the host was"
             + " not quiet, so their figures may reflect it rather than the kernel");
     assertThat(HostSummary.lines(withReruns("keep")).get(0)).endsWith("(1 re-run, 1 kept: by policy)");

@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.abfleet.report.BootHost;
+import dev.abfleet.report.HostFactChange;
+import java.util.LinkedHashMap;
 
 /** The experiment's decisions as pure functions of its state. */
 public final class Decisions {
@@ -163,6 +166,11 @@ public final class Decisions {
     List<ExperimentEvent> events = new ArrayList<>();
     events.add(new RunRecorded(placed, blockId));
     if (block.with(placed).complete()) {
+      List<ExperimentEvent> spanned = factChangedWithinPair(state, block.with(placed));
+      if (!spanned.isEmpty()) {
+        events.addAll(spanned);
+        return new Decision(events, RecordResult.ABANDONED);
+      }
       List<ExperimentEvent> rerun = rerunForInterference(state, block.with(placed));
       if (!rerun.isEmpty()) {
         events.addAll(rerun);
@@ -225,6 +233,29 @@ public final class Decisions {
           + " or raise policy.host_quiet.cpu_some_pct."));
     }
     return events;
+  }
+
+  /**
+   * The events that run a complete block's pair again because a host fact that decides
+   * comparability (QEMU's version, the host kernel, microcode, SMT, THP, ...) changed between its
+   * boots, or none: a pair never spans such a change. Charged like any abandoned block, so a host
+   * whose facts keep changing fails the experiment instead of re-running it forever.
+   */
+  static List<ExperimentEvent> factChangedWithinPair(ExperimentState state, InFlightBlock block) {
+    Map<String, BootHost.Facts> facts = new LinkedHashMap<>();
+    for (RunOutcome o : block.outcomesInOrder()) {
+      if (o.guest().host() != null) {
+        facts.put(o.runId(), o.guest().host().facts());
+      }
+    }
+    List<HostFactChange> changes = HostFactChange.along(block.hostId(), facts);
+    if (changes.isEmpty()) {
+      return List.of();
+    }
+    HostFactChange c = changes.get(0);
+    String reason = "host " + block.hostId() + "'s " + c.fact() + " changed within pair " + block.pairIndex()
+        + ": '" + c.from() + "' -> '" + c.to() + "' at run " + c.firstRun() + "; the pair runs again";
+    return abandon(state, List.of(block), reason, true);
   }
 
   /** "host h1 was not quiet during run r (cpu pressure 37.2% avg10, 21.0% over the run; threshold 10%)" */
