@@ -55,6 +55,12 @@ public record BootHost(Pressure pressure, Facts facts, boolean interfered,
     public long otherCpuMs() {
       return windowMs > 0 && workerCpuMs > 0 ? Math.max(0, hostBusyMs - workerCpuMs) : -1;
     }
+
+    /** {@link #otherCpuMs} as a percent of the host's CPU time over the window; NaN = not measured. */
+    public double otherCpuPct() {
+      long others = otherCpuMs();
+      return others < 0 || hostCpus <= 0 ? Double.NaN : 100.0 * others / (windowMs * (double) hostCpus);
+    }
   }
 
   /**

@@ -56,7 +56,7 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
     byArm.forEach((arm, boots) -> {
       if (!boots.isEmpty()) {
         double[] cpu = boots.stream().mapToDouble(b -> b.run().host().pressure().cpuSomeAvg10()).toArray();
-        double[] others = boots.stream().mapToDouble(b -> otherCpuPct(b.run().host().pressure()))
+        double[] others = boots.stream().mapToDouble(b -> b.run().host().pressure().otherCpuPct())
             .filter(v -> !Double.isNaN(v)).toArray();
         List<BootRecord> interfered = boots.stream().filter(b -> b.run().host().interfered()).toList();
         int rerun = (int) interfered.stream().filter(BootRecord::rerun).count();
@@ -67,12 +67,6 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
       }
     });
     return out;
-  }
-
-  /** Other processes' share of the host's CPU time over the window, percent; NaN = not measured. */
-  static double otherCpuPct(BootHost.Pressure p) {
-    long others = p.otherCpuMs();
-    return others < 0 || p.hostCpus() <= 0 ? Double.NaN : 100.0 * others / (p.windowMs() * (double) p.hostCpus());
   }
 
   /**

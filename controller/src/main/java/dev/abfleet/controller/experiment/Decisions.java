@@ -262,8 +262,8 @@ public final class Decisions {
   static String notQuiet(RunOutcome o, HostQuiet quiet) {
     var p = o.guest().host().pressure();
     double overRun = p.windowMs() > 0 ? p.cpuSomeTotalUs() / (p.windowMs() * 10.0) : 0;
-    String others = p.otherCpuMs() < 0 || p.hostCpus() <= 0 ? "" : String.format(java.util.Locale.ROOT,
-        "; other processes %.1f%% of the cpu", 100.0 * p.otherCpuMs() / (p.windowMs() * (double) p.hostCpus()));
+    String others = Double.isNaN(p.otherCpuPct()) ? "" : String.format(java.util.Locale.ROOT,
+        "; other processes %.1f%% of the cpu", p.otherCpuPct());
     return String.format(java.util.Locale.ROOT,
         "host %s was not quiet during run %s (cpu pressure %.1f%% avg10, %.1f%% over the run%s;"
             + " threshold %s%%)", o.hostId(), o.runId(), p.cpuSomeAvg10(), overRun, others,
