@@ -149,7 +149,8 @@ final class AbCommand implements Callable<Integer> {
   List<String> label;
 
   @Option(names = "--class-by", split = ",", paramLabel = "DIM",
-      description = "Judge pairs per host class, comma-separated dimensions: cpu_model, arch, label:KEY"
+      description = "Judge pairs per host class, comma-separated dimensions: cpu_model, arch, host_kernel,"
+          + " hypervisor_version (or qemu_version), label:KEY"
           + " (hypervisor always separates classes); needs --controller.")
   List<String> classBy;
 

@@ -219,6 +219,9 @@ record AbRequest(
         .setWarmupBoot(warmupBoot != null ? warmupBoot : config.policy().warmupBoot())
         .setFutilityEffect(config.policy().futilityEffect())
         .setFutilityBeta(config.policy().futilityBeta());
+    if (config.policy().hostQuiet() != null) {
+      policy.setHostQuiet(config.policy().hostQuiet().toProto());
+    }
     hosts.classes(policy);
     if (seed != null) {
       policy.setSeed(seed);

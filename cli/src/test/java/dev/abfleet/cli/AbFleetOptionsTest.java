@@ -66,8 +66,8 @@ class AbFleetOptionsTest {
   @Test
   void unknownClassByDimensionNamesTheChoices() {
     assertThat(badInput("--controller", "127.0.0.1:1", "--class-by", "cpu"))
-        .isEqualTo("abfleet: --class-by cpu: unknown dimension 'cpu'; expected cpu_model, arch or label:KEY"
-            + " (e.g. label:cpu)");
+        .isEqualTo("abfleet: --class-by cpu: unknown dimension 'cpu'; expected cpu_model, arch, host_kernel,"
+            + " hypervisor_version (qemu_version) or label:KEY (e.g. label:cpu)");
   }
 
   @Test

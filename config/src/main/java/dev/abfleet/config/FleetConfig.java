@@ -110,10 +110,18 @@ public record FleetConfig(
    * baseline boot. {@code futilityEffect}, {@code futilityBeta}: the futility stop of a
    * sequential design (0 = none; see stats' SequentialPlan). {@code bootTimeoutS}: a fixed
    * per-boot limit; 0 (boot_timeout_s unset) = adaptive, sized by the controller to the
-   * benchmark and to the experiment's completed boots.
+   * benchmark and to the experiment's completed boots. {@code hostQuiet}: the quiet-host policy;
+   * null (policy.host_quiet unset) = none: boots start at once, interfered ones are pooled and
+   * counted.
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
-      boolean warmupBoot, double futilityEffect, double futilityBeta) {
+      boolean warmupBoot, double futilityEffect, double futilityBeta, HostQuiet hostQuiet) {
+
+    /** Without a quiet-host policy. */
+    public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
+        boolean warmupBoot, double futilityEffect, double futilityBeta) {
+      this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, warmupBoot, futilityEffect, futilityBeta, null);
+    }
 
     /** With the default futility stop (5%, beta 10%). */
     public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
@@ -125,6 +133,24 @@ public record FleetConfig(
     /** Without warm-up boots. */
     public Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks) {
       this(noiseThreshold, alpha, pairs, bootTimeoutS, looks, false);
+    }
+  }
+
+  /**
+   * Quiet-host policy ({@code policy.host_quiet}): before a measured boot the worker waits up to
+   * {@code maxWaitS} seconds for the host's CPU "some" pressure to fall to {@code cpuSomePct}
+   * percent; a boot whose window exceeded it is interfered and, with {@code onInterference}
+   * "rerun", re-run with its pair (at most {@code maxRerunsPerPair} times per pair), or with
+   * "keep" pooled and counted.
+   */
+  public record HostQuiet(double cpuSomePct, int maxWaitS, String onInterference, int maxRerunsPerPair) {
+    public static final HostQuiet DEFAULT = new HostQuiet(10, 60, "rerun", 2);
+
+    /** As sent with every experiment (Policy.host_quiet). */
+    public dev.abfleet.proto.fleet.v1.HostQuiet toProto() {
+      return dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(cpuSomePct)
+          .setMaxWaitS(maxWaitS).setOnInterference(onInterference)
+          .setMaxRerunsPerPair(maxRerunsPerPair).build();
     }
   }
 

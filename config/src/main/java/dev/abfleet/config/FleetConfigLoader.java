@@ -216,9 +216,11 @@ public final class FleetConfigLoader {
     boolean warmupBoot = false;
     double futilityEffect = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT;
     double futilityBeta = dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA;
+    FleetConfig.HostQuiet hostQuiet = null;
     if (n != null) {
       Map<String, YamlNode> m = n.mapping(Set.of("noise_threshold", "alpha", "pairs", "boot_timeout_s", "looks",
-          "warmup_boot", "futility_effect", "futility_beta"));
+          "warmup_boot", "futility_effect", "futility_beta", "host_quiet"));
+      if (m.containsKey("host_quiet")) hostQuiet = hostQuiet(m.get("host_quiet"));
       if (m.containsKey("futility_effect")) {
         YamlNode f = m.get("futility_effect");
         futilityEffect = f.string().trim().matches("0(\\.0*)?") ? 0 : f.number(0, 0.5);
@@ -235,7 +237,21 @@ public final class FleetConfigLoader {
       pairs = looks.get(looks.size() - 1);
     }
     return new FleetConfig.Policy(threshold, alpha, pairs, timeout, looks, warmupBoot, futilityEffect,
-        futilityBeta);
+        futilityBeta, hostQuiet);
+  }
+
+  /** policy.host_quiet: every key optional, the defaults of {@link FleetConfig.HostQuiet#DEFAULT}. */
+  static FleetConfig.HostQuiet hostQuiet(YamlNode n) {
+    FleetConfig.HostQuiet d = FleetConfig.HostQuiet.DEFAULT;
+    Map<String, YamlNode> m = n.mapping(Set.of("cpu_some_pct", "max_wait_s", "on_interference",
+        "max_reruns_per_pair"));
+    double pct = m.containsKey("cpu_some_pct") ? m.get("cpu_some_pct").number(0, 100) : d.cpuSomePct();
+    int wait = m.containsKey("max_wait_s") ? m.get("max_wait_s").integer(1, 3600) : d.maxWaitS();
+    String on = m.containsKey("on_interference")
+        ? m.get("on_interference").oneOf(List.of("rerun", "keep")) : d.onInterference();
+    int reruns = m.containsKey("max_reruns_per_pair")
+        ? m.get("max_reruns_per_pair").integer(1, 20) : d.maxRerunsPerPair();
+    return new FleetConfig.HostQuiet(pct, wait, on, reruns);
   }
 
   /** Ascending pair counts of at least 2. */

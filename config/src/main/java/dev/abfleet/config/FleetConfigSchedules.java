@@ -161,7 +161,7 @@ final class FleetConfigSchedules {
     return values;
   }
 
-  /** hosts.class_by: a list of cpu_model, arch, label:KEY. */
+  /** hosts.class_by: a list of host facts (cpu_model, arch, host_kernel, hypervisor_version) and label:KEY. */
   private static List<String> classBy(YamlNode n) {
     List<YamlNode> items = listOf(n, "[label:cpu] or [cpu_model, arch]");
     List<String> values = items.stream().map(YamlNode::string).toList();

@@ -50,7 +50,11 @@ public final class HostChoices {
     return Optional.empty();
   }
 
-  /** class_by: cpu_model, arch or label:KEY, each once, at most {@link #MAX_CLASS_BY}. */
+  /** class_by dimensions other than labels: the host facts a worker's hello reports. */
+  public static final List<String> FACT_DIMENSIONS =
+      List.of("cpu_model", "arch", "host_kernel", "hypervisor_version", "qemu_version");
+
+  /** class_by: a fact of {@link #FACT_DIMENSIONS} or label:KEY, each once, at most {@link #MAX_CLASS_BY}. */
   public static Optional<Issue> classBy(List<String> dims) {
     if (dims.size() > MAX_CLASS_BY) {
       return Optional.of(new Issue(-1, dims.size() + " dimensions; use at most " + MAX_CLASS_BY));
@@ -66,9 +70,9 @@ public final class HostChoices {
           return Optional.of(new Issue(i, "'" + d + "' does not name a label; use label:KEY with KEY of 1 to 63"
               + " of [A-Za-z0-9_./-], e.g. label:cpu"));
         }
-      } else if (!d.equals("cpu_model") && !d.equals("arch")) {
-        return Optional.of(new Issue(i, "unknown dimension '" + d + "'; expected cpu_model, arch or label:KEY"
-            + " (e.g. label:cpu)"));
+      } else if (!FACT_DIMENSIONS.contains(d)) {
+        return Optional.of(new Issue(i, "unknown dimension '" + d + "'; expected cpu_model, arch, host_kernel,"
+            + " hypervisor_version (qemu_version) or label:KEY (e.g. label:cpu)"));
       }
       if (!seen.add(d)) {
         return Optional.of(new Issue(i, "'" + d + "' is listed twice; list each dimension once"));

@@ -163,7 +163,7 @@ class FleetConfigSchedulesTest {
     assertThatThrownBy(() -> parse("  - name: n\n    cron: '@daily'\n    candidate: {path: /k}\n"
         + "    baseline: last_accepted\n    hosts:\n      class_by: [arch, cpu]\n"))
         .hasMessage("f.yaml:10: schedules[0].hosts.class_by[1]: unknown dimension 'cpu'; expected cpu_model,"
-            + " arch or label:KEY (e.g. label:cpu)");
+            + " arch, host_kernel, hypervisor_version (qemu_version) or label:KEY (e.g. label:cpu)");
   }
 
   @Test

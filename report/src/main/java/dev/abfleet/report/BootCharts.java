@@ -165,7 +165,7 @@ final class BootCharts {
       return List.of();
     }
     return r.run().boots().stream()
-        .filter(b -> !b.warmupBoot() && (cls == null || cls.equals(b.hostClass()))).toList();
+        .filter(b -> !b.warmupBoot() && !b.rerun() && (cls == null || cls.equals(b.hostClass()))).toList();
   }
 
   private static int minPair(List<Integer> pairs) {

@@ -10,12 +10,20 @@ package dev.abfleet.report;
  * @param facts the host's facts at the boot
  * @param interfered the host was not quiet by the worker's threshold: its CPU pressure, and
  *     other processes' CPU time, above it
+ * @param quietWaitMs how long the worker waited for a quiet host before the boot, ms; 0 = no wait
  */
-public record BootHost(Pressure pressure, Facts facts, boolean interfered) {
+public record BootHost(Pressure pressure, Facts facts, boolean interfered,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+    long quietWaitMs) {
 
   public BootHost {
     pressure = pressure == null ? Pressure.NONE : pressure;
     facts = facts == null ? Facts.NONE : facts;
+  }
+
+  /** A boot that did not wait for a quiet host. */
+  public BootHost(Pressure pressure, Facts facts, boolean interfered) {
+    this(pressure, facts, interfered, 0);
   }
 
   /**
@@ -46,6 +54,12 @@ public record BootHost(Pressure pressure, Facts facts, boolean interfered) {
     /** CPU time of processes other than the worker and its VMs, ms; -1 = not measured. */
     public long otherCpuMs() {
       return windowMs > 0 && workerCpuMs > 0 ? Math.max(0, hostBusyMs - workerCpuMs) : -1;
+    }
+
+    /** {@link #otherCpuMs} as a percent of the host's CPU time over the window; NaN = not measured. */
+    public double otherCpuPct() {
+      long others = otherCpuMs();
+      return others < 0 || hostCpus <= 0 ? Double.NaN : 100.0 * others / (windowMs * (double) hostCpus);
     }
   }
 

@@ -56,6 +56,12 @@ public record BootRecord(
     return !OK.equals(status);
   }
 
+  /** Kept for the record of a block re-run for interference: never part of a pair or a verdict. */
+  @Override
+  public boolean rerun() {
+    return run != null && run.rerun();
+  }
+
   /** The same boot in another host class. */
   public BootRecord withHostClass(String cls) {
     return new BootRecord(id, arm, host, pair, order, status, cls, accelerator, warmupBoot, samples,

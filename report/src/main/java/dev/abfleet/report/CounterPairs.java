@@ -28,7 +28,7 @@ final class CounterPairs {
       return List.of();
     }
     List<BootRecord> boots = r.run().boots().stream()
-        .filter(b -> !b.warmupBoot() && !b.failed() && b.run() != null).toList();
+        .filter(b -> !b.warmupBoot() && !b.rerun() && !b.failed() && b.run() != null).toList();
     String baseline = r.design().baseline();
     Map<String, BootRecord> other = new LinkedHashMap<>();
     boots.stream().filter(b -> b.arm().equals(arm))

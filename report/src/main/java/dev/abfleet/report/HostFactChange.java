@@ -56,19 +56,31 @@ public record HostFactChange(String host, String fact, String from, String to, S
     byHost.forEach((host, boots) -> {
       List<BootRecord> ordered = new ArrayList<>(boots);
       ordered.sort(Comparator.comparingLong(b -> b.run().startedAtMs()));
-      FACTS.forEach((name, fact) -> {
-        String last = "";
-        for (BootRecord b : ordered) {
-          String now = fact.apply(b.run().host().facts());
-          if (now.isEmpty()) {
-            continue;
-          }
-          if (!last.isEmpty() && !last.equals(now)) {
-            changes.add(new HostFactChange(host, name, last, now, b.id()));
-          }
-          last = now;
+      Map<String, BootHost.Facts> facts = new LinkedHashMap<>();
+      ordered.forEach(b -> facts.put(b.id(), b.run().host().facts()));
+      changes.addAll(along(host, facts));
+    });
+    return changes;
+  }
+
+  /**
+   * Every change of a fact along one host's boots ({@code facts}: run id -> the boot's facts, in
+   * the order the boots ran); a value the worker could not read ("") is no change.
+   */
+  public static List<HostFactChange> along(String host, Map<String, BootHost.Facts> facts) {
+    List<HostFactChange> changes = new ArrayList<>();
+    FACTS.forEach((name, fact) -> {
+      String last = "";
+      for (Map.Entry<String, BootHost.Facts> boot : facts.entrySet()) {
+        String now = fact.apply(boot.getValue());
+        if (now.isEmpty()) {
+          continue;
         }
-      });
+        if (!last.isEmpty() && !last.equals(now)) {
+          changes.add(new HostFactChange(host, name, last, now, boot.getKey()));
+        }
+        last = now;
+      }
     });
     return changes;
   }

@@ -18,11 +18,15 @@ import java.util.Map;
  * @param medianCpuSome median of their CPU some avg10, percent
  * @param maxCpuSome the largest, percent
  * @param interfered boots of the arm marked interfered
+ * @param rerun of those, boots kept for the record only: their pair ran again (Boot.rerun)
+ * @param kept of those, boots pooled into the verdict anyway
+ * @param keptWhy why they were pooled: "re-run limit reached", "by policy", "no quiet-host
+ *     policy", or empty = not known
  * @param medianOtherCpuPct median over the boots of other processes' share of the host's CPU time
  *     (not the worker's, not its VMs'), percent; NaN when no boot measured it
  */
 public record HostSummary(String arm, int boots, double medianCpuSome, double maxCpuSome, int interfered,
-    double medianOtherCpuPct) {
+    int rerun, int kept, String keptWhy, double medianOtherCpuPct) {
 
   /**
    * One summary per arm with a boot whose host pressure was measured, the baseline first, then as
@@ -33,49 +37,70 @@ public record HostSummary(String arm, int boots, double medianCpuSome, double ma
     if (r.run() == null) {
       return List.of();
     }
-    Map<String, List<BootHost>> byArm = new LinkedHashMap<>();
+    Map<String, List<BootRecord>> byArm = new LinkedHashMap<>();
     byArm.put(r.design().baseline(), new ArrayList<>());
     r.design().compared().forEach(arm -> byArm.put(arm, new ArrayList<>()));
     for (BootRecord b : r.run().boots()) {
       BootHost h = b.run() == null ? null : b.run().host();
       if (h != null && h.pressure().hasPsi()) {
-        byArm.computeIfAbsent(b.arm(), k -> new ArrayList<>()).add(h);
+        byArm.computeIfAbsent(b.arm(), k -> new ArrayList<>()).add(b);
       }
     }
+    String keptWhy = switch (r.run().onInterference()) {
+      case "rerun" -> "re-run limit reached";
+      case "keep" -> "by policy";
+      case "off" -> "no quiet-host policy";
+      default -> "";
+    };
     List<HostSummary> out = new ArrayList<>();
-    byArm.forEach((arm, hosts) -> {
-      if (!hosts.isEmpty()) {
-        double[] cpu = hosts.stream().mapToDouble(h -> h.pressure().cpuSomeAvg10()).toArray();
-        double[] others = hosts.stream().mapToDouble(h -> otherCpuPct(h.pressure()))
+    byArm.forEach((arm, boots) -> {
+      if (!boots.isEmpty()) {
+        double[] cpu = boots.stream().mapToDouble(b -> b.run().host().pressure().cpuSomeAvg10()).toArray();
+        double[] others = boots.stream().mapToDouble(b -> b.run().host().pressure().otherCpuPct())
             .filter(v -> !Double.isNaN(v)).toArray();
-        out.add(new HostSummary(arm, hosts.size(), Medians.of(cpu),
-            Arrays.stream(cpu).max().orElse(Double.NaN),
-            (int) hosts.stream().filter(BootHost::interfered).count(),
+        List<BootRecord> interfered = boots.stream().filter(b -> b.run().host().interfered()).toList();
+        int rerun = (int) interfered.stream().filter(BootRecord::rerun).count();
+        out.add(new HostSummary(arm, boots.size(), Medians.of(cpu),
+            Arrays.stream(cpu).max().orElse(Double.NaN), interfered.size(), rerun,
+            (int) interfered.stream().filter(b -> !b.rerun() && !b.warmupBoot()).count(), keptWhy,
             others.length == 0 ? Double.NaN : Medians.of(others)));
       }
     });
     return out;
   }
 
-  /** Other processes' share of the host's CPU time over the window, percent; NaN = not measured. */
-  static double otherCpuPct(BootHost.Pressure p) {
-    long others = p.otherCpuMs();
-    return others < 0 || p.hostCpus() <= 0 ? Double.NaN : 100.0 * others / (p.windowMs() * (double) p.hostCpus());
-  }
-
-  /** The report lines, one per arm with pressure measured; empty when no boot has any. */
+  /**
+   * The report lines, one per arm with pressure measured, then a warning per arm whose
+   * interfered boots were pooled into the verdict; empty when no boot has pressure.
+   */
   public static List<String> lines(Report r) {
-    return of(r).stream().map(HostSummary::line).toList();
+    List<HostSummary> all = of(r);
+    List<String> out = new ArrayList<>(all.stream().map(HostSummary::line).toList());
+    all.stream().filter(h -> h.kept() > 0).forEach(h -> out.add(h.warning()));
+    return out;
   }
 
   /**
    * "host: arm b: cpu pressure median 0.4% (max 37.2%), other processes median 1.2% of cpu,
-   * 3 of 12 boots interfered" (the other processes' part only where measured).
+   * 3 of 12 boots interfered (2 re-run, 1 kept: re-run limit reached)"; the other processes' part
+   * only where measured, the parenthesis only when a boot was interfered.
    */
   public String line() {
     String others = Double.isNaN(medianOtherCpuPct) ? ""
         : String.format(Locale.ROOT, ", other processes median %.1f%% of cpu", medianOtherCpuPct);
-    return String.format(Locale.ROOT, "host: arm %s: cpu pressure median %.1f%% (max %.1f%%)%s, %d of %d boots interfered",
+    String head = String.format(Locale.ROOT,
+        "host: arm %s: cpu pressure median %.1f%% (max %.1f%%)%s, %d of %d boots interfered",
         arm, medianCpuSome, maxCpuSome, others, interfered, boots);
+    if (interfered == 0) {
+      return head;
+    }
+    return head + " (" + rerun + " re-run, " + kept + " kept" + (keptWhy.isEmpty() ? "" : ": " + keptWhy) + ")";
+  }
+
+  /** "warning: arm b: 1 interfered boot kept in the verdict (re-run limit reached): ..." */
+  public String warning() {
+    return "warning: arm " + arm + ": " + kept + " interfered boot" + (kept == 1 ? "" : "s")
+        + " kept in the verdict" + (keptWhy.isEmpty() ? "" : " (" + keptWhy + ")")
+        + ": the host was not quiet, so their figures may reflect it rather than the kernel";
   }
 }

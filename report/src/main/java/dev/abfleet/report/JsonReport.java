@@ -101,6 +101,7 @@ public final class JsonReport {
     if (run != null) {
       n.put("stopped_early", run.stoppedEarly());
       n.put("retried_blocks", run.retriedBlocks());
+      n.put("interfered_reruns", run.interferedReruns());
       n.put("rejected_stale", run.rejectedStale());
       if (run.bootTimeout() != null) {
         n.set("boot_timeout", bootTimeout(run.bootTimeout()));
@@ -150,7 +151,8 @@ public final class JsonReport {
         hosts.forEach(h -> {
           ObjectNode arm = pressure.putObject(h.arm()).put("boots", h.boots())
               .put("cpu_some_avg10_median", h.medianCpuSome()).put("cpu_some_avg10_max", h.maxCpuSome())
-              .put("interfered", h.interfered());
+              .put("interfered", h.interfered()).put("interfered_rerun", h.rerun())
+              .put("interfered_kept", h.kept());
           if (!Double.isNaN(h.medianOtherCpuPct())) {
             arm.put("other_cpu_pct_median", h.medianOtherCpuPct());
           }
@@ -281,6 +283,9 @@ public final class JsonReport {
     if (b.warmupBoot()) {
       n.put("warmup_boot", true); // policy warmup_boot: listed, never in a pair
     }
+    if (b.rerun()) {
+      n.put("rerun", true); // its pair ran again for interference: listed, never in a pair
+    }
     n.put("hypervisor", f.hypervisor());
     n.put("accelerator", b.accelerator());
     n.put("host_class", b.hostClass() == null ? "" : b.hostClass());
@@ -390,6 +395,9 @@ public final class JsonReport {
         .put("cpufreq_governor", f.cpufreqGovernor()).put("boost", f.boost()).put("thp", f.thp())
         .put("memory_mib", f.memoryMib()).put("worker_cpus", f.workerCpus());
     n.put("interfered", h.interfered());
+    if (h.quietWaitMs() > 0) {
+      n.put("quiet_wait_ms", h.quietWaitMs());
+    }
   }
 
   private static void number(ObjectNode n, String field, double value) {

@@ -21,6 +21,11 @@ import java.util.Map;
  * @param builds by arm name, the arms whose kernel abfleet built from source; an arm booting a
  *     kernel image the user gave has none
  * @param bootTimeout the boot timeout rule and its limits; null = not known
+ * @param interferedReruns blocks re-run because a boot of theirs was interfered (also counted in
+ *     {@code retriedBlocks})
+ * @param onInterference the quiet-host policy for interfered boots, "rerun" or "keep", "off" when
+ *     the experiment had none; empty =
+ *     not known (boots recorded outside the fleet or before the policy existed)
  */
 public record Run(
     String state,
@@ -33,12 +38,23 @@ public record Run(
     boolean simulation,
     List<BootRecord> boots,
     Map<String, ArmBuild> builds,
-    BootTimeout bootTimeout) {
+    BootTimeout bootTimeout,
+    int interferedReruns,
+    String onInterference) {
 
   public Run {
     message = message == null ? "" : message;
+    onInterference = onInterference == null ? "" : onInterference;
     boots = List.copyOf(boots);
     builds = builds == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(builds));
+  }
+
+  /** A run without re-runs for interference, its quiet-host policy not known. */
+  public Run(String state, long seed, int pairsDone, int pairsWanted, int retriedBlocks,
+      int rejectedStale, String message, boolean simulation, List<BootRecord> boots,
+      Map<String, ArmBuild> builds, BootTimeout bootTimeout) {
+    this(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message, simulation,
+        boots, builds, bootTimeout, 0, "");
   }
 
   /** A run whose boot timeout rule is not known. */
@@ -59,7 +75,13 @@ public record Run(
   /** The same run with the rule of its boot timeouts. */
   public Run withBootTimeout(BootTimeout rule) {
     return new Run(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message,
-        simulation, boots, builds, rule);
+        simulation, boots, builds, rule, interferedReruns, onInterference);
+  }
+
+  /** The same run with its re-runs for interference and its quiet-host policy ("rerun", "keep"). */
+  public Run withInterference(int reruns, String policy) {
+    return new Run(state, seed, pairsDone, pairsWanted, retriedBlocks, rejectedStale, message,
+        simulation, boots, builds, bootTimeout, reruns, policy);
   }
 
   /** A sequential experiment that completed before its last look. */

@@ -25,6 +25,8 @@ package dev.abfleet.report;
  * @param endedAtMs wall clock (Unix epoch ms, the worker's) when the run ended; 0 = unknown
  * @param host the host's pressure and facts around the boot; null = not sampled (sim hosts,
  *     boots recorded before hosts were sampled or outside the fleet)
+ * @param rerun kept for the record only: a boot of its block was interfered and the pair ran
+ *     again (Boot.rerun); never part of a pair or a verdict
  */
 public record RunFacts(
     String hypervisor,
@@ -47,7 +49,8 @@ public record RunFacts(
     DaemonUsage volumeDaemon,
     long startedAtMs,
     long endedAtMs,
-    BootHost host) {
+    BootHost host,
+    boolean rerun) {
 
   public RunFacts {
     hypervisor = hypervisor == null ? "" : hypervisor;
@@ -61,6 +64,25 @@ public record RunFacts(
     guestArch = guestArch == null ? "" : guestArch;
     guestImageSha256 = guestImageSha256 == null ? "" : guestImageSha256;
     consoleLines = consoleLines == null ? java.util.List.of() : java.util.List.copyOf(consoleLines);
+  }
+
+  /** Facts of a boot that counts (not kept for the record of a re-run block). */
+  public RunFacts(String hypervisor, String kernelRelease, long leaseEpoch, int orderInPair,
+      long bootMs, long runMs, long stageMs, String message, String consoleTail,
+      String volumeTransport, String volumeOptions, java.util.List<Integer> vcpuHostCpus,
+      java.util.List<MetricCounters> counters, String guestArch, String guestImageSha256, int consoleFindings,
+      java.util.List<String> consoleLines, DaemonUsage volumeDaemon, long startedAtMs, long endedAtMs,
+      BootHost host) {
+    this(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, host, false);
+  }
+
+  /** The same facts marked as kept for the record of a block re-run for interference. */
+  public RunFacts withRerun(boolean kept) {
+    return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
+        consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
+        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, host, kept);
   }
 
   /** Facts of a boot whose host was not sampled. */
@@ -89,14 +111,14 @@ public record RunFacts(
   public RunFacts withTimes(long startedAt, long endedAt) {
     return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
         consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
-        consoleFindings, consoleLines, volumeDaemon, startedAt, endedAt, host);
+        consoleFindings, consoleLines, volumeDaemon, startedAt, endedAt, host, rerun);
   }
 
   /** The same facts with the host's pressure and facts around the boot (null = not sampled). */
   public RunFacts withHost(BootHost sampled) {
     return new RunFacts(hypervisor, kernelRelease, leaseEpoch, orderInPair, bootMs, runMs, stageMs, message,
         consoleTail, volumeTransport, volumeOptions, vcpuHostCpus, counters, guestArch, guestImageSha256,
-        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, sampled);
+        consoleFindings, consoleLines, volumeDaemon, startedAtMs, endedAtMs, sampled, rerun);
   }
 
   /** Facts of a boot whose volume, if any, had no daemon beside the VM. */

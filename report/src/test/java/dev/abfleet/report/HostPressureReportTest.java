@@ -81,12 +81,14 @@ class HostPressureReportTest {
     // base: median of {0.4, 37.2, 1.0} = 1.0, max 37.2, one boot above 10
     assertThat(HostSummary.lines(report(host(0.2, false))))
         .containsExactly("host: arm base: cpu pressure median 1.0% (max 37.2%), other processes median 10.0% of cpu, "
-            + "1 of 3 boots interfered",
+                + "1 of 3 boots interfered (0 re-run, 1 kept)",
             "host: arm cand: cpu pressure median 0.2% (max 0.2%), other processes median 10.0% of cpu, "
-            + "0 of 3 boots interfered");
+                + "0 of 3 boots interfered",
+            "warning: arm base: 1 interfered boot kept in the verdict: the host was not quiet, so their"
+                + " figures may reflect it rather than the kernel");
     assertThat(TextReport.render(report(null)))
         .contains("host: arm base: cpu pressure median 1.0% (max 37.2%), other processes median 10.0% of cpu, "
-            + "1 of 3 boots interfered\n")
+            + "1 of 3 boots interfered (0 re-run, 1 kept)\n")
         .doesNotContain("host: arm cand");
   }
 
@@ -127,5 +129,56 @@ class HostPressureReportTest {
     assertThat(HostSummary.lines(none)).isEmpty();
     assertThat(TextReport.render(none)).doesNotContain("host:");
     assertThat(HtmlReport.render(none)).doesNotContain("cpu pressure");
+  }
+
+  /** Report with two boots of pair 1 re-run for interference (base interfered) before the pair counted. */
+  static Report withReruns(String policy) {
+    Report r = report(host(0.2, false));
+    List<BootRecord> boots = new ArrayList<>();
+    for (String arm : List.of("base", "cand")) {
+      BootRecord b = boot(arm, 1, arm.equals("base") ? host(55.0, true) : host(0.3, false));
+      boots.add(new BootRecord("rerun-" + b.id(), b.arm(), b.host(), b.pair(), b.order(), b.status(),
+          b.hostClass(), b.accelerator(), false, List.of(new BootSample("boot_ms", 900, "ms", "lower", false)),
+          b.run().withRerun(true)));
+    }
+    boots.addAll(r.run().boots());
+    Design d = r.design();
+    return new Report(d, Assessor.assess(d.verdict(), boots),
+        new Run("completed", 1, 3, 3, 1, 0, "", false, boots).withInterference(1, policy));
+  }
+
+  @Test
+  void countsInterferedBootsReRunAndKeptWithTheReason() {
+    assertThat(HostSummary.lines(withReruns("rerun"))).containsExactly(
+        "host: arm base: cpu pressure median 19.1% (max 55.0%), other processes median 10.0% of cpu,"
+            + " 2 of 4 boots interfered (1 re-run, 1 kept: re-run limit reached)",
+        "host: arm cand: cpu pressure median 0.2% (max 0.3%), other processes median 10.0% of cpu,"
+            + " 0 of 4 boots interfered",
+        "warning: arm base: 1 interfered boot kept in the verdict (re-run limit reached): the host was"
+            + " not quiet, so their figures may reflect it rather than the kernel");
+    assertThat(HostSummary.lines(withReruns("keep")).get(0)).endsWith("(1 re-run, 1 kept: by policy)");
+  }
+
+  @Test
+  void reRunBootsAreListedButNeverJudged() throws Exception {
+    Report r = withReruns("rerun");
+    JsonNode root = new ObjectMapper().readTree(JsonReport.render(r));
+
+    assertThat(root.get("interfered_reruns").asInt()).isEqualTo(1);
+    assertThat(root.at("/boots/0/rerun").asBoolean()).isTrue();
+    assertThat(root.at("/boots/2").has("rerun")).isFalse();
+    assertThat(root.at("/host_pressure_by_arm/base/interfered_rerun").asInt()).isEqualTo(1);
+    assertThat(root.at("/host_pressure_by_arm/base/interfered_kept").asInt()).isEqualTo(1);
+    // Boot times of 900 ms in the re-run boots would move the medians if they were judged.
+    assertThat(r.assessment().rows()).allSatisfy(row -> assertThat(row.comparison().nPairs()).isEqualTo(3));
+    assertThat(r.assessment().rows().get(0).comparison().baselineCenter()).isEqualTo(101.0);
+  }
+
+  @Test
+  void aBootsWaitForAQuietHostIsInItsJson() throws Exception {
+    BootHost waited = new BootHost(host(0.4, false).pressure(), FACTS, false, 12_000);
+    JsonNode boot = new ObjectMapper().readTree(JsonReport.render(report(waited))).at("/boots/1");
+
+    assertThat(boot.get("quiet_wait_ms").asLong()).isEqualTo(12_000);
   }
 }

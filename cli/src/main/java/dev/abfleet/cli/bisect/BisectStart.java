@@ -130,10 +130,14 @@ final class BisectStart {
    * as labels, and the first arm without its kernel as the probes' template.
    */
   StartBisectRequest request(ExperimentClient experiments, String id, PrintStream err) {
+    Policy.Builder policy = Policy.newBuilder().setBootTimeoutS(config.policy().bootTimeoutS());
+    if (config.policy().hostQuiet() != null) {
+      policy.setHostQuiet(config.policy().hostQuiet().toProto());
+    }
     ExperimentSpec.Builder all = ExperimentSpec.newBuilder().setName("bisect")
         .setBenchmark(benchmark.toProto(List.of(metric), benchmark.iterations()))
         .setSelector(HostSelector.newBuilder().setHypervisor(hypervisor))
-        .setPolicy(Policy.newBuilder().setBootTimeoutS(config.policy().bootTimeoutS()))
+        .setPolicy(policy)
         .setPriority("adhoc");
     for (int i = 0; i < kernels.size(); i++) {
       all.addArms(arm("k" + i, i == 0 ? "baseline" : "candidate", i));

@@ -77,7 +77,7 @@ public record BisectRequest(List<ArtifactRef> kernels, List<String> labels, Stri
     List<Integer> stepLooks = step.looks();
     PolicySpec policy = new PolicySpec(step.noiseThreshold(), alpha, stepLooks.get(stepLooks.size() - 1), p.seed(),
         p.bootTimeoutS(), List.of(metric), stepLooks, p.classBy(), p.warmupBoot(), p.futilityEffect(),
-        p.futilityBeta());
+        p.futilityBeta(), p.hostQuiet());
     BenchmarkSpec b = template.benchmark();
     return new ExperimentSpec("bisect-" + good + "-vs-" + probe,
         List.of(arm(shape, "good-" + good, ArmSpec.Role.BASELINE, kernels.get(good)),

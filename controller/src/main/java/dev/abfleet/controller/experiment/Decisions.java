@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import dev.abfleet.controller.fleet.Fence;
 
 import dev.abfleet.controller.experiment.ExperimentEvent.BlockAbandoned;
@@ -16,6 +17,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.abfleet.report.BootHost;
+import dev.abfleet.report.HostFactChange;
+import java.util.LinkedHashMap;
 
 /** The experiment's decisions as pure functions of its state. */
 public final class Decisions {
@@ -61,15 +65,22 @@ public final class Decisions {
       ArmSpec base = spec.baseline();
       runs.add(new RunPlan(blockId + "-warmup", base.name(), 0, base.kernel(), base.initrd(),
           base.cmdlineExtra(), base.vcpus(), base.memoryMib(), spec.benchmark(),
-          bootTimeout(state, base).seconds(), hypervisor, true, base.guest(), spec.consolePatterns()));
+          bootTimeout(state, base).seconds(), hypervisor, true, base.guest(), spec.consolePatterns(),
+          quietPlan(spec)));
     }
     for (int i = 0; i < arms.size(); i++) {
       ArmSpec arm = spec.arm(arms.get(i));
       runs.add(new RunPlan(blockId + "-" + arm.name(), arm.name(), i, arm.kernel(), arm.initrd(),
           arm.cmdlineExtra(), arm.vcpus(), arm.memoryMib(), spec.benchmark(),
-          bootTimeout(state, arm).seconds(), hypervisor, false, arm.guest(), spec.consolePatterns()));
+          bootTimeout(state, arm).seconds(), hypervisor, false, arm.guest(), spec.consolePatterns(),
+          quietPlan(spec)));
     }
     return new Block(blockId, state.id(), pair, hostId, epoch, runs);
+  }
+
+  /** The quiet-host policy runs carry; null without one (the worker's own threshold, no wait). */
+  private static HostQuiet quietPlan(ExperimentSpec spec) {
+    return spec.policy().hostQuiet().on() ? spec.policy().hostQuiet() : null;
   }
 
   /**
@@ -117,7 +128,9 @@ public final class Decisions {
   /**
    * A boot's report: counted once per run id, only for the block in flight under the same lease
    * epoch; INFRA abandons the block so the pair runs again whole. A warm-up boot is recorded as
-   * such whatever its status and never abandons its block.
+   * such whatever its status and never abandons its block. A block whose measured boots are all
+   * recorded, one of them interfered, may be re-run instead of completing its pair
+   * ({@link #rerunForInterference}).
    */
   public static Decision recordRun(ExperimentState state, RunOutcome outcome, String blockId) {
     if (!state.running()) {
@@ -153,6 +166,16 @@ public final class Decisions {
     List<ExperimentEvent> events = new ArrayList<>();
     events.add(new RunRecorded(placed, blockId));
     if (block.with(placed).complete()) {
+      List<ExperimentEvent> spanned = factChangedWithinPair(state, block.with(placed));
+      if (!spanned.isEmpty()) {
+        events.addAll(spanned);
+        return new Decision(events, RecordResult.ABANDONED);
+      }
+      List<ExperimentEvent> rerun = rerunForInterference(state, block.with(placed));
+      if (!rerun.isEmpty()) {
+        events.addAll(rerun);
+        return new Decision(events, RecordResult.ABANDONED);
+      }
       events.add(new PairCompleted(block.pairIndex(), blockId));
       int done = state.pairs().size() + (state.pairs().containsKey(block.pairIndex()) ? 0 : 1);
       boolean complete = done >= state.pairsWanted();
@@ -167,6 +190,84 @@ public final class Decisions {
       }
     }
     return new Decision(events, RecordResult.RECORDED);
+  }
+
+  /**
+   * The events that re-run a complete block because a measured boot of it was interfered (the
+   * worker found its host not quiet), or none when its pair counts as it is. Under the policy
+   * {@link HostQuiet#RERUN} the block is abandoned uncharged, its boots kept for the record, while
+   * the pair has re-runs left ({@link HostQuiet#maxRerunsPerPair}); after that, and under
+   * {@link HostQuiet#KEEP}, the boots are pooled and the reports count them. An interfered
+   * TIMEOUT says nothing about the kernel, so it never enters a pair or the boot-failure
+   * comparison: it re-runs under either policy, and past the limit the re-run is charged against
+   * {@link #MAX_ABANDONED_PER_PAIR}, so a host that is never quiet fails the experiment.
+   */
+  static List<ExperimentEvent> rerunForInterference(ExperimentState state, InFlightBlock block) {
+    List<RunOutcome> interfered = block.outcomesInOrder().stream().filter(RunOutcome::interfered).toList();
+    if (interfered.isEmpty()) {
+      return List.of();
+    }
+    HostQuiet quiet = state.spec().policy().hostQuiet();
+    if (!quiet.on()) {
+      return List.of();
+    }
+    RunOutcome timedOut = interfered.stream()
+        .filter(o -> o.status() == RunOutcome.Status.TIMEOUT).findFirst().orElse(null);
+    boolean left = state.interferedReruns().getOrDefault(block.pairIndex(), 0) < quiet.maxRerunsPerPair();
+    if (!(quiet.reruns() || timedOut != null) || (!left && timedOut == null)) {
+      return List.of();
+    }
+    RunOutcome cause = timedOut != null ? timedOut : interfered.get(0);
+    String reason = notQuiet(cause, quiet);
+    if (left) {
+      return List.of(new BlockAbandoned(block.blockId(), reason, false, false, false, true));
+    }
+    List<ExperimentEvent> events = new ArrayList<>();
+    String charged = reason + "; the run timed out and the pair's " + quiet.maxRerunsPerPair()
+        + " re-runs for interference are spent";
+    events.add(new BlockAbandoned(block.blockId(), charged, true, false, false, true));
+    int n = state.abandoned().getOrDefault(block.pairIndex(), 0) + 1;
+    if (n >= MAX_ABANDONED_PER_PAIR) {
+      events.add(new ExperimentFailed("pair " + block.pairIndex() + " was abandoned " + n
+          + " times; last reason: " + charged + ". Stop what loads host " + block.hostId()
+          + " or raise policy.host_quiet.cpu_some_pct."));
+    }
+    return events;
+  }
+
+  /**
+   * The events that run a complete block's pair again because a host fact that decides
+   * comparability (QEMU's version, the host kernel, microcode, SMT, THP, ...) changed between its
+   * boots, or none: a pair never spans such a change. Charged like any abandoned block, so a host
+   * whose facts keep changing fails the experiment instead of re-running it forever.
+   */
+  static List<ExperimentEvent> factChangedWithinPair(ExperimentState state, InFlightBlock block) {
+    Map<String, BootHost.Facts> facts = new LinkedHashMap<>();
+    for (RunOutcome o : block.outcomesInOrder()) {
+      if (o.guest().host() != null) {
+        facts.put(o.runId(), o.guest().host().facts());
+      }
+    }
+    List<HostFactChange> changes = HostFactChange.along(block.hostId(), facts);
+    if (changes.isEmpty()) {
+      return List.of();
+    }
+    HostFactChange c = changes.get(0);
+    String reason = "host " + block.hostId() + "'s " + c.fact() + " changed within pair " + block.pairIndex()
+        + ": '" + c.from() + "' -> '" + c.to() + "' at run " + c.firstRun() + "; the pair runs again";
+    return abandon(state, List.of(block), reason, true);
+  }
+
+  /** "host h1 was not quiet during run r (cpu pressure 37.2% avg10, 21.0% over the run; threshold 10%)" */
+  static String notQuiet(RunOutcome o, HostQuiet quiet) {
+    var p = o.guest().host().pressure();
+    double overRun = p.windowMs() > 0 ? p.cpuSomeTotalUs() / (p.windowMs() * 10.0) : 0;
+    String others = Double.isNaN(p.otherCpuPct()) ? "" : String.format(java.util.Locale.ROOT,
+        "; other processes %.1f%% of the cpu", p.otherCpuPct());
+    return String.format(java.util.Locale.ROOT,
+        "host %s was not quiet during run %s (cpu pressure %.1f%% avg10, %.1f%% over the run%s;"
+            + " threshold %s%%)", o.hostId(), o.runId(), p.cpuSomeAvg10(), overRun, others,
+        java.math.BigDecimal.valueOf(quiet.cpuSomePct()).stripTrailingZeros().toPlainString());
   }
 
   /**

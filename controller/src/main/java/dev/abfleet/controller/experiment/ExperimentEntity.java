@@ -302,7 +302,8 @@ public final class ExperimentEntity
     Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(),
         state.spec().selector().hypervisorFor(cmd.capabilities()));
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
-    String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities());
+    String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities(),
+        state.spec().selector().hypervisorFor(cmd.capabilities()));
     return write(List.of(Decisions.started(block, attempt, hostClass, facts)),
         s -> cmd.replyTo().tell(new LeaseHolder.BlockPlanned(block)));
   }

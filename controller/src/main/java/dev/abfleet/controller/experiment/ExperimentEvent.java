@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import dev.abfleet.controller.CborSerializable;
 import java.util.List;
 
@@ -57,12 +58,23 @@ public sealed interface ExperimentEvent extends CborSerializable {
    * @param lost true when the block lost its host to the infrastructure (lease lost, controller
    *     restart) rather than failing: it counts toward the pair's much larger limit of losses
    *     ({@link Decisions#MAX_LOST_PER_PAIR}); false in journals written before that limit
+   * @param interfered true when a boot of the block was interfered (its host not quiet) and the
+   *     quiet-host policy re-runs the pair: the block's recorded boots are kept for the record
+   *     ({@link RunOutcome#rerun}) and the re-run counts toward
+   *     {@link HostQuiet#maxRerunsPerPair}; false in journals written before the policy existed
    */
   record BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault,
-      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean lost)
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean lost,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) boolean interfered)
       implements ExperimentEvent {
     public BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault) {
-      this(blockId, reason, charged, hostFault, false);
+      this(blockId, reason, charged, hostFault, false, false);
+    }
+
+    /** Not abandoned for interference. */
+    public BlockAbandoned(String blockId, String reason, boolean charged, boolean hostFault,
+        boolean lost) {
+      this(blockId, reason, charged, hostFault, lost, false);
     }
   }
 

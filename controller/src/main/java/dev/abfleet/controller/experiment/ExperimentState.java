@@ -37,6 +37,10 @@ import java.util.stream.IntStream;
  *     the pair runs on another matching host when there is one
  * @param warmups warm-up boots recorded (policy warmupBoot), in the order they were recorded;
  *     never part of {@code pairs}
+ * @param interferedReruns pair index -> blocks of it abandoned because a boot was interfered
+ *     ({@link ExperimentEvent.BlockAbandoned#interfered}); bounded by the quiet-host policy
+ * @param reruns boots of those blocks, kept for the record ({@link RunOutcome#rerun}), in the
+ *     order their blocks were abandoned; never part of {@code pairs}
  */
 public record ExperimentState(
     String id,
@@ -56,7 +60,11 @@ public record ExperimentState(
     List<RunOutcome> warmups,
     // Omitted while empty: snapshots without losses stay byte for byte those of older versions.
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-    Map<Integer, Integer> lost)
+    Map<Integer, Integer> lost,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    Map<Integer, Integer> interferedReruns,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    List<RunOutcome> reruns)
     implements CborSerializable {
 
   /**
@@ -73,6 +81,8 @@ public record ExperimentState(
     avoid = persistent(avoid);
     warmups = warmups == null ? List.of() : List.copyOf(warmups);
     lost = persistent(lost);
+    interferedReruns = persistent(interferedReruns);
+    reruns = reruns == null ? List.of() : List.copyOf(reruns);
   }
 
   private static <K, V> PersistentMap<K, V> persistent(Map<K, V> map) {
@@ -93,7 +103,7 @@ public record ExperimentState(
 
   public static ExperimentState empty(String id) {
     return new ExperimentState(id, Status.NEW, null, 0, List.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), Set.of(), 0, 0, "", Map.of(), List.of(), Map.of());
+        Map.of(), Set.of(), 0, 0, "", Map.of(), List.of(), Map.of(), Map.of(), List.of());
   }
 
   public boolean running() {
@@ -184,7 +194,7 @@ public record ExperimentState(
     if (event instanceof ExperimentSubmitted e) {
       List<List<String>> plan = PairOrder.plan(e.spec().armOrder(), plannedPairs(e.spec()), e.seed());
       return new ExperimentState(e.experimentId(), Status.RUNNING, e.spec(), e.seed(), plan,
-          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid, warmups, lost);
+          inFlight, pairs, attempts, abandoned, recordedRunIds, 0, 0, "", avoid, warmups, lost, interferedReruns, reruns);
     } else if (event instanceof BlockStarted e) {
       var block = new InFlightBlock(e.blockId(), e.pairIndex(), e.hostId(), e.epoch(), e.runIds(),
           e.arms(), Map.of(), e.hostClass(), e.hostFacts(), e.warmupRunId());
@@ -197,7 +207,7 @@ public record ExperimentState(
       return e.outcome().warmup() ? next.withWarmup(e.outcome()) : next;
     } else if (event instanceof RunRejected) {
       return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts,
-          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid, warmups, lost);
+          abandoned, recordedRunIds, retriedBlocks, rejectedStale + 1, message, avoid, warmups, lost, interferedReruns, reruns);
     } else if (event instanceof BlockAbandoned e) {
       InFlightBlock block = inFlight.get(e.blockId());
       Map<Integer, Integer> charged = e.charged()
@@ -209,14 +219,17 @@ public record ExperimentState(
       Map<Integer, Set<String>> avoiding = e.hostFault()
           ? put(avoid, block.pairIndex(), with(avoid.getOrDefault(block.pairIndex(), Set.of()), block.hostId()))
           : avoid;
+      Map<Integer, Integer> rerunsNow = e.interfered()
+          ? put(interferedReruns, block.pairIndex(), interferedReruns.getOrDefault(block.pairIndex(), 0) + 1)
+          : interferedReruns;
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           pairs, attempts, charged, recordedRunIds, retriedBlocks + 1, rejectedStale, message,
-          avoiding, warmups, lostNow);
+          avoiding, warmups, lostNow, rerunsNow, e.interfered() ? kept(block) : reruns);
     } else if (event instanceof PairCompleted e) {
       InFlightBlock block = inFlight.get(e.blockId());
       return new ExperimentState(id, status, spec, seed, order, remove(inFlight, e.blockId()),
           put(pairs, e.pairIndex(), block.outcomesInOrder()), attempts, abandoned,
-          recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
+          recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost, interferedReruns, reruns);
     } else if (event instanceof ExperimentCompleted) {
       return withStatus(Status.COMPLETED, "");
     } else if (event instanceof ExperimentCancelled e) {
@@ -269,29 +282,41 @@ public record ExperimentState(
 
   private ExperimentState withStatus(Status next, String why) {
     return new ExperimentState(id, next, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, why, avoid, warmups, lost);
+        recordedRunIds, retriedBlocks, rejectedStale, why, avoid, warmups, lost, interferedReruns, reruns);
+  }
+
+  /** {@link #reruns} with the measured boots the block recorded, marked as re-run. */
+  private List<RunOutcome> kept(InFlightBlock block) {
+    List<RunOutcome> next = new java.util.ArrayList<>(reruns);
+    block.outcomesInOrder().forEach(o -> next.add(o.asRerun()));
+    return next;
+  }
+
+  /** Blocks re-run because a boot of theirs was interfered. */
+  public int interferedRerunCount() {
+    return interferedReruns.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   private ExperimentState withWarmup(RunOutcome warmup) {
     List<RunOutcome> next = new java.util.ArrayList<>(warmups);
     next.add(warmup);
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, next, lost);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, next, lost, interferedReruns, reruns);
   }
 
   private ExperimentState withInFlight(Map<String, InFlightBlock> next) {
     return new ExperimentState(id, status, spec, seed, order, next, pairs, attempts, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost, interferedReruns, reruns);
   }
 
   private ExperimentState withAttempts(Map<Integer, Integer> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, next, abandoned,
-        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
+        recordedRunIds, retriedBlocks, rejectedStale, message, avoid, warmups, lost, interferedReruns, reruns);
   }
 
   private ExperimentState withRecorded(Set<String> next) {
     return new ExperimentState(id, status, spec, seed, order, inFlight, pairs, attempts, abandoned,
-        next, retriedBlocks, rejectedStale, message, avoid, warmups, lost);
+        next, retriedBlocks, rejectedStale, message, avoid, warmups, lost, interferedReruns, reruns);
   }
 
   private static <K, V> Map<K, V> put(Map<K, V> map, K key, V value) {

@@ -12,12 +12,15 @@ import java.util.List;
  * @param state "running", "completed", "cancelled", "failed", or "unknown" for an id never
  *     submitted
  * @param assessment the verdicts of the completed pairs ({@link ReportInputs#assess})
- * @param boots counted boots (completed pairs and the blocks in flight) and warm-up boots, by
- *     pair, a pair's warm-ups first, then order
+ * @param boots counted boots (completed pairs and the blocks in flight), warm-up boots and boots
+ *     kept for the record of blocks re-run for interference ({@link RunOutcome#rerun}), by pair, a
+ *     pair's warm-ups first, then re-run boots, then order
  * @param retriedBlocks blocks abandoned and re-run (infra failures, lost leases, restarts)
  * @param rejectedStale reports rejected for a block not in flight under their lease epoch
  * @param meanBlockMs mean wall time of a completed block in ms (its boots' run and staging
  *     time); 0 = no block completed yet
+ * @param interferedReruns blocks re-run because a boot of theirs was interfered (also counted in
+ *     {@code retriedBlocks})
  */
 public record ExperimentView(
     String id,
@@ -31,10 +34,19 @@ public record ExperimentView(
     String message,
     int retriedBlocks,
     int rejectedStale,
-    long meanBlockMs)
+    long meanBlockMs,
+    int interferedReruns)
     implements CborSerializable {
 
   public static final String UNKNOWN = "unknown";
+
+  /** A view without re-runs for interference. */
+  public ExperimentView(String id, ExperimentSpec spec, String state, int pairsDone, int pairsWanted,
+      long seed, Assessment assessment, List<RunOutcome> boots, String message, int retriedBlocks,
+      int rejectedStale, long meanBlockMs) {
+    this(id, spec, state, pairsDone, pairsWanted, seed, assessment, boots, message, retriedBlocks,
+        rejectedStale, meanBlockMs, 0);
+  }
 
   public boolean known() {
     return !UNKNOWN.equals(state);
@@ -62,12 +74,14 @@ public record ExperimentView(
     s.pairs().values().forEach(boots::addAll);
     s.inFlight().values().forEach(b -> boots.addAll(b.outcomesInOrder()));
     boots.addAll(s.warmups());
+    boots.addAll(s.reruns());
     boots.sort(Comparator.comparingInt(RunOutcome::pairIndex)
         .thenComparing(RunOutcome::warmup, Comparator.reverseOrder())
+        .thenComparing(RunOutcome::rerun, Comparator.reverseOrder())
         .thenComparingInt(RunOutcome::orderInPair));
     return new ExperimentView(s.id(), s.spec(), s.status().wire(), s.pairs().size(),
         s.pairsWanted(), s.seed(), assessment, List.copyOf(boots),
-        s.message(), s.retriedBlocks(), s.rejectedStale(), meanBlockMs(s));
+        s.message(), s.retriedBlocks(), s.rejectedStale(), meanBlockMs(s), s.interferedRerunCount());
   }
 
   /**

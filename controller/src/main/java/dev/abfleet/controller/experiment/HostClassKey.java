@@ -22,22 +22,37 @@ import java.util.Set;
  * worker's hello (fingerprint and labels) and are fixed when a block is planned, so a later
  * relabelling of the host does not move recorded pairs between classes.
  *
- * <p>Dimensions: {@code cpu_model} (fingerprint; shown as cpu_model=...), {@code arch}, and
- * {@code label:KEY} (the worker's operator label KEY; shown as KEY=value, "-" when the host has
- * no such label).
+ * <p>Dimensions: {@code cpu_model} (fingerprint; shown as cpu_model=...), {@code arch},
+ * {@code host_kernel} (the host's kernel release), {@code hypervisor_version} (the version number
+ * of the hypervisor the boot runs under, e.g. hypervisor_version=7.2.22; {@code qemu_version} is
+ * the same dimension under the name it shows), and {@code label:KEY} (the worker's operator
+ * label KEY; shown as KEY=value, "-" when the host has no such label). A worker that restarts
+ * with a new QEMU says so in its hello, so its later blocks fall into a new class.
  */
 public final class HostClassKey {
   /** Prefix of a class_by dimension that names an operator label. */
   public static final String LABEL = "label:";
   /** Dimensions other than labels. */
-  public static final Set<String> FACTS = Set.of("cpu_model", "arch");
+  public static final Set<String> FACTS = Set.of("cpu_model", "arch", "host_kernel", "hypervisor_version",
+      "qemu_version");
+  private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\d+(\\.\\d+)+");
   /** The guest architecture a class key leaves unnamed. */
   static final String DEFAULT_GUEST_ARCH = "x86_64";
 
   private HostClassKey() {}
 
-  /** The host's class_by facts, "name=value" joined by spaces; empty when none is asked for. */
+  /** As below, the hypervisor version taken from the host's only (or first) hypervisor. */
   public static String facts(List<String> classBy, HostCapabilities host) {
+    String hypervisor = host == null || host.hypervisorVersions().isEmpty() ? ""
+        : host.hypervisorVersions().keySet().stream().sorted().findFirst().orElse("");
+    return facts(classBy, host, hypervisor);
+  }
+
+  /**
+   * The host's class_by facts, "name=value" joined by spaces, the hypervisor version that of
+   * {@code hypervisor}; empty when none is asked for.
+   */
+  public static String facts(List<String> classBy, HostCapabilities host, String hypervisor) {
     List<String> parts = new ArrayList<>();
     for (String dim : classBy) {
       String value;
@@ -45,14 +60,28 @@ public final class HostClassKey {
       if (dim.startsWith(LABEL)) {
         name = dim.substring(LABEL.length());
         value = host == null ? null : host.labels().get(name);
-      } else if (dim.equals("cpu_model")) {
-        value = host == null ? null : host.cpuModel();
+      } else if (host == null) {
+        value = null;
       } else {
-        value = host == null ? null : host.arch();
+        value = switch (dim) {
+          case "cpu_model" -> host.cpuModel();
+          case "host_kernel" -> host.hostKernel();
+          case "hypervisor_version", "qemu_version" -> versionNumber(host.hypervisorVersions().get(hypervisor));
+          default -> host.arch();
+        };
       }
       parts.add(name + "=" + (value == null || value.isEmpty() ? "-" : value));
     }
     return String.join(" ", parts);
+  }
+
+  /** "7.2.22" of "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)"; the line itself without a number. */
+  static String versionNumber(String versionLine) {
+    if (versionLine == null) {
+      return null;
+    }
+    java.util.regex.Matcher m = VERSION.matcher(versionLine);
+    return m.find() ? m.group() : versionLine.strip();
   }
 
   /** {@code hypervisor/accelerator}, then the facts after a space when there are any. */
@@ -100,7 +129,7 @@ public final class HostClassKey {
     boolean nativeGuest = host == null || guestArch.isEmpty() || guestArch.equals(host.arch());
     String accel = accels.isEmpty() ? "" : nativeGuest ? accels.get(0) : accels.contains("tcg") ? "tcg" : "";
     return key(hypervisor, accel, guestArch, spec.selector().volumeTransportFor(host),
-        facts(spec.policy().classBy(), host));
+        facts(spec.policy().classBy(), host, hypervisor));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import dev.abfleet.proto.fleet.v1.ProtocolConstants;
 import java.util.List;
 
@@ -27,6 +28,8 @@ import java.util.List;
  *     journaled before the field existed replay with)
  * @param futilityBeta per-metric bound on a futility call when the metric really changed by
  *     futilityEffect; default 0.10
+ * @param hostQuiet the quiet-host policy; null = {@link HostQuiet#OFF} (also what experiments
+ *     journaled before the field existed replay with)
  */
 public record PolicySpec(
     double noiseThreshold,
@@ -39,7 +42,10 @@ public record PolicySpec(
     List<String> classBy,
     boolean warmupBoot,
     double futilityEffect,
-    double futilityBeta) {
+    double futilityBeta,
+    @com.fasterxml.jackson.annotation.JsonInclude(value = com.fasterxml.jackson.annotation.JsonInclude.Include.CUSTOM,
+        valueFilter = HostQuiet.OmitDefaults.class)
+    HostQuiet hostQuiet) {
   public static final double DEFAULT_NOISE = 0.02;
   public static final double DEFAULT_ALPHA = 0.05;
   public static final int DEFAULT_PAIRS = 8;
@@ -54,9 +60,24 @@ public record PolicySpec(
     looks = looks == null ? List.of() : List.copyOf(looks);
     classBy = classBy == null ? List.of() : List.copyOf(classBy);
     futilityBeta = futilityBeta == 0 ? dev.abfleet.stats.Policy.DEFAULT_FUTILITY_BETA : futilityBeta;
+    hostQuiet = hostQuiet == null ? HostQuiet.OFF : hostQuiet;
     if (!looks.isEmpty() && pairs == DEFAULT_PAIRS) {
       pairs = looks.get(looks.size() - 1);
     }
+  }
+
+  /** No quiet-host policy. */
+  public PolicySpec(double noiseThreshold, double alpha, int pairs, long seed, int bootTimeoutS,
+      List<String> gatingMetrics, List<Integer> looks, List<String> classBy, boolean warmupBoot,
+      double futilityEffect, double futilityBeta) {
+    this(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks, classBy, warmupBoot,
+        futilityEffect, futilityBeta, null);
+  }
+
+  /** The same policy with this quiet-host policy. */
+  public PolicySpec withHostQuiet(HostQuiet quiet) {
+    return new PolicySpec(noiseThreshold, alpha, pairs, seed, bootTimeoutS, gatingMetrics, looks,
+        classBy, warmupBoot, futilityEffect, futilityBeta, quiet);
   }
 
   /** No futility stop. */

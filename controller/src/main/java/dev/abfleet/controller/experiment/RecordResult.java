@@ -10,7 +10,10 @@ public enum RecordResult implements CborSerializable {
   DUPLICATE,
   /** Not the block in flight under that lease epoch; counted in rejectedStale. */
   REJECTED_STALE,
-  /** An INFRA failure: the block was abandoned and its pair runs again. */
+  /**
+   * An INFRA failure, or the last boot of a block with an interfered boot that the quiet-host
+   * policy re-runs: the block was abandoned and its pair runs again.
+   */
   ABANDONED,
   /** The experiment is not running (unknown, completed, cancelled or failed). */
   NOT_RUNNING

@@ -91,7 +91,8 @@ public final class ReportInputs {
                 c.softirqsPerCpu(), c.wakeupsPerCpu(), c.threadRates())).toList(),
             o.guest().guestArch(), o.guest().guestImageSha256(),
             o.guest().consoleFindings(), o.guest().consoleLines(), o.guest().volumeDaemon())
-            .withTimes(o.startedAtMs(), o.endedAtMs()).withHost(o.guest().host()));
+            .withTimes(o.startedAtMs(), o.endedAtMs()).withHost(o.guest().host())
+            .withRerun(o.rerun()));
   }
 
   private static String status(RunOutcome.Status s) {

@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import java.util.List;
 
 /**
@@ -17,6 +18,8 @@ import java.util.List;
  * @param warmup a warm-up boot on a freshly leased host: shown with the boots, never part of a
  *     pair or a verdict
  * @param guest volume transport, pinning and guest counters; {@link GuestFacts#NONE} = none
+ * @param rerun kept for the record only: a boot of its block was interfered and the pair ran
+ *     again ({@link HostQuiet}); never part of a pair or a verdict
  */
 public record RunOutcome(
     String runId,
@@ -39,7 +42,9 @@ public record RunOutcome(
     long startedAtMs,
     long endedAtMs,
     boolean warmup,
-    GuestFacts guest) {
+    GuestFacts guest,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+    boolean rerun) {
 
   /** How the boot ended. INFRA is about the host, never the arm. */
   public enum Status {
@@ -67,6 +72,29 @@ public record RunOutcome(
     guest = guest == null ? GuestFacts.NONE : guest;
   }
 
+  /** An outcome that counts (not kept for the record only). */
+  public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
+      long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
+      long runMs, long stageMs, String kernelRelease, List<Sample> samples, String message,
+      String consoleTail, String hostFacts, long startedAtMs, long endedAtMs, boolean warmup,
+      GuestFacts guest) {
+    this(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator, hypervisor,
+        bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail, hostFacts,
+        startedAtMs, endedAtMs, warmup, guest, false);
+  }
+
+  /** True when the worker found the host not quiet during the boot's window. */
+  public boolean interfered() {
+    return guest.host() != null && guest.host().interfered();
+  }
+
+  /** The same outcome kept for the record of a block re-run for interference. */
+  public RunOutcome asRerun() {
+    return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
+        accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
+        consoleTail, hostFacts, startedAtMs, endedAtMs, warmup, guest, true);
+  }
+
   /** An outcome without guest facts. */
   public RunOutcome(String runId, String arm, String hostId, int pairIndex, int orderInPair,
       long leaseEpoch, Status status, String accelerator, String hypervisor, long bootMs,
@@ -81,7 +109,7 @@ public record RunOutcome(
   public RunOutcome withGuest(GuestFacts facts) {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
         accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
-        consoleTail, hostFacts, startedAtMs, endedAtMs, warmup, facts);
+        consoleTail, hostFacts, startedAtMs, endedAtMs, warmup, facts, rerun);
   }
 
   /** An outcome without host facts, wall-clock times or warm-up mark. */
@@ -116,20 +144,20 @@ public record RunOutcome(
   public RunOutcome withHostFacts(String facts) {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status,
         accelerator, hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message,
-        consoleTail, facts, startedAtMs, endedAtMs, warmup, guest);
+        consoleTail, facts, startedAtMs, endedAtMs, warmup, guest, rerun);
   }
 
   /** The same outcome placed where the controller planned it (arm, pair, order). */
   public RunOutcome placed(String armName, int pair, int order) {
     return new RunOutcome(runId, armName, hostId, pair, order, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        hostFacts, startedAtMs, endedAtMs, warmup, guest);
+        hostFacts, startedAtMs, endedAtMs, warmup, guest, rerun);
   }
 
   /** The same outcome marked as a warm-up boot. */
   public RunOutcome asWarmup() {
     return new RunOutcome(runId, arm, hostId, pairIndex, orderInPair, leaseEpoch, status, accelerator,
         hypervisor, bootMs, runMs, stageMs, kernelRelease, samples, message, consoleTail,
-        hostFacts, startedAtMs, endedAtMs, true, guest);
+        hostFacts, startedAtMs, endedAtMs, true, guest, rerun);
   }
 }

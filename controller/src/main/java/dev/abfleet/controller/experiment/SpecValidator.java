@@ -69,6 +69,7 @@ public final class SpecValidator {
     if (!(policy.futilityBeta() > 0 && policy.futilityBeta() < 0.5)) {
       problems.add("policy.futility_beta: " + policy.futilityBeta() + " must be in (0, 0.5), e.g. 0.10");
     }
+    problems.addAll(policy.hostQuiet().problems());
     if (policy.bootTimeoutS() < 0) {
       problems.add("policy.boot_timeout_s: " + policy.bootTimeoutS() + " must be positive");
     }
@@ -293,7 +294,7 @@ public final class SpecValidator {
 
   static final int MAX_CLASS_BY = 4;
 
-  /** class_by: cpu_model, arch or label:KEY, each once, at most {@link #MAX_CLASS_BY}. */
+  /** class_by: a fact of {@link HostClassKey#FACTS} or label:KEY, each once, at most {@link #MAX_CLASS_BY}. */
   private static void checkClassBy(List<String> classBy, List<String> problems) {
     if (classBy.size() > MAX_CLASS_BY) {
       problems.add("policy.class_by: " + classBy.size() + " dimensions; use at most "
@@ -312,8 +313,8 @@ public final class SpecValidator {
               + " 63 of [A-Za-z0-9_./-], e.g. label:cpu");
         }
       } else if (!HostClassKey.FACTS.contains(dim)) {
-        problems.add(at + "unknown dimension '" + shown(dim) + "'; expected cpu_model, arch or"
-            + " label:KEY (e.g. label:cpu)");
+        problems.add(at + "unknown dimension '" + shown(dim) + "'; expected cpu_model, arch, host_kernel,"
+            + " hypervisor_version (qemu_version) or label:KEY (e.g. label:cpu)");
       }
       if (!seen.add(dim)) {
         problems.add(at + "'" + shown(dim) + "' is listed twice; list each dimension once");

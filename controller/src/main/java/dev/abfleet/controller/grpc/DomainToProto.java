@@ -65,6 +65,7 @@ public final class DomainToProto {
         .setMessage(v.message())
         .setRetriedBlocks(v.retriedBlocks())
         .setRejectedStale(v.rejectedStale())
+        .setInterferedReruns(v.interferedReruns())
         .setQueuePosition(queuePosition)
         .setEtaSeconds(etaSeconds);
     Assessment a = v.assessment();
@@ -101,6 +102,9 @@ public final class DomainToProto {
             .setFutilityBeta(s.policy().futilityBeta()))
         .setPriority(s.priority())
         .addAllConsolePatterns(s.consolePatterns());
+    if (s.policy().hostQuiet().on()) {
+      b.getPolicyBuilder().setHostQuiet(hostQuiet(s.policy().hostQuiet()));
+    }
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
   }
@@ -161,6 +165,13 @@ public final class DomainToProto {
         .setNote(f.note() == null ? "" : f.note()).build();
   }
 
+  static dev.abfleet.proto.fleet.v1.HostQuiet hostQuiet(
+      dev.abfleet.controller.plan.HostQuiet q) {
+    return dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(q.cpuSomePct())
+        .setMaxWaitS(q.maxWaitS()).setOnInterference(q.onInterference())
+        .setMaxRerunsPerPair(q.maxRerunsPerPair()).build();
+  }
+
   static Boot boot(RunOutcome o) {
     RunTelemetry.Builder t = RunTelemetry.newBuilder();
     if (o.guest().volumeDaemon() != null) {
@@ -193,7 +204,8 @@ public final class DomainToProto {
         .setConsoleTail(o.consoleTail())
         .setHostClass(HostClassKey.of(o))
         .setLeaseEpoch(o.leaseEpoch())
-        .setWarmup(o.warmup());
+        .setWarmup(o.warmup())
+        .setRerun(o.rerun());
     o.samples().forEach(s -> b.addSamples(MetricSample.newBuilder()
         .setMetric(s.metric()).setValue(s.value()).setUnit(s.unit() == null ? "" : s.unit())
         .setBetter(s.better() == null ? "" : s.better()).setIteration(s.iteration())
@@ -216,7 +228,8 @@ public final class DomainToProto {
             .setHostKernel(f.hostKernel()).setCpuModel(f.cpuModel()).setMicrocode(f.microcode())
             .setSmt(f.smt()).setCpufreqGovernor(f.cpufreqGovernor()).setBoost(f.boost()).setThp(f.thp())
             .setMemoryMib(f.memoryMib()).setWorkerCpus(f.workerCpus()))
-        .setInterfered(h.interfered());
+        .setInterfered(h.interfered())
+        .setQuietWaitMs(h.quietWaitMs());
   }
 
   private static MetricTelemetry telemetry(dev.abfleet.controller.experiment.GuestCounters c) {
@@ -271,6 +284,9 @@ public final class DomainToProto {
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllConsolePatterns(r.consolePatterns());
+      if (r.hostQuiet() != null) {
+        run.setHostQuiet(hostQuiet(r.hostQuiet()));
+      }
       b.addRuns(run);
     }
     return b.build();

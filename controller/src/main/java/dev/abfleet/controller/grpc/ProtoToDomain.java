@@ -26,6 +26,7 @@ import dev.abfleet.proto.fleet.v1.HypervisorCapability;
 import dev.abfleet.proto.fleet.v1.MetricSample;
 import dev.abfleet.proto.fleet.v1.MetricTelemetry;
 import dev.abfleet.proto.fleet.v1.Policy;
+import dev.abfleet.controller.plan.HostQuiet;
 import dev.abfleet.proto.fleet.v1.RunFailure;
 import dev.abfleet.proto.fleet.v1.RunResult;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
@@ -60,8 +61,18 @@ final class ProtoToDomain {
         new PolicySpec(pol.getNoiseThreshold(), pol.getAlpha(), pol.getPairs(), pol.getSeed(),
             pol.getBootTimeoutS(), pol.getGatingMetricsList(), pol.getLooksList(),
             pol.getClassByList(), pol.getWarmupBoot(), pol.getFutilityEffect(),
-            pol.getFutilityBeta()),
+            pol.getFutilityBeta(), hostQuiet(pol)),
         p.getPriority()).withConsolePatterns(p.getConsolePatternsList());
+  }
+
+  /** Unset = no policy ({@link HostQuiet#OFF}); the values as sent otherwise (the validator judges them). */
+  private static HostQuiet hostQuiet(Policy pol) {
+    if (!pol.hasHostQuiet()) {
+      return HostQuiet.OFF;
+    }
+    var q = pol.getHostQuiet();
+    return new HostQuiet(q.getCpuSomePct(), q.getMaxWaitS(), q.getOnInterference(),
+        q.getMaxRerunsPerPair());
   }
 
   private static ArmSpec arm(Arm a) {

@@ -37,7 +37,7 @@ public final class NoiseMeasure {
         .map(a -> a.getName()).findFirst().orElse("");
     Map<String, Map<Integer, Boot[]>> pairsByClass = new TreeMap<>();
     for (Boot b : e.getBootsList()) {
-      if (!b.getStatus().equals("ok") || b.getWarmup()) {
+      if (!b.getStatus().equals("ok") || b.getWarmup() || b.getRerun()) {
         continue;
       }
       Boot[] pair = pairsByClass.computeIfAbsent(label(b), c -> new TreeMap<>())

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param guest the arm's pinning, modules and volume options
  * @param consolePatterns regular expressions the worker scans the boot's console for; empty = its
  *     default list
+ * @param hostQuiet the experiment's quiet-host policy (threshold and wait); null = the worker's
+ *     own threshold and wait
  */
 public record RunPlan(
     String runId,
@@ -28,11 +30,20 @@ public record RunPlan(
     String hypervisor,
     boolean warmup,
     GuestSetup guest,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<String> consolePatterns) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) java.util.List<String> consolePatterns,
+    @JsonInclude(JsonInclude.Include.NON_NULL) HostQuiet hostQuiet) {
 
   public RunPlan {
     guest = guest == null ? GuestSetup.NONE : guest;
     consolePatterns = consolePatterns == null ? java.util.List.of() : java.util.List.copyOf(consolePatterns);
+  }
+
+  /** A boot with the worker's own quiet-host threshold and wait. */
+  public RunPlan(String runId, String arm, int orderInPair, ArtifactRef kernel, ArtifactRef initrd,
+      String cmdlineExtra, int vcpus, int memoryMib, BenchmarkSpec benchmark, int timeoutS,
+      String hypervisor, boolean warmup, GuestSetup guest, java.util.List<String> consolePatterns) {
+    this(runId, arm, orderInPair, kernel, initrd, cmdlineExtra, vcpus, memoryMib, benchmark,
+        timeoutS, hypervisor, warmup, guest, consolePatterns, null);
   }
 
   /** A boot whose console is scanned for the worker's default patterns. */

@@ -30,7 +30,7 @@ final class BootTimeoutFacts {
 
   private static List<Long> completedRunMs(Experiment e, Arm arm) {
     return e.getBootsList().stream()
-        .filter(b -> b.getArm().equals(arm.getName()) && !b.getWarmup() && b.getStatus().equals("ok"))
+        .filter(b -> b.getArm().equals(arm.getName()) && !b.getWarmup() && !b.getRerun() && b.getStatus().equals("ok"))
         .map(Boot::getTelemetry).map(t -> t.getRunMs()).toList();
   }
 

@@ -108,7 +108,17 @@ public final class ProtoReports {
     return new Run(e.getState(), e.getSeed(), e.getPairsDone(), e.getPairsWanted(),
         e.getRetriedBlocks(), e.getRejectedStale(), e.getMessage(), simulation,
         e.getBootsList().stream().map(ProtoReports::boot).toList(), builds(e))
-        .withBootTimeout(BootTimeoutFacts.of(e));
+        .withBootTimeout(BootTimeoutFacts.of(e))
+        .withInterference(e.getInterferedReruns(), onInterference(e));
+  }
+
+  /** "rerun" or "keep"; "off" when the experiment has no quiet-host policy. */
+  private static String onInterference(Experiment e) {
+    if (!e.getSpec().getPolicy().hasHostQuiet()) {
+      return "off";
+    }
+    String wire = e.getSpec().getPolicy().getHostQuiet().getOnInterference();
+    return wire.isEmpty() ? "rerun" : wire;
   }
 
   /** The arms abfleet built, by name, in spec order. */
@@ -140,7 +150,8 @@ public final class ProtoReports {
             t.getGuestArch(), t.getGuestImageSha256(), t.getConsoleFindings(), t.getConsoleLinesList(),
             DaemonUsage.of(t.getVolumeDaemon(),
                 t.getVolumeDaemonOptions(), t.getVolumeDaemonCpuMs(), t.getVolumeDaemonThreads()))
-            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()).withHost(host(t)));
+            .withTimes(t.getStartedAtMs(), t.getEndedAtMs()).withHost(host(t))
+            .withRerun(b.getRerun()));
   }
 
   /** The host's pressure and facts a boot's telemetry carries; null when the worker sampled none. */
@@ -157,7 +168,7 @@ public final class ProtoReports {
             p.getHostCpus()) : null,
         new BootHost.Facts(f.getHypervisorVersion(), f.getHostKernel(), f.getCpuModel(), f.getMicrocode(),
             f.getSmt(), f.getCpufreqGovernor(), f.getBoost(), f.getThp(), f.getMemoryMib(), f.getWorkerCpus()),
-        t.getInterfered());
+        t.getInterfered(), t.getQuietWaitMs());
   }
 
 

@@ -62,8 +62,8 @@ class CrossHostSpecTest {
   @Test
   void rejectsAnUnknownClassDimensionNamingTheChoices() {
     assertThat(SpecValidator.validate(with(HostSelector.any(), List.of("cpu"))))
-        .containsExactly("policy.class_by[0]: unknown dimension 'cpu'; expected cpu_model, arch or"
-            + " label:KEY (e.g. label:cpu)");
+        .containsExactly("policy.class_by[0]: unknown dimension 'cpu'; expected cpu_model, arch, host_kernel,"
+            + " hypervisor_version (qemu_version) or label:KEY (e.g. label:cpu)");
   }
 
   @Test
@@ -91,6 +91,21 @@ class CrossHostSpecTest {
     assertThat(selector.matches(simOnly)).isFalse();
     assertThat(selector.hypervisorFor(linux)).isEqualTo("qemu");
     assertThat(selector.hypervisorFor(mac)).isEqualTo("vz");
+  }
+
+  @Test
+  void aNewQemuOrHostKernelIsANewClass() {
+    ExperimentSpec spec = with(HostSelector.any(), List.of("qemu_version", "host_kernel"));
+    HostCapabilities old = new HostCapabilities("h1", "x86_64", 2, 4096, Map.of(), Map.of("qemu", List.of("tcg")),
+        "m", "6.1.0-50-amd64", "", Map.of("qemu", "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18)"));
+    HostCapabilities upgraded = new HostCapabilities("h1", "x86_64", 2, 4096, Map.of(),
+        Map.of("qemu", List.of("tcg")), "m", "6.1.0-50-amd64", "", Map.of("qemu", "QEMU emulator version 8.2.2"));
+
+    assertThat(SpecValidator.validate(spec)).isEmpty();
+    assertThat(HostClassKey.planned(spec, old)).isEqualTo("qemu/tcg qemu_version=7.2.22 host_kernel=6.1.0-50-amd64");
+    assertThat(HostClassKey.planned(spec, upgraded)).isEqualTo("qemu/tcg qemu_version=8.2.2 host_kernel=6.1.0-50-amd64");
+    assertThat(HostClassKey.facts(List.of("hypervisor_version"), upgraded, "qemu")).isEqualTo("hypervisor_version=8.2.2");
+    assertThat(HostClassKey.facts(List.of("hypervisor_version"), upgraded, "vz")).isEqualTo("hypervisor_version=-");
   }
 
   @Test

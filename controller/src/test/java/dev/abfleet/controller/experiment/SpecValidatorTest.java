@@ -1,5 +1,6 @@
 package dev.abfleet.controller.experiment;
 
+import dev.abfleet.controller.plan.HostQuiet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostSelector;
@@ -110,5 +111,28 @@ class SpecValidatorTest {
         "benchmark.threads: 257 must be in 0..256 (0 = one per guest vCPU)",
         "benchmark.seq_size_mib: 4294967295 must be in 0..4096 (0 = 16 MiB)",
         "benchmark.file_size: 16777217 bytes must be in 0..16777216 (0 = empty files)");
+  }
+
+  static ExperimentSpec withQuiet(HostQuiet quiet) {
+    ExperimentSpec s = Specs.ab(4, 1);
+    return new ExperimentSpec(s.name(), s.arms(), s.benchmark(), s.selector(),
+        s.policy().withHostQuiet(quiet), s.priority());
+  }
+
+  @Test
+  void acceptsTheQuietHostPolicyAndItsDefaults() {
+    assertThat(SpecValidator.validate(withQuiet(new HostQuiet(5, 120, "keep", 3)))).isEmpty();
+    assertThat(SpecValidator.validate(withQuiet(new HostQuiet(0, 0, "", 0)))).isEmpty();
+  }
+
+  @Test
+  void rejectsBadQuietHostValuesNamingTheKey() {
+    assertThat(SpecValidator.validate(withQuiet(new HostQuiet(150, -1, "retry", 99))))
+        .containsExactlyInAnyOrder(
+            "policy.host_quiet.cpu_some_pct: 150.0 must be a percent in (0, 100], e.g. 10",
+            "policy.host_quiet.on_interference: unknown value 'retry'; expected rerun (re-run the pair)"
+                + " or keep (pool it with a warning)",
+            "policy.host_quiet.max_wait_s: -1 must be seconds in [1, 3600], e.g. 60",
+            "policy.host_quiet.max_reruns_per_pair: 99 must be in [1, 20], e.g. 2");
   }
 }

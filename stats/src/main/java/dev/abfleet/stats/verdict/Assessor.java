@@ -111,7 +111,8 @@ public final class Assessor {
 
     static Inputs of(VerdictDesign design, List<? extends VerdictBoot> all) {
       Inputs in = new Inputs();
-      List<VerdictBoot> boots = all.stream().filter(b -> !b.warmupBoot()).<VerdictBoot>map(b -> b).toList();
+      List<VerdictBoot> boots = all.stream().filter(b -> !b.warmupBoot() && !b.rerun())
+          .<VerdictBoot>map(b -> b).toList();
       in.paired = boots.stream().allMatch(b -> b.host() != null && b.pair() != null);
       Map<String, List<VerdictBoot>> byArm = new LinkedHashMap<>();
       boots.forEach(b -> byArm.computeIfAbsent(b.arm(), a -> new ArrayList<>()).add(b));

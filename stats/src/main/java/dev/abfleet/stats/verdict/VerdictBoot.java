@@ -31,6 +31,14 @@ public interface VerdictBoot {
   /** A warm-up boot: never part of a pair or a verdict. */
   boolean warmupBoot();
 
+  /**
+   * Kept for the record only: its pair ran again (the host was not quiet); never part of a pair
+   * or a verdict. False by default.
+   */
+  default boolean rerun() {
+    return false;
+  }
+
   /** Every iteration value, warm-up iterations included. */
   List<BootSample> samples();
 }

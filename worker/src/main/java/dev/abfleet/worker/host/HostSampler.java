@@ -23,6 +23,15 @@ public record HostSampler(PressureSampler pressure, BootFactsReader facts, Quiet
         new BootFactsReader(root, host, hypervisorVersions), quiet);
   }
 
+  /**
+   * Waits, bounded, for other processes' use of the host's CPU to fall to {@code cpuSomePct}
+   * percent before a measured boot ({@link QuietWait}); returns the ms waited. No wait without a
+   * pressure sampler (simulated hosts) or without /proc.
+   */
+  public long awaitQuiet(double cpuSomePct, long maxWaitMs) throws InterruptedException {
+    return pressure == null ? 0 : QuietWait.of(pressure).await(cpuSomePct, maxWaitMs);
+  }
+
   /** Opens a boot's window: samples /proc now. */
   public HostWindow begin() {
     return pressure == null ? HostWindow.none() : new HostWindow(this, pressure.sample());

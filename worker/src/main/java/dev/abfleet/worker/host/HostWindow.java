@@ -28,13 +28,22 @@ public final class HostWindow {
 
   /** {@code report} with the host's pressure since begin() and its facts now; as is for no window. */
   public RunReport end(RunReport report) {
+    return sampler == null ? report : end(report, sampler.quiet(), 0);
+  }
+
+  /**
+   * As above, judged against {@code quiet} (the experiment's threshold when it sets one), with
+   * the ms the boot waited for a quiet host before it started.
+   */
+  public RunReport end(RunReport report, QuietThreshold quiet, long quietWaitMs) {
     if (sampler == null) {
       return report;
     }
     HostPressure pressure = PressureSampler.between(start, sampler.pressure().sample());
     BootHostFacts facts = sampler.facts() == null ? BootHostFacts.getDefaultInstance()
         : sampler.facts().read(report.telemetry().getHypervisor());
-    return withHost(report, pressure, facts, sampler.quiet().interfered(pressure));
+    RunReport sampled = withHost(report, pressure, facts, quiet.interfered(pressure));
+    return sampled.withTelemetry(sampled.telemetry().toBuilder().setQuietWaitMs(quietWaitMs).build());
   }
 
   /** The report with the host's telemetry. */

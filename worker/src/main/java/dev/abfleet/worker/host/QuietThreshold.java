@@ -44,6 +44,28 @@ public record QuietThreshold(double cpuSomePct) {
     }
   }
 
+  /** The experiment's threshold (RunAssignment.host_quiet) when it sets one, else {@code fallback}. */
+  public static QuietThreshold forRun(dev.abfleet.proto.fleet.v1.RunAssignment run, QuietThreshold fallback) {
+    double pct = run.hasHostQuiet() ? run.getHostQuiet().getCpuSomePct() : 0;
+    return pct > 0 && pct <= 100 ? new QuietThreshold(pct) : fallback;
+  }
+
+  /** Default bound of the wait for a quiet host, ms (RunAssignment.host_quiet.max_wait_s unset). */
+  public static final long DEFAULT_MAX_WAIT_MS = 60_000;
+
+  /**
+   * How long a measured boot of {@code run} may wait for a quiet host, ms: the experiment's
+   * max_wait_s (0 = 60 s); 0 = no wait (warm-up boots, and runs from a controller that sends no
+   * quiet-host policy, which started at once before the policy existed).
+   */
+  public static long maxWaitMs(dev.abfleet.proto.fleet.v1.RunAssignment run) {
+    if (run.getWarmup() || !run.hasHostQuiet()) {
+      return 0;
+    }
+    int s = run.getHostQuiet().getMaxWaitS();
+    return s == 0 ? DEFAULT_MAX_WAIT_MS : s * 1_000L;
+  }
+
   /** Whether the window's host was not quiet (see the class comment); false when nothing was measured. */
   public boolean interfered(HostPressure p) {
     double others = otherCpuPct(p);

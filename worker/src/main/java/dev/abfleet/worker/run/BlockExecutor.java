@@ -9,6 +9,7 @@ import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.WorkerMessage;
 import dev.abfleet.worker.host.HostSampler;
 import dev.abfleet.worker.host.HostWindow;
+import dev.abfleet.worker.host.QuietThreshold;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * run and reported like any other; whatever it reports, the block goes on to its measured runs.
  * Every report carries the run's start and end wall times (RunTelemetry.started_at_ms,
  * ended_at_ms) and, on a real host, the host's pressure and facts over that window
- * (RunTelemetry.host_pressure, host_facts, interfered). For hosts whose boots are simulated,
+ * (RunTelemetry.host_pressure, host_facts, interfered). Before a measured boot whose experiment
+ * sets a quiet-host policy (RunAssignment.host_quiet) it first waits, bounded, for the host's CPU
+ * pressure to fall to the threshold (RunTelemetry.quiet_wait_ms). For hosts whose boots are simulated,
  * {@link TimedBlockExecutor} does the same without a thread of its own (and samples no host).
  */
 public final class BlockExecutor implements BlockRunner {
@@ -161,6 +164,8 @@ public final class BlockExecutor implements BlockRunner {
                 .setBlockId(block.getBlockId())
                 .setLeaseEpoch(block.getLeaseEpoch()))
             .build());
+        QuietThreshold quiet = QuietThreshold.forRun(run, host.quiet());
+        long waitedMs = awaitQuiet(block, run, quiet);
         long startedAt = clock.getAsLong();
         HostWindow window = host.begin();
         RunReport report = procedure.execute(block, run);
@@ -168,7 +173,8 @@ public final class BlockExecutor implements BlockRunner {
           log.warn("block {} cancelled during run {}", block.getBlockId(), run.getRunId());
           break;
         }
-        out.accept(RunReports.toWire(block, run, window.end(stamped(report, startedAt, clock.getAsLong()))));
+        out.accept(RunReports.toWire(block, run,
+            window.end(stamped(report, startedAt, clock.getAsLong()), quiet, waitedMs)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         log.warn("block {} interrupted during run {}", block.getBlockId(), run.getRunId());
@@ -178,6 +184,25 @@ public final class BlockExecutor implements BlockRunner {
       }
     }
     out.accept(blockFinished(block));
+  }
+
+  /**
+   * Before a measured boot: waits, bounded by the experiment's max_wait_s, for the host's CPU
+   * pressure to fall to the threshold; returns the ms waited (RunTelemetry.quiet_wait_ms).
+   */
+  private long awaitQuiet(BlockAssignment block, RunAssignment run, QuietThreshold quiet)
+      throws InterruptedException {
+    long max = QuietThreshold.maxWaitMs(run);
+    if (max == 0) {
+      return 0;
+    }
+    long waited = host.awaitQuiet(quiet.cpuSomePct(), max);
+    if (waited > 0) {
+      log.info("block {}: run {} waited {} ms for host cpu pressure to fall to {}%{}",
+          block.getBlockId(), run.getRunId(), waited, quiet.cpuSomePct(),
+          waited >= max ? " (gave up; the run's window decides whether it was interfered)" : "");
+    }
+    return waited;
   }
 
   static WorkerMessage runStarted(BlockAssignment block, RunAssignment run) {

@@ -70,4 +70,29 @@ class QuietThresholdTest {
         .hasMessageContaining("-D" + QuietThreshold.PROPERTY + "=lots").hasMessageContaining("percent");
     assertThatThrownBy(() -> QuietThreshold.of("0")).hasMessageContaining("above 0");
   }
+
+  static dev.abfleet.proto.fleet.v1.RunAssignment run(boolean warmup, dev.abfleet.proto.fleet.v1.HostQuiet quiet) {
+    var b = dev.abfleet.proto.fleet.v1.RunAssignment.newBuilder().setRunId("r").setWarmup(warmup);
+    return quiet == null ? b.build() : b.setHostQuiet(quiet).build();
+  }
+
+  @Test
+  void theExperimentsThresholdOverridesTheWorkersOwn() {
+    var quiet = dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(25).build();
+
+    assertThat(QuietThreshold.forRun(run(false, quiet), QuietThreshold.DEFAULT).cpuSomePct()).isEqualTo(25);
+    assertThat(QuietThreshold.forRun(run(false, null), new QuietThreshold(5)).cpuSomePct()).isEqualTo(5);
+    assertThat(QuietThreshold.forRun(run(false, quiet.toBuilder().setCpuSomePct(0).build()),
+        new QuietThreshold(5)).cpuSomePct()).isEqualTo(5);
+  }
+
+  @Test
+  void onlyMeasuredBootsOfAnExperimentWithThePolicyWait() {
+    var quiet = dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setMaxWaitS(30).build();
+
+    assertThat(QuietThreshold.maxWaitMs(run(false, quiet))).isEqualTo(30_000);
+    assertThat(QuietThreshold.maxWaitMs(run(false, quiet.toBuilder().setMaxWaitS(0).build()))).isEqualTo(60_000);
+    assertThat(QuietThreshold.maxWaitMs(run(true, quiet))).isZero();
+    assertThat(QuietThreshold.maxWaitMs(run(false, null))).isZero();
+  }
 }

@@ -26,8 +26,12 @@ class BlockExecutorHostTest {
   @TempDir Path root;
 
   List<RunTelemetry> runBlock(HostSampler host) {
+    return runBlock(host, BlockExecutorTimesTest.threeRuns());
+  }
+
+  List<RunTelemetry> runBlock(HostSampler host, dev.abfleet.proto.fleet.v1.BlockAssignment block) {
     try (BlockExecutor executor = new BlockExecutor(new BlockExecutorTimesTest().procedure, sent::add, host)) {
-      executor.submit(BlockExecutorTimesTest.threeRuns());
+      executor.submit(block);
       Eventually.await("block finished", java.time.Duration.ofSeconds(5),
           () -> sent.stream().anyMatch(WorkerMessage::hasBlockFinished));
     }
@@ -65,6 +69,27 @@ class BlockExecutorHostTest {
       assertThat(r.hasHostPressure()).isFalse();
       assertThat(r.hasHostFacts()).isFalse();
       assertThat(r.getInterfered()).isFalse();
+    });
+  }
+
+  @Test
+  void theExperimentsQuietThresholdDecidesInterferenceAndAQuietHostIsNotWaitedFor() throws IOException {
+    Path psi = root.resolve("proc/pressure/cpu");
+    Files.createDirectories(psi.getParent());
+    Files.writeString(psi, "some avg10=37.20 avg60=20.00 avg300=5.00 total=900000\n");
+    AtomicLong clock = new AtomicLong(1_000);
+    HostSampler host = new HostSampler(new PressureSampler(root, () -> clock.getAndAdd(500)), null,
+        QuietThreshold.DEFAULT);
+    var quiet = dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setCpuSomePct(50).setMaxWaitS(60).build();
+    var block = BlockExecutorTimesTest.threeRuns().toBuilder();
+    block.getRunsBuilderList().forEach(r -> r.setHostQuiet(quiet));
+
+    List<RunTelemetry> t = runBlock(host, block.build());
+
+    assertThat(t).hasSize(3).allSatisfy(r -> {
+      assertThat(r.getHostPressure().getCpuSomeAvg10()).isEqualTo(37.20);
+      assertThat(r.getInterfered()).isFalse();
+      assertThat(r.getQuietWaitMs()).isZero();
     });
   }
 }
