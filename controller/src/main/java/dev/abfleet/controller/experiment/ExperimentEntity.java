@@ -299,11 +299,10 @@ public final class ExperimentEntity
       boolean waiting = state.running() && state.nextPair().isPresent();
       return reply(cmd.replyTo(), new LeaseHolder.NoBlockNeeded(experimentId, waiting));
     }
-    Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(),
-        state.spec().selector().hypervisorFor(cmd.capabilities()));
+    String hypervisor = state.spec().selector().hypervisorFor(cmd.capabilities());
+    Block block = Decisions.planBlock(state, cmd.hostId(), cmd.epoch(), pair.getAsInt(), hypervisor);
     int attempt = state.attempts().getOrDefault(pair.getAsInt(), 0);
-    String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities(),
-        state.spec().selector().hypervisorFor(cmd.capabilities()));
+    String facts = HostClassKey.facts(state.spec().policy().classBy(), cmd.capabilities(), hypervisor);
     return write(List.of(Decisions.started(block, attempt, hostClass, facts)),
         s -> cmd.replyTo().tell(new LeaseHolder.BlockPlanned(block)));
   }

@@ -41,13 +41,6 @@ public final class HostClassKey {
 
   private HostClassKey() {}
 
-  /** As below, the hypervisor version taken from the host's only (or first) hypervisor. */
-  public static String facts(List<String> classBy, HostCapabilities host) {
-    String hypervisor = host == null || host.hypervisorVersions().isEmpty() ? ""
-        : host.hypervisorVersions().keySet().stream().sorted().findFirst().orElse("");
-    return facts(classBy, host, hypervisor);
-  }
-
   /**
    * The host's class_by facts, "name=value" joined by spaces, the hypervisor version that of
    * {@code hypervisor}; empty when none is asked for.
