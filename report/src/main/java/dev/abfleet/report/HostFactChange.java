@@ -14,7 +14,7 @@ import java.util.function.Function;
  * value; never part of the verdict.
  *
  * @param host the host's id
- * @param fact the fact's JSON name in {@code boots[].host_facts}, e.g. {@code hypervisor_version}
+ * @param fact the fact's JSON name in {@code boots[].host.facts}, e.g. {@code hypervisor_version}
  * @param from its value in the earlier boots
  * @param to its value from {@code firstRun} on
  * @param firstRun the run id of the first boot with the new value

@@ -27,7 +27,7 @@ import java.util.Map;
  * fleet ran adds its run facts ({@code state}, {@code seed}, {@code builds}, {@code boots}, ...).
  */
 public final class JsonReport {
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -41,7 +41,7 @@ public final class JsonReport {
     return n;
   }
 
-  /** One experiment: {@code {"format_version":1,"experiment":...}} ({@code abfleet ab}). */
+  /** One experiment: {@code {"format_version":2,"experiment":...}} ({@code abfleet ab}). */
   public static String render(Report r) {
     ObjectNode root = JSON.createObjectNode();
     root.put("format_version", FORMAT_VERSION);
@@ -49,7 +49,7 @@ public final class JsonReport {
     return write(root);
   }
 
-  /** Several: {@code {"format_version":1,"experiments":[...]}} ({@code abfleet analyze}). */
+  /** Several: {@code {"format_version":2,"experiments":[...]}} ({@code abfleet analyze}). */
   public static String render(List<Report> reports) {
     ObjectNode root = JSON.createObjectNode();
     root.put("format_version", FORMAT_VERSION);
@@ -275,7 +275,7 @@ public final class JsonReport {
     RunFacts f = b.run() != null ? b.run() : new RunFacts("", "", 0, 0, 0, 0, 0, "", "");
     n.put("run_id", b.id());
     n.put("arm", b.arm());
-    n.put("host", b.host());
+    ObjectNode host = n.putObject("host").put("id", b.host());
     n.put("pair", b.pair() == null ? 0 : b.pair());
     n.put("order", f.orderInPair());
     n.put("lease_epoch", f.leaseEpoch());
@@ -325,7 +325,7 @@ public final class JsonReport {
       }
     }
     if (f.host() != null) {
-      host(n, f.host());
+      host(n, host, f.host());
     }
     if (!f.vcpuHostCpus().isEmpty()) {
       ArrayNode cpus = n.putArray("vcpu_host_cpus");
@@ -363,12 +363,12 @@ public final class JsonReport {
   }
 
   /**
-   * {@code host_pressure}, {@code host_facts} and {@code interfered} (RunTelemetry's names; the
-   * boot's {@code host} is its host id); absent for boots the worker did not sample.
+   * The boot's {@code host.pressure} and {@code host.facts} (beside {@code host.id}), and its
+   * {@code interfered} and {@code quiet_wait_ms}; absent for boots the worker did not sample.
    */
-  private static void host(ObjectNode n, BootHost h) {
+  private static void host(ObjectNode n, ObjectNode host, BootHost h) {
     BootHost.Pressure p = h.pressure();
-    ObjectNode pressure = n.putObject("host_pressure");
+    ObjectNode pressure = host.putObject("pressure");
     if (p.hasPsi()) {
       pressure.put("cpu_some_avg10", p.cpuSomeAvg10()).put("cpu_some_total_us", p.cpuSomeTotalUs())
           .put("io_some_avg10", p.ioSomeAvg10()).put("io_some_total_us", p.ioSomeTotalUs())
@@ -390,7 +390,7 @@ public final class JsonReport {
       pressure.put("host_cpus", p.hostCpus());
     }
     BootHost.Facts f = h.facts();
-    n.putObject("host_facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())
+    host.putObject("facts").put("hypervisor_version", f.hypervisorVersion()).put("host_kernel", f.hostKernel())
         .put("cpu_model", f.cpuModel()).put("microcode", f.microcode()).put("smt", f.smt())
         .put("cpufreq_governor", f.cpufreqGovernor()).put("boost", f.boost()).put("thp", f.thp())
         .put("memory_mib", f.memoryMib()).put("worker_cpus", f.workerCpus());

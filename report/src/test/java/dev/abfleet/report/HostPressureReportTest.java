@@ -47,18 +47,18 @@ class HostPressureReportTest {
     JsonNode boot = new ObjectMapper().readTree(JsonReport.render(report(null))).at("/boots/2");
 
     assertThat(boot.get("arm").asText()).isEqualTo("base");
-    assertThat(boot.at("/host_pressure/cpu_some_avg10").asDouble()).isEqualTo(37.2);
-    assertThat(boot.at("/host_pressure/cpu_some_total_us").asLong()).isEqualTo(1_250_000);
-    assertThat(boot.at("/host_pressure/io_some_avg10").asDouble()).isEqualTo(0.5);
-    assertThat(boot.at("/host_pressure/load_1m").asDouble()).isEqualTo(9.25);
-    assertThat(boot.at("/host_pressure/runnable_tasks").asInt()).isEqualTo(7);
-    assertThat(boot.at("/host_pressure/window_ms").asLong()).isEqualTo(9_000);
-    assertThat(boot.at("/host_pressure/worker_cpu_ms").asLong()).isEqualTo(14_000);
-    assertThat(boot.at("/host_pressure/other_cpu_ms").asLong()).isEqualTo(15_800 - 14_000);
-    assertThat(boot.at("/host_pressure/host_cpus").asInt()).isEqualTo(2);
-    assertThat(boot.at("/host_facts/microcode").asText()).isEqualTo("0xa0011d1");
-    assertThat(boot.at("/host_facts/thp").asText()).isEqualTo("madvise");
-    assertThat(boot.at("/host_facts/worker_cpus").asText()).isEqualTo("0-1");
+    assertThat(boot.at("/host/pressure/cpu_some_avg10").asDouble()).isEqualTo(37.2);
+    assertThat(boot.at("/host/pressure/cpu_some_total_us").asLong()).isEqualTo(1_250_000);
+    assertThat(boot.at("/host/pressure/io_some_avg10").asDouble()).isEqualTo(0.5);
+    assertThat(boot.at("/host/pressure/load_1m").asDouble()).isEqualTo(9.25);
+    assertThat(boot.at("/host/pressure/runnable_tasks").asInt()).isEqualTo(7);
+    assertThat(boot.at("/host/pressure/window_ms").asLong()).isEqualTo(9_000);
+    assertThat(boot.at("/host/pressure/worker_cpu_ms").asLong()).isEqualTo(14_000);
+    assertThat(boot.at("/host/pressure/other_cpu_ms").asLong()).isEqualTo(15_800 - 14_000);
+    assertThat(boot.at("/host/pressure/host_cpus").asInt()).isEqualTo(2);
+    assertThat(boot.at("/host/facts/microcode").asText()).isEqualTo("0xa0011d1");
+    assertThat(boot.at("/host/facts/thp").asText()).isEqualTo("madvise");
+    assertThat(boot.at("/host/facts/worker_cpus").asText()).isEqualTo("0-1");
     assertThat(boot.get("interfered").asBoolean()).isTrue();
   }
 
@@ -67,9 +67,9 @@ class HostPressureReportTest {
     JsonNode root = new ObjectMapper().readTree(JsonReport.render(report(null)));
 
     assertThat(root.at("/boots/1/arm").asText()).isEqualTo("cand");
-    assertThat(root.at("/boots/1").has("host_pressure")).isFalse();
-    assertThat(root.at("/boots/1").has("host_facts")).isFalse();
-    assertThat(root.at("/boots/1/host").asText()).isEqualTo("h1");
+    assertThat(root.at("/boots/1/host").has("pressure")).isFalse();
+    assertThat(root.at("/boots/1/host").has("facts")).isFalse();
+    assertThat(root.at("/boots/1/host/id").asText()).isEqualTo("h1");
     assertThat(root.at("/boots/1").has("interfered")).isFalse();
     assertThat(root.at("/host_pressure_by_arm/base/interfered").asInt()).isEqualTo(1);
     assertThat(root.at("/host_pressure_by_arm/base/other_cpu_pct_median").asDouble()).isEqualTo(10.0);

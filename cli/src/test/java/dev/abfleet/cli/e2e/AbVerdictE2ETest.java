@@ -70,8 +70,8 @@ class AbVerdictE2ETest {
       assertThat(b.get("run_ms").asLong()).isGreaterThanOrEqualTo(b.get("boot_ms").asLong());
       assertThat(b.get("values").get("metadata_stat")).isNotEmpty();
       assertThat(armsPerPair.computeIfAbsent(pair, p -> new HashSet<>()).add(b.get("arm").asText())).isTrue();
-      String host = hostPerPair.putIfAbsent(pair, b.get("host").asText());
-      assertThat(host == null || host.equals(b.get("host").asText())).as("pair %d on one host", pair).isTrue();
+      String host = hostPerPair.putIfAbsent(pair, b.at("/host/id").asText());
+      assertThat(host == null || host.equals(b.at("/host/id").asText())).as("pair %d on one host", pair).isTrue();
       if (b.get("order").asInt() == 0 && b.get("arm").asText().equals(report.get("baseline").asText())) {
         baselineFirst++;
       }

@@ -75,7 +75,7 @@ class HostQuietE2ETest {
     assertThat(rerun).hasSize(4);
     assertThat(boots).allSatisfy(b -> {
       assertThat(b.get("interfered").asBoolean()).as(b.toString()).isTrue();
-      assertThat(b.at("/host_pressure/other_cpu_ms").asLong()).as(b.toString()).isPositive();
+      assertThat(b.at("/host/pressure/other_cpu_ms").asLong()).as(b.toString()).isPositive();
       // each waited for a quiet host until max_wait_s
       assertThat(b.get("quiet_wait_ms").asLong()).as(b.toString()).isBetween(1_500L, 4_000L);
     });
