@@ -115,7 +115,8 @@ final class FleetBench {
           Math.max(connectListMs, watch.maxMs()), steadyListMs, watch.failures(),
           BlockTimes.quantile(gaps, 0.50), BlockTimes.quantile(gaps, 0.99),
           blocks.isEmpty() ? Double.NaN : BlockTimes.makespanRatio(blocks, o.workers()),
-          Math.round(MetricsText.sum(metrics, "abfleet_dropped_commands_total", "")), leasedAfter,
+          Math.round(MetricsText.sum(metrics, "abfleet_dropped_commands_total", "")),
+          Math.round(MetricsText.sum(metrics, "abfleet_late_replies_total", "")), leasedAfter,
           o.experiments(), (int) done.stream().filter(e -> e.getState().equals("completed")).count(),
           blocks.size(), o.commandLine());
     } finally {

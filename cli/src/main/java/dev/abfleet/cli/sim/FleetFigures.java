@@ -25,12 +25,14 @@ import java.util.Locale;
  *     blocks on {@code workers} hosts; NaN without experiments
  * @param droppedCommands sum of {@code abfleet_dropped_commands_total} on the controller's
  *     /metrics; 0 when it has no such metric
+ * @param lateReplies {@code abfleet_late_replies_total}: answers that reached an ask after it had
+ *     timed out (the command was handled, too late for its caller; not a lost command)
  * @param leasedAfter hosts still leased once every experiment had ended
  * @param experimentsCompleted experiments that ended completed, of {@code experiments}
  */
 record FleetFigures(int workers, double connectS, long reconnects, double controllerCpuCores,
     double controllerCpuCoresBusy, double controllerRssMib, double listHostsMaxMs, double listHostsSteadyMaxMs, long listHostsFailures, double gapP50Ms,
-    double gapP99Ms, double makespanRatio, long droppedCommands, long leasedAfter, int experiments,
+    double gapP99Ms, double makespanRatio, long droppedCommands, long lateReplies, long leasedAfter, int experiments,
     int experimentsCompleted, long blocks, String commandLine) {
 
   /** One JSON object; figures that were not measured (NaN) are null. */
@@ -49,6 +51,7 @@ record FleetFigures(int workers, double connectS, long reconnects, double contro
     number(n, "gap_p99_ms", gapP99Ms);
     number(n, "makespan_ratio", makespanRatio);
     n.put("dropped_commands", droppedCommands);
+    n.put("late_replies", lateReplies);
     n.put("leased_after", leasedAfter);
     n.put("experiments", experiments);
     n.put("experiments_completed", experimentsCompleted);
@@ -84,5 +87,6 @@ record FleetFigures(int workers, double connectS, long reconnects, double contro
       out.printf(Locale.ROOT, "hosts leased after      %d%n", leasedAfter);
     }
     out.printf(Locale.ROOT, "dropped commands        %d%n", droppedCommands);
+    out.printf(Locale.ROOT, "late replies            %d (asks answered after their timeout)%n", lateReplies);
   }
 }

@@ -25,7 +25,7 @@ class FleetBenchTest {
   @Test
   void writesEveryRequiredKeyAndNullForWhatWasNotMeasured() throws Exception {
     FleetFigures f = new FleetFigures(100, 2.5, 0, 0.12, Double.NaN, 410.5, 35, 20, 0, Double.NaN, Double.NaN,
-        Double.NaN, 0, 0, 0, 0, 0, "abfleet bench fleet --workers 100");
+        Double.NaN, 0, 3, 0, 0, 0, 0, "abfleet bench fleet --workers 100");
 
     JsonNode n = new ObjectMapper().readTree(f.json());
 
@@ -37,6 +37,8 @@ class FleetBenchTest {
     assertThat(n.get("controller_cpu_cores").asDouble()).isEqualTo(0.12);
     assertThat(n.get("gap_p99_ms").isNull()).isTrue();
     assertThat(n.get("makespan_ratio").isNull()).isTrue();
+    assertThat(n.get("late_replies").asLong()).as("apart from dropped_commands").isEqualTo(3);
+    assertThat(n.get("dropped_commands").asLong()).isZero();
   }
 
   @Test

@@ -69,6 +69,11 @@ public final class ControllerMetrics {
           + " mailbox), dead_letter (the recipient had stopped), unhandled (no handler for it)."
           + " Anything but 0 is a defect.")
       .labelNames("kind").register(registry);
+  private final Counter lateReplies = Counter.builder().name("abfleet_late_replies_total")
+      .help("Answers that reached an ask after it had timed out: the command was handled, but too"
+          + " late for the caller, who saw a timeout (a slow scheduler or experiment; not a lost"
+          + " command, so not in abfleet_dropped_commands_total).")
+      .register(registry);
   private final Counter deferredReports = Counter.builder().name("abfleet_deferred_reports_total")
       .help("Worker reports answered RESOURCE_EXHAUSTED because the scheduler was behind;"
           + " the worker keeps each and sends it again after a backoff.")
@@ -139,7 +144,7 @@ public final class ControllerMetrics {
   public enum DroppedKind {
     /** Dropped by a full stash or bounded mailbox (Pekko's {@code Dropped}). */
     DROPPED("dropped"),
-    /** Sent to an actor that had stopped, or a reply to an ask that had timed out. */
+    /** Sent to an actor that had stopped (a reply to a timed-out ask is a late reply instead). */
     DEAD_LETTER("dead_letter"),
     /** Received by an actor with no handler for it. */
     UNHANDLED("unhandled");
@@ -158,6 +163,16 @@ public final class ControllerMetrics {
   /** An actor message was lost (see {@link DroppedKind}). */
   public void commandDropped(DroppedKind kind) {
     droppedCommands.labelValues(kind.label()).inc();
+  }
+
+  /** An answer reached an ask that had timed out. */
+  public void lateReply() {
+    lateReplies.inc();
+  }
+
+  /** Late answers counted so far on this node. */
+  public long lateReplies() {
+    return (long) lateReplies.get();
   }
 
   /** Where abfleet_scheduler_answer_seconds reads from (the worker edge's probe), in seconds. */

@@ -16,7 +16,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * when it gives a message up ({@code Dropped} by a full stash, {@code DeadLetter} for a stopped
  * recipient, {@code UnhandledMessage}), logs each of the controller's own messages (commands,
  * and replies on their way to an actor) with its class and counts it in
- * {@code abfleet_dropped_commands_total{kind}}. Pekko's own messages lost as a node stops
+ * {@code abfleet_dropped_commands_total{kind}}. An answer to an ask that had already timed out
+ * (its recipient is the ask's temporary actor, gone with the timeout) is not a lost command: the
+ * command was handled, too late for the caller; it is logged and counted in
+ * {@code abfleet_late_replies_total} instead. Pekko's own messages lost as a node stops
  * (cluster gossip, receptionist updates) are logged at debug level and not counted, nor are its
  * suppressed dead letters.
  */
@@ -41,7 +44,13 @@ public final class LostMessages {
             return Behaviors.same();
           })
           .onMessage(DeadLetter.class, d -> {
-            lost(context, metrics, DroppedKind.DEAD_LETTER, d.message(), d.recipient(), "recipient stopped");
+            if (toTimedOutAsk(d.recipient()) && ours(d.message())) {
+              metrics.lateReply();
+              context.getLog().warn("late answer {} to an ask that had timed out ({})",
+                  unwrapped(d.message()).getClass().getName(), d.recipient().path());
+            } else {
+              lost(context, metrics, DroppedKind.DEAD_LETTER, d.message(), d.recipient(), "recipient stopped");
+            }
             return Behaviors.same();
           })
           .onMessage(UnhandledMessage.class, u -> {
@@ -50,6 +59,16 @@ public final class LostMessages {
           })
           .build();
     });
+  }
+
+  /** An ask's temporary actor: {@code /temp/...} on this node, gone once the ask timed out. */
+  static boolean toTimedOutAsk(org.apache.pekko.actor.ActorRef recipient) {
+    return recipient != null && recipient.path().toStringWithoutAddress().startsWith("/temp/");
+  }
+
+  private static boolean ours(Object message) {
+    Object m = unwrapped(message);
+    return m != null && m.getClass().getName().startsWith(OURS);
   }
 
   private static void lost(ActorContext<Object> context, ControllerMetrics metrics, DroppedKind kind,

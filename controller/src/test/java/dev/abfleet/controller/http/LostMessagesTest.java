@@ -43,6 +43,29 @@ class LostMessagesTest {
   }
 
   @Test
+  void countsAnAnswerToATimedOutAskAsLateNotAsALostCommand() throws Exception {
+    listen();
+    ActorRef<AskFor> slow = kit.spawn(Behaviors.receiveMessage(m -> {
+      Thread.sleep(300);
+      m.replyTo().tell(new BlockDone("late"));
+      return Behaviors.same();
+    }));
+
+    var answer = org.apache.pekko.actor.typed.javadsl.AskPattern.<AskFor, BlockDone>ask(slow, AskFor::new,
+        Duration.ofMillis(50), kit.scheduler()).toCompletableFuture();
+
+    assertThat(answer).failsWithin(Duration.ofSeconds(5));
+    kit.createTestProbe().awaitAssert(() -> {
+      assertThat(metrics.lateReplies()).isEqualTo(1);
+      return null;
+    });
+    assertThat(metrics.droppedCommands(DroppedKind.DEAD_LETTER)).isZero();
+    assertThat(metrics.render()).contains("abfleet_late_replies_total 1.0");
+  }
+
+  record AskFor(ActorRef<BlockDone> replyTo) {}
+
+  @Test
   void countsACommandNoHandlerTakesAsUnhandled() {
     listen();
     ActorRef<BlockDone> picky = kit.spawn(Behaviors.receiveMessage(m -> Behaviors.unhandled()));
