@@ -129,7 +129,7 @@ final class HostsCommand implements Callable<Integer> {
   }
 
   @Command(name = "release", mixinStandardHelpOptions = true,
-      description = "End HOST's quarantine now (instead of after the cool-down) and forget its failures.")
+      description = "End HOST's quarantine now (instead of after the cool-down) and forget its failures and interfered boots (the noisy flag).")
   static final class Release implements Callable<Integer> {
     @Mixin ControllerOption options;
 
@@ -180,19 +180,22 @@ final class HostsCommand implements Callable<Integer> {
   /**
    * One line per host under a header, columns padded to the widest value. HEARD is how long ago
    * the host's worker last spoke; NOISE its median paired residual over its newest pairs / how
-   * many pairs ("-" before any experiment measured it).
+   * many pairs ("-" before any experiment measured it); INTERFERED how many of its newest boots
+   * the worker marked interfered / how many boots ("-" before its first boot), "noisy" appended
+   * to STATE when that flagged the host.
    */
   static String table(List<Host> hosts, boolean wide) {
     List<List<String>> rows = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of(
         "HOST", "STATE", "ARCH", "HYPERVISORS", "CPUS", "MEMORY", "LABELS", "LEASED_TO/EPOCH", "HEARD",
-        "NOISE"));
+        "NOISE", "INTERFERED"));
     if (wide) {
       header.addAll(List.of("CPU_MODEL", "HOST_KERNEL", "VERSIONS", "REJECTED"));
     }
     rows.add(header);
     for (Host h : hosts) {
-      String state = h.getState() + (h.getConnected() || h.getState().equals("offline") ? "" : " (offline)");
+      String state = h.getState() + (h.getConnected() || h.getState().equals("offline") ? "" : " (offline)")
+          + (noisy(h) ? " noisy" : "");
       List<String> row = new ArrayList<>(List.of(
           h.getHostId(), state, orDash(h.getArch()),
           orDash(h.getHypervisorsList().stream().map(HostsCommand::hypervisor).collect(Collectors.joining(" "))),
@@ -202,7 +205,8 @@ final class HostsCommand implements Callable<Integer> {
           h.getLeasedTo().isEmpty() ? "-" : h.getLeasedTo() + "/" + h.getLeaseEpoch(),
           h.hasHeartbeatAgeMs() ? String.format(Locale.ROOT, "%.1fs ago", h.getHeartbeatAgeMs() / 1000.0) : "-",
           h.hasNoise() ? String.format(Locale.ROOT, "%.2f%%/%d", h.getNoise().getMedianResidualPercent(),
-              h.getNoise().getPairs()) : "-"));
+              h.getNoise().getPairs()) : "-",
+          h.hasInterference() ? h.getInterference().getInterfered() + "/" + h.getInterference().getBoots() : "-"));
       if (wide) {
         row.addAll(List.of(orDash(h.getFingerprint().getCpuModel()),
             orDash(h.getFingerprint().getHostKernel()),
@@ -219,7 +223,13 @@ final class HostsCommand implements Callable<Integer> {
             .append(h.getStateReason()).append('\n'));
     hosts.stream().filter(h -> !h.getDrainReason().isEmpty()).forEach(h ->
         out.append(h.getHostId()).append(": drained: ").append(h.getDrainReason()).append('\n'));
+    hosts.stream().filter(HostsCommand::noisy).forEach(h ->
+        out.append(h.getHostId()).append(": noisy: ").append(h.getInterference().getNoisyReason()).append('\n'));
     return out.toString();
+  }
+
+  private static boolean noisy(Host h) {
+    return h.hasInterference() && !h.getInterference().getNoisyReason().isEmpty();
   }
 
   /**

@@ -35,9 +35,9 @@ class HostsCommandTest {
     String table = HostsCommand.table(List.of(leased, host("host-22", "offline")), false);
 
     assertThat(table).isEqualTo("""
-        HOST     STATE    ARCH    HYPERVISORS    CPUS  MEMORY     LABELS   LEASED_TO/EPOCH  HEARD     NOISE
-        h1       leased   x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  e-1/4            0.8s ago  1.23%/12
-        host-22  offline  x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  -                -         -
+        HOST     STATE    ARCH    HYPERVISORS    CPUS  MEMORY     LABELS   LEASED_TO/EPOCH  HEARD     NOISE     INTERFERED
+        h1       leased   x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  e-1/4            0.8s ago  1.23%/12  -
+        host-22  offline  x86_64  qemu(kvm,tcg)  8     16384 MiB  pool=ci  -                -         -         -
         """);
   }
 
@@ -50,6 +50,21 @@ class HostsCommandTest {
 
     assertThat(table).contains("quarantined (offline)").contains("EPYC").contains("qemu=7.2.0")
         .endsWith("h1: quarantined: 3 INFRA failures in a row\n");
+  }
+
+  @Test
+  void aNoisyHostSaysSoInItsStateAndWhyBelow() {
+    var noisy = host("h1", "idle").toBuilder().setInterference(dev.abfleet.proto.fleet.v1.HostInterference
+        .newBuilder().setBoots(10).setInterfered(4).setNoisyReason("4 of its last 10 boots interfered")).build();
+    var quiet = host("h2", "idle").toBuilder().setInterference(dev.abfleet.proto.fleet.v1.HostInterference
+        .newBuilder().setBoots(7).setInterfered(1)).build();
+
+    String[] lines = HostsCommand.table(List.of(noisy, quiet), false).split("\n");
+
+    assertThat(lines[0]).endsWith("INTERFERED");
+    assertThat(lines[1]).startsWith("h1    idle noisy").endsWith(" 4/10");
+    assertThat(lines[2]).startsWith("h2    idle ").doesNotContain("noisy").endsWith(" 1/7");
+    assertThat(lines[3]).isEqualTo("h1: noisy: 4 of its last 10 boots interfered");
   }
 
   @Test

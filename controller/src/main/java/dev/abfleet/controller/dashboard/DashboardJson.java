@@ -58,7 +58,9 @@ final class DashboardJson {
   /**
    * {@code {"hosts": [{host_id, state, arch, hypervisors: [{name, accelerators}], labels,
    * leased_to, lease_epoch, connected, infra_failures, rejected_reports, reason, drain_reason,
-   * heartbeat_age_ms, noise: {median_residual_percent, pairs}}]}} by host id; reason = why
+   * heartbeat_age_ms, interference: {boots, interfered, noisy_reason}, noise:
+   * {median_residual_percent, pairs}}]}} by host id; interference = the host's newest boots and
+   * how many were interfered (null before its first boot; noisy_reason empty = not flagged); reason = why
    * quarantined, drain_reason = why an operator drained it (empty = none), heartbeat_age_ms = ms
    * since its worker last spoke (null = not known), noise = its paired noise (null = none yet).
    */
@@ -83,6 +85,13 @@ final class DashboardJson {
         o.put("heartbeat_age_ms", h.getHeartbeatAgeMs());
       } else {
         o.putNull("heartbeat_age_ms");
+      }
+      if (h.hasInterference()) {
+        o.putObject("interference").put("boots", h.getInterference().getBoots())
+            .put("interfered", h.getInterference().getInterfered())
+            .put("noisy_reason", h.getInterference().getNoisyReason());
+      } else {
+        o.putNull("interference");
       }
       if (h.hasNoise() && h.getNoise().getPairs() > 0) {
         o.putObject("noise").put("median_residual_percent", h.getNoise().getMedianResidualPercent())

@@ -21,7 +21,7 @@ final class DashboardPage {
       nav.dashboard a[aria-current=page] { font-weight: 600; text-decoration: none; color: #111; }
       td.left, th.left { text-align: left; }
       .state.quarantined, .state.offline { color: #b00020; font-weight: 600; }
-      .state.draining { color: #8a5a00; }
+      .state.draining, .state.noisy { color: #8a5a00; }
       .muted { color: #555; }
       /* Engineers keep the dashboard open on wide screens: use the width. */
       body { max-width: none; margin: 1em 1.5em; }

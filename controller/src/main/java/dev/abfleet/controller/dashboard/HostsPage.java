@@ -33,6 +33,7 @@ final class HostsPage {
           .append("<th scope=\"col\">Last heartbeat</th>")
           .append("<th scope=\"col\">Drain reason</th>")
           .append("<th scope=\"col\">Paired noise</th>")
+          .append("<th scope=\"col\">Interfered boots</th>")
           .append("<th scope=\"col\">INFRA failures in a row</th>")
           .append("<th scope=\"col\">Rejected reports</th><th scope=\"col\">Reason</th>")
           .append("</tr></thead>\n<tbody>\n");
@@ -49,13 +50,15 @@ final class HostsPage {
         .append(esc(h.getHostId())).append("</th><td class=\"left\"><span class=\"state ")
         .append(esc(h.getState())).append("\">").append(esc(h.getState())).append("</span>")
         .append(h.getConnected() ? "" : " <span class=\"muted\">(disconnected)</span>")
+        .append(noisy(h) ? " <span class=\"state noisy\">noisy</span>" : "")
         .append("</td><td class=\"left\">").append(esc(hostClass(h))).append("</td>")
         .append("<td class=\"left current\">").append(current(h)).append("</td>")
         .append("<td class=\"heartbeat\">").append(heartbeat(h)).append("</td>")
         .append("<td class=\"left drain-reason\">").append(esc(h.getDrainReason())).append("</td>")
-        .append("<td class=\"noise\">").append(noise(h)).append("</td><td>")
+        .append("<td class=\"noise\">").append(noise(h)).append("</td>")
+        .append("<td class=\"interference\">").append(interference(h)).append("</td><td>")
         .append(h.getInfraFailures()).append("</td><td>").append(h.getRejectedReports())
-        .append("</td><td class=\"left reason\">").append(esc(h.getStateReason()))
+        .append("</td><td class=\"left reason\">").append(esc(reason(h)))
         .append("</td></tr>\n");
   }
 
@@ -100,6 +103,30 @@ final class HostsPage {
     return String.format(Locale.ROOT, "<span title=\"median |paired residual| of ln(candidate/baseline)"
         + " over the host's newest %d A/B pairs\">%.2f%% over %d %s</span>", n.getPairs(),
         n.getMedianResidualPercent(), n.getPairs(), n.getPairs() == 1 ? "pair" : "pairs");
+  }
+
+  /**
+   * "3 of 10" (interfered of the host's newest boots), the measure in a tooltip; "-" before the
+   * host's first boot since the scheduler started.
+   */
+  static String interference(Host h) {
+    if (!h.hasInterference()) {
+      return "-";
+    }
+    return "<span title=\"boots the worker marked interfered (other processes busy on the host during"
+        + " the boot) of the host's newest boots\">" + h.getInterference().getInterfered() + " of "
+        + h.getInterference().getBoots() + "</span>";
+  }
+
+  private static boolean noisy(Host h) {
+    return h.hasInterference() && !h.getInterference().getNoisyReason().isEmpty();
+  }
+
+  /** Why quarantined, and why flagged noisy. */
+  private static String reason(Host h) {
+    String noisy = noisy(h) ? "noisy: " + h.getInterference().getNoisyReason() : "";
+    return h.getStateReason().isEmpty() ? noisy
+        : noisy.isEmpty() ? h.getStateReason() : h.getStateReason() + "; " + noisy;
   }
 
   /** A link to the experiment whose boots the host runs, or "idle" when none holds it. */

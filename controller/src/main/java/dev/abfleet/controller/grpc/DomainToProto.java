@@ -330,6 +330,11 @@ public final class DomainToProto {
       b.setNoise(HostNoise.newBuilder()
           .setMedianResidualPercent(v.noise().medianResidualPercent()).setPairs(v.noise().pairs()));
     }
+    if (v.interference().boots() > 0) {
+      b.setInterference(dev.abfleet.proto.fleet.v1.HostInterference.newBuilder()
+          .setBoots(v.interference().boots()).setInterfered(v.interference().interfered())
+          .setNoisyReason(v.noisyReason()));
+    }
     new java.util.TreeMap<>(c.hypervisors()).forEach((name, accels) -> b.addHypervisors(
         HypervisorCapability.newBuilder().setName(name).addAllAccelerators(accels)
             .setVersion(c.hypervisorVersions().getOrDefault(name, ""))

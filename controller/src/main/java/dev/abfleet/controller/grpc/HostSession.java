@@ -255,7 +255,7 @@ final class HostSession {
       // Only reports counted now say something about the host; duplicates and stale ones do not.
       if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
         scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
-            m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message()));
+            m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message(), interfered(m.outcome())));
       }
     }
     if (reportsInFlight.merge(m.blockId(), -1, Integer::sum) <= 0) {
@@ -378,4 +378,10 @@ final class HostSession {
     long jittered = ms + java.util.concurrent.ThreadLocalRandom.current().nextLong(ms / 5 + 1);
     timers.startSingleTimer(HeartbeatMissed.INSTANCE, HeartbeatMissed.INSTANCE, Duration.ofMillis(jittered));
   }
+
+  /** The worker marked the boot's window interfered (the host busy with other processes). */
+  private static boolean interfered(RunOutcome outcome) {
+    return outcome.guest() != null && outcome.guest().host() != null && outcome.guest().host().interfered();
+  }
+
 }

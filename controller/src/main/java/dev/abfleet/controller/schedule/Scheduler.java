@@ -6,6 +6,7 @@ import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.fleet.Fleet;
 import dev.abfleet.controller.fleet.FreeHosts;
 import dev.abfleet.controller.fleet.HostCapabilities;
+import dev.abfleet.controller.fleet.HostInterference;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
@@ -155,6 +156,8 @@ public final class Scheduler
       };
   // Host id -> reports its sessions refused since this scheduler started. In memory only.
   private final Map<String, Long> rejectedReports = new HashMap<>();
+  // Each host's newest boots marked interfered, for the noisy flag. In memory only.
+  private final HostInterference interference = new HostInterference(HostInterference.Rule.defaults());
   // Queue standings, kept while neither the leases nor the demands change (watchers ask often).
   private Map<String, Standing> standings = Map.of();
   private LeaseBook standingsLeases;
@@ -316,7 +319,8 @@ public final class Scheduler
   /** Answered from what is written: after the next flush when changes wait for it. */
   private Effect<Event, SchedulerState> onListHosts(SchedulerState state, ListHosts cmd) {
     Consumer<SchedulerState> answer = s -> cmd.replyTo().tell(new Hosts(HostView.page(cmd.page(), fleet,
-        s.leases(), s.marks(), s.health(), rejectedReports, s.noise(), policy.noiseRule().recent())));
+        s.leases(), s.marks(), s.health(), rejectedReports, s.noise(), policy.noiseRule().recent(),
+        interference)));
     if (writes.hasPending()) {
       return persistAndSchedule(state, List.of(), answer);
     }
@@ -348,6 +352,7 @@ public final class Scheduler
   }
 
   private Effect<Event, SchedulerState> onReleaseHost(SchedulerState state, ReleaseHost cmd) {
+    interference.forget(cmd.hostId());
     if (fleet.host(cmd.hostId()).isEmpty() || state.marks().quarantine(cmd.hostId()).isEmpty()) {
       if (state.health().streak(cmd.hostId()) > 0) {
         // Not quarantined (yet): the operator's release still forgives the host's INFRA streak.
@@ -402,6 +407,12 @@ public final class Scheduler
   private Effect<Event, SchedulerState> onRunHandled(SchedulerState state, RunHandled cmd) {
     if (state.leases().leaseOf(cmd.hostId()).isPresent()) {
       bootSince.put(cmd.hostId(), clock.millis());
+    }
+    if (!cmd.infra()) {
+      boolean wasNoisy = interference.noisy(cmd.hostId()).isPresent();
+      interference.observed(cmd.hostId(), cmd.interfered());
+      interference.noisy(cmd.hostId()).filter(why -> !wasNoisy)
+          .ifPresent(why -> context.getLog().warn("host {} is noisy: {}", cmd.hostId(), why));
     }
     SchedulerState after = record(quarantines.afterRun(state.health(), cmd.hostId(), cmd.infra()));
     quarantine(after, quarantines.streakReason(after.health(), cmd.hostId(), cmd.message())
@@ -530,7 +541,7 @@ public final class Scheduler
     return fleet.host(hostId)
         .<HostReply>map(h -> new HostChanged(HostView.of(h, state.leases(), state.marks(), state.health(),
             rejectedReports.getOrDefault(hostId, 0L),
-            state.noise().latest(hostId, policy.noiseRule().recent()))))
+            state.noise().latest(hostId, policy.noiseRule().recent()), interference)))
         .orElseGet(() -> new UnknownHost(hostId, fleet.hosts().keySet().stream().sorted().toList()));
   }
 

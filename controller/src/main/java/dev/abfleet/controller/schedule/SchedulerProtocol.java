@@ -112,9 +112,13 @@ public interface SchedulerProtocol {
 
   /**
    * A boot's report on the host was handled by its experiment. INFRA failures in a row
-   * quarantine the host (within the policy's cap); any other outcome ends the streak. No reply.
+   * quarantine the host (within the policy's cap); any other outcome ends the streak. A host
+   * whose boots are often {@code interfered} is flagged noisy. No reply.
+   *
+   * @param interfered the worker marked the boot's window interfered (host busy with other processes)
    */
-  public record RunHandled(String hostId, boolean infra, String message) implements Command {}
+  public record RunHandled(String hostId, boolean infra, String message, boolean interfered)
+      implements Command {}
 
   /**
    * A completed experiment's paired noise per host (the experiment's PairNoise):

@@ -80,7 +80,9 @@ class DashboardRoutesTest {
           .setConnected(true).build(),
       Host.newBuilder().setHostId("h-good").setState("leased").setArch("x86_64")
           .setLeasedTo("e-run").setLeaseEpoch(4).setConnected(true).setHeartbeatAgeMs(830)
-          .setNoise(HostNoise.newBuilder().setMedianResidualPercent(0.8412).setPairs(24)).build(),
+          .setNoise(HostNoise.newBuilder().setMedianResidualPercent(0.8412).setPairs(24))
+          .setInterference(dev.abfleet.proto.fleet.v1.HostInterference.newBuilder().setBoots(10).setInterfered(4)
+              .setNoisyReason("4 of its last 10 boots interfered")).build(),
       Host.newBuilder().setHostId("h-out").setState("draining").setArch("x86_64")
           .setDrainReason("disk <swap> RMA-42").setConnected(true).build());
 
@@ -335,5 +337,20 @@ class DashboardRoutesTest {
     assertThat(good.get("noise").get("pairs").asInt()).isEqualTo(24);
     assertThat(hosts.get(0).get("heartbeat_age_ms").isNull()).isTrue();
     assertThat(hosts.get(0).get("noise").isNull()).isTrue();
+  }
+
+  @Test
+  void aNoisyHostIsFlaggedWithItsReasonOnThePageAndInTheJson() throws Exception {
+    String page = get(open, "/hosts").body();
+    assertThat(page).contains("<th scope=\"col\">Interfered boots</th>");
+    assertThat(row(page, "host-h-good")).contains("<span class=\"state noisy\">noisy</span>",
+        ">4 of 10</span></td>", "noisy: 4 of its last 10 boots interfered");
+    assertThat(row(page, "host-h-bad")).doesNotContain("noisy").contains("<td class=\"interference\">-</td>");
+
+    JsonNode hosts = JSON.readTree(get(open, "/api/hosts").body()).get("hosts");
+    assertThat(hosts.get(1).at("/interference/boots").asInt()).isEqualTo(10);
+    assertThat(hosts.get(1).at("/interference/interfered").asInt()).isEqualTo(4);
+    assertThat(hosts.get(1).at("/interference/noisy_reason").asText()).isEqualTo("4 of its last 10 boots interfered");
+    assertThat(hosts.get(0).get("interference").isNull()).isTrue();
   }
 }

@@ -39,7 +39,7 @@ class HostPageTest {
     }
 
     HostPage.Listing page(HostPage page) {
-      return HostView.page(page, fleet, leases, marks, HostHealth.healthy(), Map.of(), NoiseHistory.empty(), 1);
+      return HostView.page(page, fleet, leases, marks, HostHealth.healthy(), Map.of(), NoiseHistory.empty(), 1, null);
     }
   }
 

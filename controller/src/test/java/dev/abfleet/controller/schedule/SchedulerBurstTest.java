@@ -87,11 +87,11 @@ class SchedulerBurstTest {
     JournalHold hold = JournalHold.on(journal);
 
     // Persists an INFRA failure at its flush: the write waits, and the scheduler stashes what follows.
-    scheduler.tell(new Scheduler.RunHandled("h1", true, "boot timed out"));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "boot timed out", false));
     assertThat(hold.awaitWriting()).as("the scheduler writes the failure").isTrue();
     for (int i = 0; i < ROUNDS; i++) {
       scheduler.tell(new Scheduler.ReportRejected("h1", "stale_epoch"));
-      scheduler.tell(new Scheduler.RunHandled("h1", i % 2 == 1, i % 2 == 1 ? "boot timed out" : ""));
+      scheduler.tell(new Scheduler.RunHandled("h1", i % 2 == 1, i % 2 == 1 ? "boot timed out" : "", false));
     }
     // The whole burst moved from the mailbox into the stash (or past it, dropped): the mailbox is
     // empty. Cell.hasMessages is Pekko's internal API, the one view of an actor's mailbox.

@@ -35,13 +35,13 @@ class SchedulerDurabilityTest {
   @Test
   void infraStreakSurvivesASchedulerRestart() {
     ActorRef<Scheduler.Command> first = started();
-    first.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
-    first.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    first.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
+    first.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
     assertThat(host(first, "h1").infraFailures()).isEqualTo(2);
     kit.stop(first);
 
     ActorRef<Scheduler.Command> second = started();
-    second.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    second.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
 
     HostView h1 = host(second, "h1");
     assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);

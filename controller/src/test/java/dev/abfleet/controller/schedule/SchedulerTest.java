@@ -3,6 +3,7 @@ package dev.abfleet.controller.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abfleet.controller.fleet.HostSelector;
+import dev.abfleet.controller.fleet.HostInterference;
 import dev.abfleet.controller.fleet.HostView;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.plan.Block;
@@ -215,14 +216,14 @@ class SchedulerTest {
       scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost(h),
           kit.<SessionMessage>createTestProbe().ref()));
     }
-    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
-    scheduler.tell(new Scheduler.RunHandled("h1", false, ""));
-    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
-    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
+    scheduler.tell(new Scheduler.RunHandled("h1", false, "", false));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
     assertThat(hosts(scheduler).get(0).state()).as("a good boot ended the first streak")
         .isEqualTo(HostView.State.IDLE);
 
-    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing"));
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing", false));
 
     HostView h1 = hosts(scheduler).get(0);
     assertThat(h1.state()).isEqualTo(HostView.State.QUARANTINED);
@@ -233,6 +234,35 @@ class SchedulerTest {
     experiment.expectNoMessage(java.time.Duration.ofMillis(300));
     assertThat(experiment.expectMessageClass(LeaseHolder.PlanBlock.class,
         java.time.Duration.ofSeconds(3)).hostId()).as("after the cool-down").isEqualTo("h1");
+  }
+
+  @Test
+  void hostOftenInterferedIsFlaggedNoisyButStaysInServiceUntilReleased() {
+    ActorRef<Scheduler.Command> scheduler = kit.spawn(Scheduler.create());
+    scheduler.tell(new Scheduler.RegisterHost(SchedulingTest.qemuHost("h1"),
+        kit.<SessionMessage>createTestProbe().ref()));
+    assertThat(hosts(scheduler).get(0).interference().boots()).as("before any boot").isZero();
+    for (boolean interfered : new boolean[] {true, false, true, false, false}) {
+      scheduler.tell(new Scheduler.RunHandled("h1", false, "", interfered));
+    }
+    scheduler.tell(new Scheduler.RunHandled("h1", true, "qemu missing", true));
+    HostView two = hosts(scheduler).get(0);
+    assertThat(two.interference()).as("an INFRA failure says nothing about the host's load")
+        .isEqualTo(new HostInterference.Window(5, 2));
+    assertThat(two.noisyReason()).isEmpty();
+
+    scheduler.tell(new Scheduler.RunHandled("h1", false, "", true));
+
+    HostView noisy = hosts(scheduler).get(0);
+    assertThat(noisy.interference()).isEqualTo(new HostInterference.Window(6, 3));
+    assertThat(noisy.noisyReason()).startsWith("3 of its last 6 boots interfered");
+    assertThat(noisy.state()).as("a flag, not a quarantine").isEqualTo(HostView.State.IDLE);
+
+    TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
+    scheduler.tell(new Scheduler.ReleaseHost("h1", reply.ref()));
+    reply.receiveMessage();
+    assertThat(hosts(scheduler).get(0).interference().boots()).as("released: starts over").isZero();
+    assertThat(hosts(scheduler).get(0).noisyReason()).isEmpty();
   }
 
   @Test
@@ -287,8 +317,8 @@ class SchedulerTest {
           kit.<SessionMessage>createTestProbe().ref()));
     }
     for (int i = 0; i < 3; i++) {
-      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
-      scheduler.tell(new Scheduler.RunHandled("h2", true, "broken"));
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken", false));
+      scheduler.tell(new Scheduler.RunHandled("h2", true, "broken", false));
     }
 
     assertThat(hosts(scheduler)).extracting(HostView::state).containsExactly(
@@ -304,7 +334,7 @@ class SchedulerTest {
           kit.<SessionMessage>createTestProbe().ref()));
     }
     for (int i = 0; i < 3; i++) {
-      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken"));
+      scheduler.tell(new Scheduler.RunHandled("h1", true, "broken", false));
     }
     TestProbe<Scheduler.HostReply> reply = kit.createTestProbe();
 
