@@ -43,6 +43,7 @@ final class FakeWorker implements AutoCloseable {
   private String hypervisor = "qemu";
   private java.util.function.Predicate<String> slowArms = "cand"::equals;
   private String accelerator = "tcg";
+  private volatile boolean interfered;
 
   /**
    * @param answerBlocks blocks to answer; later ones are held without reply
@@ -81,6 +82,12 @@ final class FakeWorker implements AutoCloseable {
   FakeWorker withHypervisor(String name, String accel) {
     this.hypervisor = name;
     this.accelerator = accel;
+    return this;
+  }
+
+  /** Reports every boot from now on as interfered (the host busy with other processes). */
+  FakeWorker interfered(boolean interfered) {
+    this.interfered = interfered;
     return this;
   }
 
@@ -152,6 +159,10 @@ final class FakeWorker implements AutoCloseable {
         .setLeaseEpoch(block.getLeaseEpoch())
         .setTelemetry(RunTelemetry.newBuilder().setHostId(hostId).setHypervisor(run.getHypervisor())
             .setAccelerator(accelerator).setBootMs(900).setRunMs(4000).setKernelRelease("6.1.0"));
+    if (interfered) {
+      r.getTelemetryBuilder().setInterfered(true).setHostPressure(
+          dev.abfleet.proto.fleet.v1.HostPressure.newBuilder().setHasPsi(true).setCpuSomeAvg10(40));
+    }
     double factor = slowArms.test(run.getArm()) ? candidateFactor : 1.0;
     for (int i = 0; i < 3; i++) {
       double noise = 1 + 0.01 * random.nextGaussian();
