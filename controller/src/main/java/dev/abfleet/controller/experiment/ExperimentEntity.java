@@ -230,7 +230,8 @@ public final class ExperimentEntity
    * Watchers poll every 100 ms and a pair completes every few ms on a large fleet, while a
    * verdict (a host bootstrap over every completed pair) takes milliseconds to tens of them on
    * this actor, which also plans the blocks hosts wait for. A view's verdicts are therefore up
-   * to this old (or twenty times their last computation, when that is longer) while the
+   * to this old (or twenty times their last computation, when that is longer, or longer still
+   * while the node's other running experiments used its {@link AssessBudget}) while the
    * experiment runs; a finished experiment's are always those of all its pairs.
    */
   static final Duration ASSESS_EVERY = Duration.ofSeconds(1);
@@ -243,7 +244,8 @@ public final class ExperimentEntity
   private ExperimentView view(ExperimentState state) {
     boolean running = state.status() == ExperimentState.Status.RUNNING;
     boolean stale = state.pairs() != assessmentOf && state.status() != ExperimentState.Status.NEW;
-    boolean due = !running || System.nanoTime() - assessNotBefore >= 0;
+    long now = System.nanoTime();
+    boolean due = !running || (now - assessNotBefore >= 0 && AssessBudget.NODE.available(now));
     if (state != viewOf || (stale && due)) {
       if (state.status() == ExperimentState.Status.NEW) {
         assessment = Assessment.EMPTY;
@@ -252,8 +254,10 @@ public final class ExperimentEntity
         long start = System.nanoTime();
         assessment = ReportInputs.assess(state.spec(), state.completedPairs(), state.seed());
         assessmentOf = state.pairs();
-        long took = System.nanoTime() - start;
-        assessNotBefore = System.nanoTime() + Math.max(ASSESS_EVERY.toNanos(), 20 * took);
+        long end = System.nanoTime();
+        long took = end - start;
+        assessNotBefore = end + Math.max(ASSESS_EVERY.toNanos(), 20 * took);
+        AssessBudget.NODE.spent(took, end);
       }
       view = ExperimentView.of(state, assessment);
       viewOf = state;
