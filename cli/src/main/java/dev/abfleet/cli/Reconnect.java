@@ -23,6 +23,9 @@ import java.util.function.Supplier;
  * <p>A controller this command has not reached yet and whose address refuses the connection is
  * not away but not there (not started, or a wrong --controller): that ends the first call at
  * once, with the fix, instead of after the limit.
+ *
+ * <p>Thread-safe: one client's calls on several threads (the fleet bench watches 100
+ * experiments through one) share the away time; a wait sleeps outside the lock.
  */
 public final class Reconnect {
   /** How long a client waits for a controller that went away before it gives up. */
@@ -137,7 +140,7 @@ public final class Reconnect {
   }
 
   /** The controller answered: a later failure starts a new wait with a new limit. */
-  public void reached() {
+  public synchronized void reached() {
     REACHED.add(target);
     if (awaySinceNanos >= 0) {
       long awayS = Duration.ofNanos(nanoClock.getAsLong() - awaySinceNanos).toSeconds();
@@ -157,19 +160,24 @@ public final class Reconnect {
     if (refused(e) && !REACHED.contains(target)) {
       throw refusedAt(target, e);
     }
-    long now = nanoClock.getAsLong();
-    if (awaySinceNanos < 0) {
-      awaySinceNanos = now;
-      err.println("abfleet: controller " + target + " unavailable (" + describe(e)
-          + "); retrying for up to " + limit.toMinutes() + " min");
+    long jittered;
+    synchronized (this) {
+      // Read and written under the lock: another thread's reached() resets the away time
+      // (-1), and a check against a reset time would see the controller away since boot.
+      long now = nanoClock.getAsLong();
+      if (awaySinceNanos < 0) {
+        awaySinceNanos = now;
+        err.println("abfleet: controller " + target + " unavailable (" + describe(e)
+            + "); retrying for up to " + limit.toMinutes() + " min");
+      }
+      if (now - awaySinceNanos >= limit.toNanos()) {
+        throw new ControllerUnreachable("controller " + target + " unavailable for "
+            + limit.toMinutes() + " min (" + describe(e) + "); the experiment may still be"
+            + " running there: follow it again once the controller is back", e);
+      }
+      jittered = (long) (delayMs * (0.8 + 0.4 * random.nextDouble()));
+      delayMs = Math.min(MAX_DELAY_MS, delayMs * 2);
     }
-    if (now - awaySinceNanos >= limit.toNanos()) {
-      throw new ControllerUnreachable("controller " + target + " unavailable for "
-          + limit.toMinutes() + " min (" + describe(e) + "); the experiment may still be"
-          + " running there: follow it again once the controller is back", e);
-    }
-    long jittered = (long) (delayMs * (0.8 + 0.4 * random.nextDouble()));
-    delayMs = Math.min(MAX_DELAY_MS, delayMs * 2);
     try {
       sleeper.sleep(jittered);
     } catch (InterruptedException ie) {
