@@ -129,7 +129,8 @@ final class HostsCommand implements Callable<Integer> {
   }
 
   @Command(name = "release", mixinStandardHelpOptions = true,
-      description = "End HOST's quarantine now (instead of after the cool-down) and forget its failures and interfered boots (the noisy flag).")
+      description = "End HOST's quarantine now (instead of after the cool-down) and forget its failures"
+          + " and interfered boots (the noisy flag).")
   static final class Release implements Callable<Integer> {
     @Mixin ControllerOption options;
 

@@ -255,7 +255,8 @@ final class HostSession {
       // Only reports counted now say something about the host; duplicates and stale ones do not.
       if (m.result() == RecordResult.RECORDED || m.result() == RecordResult.ABANDONED) {
         scheduler.tell(new Scheduler.RunHandled(capabilities.hostId(),
-            m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message(), interfered(m.outcome())));
+            m.outcome().status() == RunOutcome.Status.INFRA, m.outcome().message(),
+            interfered(m.outcome())));
       }
     }
     if (reportsInFlight.merge(m.blockId(), -1, Integer::sum) <= 0) {
@@ -383,5 +384,4 @@ final class HostSession {
   private static boolean interfered(RunOutcome outcome) {
     return outcome.guest() != null && outcome.guest().host() != null && outcome.guest().host().interfered();
   }
-
 }
