@@ -4,9 +4,15 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /** Ports for processes a test starts itself. */
 public final class Ports {
@@ -33,6 +39,46 @@ public final class Ports {
     }
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
+    }
+  }
+
+  /**
+   * True when {@code process} or a process it started holds a TCP socket listening on
+   * {@code port} (Linux: the LISTEN sockets of /proc/net/tcp and tcp6 on that port, matched by
+   * inode against the processes' /proc/PID/fd links). A port picked free and never bound by the
+   * process a test watches can be taken by another test's process: connecting to it proves
+   * nothing about the watched one.
+   */
+  public static boolean listensOn(ProcessHandle process, int port) {
+    Set<String> inodes = new HashSet<>();
+    String hexPort = String.format(Locale.ROOT, ":%04X", port);
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      try {
+        for (String line : Files.readAllLines(Path.of(table))) {
+          String[] f = line.trim().split("\\s+");
+          if (f.length > 9 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
+            inodes.add("socket:[" + f[9] + "]");
+          }
+        }
+      } catch (IOException absent) {
+        // no such table (no IPv6): nothing listens there
+      }
+    }
+    return !inodes.isEmpty() && Stream.concat(Stream.of(process), process.descendants())
+        .anyMatch(h -> holdsAny(h.pid(), inodes));
+  }
+
+  private static boolean holdsAny(long pid, Set<String> inodes) {
+    try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+      return fds.anyMatch(fd -> {
+        try {
+          return inodes.contains(Files.readSymbolicLink(fd).toString());
+        } catch (IOException closed) {
+          return false;
+        }
+      });
+    } catch (IOException | UncheckedIOException gone) {
+      return false;
     }
   }
 

@@ -214,7 +214,10 @@ class ClusterRogueE2ETest {
      * show nothing of the victim's fleet.
      */
     void tryOnce(String experimentId) {
-      if (!process.isAlive() || !accepts(grpcPort)) {
+      // The port was free when picked and the rogue never binds it: another test's process may
+      // take it meanwhile, so only the rogue's own listener counts as an answer.
+      if (!process.isAlive() || !accepts(grpcPort)
+          || !dev.abfleet.testkit.Ports.listensOn(process.toHandle(), grpcPort)) {
         return;
       }
       grpcAnswered = true;
