@@ -29,7 +29,8 @@ class AbVerdictE2ETest {
     assertThat(report.get("pairs_done").asInt()).isEqualTo(8);
     assertThat(report.get("comparisons")).hasSize(4);
     for (JsonNode c : report.get("comparisons")) {
-      assertThat(c.get("verdict").asText()).as(c.toString()).isIn("no_change", "inconclusive");
+      assertThat(c.get("verdict").asText()).as("%s%nboots: %s", c, bootValues(report, c.get("metric").asText()))
+          .isIn("no_change", "inconclusive");
       assertThat(c.get("n_pairs").asInt()).isEqualTo(8);
     }
     assertBootsArePairedAndBalanced(report, 8);
@@ -51,6 +52,17 @@ class AbVerdictE2ETest {
       assertThat(c.get("change").asDouble()).isLessThan(-0.10);
     }
     assertBootsArePairedAndBalanced(report, 8);
+  }
+
+  /** "p0 a(first) [v1, v2] b [v1, v2]; ...": each boot's values of {@code metric}, for a failure's message. */
+  private static String bootValues(JsonNode report, String metric) {
+    StringBuilder out = new StringBuilder();
+    for (JsonNode b : report.get("boots")) {
+      out.append("p").append(b.path("pair").asInt()).append(' ').append(b.path("arm").asText())
+          .append(b.path("order").asInt() == 0 ? "(first) " : " ").append(b.at("/values/" + metric))
+          .append(" boot_ms=").append(b.path("boot_ms").asLong()).append("; ");
+    }
+    return out.toString();
   }
 
   /** Every pair: one boot per arm, same host, same lease; half the pairs boot the baseline first. */
