@@ -74,7 +74,7 @@ public final class LostMessages {
   private static void lost(ActorContext<Object> context, ControllerMetrics metrics, DroppedKind kind,
       Object message, org.apache.pekko.actor.ActorRef recipient, String why) {
     Object command = unwrapped(message);
-    if (command == null || !command.getClass().getName().startsWith(OURS)) {
+    if (!ours(message)) {
       context.getLog().debug("lost a Pekko {} message ({}: {}) for {}",
           command == null ? "null" : command.getClass().getName(), kind.label(), why, recipient);
       return;
