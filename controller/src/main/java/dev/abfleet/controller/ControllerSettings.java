@@ -27,8 +27,10 @@ import java.util.List;
  *     stall do not all reconnect at once)
  * @param askTimeout how long gRPC calls wait for an actor's answer before UNAVAILABLE
  * @param fleetPolicy quarantine threshold, cap and cool-down, lease timeouts
- * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state every this
- *     many events, so recovery replays at most that many; 0 = never (replay every event)
+ * @param snapshotEvery an experiment or the scheduler saves a snapshot of its state after at
+ *     least this many events, and at least as many as its state has entries (hosts, recorded
+ *     boots), at most 100 times this many ({@link dev.abfleet.controller.store.SnapshotPacing});
+ *     0 = never (replay every event)
  * @param security TLS or plaintext, and how clients authenticate
  * @param limits per-client and per-stream rate limits of the gRPC server
  * @param metricsPort HTTP port serving Prometheus {@code /metrics} on {@code grpcHost}; 0 = off

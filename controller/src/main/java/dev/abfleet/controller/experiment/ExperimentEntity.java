@@ -11,6 +11,7 @@ import dev.abfleet.controller.plan.Block;
 import dev.abfleet.controller.schedule.LeaseHolder;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.store.GroupCommit;
+import dev.abfleet.controller.store.SnapshotPacing;
 import dev.abfleet.stats.verdict.Assessment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,8 +124,8 @@ public final class ExperimentEntity
   }
 
   /**
-   * @param snapshotEvery save a snapshot every this many events (recovery replays at most that
-   *     many after the newest snapshot); 0 = never
+   * @param snapshotEvery save a snapshot after at least this many events and at least as many as
+   *     the experiment has recorded boots ({@link SnapshotPacing}); 0 = never
    */
   public static Behavior<Command> create(
       String experimentId, ActorRef<Scheduler.Command> scheduler, int snapshotEvery) {
@@ -147,7 +148,7 @@ public final class ExperimentEntity
   private final ActorRef<Scheduler.Command> scheduler;
   // What the scheduler holds for this entity: its LeaseHolder messages arrive as PlanOnLease / LoseLease.
   private final ActorRef<LeaseHolder.Message> leaseHolder;
-  private final int snapshotEvery;
+  private final SnapshotPacing snapshots;
   // The last view built and the state it shows (states are immutable: identity is enough).
   private ExperimentState viewOf;
   private ExperimentView view;
@@ -175,14 +176,23 @@ public final class ExperimentEntity
     this.experimentId = experimentId;
     this.scheduler = scheduler;
     this.leaseHolder = context.messageAdapter(LeaseHolder.Message.class, ExperimentEntity::fromScheduler);
-    this.snapshotEvery = snapshotEvery;
+    this.snapshots = new SnapshotPacing(snapshotEvery);
     this.catalog = CatalogTable.get(context.getSystem());
   }
 
   /** Events stay in the journal (they are the experiment's record); snapshots only shorten recovery. */
   @Override
   public RetentionCriteria retentionCriteria() {
-    return snapshotEvery > 0 ? RetentionCriteria.snapshotEvery(snapshotEvery, 2) : RetentionCriteria.disabled();
+    return snapshots.retention();
+  }
+
+  /**
+   * A snapshot writes every recorded boot's samples: paced by their count, so an experiment's
+   * snapshots add up to a few times its final size rather than growing with its square.
+   */
+  @Override
+  public boolean shouldSnapshot(ExperimentState state, ExperimentEvent event, long sequenceNr) {
+    return snapshots.due(sequenceNr, state.recordedRunIds().size());
   }
 
   @Override

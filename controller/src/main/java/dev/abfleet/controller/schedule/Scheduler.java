@@ -12,6 +12,7 @@ import dev.abfleet.controller.fleet.Lease;
 import dev.abfleet.controller.fleet.LeaseBook;
 import dev.abfleet.controller.fleet.SessionMessage;
 import dev.abfleet.controller.store.GroupCommit;
+import dev.abfleet.controller.store.SnapshotPacing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,7 +111,10 @@ public final class Scheduler
     return create(policy, 0);
   }
 
-  /** @param snapshotEvery save a snapshot of the state every this many events; 0 = never */
+  /**
+   * @param snapshotEvery save a snapshot of the state after at least this many events and at
+   *     least as many as the state has entries ({@link SnapshotPacing}); 0 = never
+   */
   public static Behavior<Command> create(FleetPolicy policy, int snapshotEvery) {
     return create(policy, snapshotEvery, Clock.systemUTC());
   }
@@ -127,7 +131,7 @@ public final class Scheduler
   private final ActorContext<Command> context;
   private final TimerScheduler<Command> timers;
   private final FleetPolicy policy;
-  private final int snapshotEvery;
+  private final SnapshotPacing snapshots;
   private final Clock clock;
   // Rebuilt from hellos and experiment requests after a restart; SchedulerState is durable.
   private Fleet fleet = Fleet.empty();
@@ -169,7 +173,7 @@ public final class Scheduler
     this.context = context;
     this.timers = timers;
     this.policy = policy;
-    this.snapshotEvery = snapshotEvery;
+    this.snapshots = new SnapshotPacing(snapshotEvery);
     this.clock = clock;
     this.quarantines = new Quarantines(policy);
   }
@@ -177,7 +181,13 @@ public final class Scheduler
   /** Events stay in the journal; snapshots only bound the replay after a failover. */
   @Override
   public RetentionCriteria retentionCriteria() {
-    return snapshotEvery > 0 ? RetentionCriteria.snapshotEvery(snapshotEvery, 2) : RetentionCriteria.disabled();
+    return snapshots.retention();
+  }
+
+  /** A snapshot writes every host the state knows: paced by that count ({@link SnapshotPacing}). */
+  @Override
+  public boolean shouldSnapshot(SchedulerState state, Event event, long sequenceNr) {
+    return snapshots.due(sequenceNr, state.entries());
   }
 
   /** Quarantines persisted before a restart end at their cool-down all the same. */

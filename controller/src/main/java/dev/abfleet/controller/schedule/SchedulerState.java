@@ -50,6 +50,12 @@ public record SchedulerState(LeaseBook leases, HostMarks marks, HostHealth healt
     throw new IllegalStateException("unknown event " + event);
   }
 
+  /** How many entries a snapshot of this state writes (hosts, leases, marks, histories). */
+  public long entries() {
+    return (long) leases.lastEpoch().size() + leases.active().size() + marks.draining().size()
+        + marks.quarantined().size() + health.streaks().size() + noise.residuals().size();
+  }
+
   private SchedulerState withLeases(LeaseBook next) {
     return new SchedulerState(next, marks, health, noise);
   }
