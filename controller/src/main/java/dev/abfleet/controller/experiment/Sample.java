@@ -9,4 +9,13 @@ package dev.abfleet.controller.experiment;
  * @param warmup warm-up iterations are ignored by verdicts
  */
 public record Sample(
-    String metric, double value, String unit, String better, int iteration, boolean warmup) {}
+    String metric, double value, String unit, String better, int iteration, boolean warmup) {
+
+  public Sample {
+    // A running fleet holds millions of samples naming a handful of metrics: one copy of each
+    // name, whether it came from a worker's report or from the journal.
+    metric = metric == null ? null : metric.intern();
+    unit = unit == null ? null : unit.intern();
+    better = better == null ? null : better.intern();
+  }
+}
