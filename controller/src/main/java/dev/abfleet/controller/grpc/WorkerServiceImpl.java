@@ -133,12 +133,9 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
           return;
         }
         switch (message.getKindCase()) {
-          case HEARTBEAT -> session.tell(new HostSession.WorkerHeartbeat(
-              message.getHeartbeat().getRunningRunId()));
-          case RUN_STARTED -> {
-            metrics.bootStarted(stream.hypervisorOf(message.getRunStarted().getRunId()), arch);
-            session.tell(new HostSession.WorkerHeartbeat(message.getRunStarted().getRunId()));
-          }
+          // stream.heard() above is all a heartbeat does: the session's timer reads the stream.
+          case HEARTBEAT -> { }
+          case RUN_STARTED -> metrics.bootStarted(stream.hypervisorOf(message.getRunStarted().getRunId()), arch);
           case RUN_RESULT, RUN_FAILURE -> report(message);
           case BLOCK_FINISHED -> {
             if (deferred.containsValue(message.getBlockFinished().getBlockId())) {
@@ -157,7 +154,7 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
             session.tell(new SessionBuilds.BuildReported(r.getBuildId(), r.getAttemptId(), r.getLeaseEpoch(),
                 BuildProtos.outcome(r)));
           }
-          default -> session.tell(new HostSession.WorkerHeartbeat(""));
+          default -> { }
         }
       }
 
@@ -168,7 +165,6 @@ public final class WorkerServiceImpl implements WorkerServiceGrpc.AsyncService, 
         if (retriesDeferred && schedulerBehind.getAsBoolean()) {
           deferred.put(runId, blockId);
           metrics.reportDeferred();
-          session.tell(new HostSession.WorkerHeartbeat(""));
           stream.retryLater(runId);
           return;
         }

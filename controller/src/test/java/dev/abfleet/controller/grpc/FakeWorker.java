@@ -177,6 +177,11 @@ final class FakeWorker implements AutoCloseable {
         .setBetter("higher").setIteration(iteration).build();
   }
 
+  /** Stops sending heartbeats and keeps the stream open, as a hung worker would. */
+  void fallSilent() {
+    heartbeats.shutdownNow();
+  }
+
   /** Ends the stream abruptly, as a crashed worker would. */
   void drop() {
     heartbeats.shutdownNow();
