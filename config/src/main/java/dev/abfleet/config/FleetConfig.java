@@ -111,8 +111,9 @@ public record FleetConfig(
    * sequential design (0 = none; see stats' SequentialPlan). {@code bootTimeoutS}: a fixed
    * per-boot limit; 0 (boot_timeout_s unset) = adaptive, sized by the controller to the
    * benchmark and to the experiment's completed boots. {@code hostQuiet}: the quiet-host policy;
-   * null (policy.host_quiet unset) = none: boots start at once, interfered ones are pooled and
-   * counted.
+   * null (policy.host_quiet unset) = the controller's default, on with {@link HostQuiet#DEFAULT}'s
+   * values; {@link HostQuiet#OFF} (host_quiet: off) = none: boots start at once, interfered ones are
+   * pooled and counted.
    */
   public record Policy(double noiseThreshold, double alpha, int pairs, int bootTimeoutS, List<Integer> looks,
       boolean warmupBoot, double futilityEffect, double futilityBeta, HostQuiet hostQuiet) {
@@ -141,10 +142,12 @@ public record FleetConfig(
    * {@code maxWaitS} seconds for the host's CPU "some" pressure to fall to {@code cpuSomePct}
    * percent; a boot whose window exceeded it is interfered and, with {@code onInterference}
    * "rerun", re-run with its pair (at most {@code maxRerunsPerPair} times per pair), or with
-   * "keep" pooled and counted.
+   * "keep" pooled and counted; "off" = no policy (no wait, interfered boots pooled and counted).
    */
   public record HostQuiet(double cpuSomePct, int maxWaitS, String onInterference, int maxRerunsPerPair) {
     public static final HostQuiet DEFAULT = new HostQuiet(10, 60, "rerun", 2);
+    /** {@code host_quiet: off}: sent as on_interference "off". */
+    public static final HostQuiet OFF = new HostQuiet(10, 60, "off", 2);
 
     /** As sent with every experiment (Policy.host_quiet). */
     public dev.abfleet.proto.fleet.v1.HostQuiet toProto() {

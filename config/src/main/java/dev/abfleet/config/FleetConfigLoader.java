@@ -240,8 +240,19 @@ public final class FleetConfigLoader {
         futilityBeta, hostQuiet);
   }
 
-  /** policy.host_quiet: every key optional, the defaults of {@link FleetConfig.HostQuiet#DEFAULT}. */
+  /**
+   * policy.host_quiet: {@code off} (or {@code false}) for no policy, else a mapping whose keys are
+   * all optional, the defaults of {@link FleetConfig.HostQuiet#DEFAULT}.
+   */
   static FleetConfig.HostQuiet hostQuiet(YamlNode n) {
+    if (n.scalar()) {
+      String off = n.string().trim();
+      if (off.equals("off") || off.equals("false")) {
+        return FleetConfig.HostQuiet.OFF;
+      }
+      throw n.problem(n.path() + " is '" + off + "'; expected off (no quiet-host policy) or a mapping such as "
+          + "{max_wait_s: 60} (the policy, on by default)");
+    }
     FleetConfig.HostQuiet d = FleetConfig.HostQuiet.DEFAULT;
     Map<String, YamlNode> m = n.mapping(Set.of("cpu_some_pct", "max_wait_s", "on_interference",
         "max_reruns_per_pair"));

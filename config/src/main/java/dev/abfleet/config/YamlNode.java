@@ -86,6 +86,11 @@ final class YamlNode {
     return out;
   }
 
+  /** True for a single value (not a mapping or a list). */
+  boolean scalar() {
+    return node instanceof ScalarNode;
+  }
+
   String string() {
     if (!(node instanceof ScalarNode s)) {
       throw problem(path + " must be a single value");

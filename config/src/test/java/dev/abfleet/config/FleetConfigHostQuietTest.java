@@ -5,14 +5,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** fleet.yaml policy.host_quiet: none unless set, defaults, values, and errors that name the key and the fix. */
+/**
+ * fleet.yaml policy.host_quiet: unset leaves the controller's default (on), off turns it off,
+ * defaults, values, and errors that name the key and the fix.
+ */
 class FleetConfigHostQuietTest {
   static FleetConfig.HostQuiet parse(String hostQuiet) {
     return FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet:\n" + hostQuiet).policy().hostQuiet();
   }
 
   @Test
-  void unsetIsNoPolicyAndAnEmptyMappingTakesTheDefaults() {
+  void offOrFalseIsNoPolicyAndIsSentAsOff() {
+    assertThat(FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet: off\n").policy().hostQuiet())
+        .isEqualTo(FleetConfig.HostQuiet.OFF);
+    assertThat(FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet: false\n").policy().hostQuiet())
+        .isEqualTo(FleetConfig.HostQuiet.OFF);
+    assertThat(FleetConfig.HostQuiet.OFF.toProto().getOnInterference()).isEqualTo("off");
+    assertThatThrownBy(() -> FleetConfigLoader.parse("f.yaml", "policy:\n  host_quiet: on\n"))
+        .hasMessageContaining("policy.host_quiet is 'on'").hasMessageContaining("expected off");
+  }
+
+  @Test
+  void unsetIsTheControllersDefaultAndAnEmptyMappingTakesTheDefaults() {
     assertThat(FleetConfigLoader.parse("f.yaml", "").policy().hostQuiet()).isNull();
     assertThat(FleetConfigLoader.parse("f.yaml", "policy: {alpha: 0.05}\n").policy().hostQuiet()).isNull();
 

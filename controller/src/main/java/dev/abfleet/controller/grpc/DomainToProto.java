@@ -102,9 +102,8 @@ public final class DomainToProto {
             .setFutilityBeta(s.policy().futilityBeta()))
         .setPriority(s.priority())
         .addAllConsolePatterns(s.consolePatterns());
-    if (s.policy().hostQuiet().on()) {
-      b.getPolicyBuilder().setHostQuiet(hostQuiet(s.policy().hostQuiet()));
-    }
+    // Always set: unset means the default policy, so an experiment without one says "off".
+    b.getPolicyBuilder().setHostQuiet(hostQuiet(s.policy().hostQuiet()));
     s.arms().forEach(a -> b.addArms(arm(a)));
     return b.build();
   }

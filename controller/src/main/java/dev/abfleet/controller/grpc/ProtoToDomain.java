@@ -65,10 +65,14 @@ final class ProtoToDomain {
         p.getPriority()).withConsolePatterns(p.getConsolePatternsList());
   }
 
-  /** Unset = no policy ({@link HostQuiet#OFF}); the values as sent otherwise (the validator judges them). */
+  /**
+   * Unset = the default policy ({@link HostQuiet#DEFAULTS}: wait for a quiet host, re-run
+   * interfered pairs); on_interference "off" = none; the values as sent otherwise (the validator
+   * judges them).
+   */
   private static HostQuiet hostQuiet(Policy pol) {
     if (!pol.hasHostQuiet()) {
-      return HostQuiet.OFF;
+      return HostQuiet.DEFAULTS;
     }
     var q = pol.getHostQuiet();
     return new HostQuiet(q.getCpuSomePct(), q.getMaxWaitS(), q.getOnInterference(),

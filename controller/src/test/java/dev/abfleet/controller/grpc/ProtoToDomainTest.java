@@ -34,6 +34,21 @@ class ProtoToDomainTest {
   }
 
   @Test
+  void aSpecWithoutAQuietHostPolicyGetsTheDefaultPolicyAndOffTurnsItOff() {
+    var unset = ProtoToDomain.spec(ExperimentSpec.getDefaultInstance()).policy().hostQuiet();
+    assertThat(unset).isEqualTo(dev.abfleet.controller.plan.HostQuiet.DEFAULTS);
+    assertThat(unset.reruns()).isTrue();
+    ExperimentSpec off = ExperimentSpec.newBuilder().setPolicy(dev.abfleet.proto.fleet.v1.Policy.newBuilder()
+        .setHostQuiet(dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setOnInterference("off"))).build();
+    var domainOff = ProtoToDomain.spec(off);
+    assertThat(domainOff.policy().hostQuiet().on()).isFalse();
+    // Sent back explicitly either way: an unset policy would read as the default.
+    assertThat(DomainToProto.spec(domainOff).getPolicy().getHostQuiet().getOnInterference()).isEqualTo("off");
+    assertThat(DomainToProto.spec(ProtoToDomain.spec(ExperimentSpec.getDefaultInstance())).getPolicy()
+        .getHostQuiet().getOnInterference()).isEqualTo("rerun");
+  }
+
+  @Test
   void aBenchmarksWorkloadReachesTheDomainSpecAndComesBackUnchanged() {
     Workload w = Workload.newBuilder()
         .setFiles(Artifact.newBuilder().setSha256("ab".repeat(32)).setUri("/cache/guest/workloads/x.cpio.gz")
