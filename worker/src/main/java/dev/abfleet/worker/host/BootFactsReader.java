@@ -20,22 +20,34 @@ public final class BootFactsReader {
   private final ProcFiles files;
   private final HostFacts host;
   private final Map<String, String> hypervisorVersions;
+  private final Sysctl sysctl;
 
   /** @param hypervisorVersions hypervisor name ("qemu") -> its version, as Hello reports them */
   public BootFactsReader(Path root, HostFacts host, Map<String, String> hypervisorVersions) {
+    this(root, host, hypervisorVersions, Sysctl.NONE);
+  }
+
+  /**
+   * As above; where /proc and /sys are missing (macOS), the Darwin release ({@code kern.osrelease})
+   * and SMT ({@code hw.logicalcpu} above {@code hw.physicalcpu}) from {@code sysctl}. macOS has no
+   * microcode revision, cpufreq governor, boost switch, THP or cpuset to read: those stay empty.
+   */
+  public BootFactsReader(Path root, HostFacts host, Map<String, String> hypervisorVersions, Sysctl sysctl) {
     this.files = new ProcFiles(root);
     this.host = host;
     this.hypervisorVersions = Map.copyOf(hypervisorVersions);
+    this.sysctl = sysctl;
   }
 
   /** The facts now, for a boot on {@code hypervisor}. */
   public BootHostFacts read(String hypervisor) {
     return BootHostFacts.newBuilder()
         .setHypervisorVersion(hypervisorVersions.getOrDefault(hypervisor, ""))
-        .setHostKernel(orElse(files.firstLine("proc/sys/kernel/osrelease"), host.hostKernel()))
+        .setHostKernel(orElse(files.firstLine("proc/sys/kernel/osrelease"),
+            orElse(sysctl.read("kern.osrelease").orElse(""), host.hostKernel())))
         .setCpuModel(host.cpuModel())
         .setMicrocode(files.read("proc/cpuinfo").map(BootFactsReader::microcode).orElse(""))
-        .setSmt(onOff(files.firstLine("sys/devices/system/cpu/smt/active"), "1"))
+        .setSmt(orElse(onOff(files.firstLine("sys/devices/system/cpu/smt/active"), "1"), sysctlSmt()))
         .setCpufreqGovernor(files.firstLine("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"))
         .setBoost(boost())
         .setThp(bracketed(files.firstLine("sys/kernel/mm/transparent_hugepage/enabled")))
@@ -55,6 +67,13 @@ public final class BootFactsReader {
   static String bracketed(String choices) {
     Matcher m = BRACKETED.matcher(choices);
     return m.find() ? m.group(1) : "";
+  }
+
+  /** "on" when sysctl counts more logical than physical CPUs, "off" when as many; empty when unknown. */
+  private String sysctlSmt() {
+    int logical = sysctl.positiveInt("hw.logicalcpu");
+    int physical = sysctl.positiveInt("hw.physicalcpu");
+    return logical < 0 || physical < 0 ? "" : logical > physical ? "on" : "off";
   }
 
   /** cpufreq/boost (1 = on) or, on intel_pstate, no_turbo (1 = off). */

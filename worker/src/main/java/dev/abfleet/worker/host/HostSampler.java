@@ -16,11 +16,12 @@ public record HostSampler(PressureSampler pressure, BootFactsReader facts, Quiet
   /** Samples nothing: reports go out as the run procedure made them. */
   public static final HostSampler NONE = new HostSampler(null, null, QuietThreshold.DEFAULT);
 
-  /** The real host under {@code /}. */
+  /** The real host under {@code /}; on macOS, what {@link Sysctl} gives in place of /proc and /sys. */
   public static HostSampler of(HostFacts host, Map<String, String> hypervisorVersions, QuietThreshold quiet) {
     Path root = Path.of("/");
-    return new HostSampler(new PressureSampler(root, System::currentTimeMillis),
-        new BootFactsReader(root, host, hypervisorVersions), quiet);
+    Sysctl sysctl = host.isMac() ? Sysctl.system() : Sysctl.NONE;
+    return new HostSampler(new PressureSampler(root, System::currentTimeMillis, sysctl),
+        new BootFactsReader(root, host, hypervisorVersions, sysctl), quiet);
   }
 
   /**

@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
  * Reads the host's pressure from Linux /proc under a root ({@code /} on a host, a fixture
  * directory in tests): /proc/pressure/{cpu,io,memory}, /proc/loadavg, /proc/stat and the
  * worker's own /proc/self/stat. Missing
- * files (macOS, kernels without PSI, containers that hide it) give absent values, never an error.
+ * files (macOS, kernels without PSI, containers that hide it) give absent values, never an error;
+ * on macOS the load and the CPU count come from {@link Sysctl}.
  */
 public final class PressureSampler {
   /** /proc/stat counts in USER_HZ ticks, 100 per second on every Linux architecture abfleet runs on. */
@@ -16,17 +17,29 @@ public final class PressureSampler {
 
   private final ProcFiles files;
   private final LongSupplier clock;
+  private final Sysctl sysctl;
 
   /** @param clock wall clock, Unix epoch ms */
   public PressureSampler(Path root, LongSupplier clock) {
-    this.files = new ProcFiles(root);
-    this.clock = clock;
+    this(root, clock, Sysctl.NONE);
   }
 
-  /** What /proc says now. */
+  /**
+   * As above; where /proc/loadavg is missing (macOS), the load from {@code sysctl}'s
+   * {@code vm.loadavg} and the CPUs from its {@code hw.logicalcpu}.
+   */
+  public PressureSampler(Path root, LongSupplier clock, Sysctl sysctl) {
+    this.files = new ProcFiles(root);
+    this.clock = clock;
+    this.sysctl = sysctl;
+  }
+
+  /** What /proc (or, without it, sysctl) says now. */
   public PressureSnapshot sample() {
-    String loadavg = files.read("proc/loadavg").orElse("");
+    String loadavg = files.read("proc/loadavg")
+        .or(() -> sysctl.read("vm.loadavg").flatMap(Sysctl::procLoadavg)).orElse("");
     String stat = files.read("proc/stat").orElse("");
+    int cpus = stat.isEmpty() ? Math.max(0, sysctl.positiveInt("hw.logicalcpu")) : PressureSnapshot.cpus(stat);
     return new PressureSnapshot(
         files.read("proc/pressure/cpu").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/io").flatMap(PressureSnapshot.Psi::parse).orElse(null),
@@ -35,7 +48,7 @@ public final class PressureSampler {
         PressureSnapshot.runnable(loadavg),
         PressureSnapshot.busyTicks(stat),
         files.read("proc/self/stat").map(PressureSnapshot::processTicks).orElse(-1L),
-        PressureSnapshot.cpus(stat),
+        cpus,
         clock.getAsLong());
   }
 
