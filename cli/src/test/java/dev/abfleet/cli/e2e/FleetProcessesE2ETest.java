@@ -99,7 +99,8 @@ class FleetProcessesE2ETest {
         .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("metadata_stat")
             .addMetrics("create_delete").setIterations(3).setIterationMs(100))
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(hosts))
-        .setPolicy(Policy.newBuilder().setPairs(pairs).setBootTimeoutS(120))
+        .setPolicy(Policy.newBuilder().setPairs(pairs).setBootTimeoutS(120)
+            .setHostQuiet(LocalProcesses.SHARED_MACHINE))
         .setPriority("pr")
         .build();
   }

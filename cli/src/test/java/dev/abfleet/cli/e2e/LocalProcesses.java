@@ -15,6 +15,14 @@ import java.util.concurrent.TimeUnit;
 
 /** A controller and workers as separate abfleet processes on loopback; killed on close. */
 final class LocalProcesses implements AutoCloseable {
+  /**
+   * The quiet-host policy of experiments on a fleet of several workers on this one machine: none.
+   * Each worker's VMs are the other workers' busy neighbour (real interference, and marked so),
+   * so the default policy would wait for and re-run pairs these tests count.
+   */
+  static final dev.abfleet.proto.fleet.v1.HostQuiet SHARED_MACHINE =
+      dev.abfleet.proto.fleet.v1.HostQuiet.newBuilder().setOnInterference("off").build();
+
   final Path dir;
   final int grpcPort;
   private final List<Process> processes = new ArrayList<>();

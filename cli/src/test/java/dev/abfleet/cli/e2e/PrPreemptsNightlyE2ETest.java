@@ -115,7 +115,8 @@ class PrPreemptsNightlyE2ETest {
         .setBenchmark(Benchmark.newBuilder().setHarness("fleetbench").addMetrics("create_delete")
             .setIterations(3).setIterationMs(100))
         .setSelector(HostSelector.newBuilder().setHypervisor("qemu").addAllHosts(HOSTS))
-        .setPolicy(Policy.newBuilder().setPairs(pairs).setBootTimeoutS(120))
+        .setPolicy(Policy.newBuilder().setPairs(pairs).setBootTimeoutS(120)
+            .setHostQuiet(LocalProcesses.SHARED_MACHINE))
         .setPriority(priority)
         .build();
   }
