@@ -32,9 +32,15 @@ class HostQuietE2ETest {
 
   /** fleet.yaml without policy.host_quiet (the default policy) and an A/A spec of {@code pairs}. */
   private Path[] defaultPolicyAa(Path kernel, String name, int pairs) throws Exception {
+    return aa(kernel, name, pairs, "");
+  }
+
+  /** fleet.yaml with {@code hostQuiet} as its policy.host_quiet ("" = unset) and an A/A spec of {@code pairs}. */
+  private Path[] aa(Path kernel, String name, int pairs, String hostQuiet) throws Exception {
     Path fleet = Files.writeString(dir.resolve(name + "-fleet.yaml"), String.join("\n",
         "controller:",
         "  store: {path: " + dir.resolve(name + "-store") + "}",
+        hostQuiet.isEmpty() ? "" : "policy:\n  host_quiet: " + hostQuiet,
         "benchmarks:",
         "  small:",
         "    metrics: [metadata_stat]",
@@ -110,24 +116,7 @@ class HostQuietE2ETest {
 
   @Test
   void aBusyNeighbourMakesEveryBootInterferedReRunsEachPairOnceAndIsCounted() throws Exception {
-    Path kernel = Kernels.cloud();
-    Path fleet = Files.writeString(dir.resolve("fleet.yaml"), String.join("\n",
-        "controller:",
-        "  store: {path: " + dir.resolve("store") + "}",
-        "policy:",
-        "  host_quiet: {max_wait_s: 2, max_reruns_per_pair: 1}",
-        "benchmarks:",
-        "  small:",
-        "    metrics: [metadata_stat]",
-        "    iterations: 2",
-        ""));
-    Path spec = Files.writeString(dir.resolve("aa.yaml"), String.join("\n",
-        "benchmark: small",
-        "pairs: 2",
-        "arms:",
-        "  - {name: a, role: baseline, kernel: " + kernel + "}",
-        "  - {name: b, role: candidate, kernel: " + kernel + "}",
-        ""));
+    Path[] aa = aa(Kernels.cloud(), "hog", 2, "{max_wait_s: 2, max_reruns_per_pair: 1}");
 
     List<Process> hog = new ArrayList<>();
     Cli.Result r;
@@ -135,7 +124,7 @@ class HostQuietE2ETest {
       for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
         hog.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
       }
-      r = Cli.run(dir, 20, "ab", "--config", fleet.toString(), "--spec", spec.toString(), "--format", "json");
+      r = Cli.run(dir, 20, "ab", "--config", aa[0].toString(), "--spec", aa[1].toString(), "--format", "json");
     } finally {
       hog.forEach(Process::destroyForcibly);
     }

@@ -2,7 +2,9 @@ package dev.abfleet.worker.host;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,25 +22,32 @@ public interface Sysctl {
   /** The value of {@code name}, stripped; empty when sysctl failed or printed nothing. */
   Optional<String> read(String name);
 
-  /** {@code /usr/sbin/sysctl -n NAME} on this host, at most 2 s per call. */
+  /**
+   * {@code /usr/sbin/sysctl -n NAME} on this host, at most 2 s per call. Only the load changes
+   * while the host runs: every other value is read once and kept.
+   */
   static Sysctl system() {
-    return name -> {
-      try {
-        Process p = new ProcessBuilder("/usr/sbin/sysctl", "-n", name).redirectErrorStream(false).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(2, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          return Optional.empty();
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        return p.exitValue() == 0 && !out.isEmpty() ? Optional.of(out) : Optional.empty();
-      } catch (IOException e) {
-        return Optional.empty();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    Map<String, Optional<String>> fixed = new ConcurrentHashMap<>();
+    return name -> name.equals("vm.loadavg") ? run(name) : fixed.computeIfAbsent(name, Sysctl::run);
+  }
+
+  private static Optional<String> run(String name) {
+    try {
+      Process p = new ProcessBuilder("/usr/sbin/sysctl", "-n", name)
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      p.getOutputStream().close();
+      if (!p.waitFor(2, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
         return Optional.empty();
       }
-    };
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return p.exitValue() == 0 && !out.isEmpty() ? Optional.of(out) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
   }
 
   /**
