@@ -6,7 +6,6 @@ import dev.abfleet.proto.fleet.v1.ListExperimentsResponse;
 import dev.abfleet.controller.experiment.ArmSpec;
 import dev.abfleet.controller.plan.ArtifactRef;
 import dev.abfleet.controller.plan.BenchmarkSpec;
-import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.plan.WorkloadSpec;
 import dev.abfleet.controller.experiment.ExperimentView;
 import dev.abfleet.controller.experiment.HostClassKey;
@@ -22,7 +21,6 @@ import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.BlockAssignment;
 import dev.abfleet.proto.fleet.v1.BootHostFacts;
-import dev.abfleet.proto.fleet.v1.BootSpec;
 import dev.abfleet.proto.fleet.v1.HostPressure;
 import dev.abfleet.report.BootHost;
 import dev.abfleet.proto.fleet.v1.Boot;
@@ -41,7 +39,6 @@ import dev.abfleet.proto.fleet.v1.Policy;
 import dev.abfleet.proto.fleet.v1.RunAssignment;
 import dev.abfleet.proto.fleet.v1.RunTelemetry;
 import dev.abfleet.proto.fleet.v1.Workload;
-import dev.abfleet.proto.fleet.v1.VmShape;
 import dev.abfleet.stats.verdict.Assessment;
 import dev.abfleet.stats.verdict.Row;
 import java.util.List;
@@ -112,7 +109,7 @@ public final class DomainToProto {
     Arm.Builder b = Arm.newBuilder()
         .setName(a.name())
         .setRole(a.role() == null ? "" : a.role().name().toLowerCase(java.util.Locale.ROOT))
-        .setBoot(boot(a.kernel(), a.initrd(), a.cmdlineExtra(), a.vcpus(), a.memoryMib(), a.guest()));
+        .setBoot(BootSpecs.toProto(a.kernel(), a.initrd(), a.cmdlineExtra(), a.vcpus(), a.memoryMib(), a.guest()));
     if (a.build() != null) {
       b.setBuild(a.build().toProto());
     }
@@ -121,8 +118,7 @@ public final class DomainToProto {
 
 
   private static Artifact artifact(ArtifactRef a) {
-    return Artifact.newBuilder().setSha256(a.sha256()).setUri(a.uri()).setSizeBytes(a.sizeBytes())
-        .build();
+    return BootSpecs.artifact(a);
   }
 
   private static Benchmark benchmark(BenchmarkSpec b) {
@@ -244,34 +240,6 @@ public final class DomainToProto {
     return t.build();
   }
 
-  /**
-   * The wire's BootSpec of an arm, or of one boot of it: the one mapping of the domain's boot
-   * fields (ArmSpec and RunPlan carry the same ones).
-   */
-  static BootSpec boot(ArtifactRef kernel, ArtifactRef initrd, String cmdlineExtra, int vcpus, int memoryMib,
-      GuestSetup guest) {
-    BootSpec.Builder b = BootSpec.newBuilder()
-        .setKernel(artifact(kernel))
-        .setCmdlineExtra(cmdlineExtra)
-        .setShape(VmShape.newBuilder().setVcpus(vcpus).setMemoryMib(memoryMib).setPinVcpus(guest.pinVcpus()))
-        .addAllModules(guest.modules())
-        .setModulesDir(guest.modulesDir())
-        .setVolumeOptions(guest.volumeOptions())
-        .setVolumeTransport(guest.volumeTransport())
-        .setVolumeCache(guest.volumeCache())
-        .setArch(guest.arch());
-    if (initrd != null) {
-      b.setInitrd(artifact(initrd));
-    }
-    if (guest.guestImage() != null) {
-      b.setGuestImage(artifact(guest.guestImage()));
-    }
-    if (guest.modulesTree() != null) {
-      b.setModulesTree(artifact(guest.modulesTree()));
-    }
-    return b.build();
-  }
-
   static BlockAssignment assignment(Block block) {
     BlockAssignment.Builder b = BlockAssignment.newBuilder()
         .setExperimentId(block.experimentId()).setBlockId(block.blockId())
@@ -279,7 +247,7 @@ public final class DomainToProto {
     for (RunPlan r : block.runs()) {
       RunAssignment.Builder run = RunAssignment.newBuilder()
           .setRunId(r.runId()).setArm(r.arm()).setOrderInPair(r.orderInPair())
-          .setBoot(boot(r.kernel(), r.initrd(), r.cmdlineExtra(), r.vcpus(), r.memoryMib(), r.guest()))
+          .setBoot(BootSpecs.toProto(r.kernel(), r.initrd(), r.cmdlineExtra(), r.vcpus(), r.memoryMib(), r.guest()))
           .setBenchmark(benchmark(r.benchmark())).setTimeoutS(r.timeoutS())
           .setHypervisor(r.hypervisor()).setWarmup(r.warmup())
           .addAllConsolePatterns(r.consolePatterns());

@@ -7,7 +7,6 @@ import dev.abfleet.controller.report.ProtoReports;
 import dev.abfleet.controller.experiment.GuestCounters;
 import dev.abfleet.controller.experiment.GuestFacts;
 import dev.abfleet.model.ArmBuild;
-import dev.abfleet.controller.plan.GuestSetup;
 import dev.abfleet.controller.experiment.ExperimentSpec;
 import dev.abfleet.controller.experiment.PolicySpec;
 import dev.abfleet.controller.experiment.RunOutcome;
@@ -18,7 +17,6 @@ import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.report.DaemonUsage;
 import dev.abfleet.proto.fleet.v1.Arm;
 import dev.abfleet.proto.fleet.v1.BootSpec;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.abfleet.proto.fleet.v1.Artifact;
 import dev.abfleet.proto.fleet.v1.Benchmark;
 import dev.abfleet.proto.fleet.v1.Hello;
@@ -86,41 +84,18 @@ final class ProtoToDomain {
       case "ceiling" -> ArmSpec.Role.CEILING;
       default -> null;
     };
-    BootSpec boot = boot(a);
-    ArtifactRef initrd = boot.hasInitrd() && !boot.getInitrd().getSha256().isEmpty() ? artifact(boot.getInitrd()) : null;
-    return new ArmSpec(a.getName(), role, artifact(boot.getKernel()), initrd, boot.getCmdlineExtra(),
-        boot.getShape().getVcpus(), boot.getShape().getMemoryMib(),
-        new GuestSetup(boot.getShape().getPinVcpus(), boot.getModulesList(), boot.getModulesDir(),
-            boot.getVolumeOptions(), boot.getArch(),
-            boot.getGuestImage().getSha256().isEmpty() ? null : artifact(boot.getGuestImage()),
-            boot.getModulesTree().getSha256().isEmpty() ? null : artifact(boot.getModulesTree()),
-            boot.getVolumeTransport(), boot.getVolumeCache()),
+    BootSpec boot = BootSpecs.of(a);
+    return new ArmSpec(a.getName(), role, BootSpecs.kernel(boot), BootSpecs.initrd(boot), boot.getCmdlineExtra(),
+        boot.getShape().getVcpus(), boot.getShape().getMemoryMib(), BootSpecs.guest(boot),
         a.hasBuild() ? ArmBuild.fromProto(a.getBuild()) : null);
   }
-
-  /**
-   * The arm's boot. A client older than BootSpec sent the same fields on the Arm itself, under
-   * the numbers BootSpec keeps (now reserved on Arm): they arrive as unknown fields and read back
-   * as its BootSpec.
-   */
-  static BootSpec boot(Arm a) {
-    if (a.hasBoot() || a.getUnknownFields().asMap().isEmpty()) {
-      return a.getBoot();
-    }
-    try {
-      return BootSpec.parseFrom(a.getUnknownFields().toByteString());
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("arm " + a.getName() + ": its boot fields do not parse: " + e.getMessage(), e);
-    }
-  }
-
 
   private static WorkloadSpec workload(Workload w) {
     return new WorkloadSpec(artifact(w.getFiles()), w.getRun(), w.getOutput(), w.getTimeoutS());
   }
 
   private static ArtifactRef artifact(Artifact a) {
-    return new ArtifactRef(a.getSha256(), a.getUri(), a.getSizeBytes());
+    return BootSpecs.artifact(a);
   }
 
   static HostCapabilities capabilities(Hello h) {

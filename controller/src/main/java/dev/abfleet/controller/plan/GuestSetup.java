@@ -41,6 +41,11 @@ public record GuestSetup(boolean pinVcpus, List<String> modules, String modulesD
     volumeCache = volumeCache == null ? "" : volumeCache;
   }
 
+  /** This guest with its host volume over {@code transport} and virtio-fs cache mode {@code cache}. */
+  public GuestSetup withVolume(String transport, String cache) {
+    return new GuestSetup(pinVcpus, modules, modulesDir, volumeOptions, arch, guestImage, modulesTree, transport, cache);
+  }
+
   /** A guest whose volume, if any, goes over the benchmark's transport with the daemon's defaults. */
   public GuestSetup(boolean pinVcpus, List<String> modules, String modulesDir, String volumeOptions, String arch,
       ArtifactRef guestImage, ArtifactRef modulesTree) {

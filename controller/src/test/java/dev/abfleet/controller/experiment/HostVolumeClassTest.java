@@ -69,7 +69,7 @@ class HostVolumeClassTest {
   void anArmNamingNinePOnAHostPreferringVirtiofsIsPlannedOverNineP() {
     ExperimentSpec s = spec("host", "");
     List<ArmSpec> arms = s.arms().stream().map(a -> new ArmSpec(a.name(), a.role(), a.kernel(), a.initrd(),
-        a.cmdlineExtra(), a.vcpus(), a.memoryMib(), new GuestSetup(false, List.of(), "", "", "", null, null, "9p", ""),
+        a.cmdlineExtra(), a.vcpus(), a.memoryMib(), GuestSetup.NONE.withVolume("9p", ""),
         a.build())).toList();
     ExperimentSpec spec = new ExperimentSpec(s.name(), arms, s.benchmark(), s.selector(), s.policy(), s.priority());
 
@@ -90,7 +90,7 @@ class HostVolumeClassTest {
     ExperimentSpec s = spec("guest", "");
     List<ArmSpec> arms = s.arms().stream().map(a -> new ArmSpec(a.name(), a.role(), a.kernel(), a.initrd(),
         a.cmdlineExtra(), a.vcpus(), a.memoryMib(),
-        new GuestSetup(false, List.of(), "", "", "", null, null, "nfs", "loose"), a.build())).toList();
+        GuestSetup.NONE.withVolume("nfs", "loose"), a.build())).toList();
     ExperimentSpec spec = new ExperimentSpec(s.name(), arms, s.benchmark(), s.selector(), s.policy(), s.priority());
 
     assertThat(SpecValidator.validate(spec)).anySatisfy(p -> assertThat(p).contains("unknown volume transport 'nfs'"))

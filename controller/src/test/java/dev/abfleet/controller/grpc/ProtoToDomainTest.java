@@ -171,7 +171,7 @@ class ProtoToDomainTest {
     Arm old = Arm.parseFrom(bytes.toByteArray());
 
     assertThat(old.hasBoot()).isFalse();
-    BootSpec boot = ProtoToDomain.boot(old);
+    BootSpec boot = BootSpecs.of(old);
     assertThat(boot.getKernel()).isEqualTo(kernel);
     assertThat(boot.getCmdlineExtra()).isEqualTo("quiet");
     assertThat(boot.getVolumeOptions()).isEqualTo("cache=loose");
@@ -186,6 +186,6 @@ class ProtoToDomainTest {
   void anArmWithABootSpecIsReadAsItIs() {
     BootSpec boot = BootSpec.newBuilder().setCmdlineExtra("quiet").setVolumeCache("none").build();
 
-    assertThat(ProtoToDomain.boot(Arm.newBuilder().setName("a").setBoot(boot).build())).isEqualTo(boot);
+    assertThat(BootSpecs.of(Arm.newBuilder().setName("a").setBoot(boot).build())).isEqualTo(boot);
   }
 }
