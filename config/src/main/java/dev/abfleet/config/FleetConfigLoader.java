@@ -208,8 +208,8 @@ public final class FleetConfigLoader {
   }
 
   private static FleetConfig.Policy policy(YamlNode n) {
-    double threshold = 0.02;
-    double alpha = 0.05;
+    double threshold = dev.abfleet.stats.Policy.DEFAULT_NOISE_THRESHOLD;
+    double alpha = dev.abfleet.stats.Policy.DEFAULT_ALPHA;
     int pairs = 8;
     int timeout = 0; // adaptive: the controller sizes each boot's timeout to its work
     List<Integer> looks = List.of();

@@ -20,7 +20,11 @@ import java.util.List;
  */
 public record Policy(double noiseThreshold, double alpha, List<Integer> looks,
     double futilityEffect, double futilityBeta) {
-  public static final Policy DEFAULT = new Policy(0.02, 0.05);
+  /** The noise threshold experiments get unless they say otherwise (2%). */
+  public static final double DEFAULT_NOISE_THRESHOLD = 0.02;
+  /** The family-wise level experiments get unless they say otherwise. */
+  public static final double DEFAULT_ALPHA = 0.05;
+  public static final Policy DEFAULT = new Policy(DEFAULT_NOISE_THRESHOLD, DEFAULT_ALPHA);
   /** The futility effect experiments get unless they say otherwise. */
   public static final double DEFAULT_FUTILITY_EFFECT = 0.05;
   /** The futility error bound experiments get unless they say otherwise. */

@@ -47,11 +47,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Baseline arm (default: the first arm in the input; gobench: the first file).")
   String baseline;
 
-  @Option(names = "--threshold", defaultValue = "0.02", paramLabel = "R",
+  @Option(names = "--threshold", defaultValue = "" + dev.abfleet.stats.Policy.DEFAULT_NOISE_THRESHOLD, paramLabel = "R",
       description = "Noise threshold, relative (default: ${DEFAULT-VALUE}).")
   double threshold;
 
-  @Option(names = "--alpha", defaultValue = "0.05", paramLabel = "A",
+  @Option(names = "--alpha", defaultValue = "" + dev.abfleet.stats.Policy.DEFAULT_ALPHA, paramLabel = "A",
       description = "Family-wise significance level per experiment (default: ${DEFAULT-VALUE}).")
   double alpha;
 
@@ -63,7 +63,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       description = "Pair counts at which the experiment looked (group-sequential), e.g. 8,16,32.")
   List<Integer> looks;
 
-  @Option(names = "--futility", defaultValue = "0.05", paramLabel = "R",
+  @Option(names = "--futility", defaultValue = "" + dev.abfleet.stats.Policy.DEFAULT_FUTILITY_EFFECT, paramLabel = "R",
       description = "With --looks: a metric whose interval rules out a change of R or more stops as no_change"
           + " (futility stop, beta 10%%); 0 = none (default: ${DEFAULT-VALUE}, as fleet.yaml).")
   double futility;

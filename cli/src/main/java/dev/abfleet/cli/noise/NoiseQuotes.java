@@ -41,7 +41,7 @@ public final class NoiseQuotes {
     e.getBootsList().forEach(b -> classes.add(b.getHostClass().isBlank() ? NoiseMeasure.UNKNOWN : b.getHostClass()));
     var p = e.getSpec().getPolicy();
     double threshold = Math.max(0, p.getNoiseThreshold());
-    double alpha = p.getAlpha() > 0 ? p.getAlpha() : 0.05;
+    double alpha = p.getAlpha() > 0 ? p.getAlpha() : dev.abfleet.stats.Policy.DEFAULT_ALPHA;
     int m = Math.max(1, p.getGatingMetricsCount());
     List<NoiseCalibration> out = new ArrayList<>();
     for (String cls : classes) {

@@ -46,8 +46,8 @@ public record PolicySpec(
     @com.fasterxml.jackson.annotation.JsonInclude(value = com.fasterxml.jackson.annotation.JsonInclude.Include.CUSTOM,
         valueFilter = HostQuiet.OmitDefaults.class)
     HostQuiet hostQuiet) {
-  public static final double DEFAULT_NOISE = 0.02;
-  public static final double DEFAULT_ALPHA = 0.05;
+  public static final double DEFAULT_NOISE = dev.abfleet.stats.Policy.DEFAULT_NOISE_THRESHOLD;
+  public static final double DEFAULT_ALPHA = dev.abfleet.stats.Policy.DEFAULT_ALPHA;
   public static final int DEFAULT_PAIRS = 8;
   /** The protocol's default, which workers apply when a run carries no timeout. */
   public static final int DEFAULT_BOOT_TIMEOUT_S = ProtocolConstants.DEFAULT_BOOT_TIMEOUT_S_VALUE;
