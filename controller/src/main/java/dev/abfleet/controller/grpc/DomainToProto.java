@@ -52,6 +52,12 @@ public final class DomainToProto {
    * @param etaSeconds 0 = unknown or finished
    */
   public static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds) {
+    return experiment(v, queuePosition, etaSeconds, DomainToProto::boot);
+  }
+
+  /** The experiment, its boots converted by {@code boots} (which may hand out earlier conversions). */
+  static Experiment experiment(ExperimentView v, int queuePosition, long etaSeconds,
+      java.util.function.Function<RunOutcome, Boot> boots) {
     Experiment.Builder b = Experiment.newBuilder()
         .setExperimentId(v.id())
         .setSpec(spec(v.spec()))
@@ -68,7 +74,7 @@ public final class DomainToProto {
     Assessment a = v.assessment();
     a.rows().forEach(row -> b.addComparisons(comparison(row)));
     a.bootFailures().forEach((arm, f) -> b.addBootFailures(bootFailures(arm, f)));
-    v.boots().forEach(o -> b.addBoots(boot(o)));
+    v.boots().forEach(o -> b.addBoots(boots.apply(o)));
     b.putAllClassPairs(a.classPairs());
     b.setOverall(a.overall());
     b.setGate(a.gate());

@@ -4,11 +4,13 @@ import dev.abfleet.controller.experiment.ExperimentCatalog;
 import dev.abfleet.controller.experiment.ExperimentEntity;
 import dev.abfleet.controller.experiment.ExperimentIds;
 import dev.abfleet.controller.experiment.ExperimentView;
+import dev.abfleet.controller.experiment.RunOutcome;
 import dev.abfleet.controller.experiment.SpecValidator;
 import dev.abfleet.controller.fleet.HostSelector;
 import dev.abfleet.controller.schedule.Scheduler;
 import dev.abfleet.controller.security.Caller;
 import dev.abfleet.controller.security.Role;
+import dev.abfleet.proto.fleet.v1.Boot;
 import dev.abfleet.proto.fleet.v1.CancelExperimentRequest;
 import dev.abfleet.proto.fleet.v1.Experiment;
 import dev.abfleet.proto.fleet.v1.ExperimentProgress;
@@ -28,7 +30,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -237,7 +241,7 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   public void watchExperiment(
       WatchExperimentRequest request, StreamObserver<ExperimentProgress> responses) {
     poll(new Watch(request.getExperimentId(), (ServerCallStreamObserver<ExperimentProgress>) responses,
-        null, null, null, 0));
+        null, null, null, 0, 0, Map.of()));
   }
 
   /**
@@ -246,23 +250,55 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
    * watchers do not crowd the scheduler's mailbox; the experiment itself is looked at each poll.
    * The view the last message was built from is kept: the entity hands out the same view until
    * its state changes, and an unchanged view and standing need no new message (building one
-   * converts every boot).
+   * converts every boot). {@code sentAtNanos} is when the last message left (0 = none yet);
+   * {@code boots} holds the last message's boots by the recorded outcome they were converted
+   * from (outcomes are immutable and kept by the entity's state), so a new message converts
+   * only the boots recorded since.
    */
   private record Watch(String id, ServerCallStreamObserver<ExperimentProgress> out, Experiment last,
-      ExperimentView view, Scheduler.Standing standing, long standingAtNanos) {
+      ExperimentView view, Scheduler.Standing standing, long standingAtNanos, long sentAtNanos,
+      Map<RunOutcome, Boot> boots) {
 
     /** The message for {@code now} and {@code st}: the last one when neither changed. */
     Watch next(ExperimentView now, Scheduler.Standing st, long stAtNanos) {
-      Experiment message = now == view && java.util.Objects.equals(st, standing) && last != null
-          ? last : experiment(now, st);
-      return new Watch(id, out, message, now, st, stAtNanos);
+      if (now == view && java.util.Objects.equals(st, standing) && last != null) {
+        return new Watch(id, out, last, now, st, stAtNanos, sentAtNanos, boots);
+      }
+      Map<RunOutcome, Boot> converted = new IdentityHashMap<>();
+      Function<RunOutcome, Boot> boot = o -> converted.computeIfAbsent(o,
+          k -> boots.containsKey(k) ? boots.get(k) : DomainToProto.boot(k));
+      Experiment message = experiment(now, st, boot);
+      return new Watch(id, out, message, now, st, stAtNanos, sentAtNanos, converted);
+    }
+
+    /**
+     * True while a running experiment's progress was sent less than {@link #PROGRESS_EVERY}
+     * ago: a change then waits for a later poll instead of being converted and sent at once.
+     */
+    boolean tooSoon(ExperimentView now, long nanos) {
+      return !now.terminal() && sentAtNanos != 0 && nanos - sentAtNanos < PROGRESS_EVERY.toNanos();
+    }
+
+    Watch sent(long nanos) {
+      return new Watch(id, out, last, view, standing, standingAtNanos, nanos, boots);
     }
   }
+
+  /**
+   * At most one progress message per watcher this often while the experiment runs (its first
+   * state and its end go at once). Each message carries the experiment with its boots, so a
+   * watcher that took every change of a long, busy experiment would cost the controller a
+   * conversion and a serialization of all its boots ten times a second.
+   */
+  static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
   static final Duration STANDING_EVERY = Duration.ofSeconds(1);
 
   private void poll(Watch w) {
     view(w.id()).thenCompose(view -> {
+      if (w.tooSoon(view, System.nanoTime())) {
+        return CompletableFuture.completedFuture(w);
+      }
       boolean fresh = w.standing() != null
           && System.nanoTime() - w.standingAtNanos() < STANDING_EVERY.toNanos();
       if (view.terminal() || fresh) {
@@ -282,19 +318,22 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
         // A slow watcher: nothing is queued for it; it gets the latest state once it can take
         // it (conflated), so a stalled client costs one Experiment, not one per change.
         Watch unsent = new Watch(next.id(), next.out(), w.last(), w.view(), next.standing(),
-            next.standingAtNanos());
+            next.standingAtNanos(), w.sentAtNanos(), w.boots());
         system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(unsent), system.executionContext());
         return;
       }
+      Watch after = next;
       if (!now.equals(w.last())) {
         w.out().onNext(ExperimentProgress.newBuilder()
             .setExperiment(BootPages.page(now, 0, "", BootPages.BOOT_BYTES_PER_PAGE)).build());
+        after = next.sent(System.nanoTime());
       }
       if (TERMINAL.contains(now.getState())) {
         w.out().onCompleted();
         return;
       }
-      system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(next), system.executionContext());
+      Watch following = after;
+      system.scheduler().scheduleOnce(WATCH_POLL, () -> poll(following), system.executionContext());
     });
   }
 
@@ -311,10 +350,14 @@ public final class ExperimentServiceImpl implements ExperimentServiceGrpc.AsyncS
   }
 
   private static Experiment experiment(ExperimentView view, Scheduler.Standing st) {
+    return experiment(view, st, DomainToProto::boot);
+  }
+
+  private static Experiment experiment(ExperimentView view, Scheduler.Standing st, Function<RunOutcome, Boot> boots) {
     if (view.terminal() || st == null) {
-      return DomainToProto.experiment(view, 0, 0);
+      return DomainToProto.experiment(view, 0, 0, boots);
     }
-    return DomainToProto.experiment(view, st.queuePosition(), view.etaSeconds(st.hostsHeld()));
+    return DomainToProto.experiment(view, st.queuePosition(), view.etaSeconds(st.hostsHeld()), boots);
   }
 
   private CompletionStage<ExperimentView> view(String id) {

@@ -106,6 +106,37 @@ class ExperimentFlowTest extends ControllerNodeTest {
   }
 
   @Test
+  void aWatcherGetsARunningExperimentAtMostOnceASecondAndItsEndAtOnce() throws Exception {
+    // A block every 100 ms: the experiment changes ten times a second for about 3 s.
+    worker(new FakeWorker(node, "h1", 1.0, Integer.MAX_VALUE, false).withBlockTime(Duration.ofMillis(100)).start());
+    awaitHosts(1);
+    String id = submit(client, "e-pace", 30);
+
+    List<Long> arrivals = new ArrayList<>();
+    List<ExperimentProgress> updates = new ArrayList<>();
+    client.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
+        .watchExperiment(WatchExperimentRequest.newBuilder().setExperimentId(id).build())
+        .forEachRemaining(u -> {
+          arrivals.add(System.nanoTime());
+          updates.add(u);
+        });
+
+    assertThat(updates.get(updates.size() - 1).getExperiment().getState()).isEqualTo("completed");
+    assertThat(updates.get(updates.size() - 1).getExperiment().getBootsList())
+        .as("boots converted once and reused across messages read as a fresh conversion")
+        .isEqualTo(client.getExperiment(dev.abfleet.proto.fleet.v1.GetExperimentRequest.newBuilder()
+            .setExperimentId(id).build()).getBootsList());
+    List<Integer> pairsSeen = updates.stream().map(u -> u.getExperiment().getPairsDone()).toList();
+    assertThat(pairsSeen).as("progress messages in between").hasSizeGreaterThan(2);
+    // The last message (the end) may follow its predecessor at once; the others are paced.
+    for (int i = 1; i < arrivals.size() - 1; i++) {
+      assertThat(Duration.ofNanos(arrivals.get(i) - arrivals.get(i - 1)))
+          .as("gap before progress message %d of %d (pairs done %s)", i, arrivals.size(), pairsSeen)
+          .isGreaterThan(ExperimentServiceImpl.PROGRESS_EVERY.multipliedBy(8).dividedBy(10));
+    }
+  }
+
+  @Test
   void acknowledgesEveryRunReportOnceItsExperimentHandledIt() throws Exception {
     FakeWorker w = worker(FakeWorker.connect(node, "h1", 1.0));
     awaitHosts(1);

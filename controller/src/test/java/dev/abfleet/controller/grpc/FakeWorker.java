@@ -44,6 +44,7 @@ final class FakeWorker implements AutoCloseable {
   private java.util.function.Predicate<String> slowArms = "cand"::equals;
   private String accelerator = "tcg";
   private volatile boolean interfered;
+  private long blockMs;
 
   /**
    * @param answerBlocks blocks to answer; later ones are held without reply
@@ -88,6 +89,12 @@ final class FakeWorker implements AutoCloseable {
   /** Reports every boot from now on as interfered (the host busy with other processes). */
   FakeWorker interfered(boolean interfered) {
     this.interfered = interfered;
+    return this;
+  }
+
+  /** Answers each block this long after it arrived instead of at once; call before start. */
+  FakeWorker withBlockTime(java.time.Duration d) {
+    this.blockMs = d.toMillis();
     return this;
   }
 
@@ -142,6 +149,14 @@ final class FakeWorker implements AutoCloseable {
     if (assignments.size() > answerBlocks) {
       return;
     }
+    if (blockMs > 0) {
+      heartbeats.schedule(() -> answer(block), blockMs, TimeUnit.MILLISECONDS);
+    } else {
+      answer(block);
+    }
+  }
+
+  private void answer(BlockAssignment block) {
     for (RunAssignment run : block.getRunsList()) {
       send(WorkerMessage.newBuilder().setRunResult(result(block, run)).build());
       if (dropMidBlock && assignments.size() == 1) {
