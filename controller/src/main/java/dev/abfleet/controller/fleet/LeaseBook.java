@@ -2,6 +2,8 @@ package dev.abfleet.controller.fleet;
 
 import dev.abfleet.controller.CborSerializable;
 import dev.abfleet.controller.collection.PersistentMap;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -10,16 +12,37 @@ import java.util.Optional;
  * Epochs only grow, across restarts too, so a result carrying an old epoch is always stale
  * ({@link Fence} has the rules).
  */
-public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
-    implements CborSerializable {
-  /** Both maps are persistent: a lease or a release costs O(1), not a copy of every lease. */
+public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active,
+    @JsonIgnore Map<String, Integer> heldBy) implements CborSerializable {
+  /**
+   * Both maps are persistent: a lease or a release costs O(1), not a copy of every lease.
+   * {@code heldBy} counts the leases in force per experiment, kept with every change so that
+   * the scheduler never counts them by a scan of every lease; it is derived, not stored (null =
+   * count {@code active}, as a snapshot is read).
+   */
   public LeaseBook {
     lastEpoch = PersistentMap.of(lastEpoch);
     active = PersistentMap.of(active);
+    heldBy = heldBy == null ? counted(active) : PersistentMap.of(heldBy);
+  }
+
+  public LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active) {
+    this(lastEpoch, active, null);
   }
 
   public static LeaseBook empty() {
     return new LeaseBook(Map.of(), Map.of());
+  }
+
+  private static Map<String, Integer> counted(Map<String, Lease> active) {
+    Map<String, Integer> held = new HashMap<>();
+    active.values().forEach(l -> held.merge(l.experimentId(), 1, Integer::sum));
+    return PersistentMap.of(held);
+  }
+
+  /** Leases in force held by {@code experimentId}. */
+  public int held(String experimentId) {
+    return heldBy.getOrDefault(experimentId, 0);
   }
 
   /** The epoch the next lease of this host gets: strictly above every earlier one. */
@@ -47,7 +70,8 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     }
     Fence.checkRises(lease, lastEpoch.get(lease.hostId()));
     return new LeaseBook(((PersistentMap<String, Long>) lastEpoch).with(lease.hostId(), lease.epoch()),
-        ((PersistentMap<String, Lease>) active).with(lease.hostId(), lease));
+        ((PersistentMap<String, Lease>) active).with(lease.hostId(), lease),
+        ((PersistentMap<String, Integer>) heldBy).with(lease.experimentId(), held(lease.experimentId()) + 1));
   }
 
   /** Releases the lease if (host, epoch) is current; otherwise nothing changes. */
@@ -55,6 +79,10 @@ public record LeaseBook(Map<String, Long> lastEpoch, Map<String, Lease> active)
     if (!isCurrent(hostId, epoch)) {
       return this;
     }
-    return new LeaseBook(lastEpoch, ((PersistentMap<String, Lease>) active).without(hostId));
+    String experiment = active.get(hostId).experimentId();
+    int left = held(experiment) - 1;
+    PersistentMap<String, Integer> counts = (PersistentMap<String, Integer>) heldBy;
+    return new LeaseBook(lastEpoch, ((PersistentMap<String, Lease>) active).without(hostId),
+        left == 0 ? counts.without(experiment) : counts.with(experiment, left));
   }
 }

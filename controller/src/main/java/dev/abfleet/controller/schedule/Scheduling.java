@@ -68,7 +68,7 @@ public final class Scheduling {
 
   private static Map<String, Long> heldByExperiment(LeaseBook leases) {
     Map<String, Long> held = new HashMap<>();
-    leases.active().values().forEach(l -> held.merge(l.experimentId(), 1L, Long::sum));
+    leases.heldBy().forEach((id, n) -> held.put(id, (long) n));
     return held;
   }
 
@@ -141,8 +141,7 @@ public final class Scheduling {
    * from the map neither wait nor hold a host.
    */
   public static Map<String, Scheduler.Standing> standings(LeaseBook leases, Demands demands) {
-    Map<String, Integer> held = new HashMap<>();
-    leases.active().values().forEach(l -> held.merge(l.experimentId(), 1, Integer::sum));
+    Map<String, Integer> held = leases.heldBy();
     Map<String, Scheduler.Standing> out = new HashMap<>();
     held.forEach((id, n) -> out.put(id, new Scheduler.Standing(0, n)));
     int place = 0;

@@ -38,6 +38,8 @@ class SchedulerStateSnapshotTest {
     assertThat(state.leases().active()).isInstanceOf(PersistentMap.class);
     assertThat(back.leases()).isEqualTo(state.leases());
     assertThat(back.leases().nextEpoch("h2")).isEqualTo(2);
+    assertThat(back.leases().heldBy()).as("counted again from the leases, not stored").containsExactly(
+        java.util.Map.entry("e1", 1));
     assertThat(back.marks()).isEqualTo(state.marks());
     assertThat(back.health().streak("h5")).isEqualTo(2);
     assertThat(back.noise().residuals().get("h1")).containsExactly(0.01, 0.02);
