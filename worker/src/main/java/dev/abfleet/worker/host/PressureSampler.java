@@ -2,12 +2,14 @@ package dev.abfleet.worker.host;
 
 import dev.abfleet.proto.fleet.v1.HostPressure;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
  * Reads the host's pressure from Linux /proc under a root ({@code /} on a host, a fixture
  * directory in tests): /proc/pressure/{cpu,io,memory}, /proc/loadavg, /proc/stat and the
- * worker's own /proc/self/stat. Missing
+ * worker's own /proc/self/stat and /proc/self/status (its CPUs: a worker confined to some of
+ * the host's CPUs measures busy time over those). Missing
  * files (macOS, kernels without PSI, containers that hide it) give absent values, never an error;
  * on macOS the load and the CPU count come from {@link Sysctl}.
  */
@@ -39,14 +41,16 @@ public final class PressureSampler {
     String loadavg = files.read("proc/loadavg")
         .or(() -> sysctl.read("vm.loadavg").flatMap(Sysctl::procLoadavg)).orElse("");
     String stat = files.read("proc/stat").orElse("");
-    int cpus = stat.isEmpty() ? Math.max(0, sysctl.positiveInt("hw.logicalcpu")) : PressureSnapshot.cpus(stat);
+    Set<Integer> own = PressureSnapshot.ownShare(stat, files.read("proc/self/status").orElse(""));
+    int cpus = stat.isEmpty() ? Math.max(0, sysctl.positiveInt("hw.logicalcpu"))
+        : own.isEmpty() ? PressureSnapshot.cpus(stat) : own.size();
     return new PressureSnapshot(
         files.read("proc/pressure/cpu").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/io").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/memory").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         PressureSnapshot.load1m(loadavg),
         PressureSnapshot.runnable(loadavg),
-        PressureSnapshot.busyTicks(stat),
+        PressureSnapshot.busyTicks(stat, own),
         files.read("proc/self/stat").map(PressureSnapshot::processTicks).orElse(-1L),
         cpus,
         clock.getAsLong());

@@ -1,6 +1,8 @@
 package dev.abfleet.worker.host;
 
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What /proc said at one instant: the "some" line of each PSI resource, the load average and
@@ -11,11 +13,12 @@ import java.util.Optional;
  * @param memory memory pressure, null = none
  * @param load1m 1-minute load average; -1 = unknown
  * @param runnable runnable tasks (the number before the slash in /proc/loadavg); -1 = unknown
- * @param busyTicks busy CPU time of all CPUs in USER_HZ ticks (/proc/stat "cpu" line); -1 = unknown
+ * @param busyTicks busy CPU time of all CPUs in USER_HZ ticks (/proc/stat "cpu" line), or of the
+ *     worker's own CPUs when its affinity is narrower than the host ({@link #ownShare}); -1 = unknown
  * @param workerTicks CPU time of the worker process and of the children it has reaped (its VMs,
  *     their daemons, image tools) in USER_HZ ticks (/proc/self/stat utime + stime + cutime +
  *     cstime); -1 = unknown
- * @param cpus the host's CPUs (/proc/stat "cpuN" lines); 0 = unknown
+ * @param cpus the host's CPUs (/proc/stat "cpuN" lines), or the worker's own as above; 0 = unknown
  * @param atMs wall clock of the snapshot, Unix epoch ms
  */
 public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int runnable, long busyTicks,
@@ -87,31 +90,87 @@ public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int r
    * steal (idle and iowait are not busy; guest time is already inside user); -1 = unknown.
    */
   static long busyTicks(String stat) {
+    return busyTicks(stat, Set.of());
+  }
+
+  /**
+   * As above, summed over the "cpuN" lines of {@code only} instead (empty = the aggregate line):
+   * a worker confined to some of the host's CPUs counts the time spent on those.
+   */
+  static long busyTicks(String stat, Set<Integer> only) {
+    long sum = 0;
+    int found = 0;
     for (String line : stat.split("\n")) {
       String[] f = line.strip().split("\\s+");
-      if (f.length < 8 || !f[0].equals("cpu")) {
+      if (f.length < 8 || !f[0].startsWith("cpu")) {
+        continue;
+      }
+      boolean wanted = only.isEmpty() ? f[0].equals("cpu") : only.contains(cpuNumber(f[0]));
+      if (!wanted) {
         continue;
       }
       try {
         long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3])
             + Long.parseLong(f[6]) + Long.parseLong(f[7]);
-        return f.length > 8 ? busy + Long.parseLong(f[8]) : busy;
+        sum += f.length > 8 ? busy + Long.parseLong(f[8]) : busy;
+        found++;
       } catch (NumberFormatException e) {
         return -1;
       }
+      if (only.isEmpty()) {
+        return sum;
+      }
     }
-    return -1;
+    return found > 0 && found == only.size() ? sum : -1;
+  }
+
+  /** N of a "cpuN" field, -1 for the aggregate "cpu" or anything else. */
+  private static int cpuNumber(String field) {
+    try {
+      return field.length() > 3 ? Integer.parseInt(field.substring(3)) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** The CPUs of /proc/stat's text (its "cpu0", "cpu1", ... lines); 0 = unknown. */
   static int cpus(String stat) {
-    int cpus = 0;
+    return cpuNumbers(stat).size();
+  }
+
+  /** The numbers of /proc/stat's "cpuN" lines. */
+  static Set<Integer> cpuNumbers(String stat) {
+    Set<Integer> cpus = new TreeSet<>();
     for (String line : stat.split("\n")) {
       if (line.length() > 3 && line.startsWith("cpu") && Character.isDigit(line.charAt(3))) {
-        cpus++;
+        int end = line.indexOf(' ');
+        int n = cpuNumber(end < 0 ? line : line.substring(0, end));
+        if (n >= 0) {
+          cpus.add(n);
+        }
       }
     }
     return cpus;
+  }
+
+  /**
+   * The CPUs the worker counts as its share of the host: the online CPUs of its affinity
+   * ({@code Cpus_allowed_list} of /proc/self/status, which a cgroup cpuset or taskset narrows)
+   * when that is fewer than the host's, else empty (= the whole host). Two workers pinned to
+   * disjoint CPUs of one host then do not count each other's VMs as interference.
+   */
+  static Set<Integer> ownShare(String stat, String selfStatus) {
+    Set<Integer> online = cpuNumbers(stat);
+    for (String line : selfStatus.split("\n")) {
+      if (!line.startsWith("Cpus_allowed_list:")) {
+        continue;
+      }
+      Set<Integer> own = new TreeSet<>();
+      dev.abfleet.worker.vm.qemu.CpuList.parse(line.substring(line.indexOf(':') + 1).strip())
+          .ifPresent(list -> list.stream().filter(online::contains).forEach(own::add));
+      return own.isEmpty() || own.size() >= online.size() ? Set.of() : own;
+    }
+    return Set.of();
   }
 
   /**

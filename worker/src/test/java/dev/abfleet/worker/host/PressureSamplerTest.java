@@ -62,6 +62,45 @@ class PressureSamplerTest {
   }
 
   @Test
+  void aWorkerPinnedToSomeOfTheHostsCpusCountsOnlyTheirBusyTime() {
+    // Four CPUs; this worker may run on 2-3 (taskset -c 2-3); a neighbour keeps CPUs 0-1 busy.
+    ProcFixture proc = new ProcFixture(root)
+        .write("proc/self/status", "Name:\tjava\nCpus_allowed:\tc\nCpus_allowed_list:\t2-3\n")
+        .write("proc/stat", stat(0, 0, 10, 10))
+        .write("proc/self/stat", selfStat(0, 0, 0, 0));
+    PressureSampler sampler = new PressureSampler(root, clock::get);
+    PressureSnapshot start = sampler.sample();
+
+    // 10 s: CPUs 0 and 1 fully busy (the neighbour), CPUs 2-3 busy 600 ticks, all of it the worker's VM.
+    proc.write("proc/stat", stat(1_000, 1_000, 310, 310)).write("proc/self/stat", selfStat(0, 0, 500, 100));
+    clock.addAndGet(10_000);
+    HostPressure p = PressureSampler.between(start, sampler.sample());
+
+    assertThat(p.getHostCpus()).isEqualTo(2);
+    assertThat(p.getHostBusyMs()).isEqualTo(600 * 10);
+    assertThat(QuietThreshold.otherCpuPct(p)).as("the neighbour on CPUs 0-1 is not this worker's").isZero();
+
+    // Unpinned (all four CPUs allowed), the same host reads the neighbour's 2,000 ticks as others.
+    proc.write("proc/self/status", "Cpus_allowed_list:\t0-3\n").write("proc/stat", stat(0, 0, 10, 10))
+        .write("proc/self/stat", selfStat(0, 0, 0, 0));
+    start = sampler.sample();
+    proc.write("proc/stat", stat(1_000, 1_000, 310, 310)).write("proc/self/stat", selfStat(0, 0, 500, 100));
+    clock.addAndGet(10_000);
+    p = PressureSampler.between(start, sampler.sample());
+    assertThat(p.getHostCpus()).isEqualTo(4);
+    assertThat(QuietThreshold.otherCpuPct(p)).isCloseTo(100.0 * 2_000 * 10 / (10_000 * 4.0), within(1e-9));
+  }
+
+  /** /proc/stat with these user ticks per CPU (everything else 0). */
+  private static String stat(long... userTicks) {
+    StringBuilder s = new StringBuilder("cpu  " + java.util.Arrays.stream(userTicks).sum() + " 0 0 100 0 0 0 0 0 0\n");
+    for (int i = 0; i < userTicks.length; i++) {
+      s.append("cpu").append(i).append(' ').append(userTicks[i]).append(" 0 0 100 0 0 0 0 0 0\n");
+    }
+    return s.toString();
+  }
+
+  @Test
   void aCommandNameWithSpacesAndParenthesesDoesNotShiftTheFields() {
     assertThat(PressureSnapshot.processTicks(selfStat(1, 2, 3, 4).replace("(java)", "(my (odd) name)"))).isEqualTo(10);
     assertThat(PressureSnapshot.processTicks("1 (java) S 1 2")).isEqualTo(-1);
