@@ -41,9 +41,10 @@ public final class PressureSampler {
     String loadavg = files.read("proc/loadavg")
         .or(() -> sysctl.read("vm.loadavg").flatMap(Sysctl::procLoadavg)).orElse("");
     String stat = files.read("proc/stat").orElse("");
-    Set<Integer> own = PressureSnapshot.ownShare(stat, files.read("proc/self/status").orElse(""));
+    Set<Integer> online = PressureSnapshot.cpuNumbers(stat);
+    Set<Integer> own = PressureSnapshot.ownShare(online, files.read("proc/self/status").orElse(""));
     int cpus = stat.isEmpty() ? Math.max(0, sysctl.positiveInt("hw.logicalcpu"))
-        : own.isEmpty() ? PressureSnapshot.cpus(stat) : own.size();
+        : own.isEmpty() ? online.size() : own.size();
     return new PressureSnapshot(
         files.read("proc/pressure/cpu").flatMap(PressureSnapshot.Psi::parse).orElse(null),
         files.read("proc/pressure/io").flatMap(PressureSnapshot.Psi::parse).orElse(null),

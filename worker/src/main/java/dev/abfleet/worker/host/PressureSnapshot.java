@@ -1,5 +1,6 @@
 package dev.abfleet.worker.host;
 
+import dev.abfleet.worker.vm.qemu.CpuList;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -87,15 +88,9 @@ public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int r
 
   /**
    * Busy ticks of the aggregate "cpu" line of /proc/stat: user + nice + system + irq + softirq +
-   * steal (idle and iowait are not busy; guest time is already inside user); -1 = unknown.
-   */
-  static long busyTicks(String stat) {
-    return busyTicks(stat, Set.of());
-  }
-
-  /**
-   * As above, summed over the "cpuN" lines of {@code only} instead (empty = the aggregate line):
-   * a worker confined to some of the host's CPUs counts the time spent on those.
+   * steal (idle and iowait are not busy; guest time is already inside user); -1 = unknown. With
+   * {@code only} not empty, summed over those CPUs' "cpuN" lines instead: a worker confined to
+   * some of the host's CPUs counts the time spent on those.
    */
   static long busyTicks(String stat, Set<Integer> only) {
     long sum = 0;
@@ -133,12 +128,7 @@ public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int r
     }
   }
 
-  /** The CPUs of /proc/stat's text (its "cpu0", "cpu1", ... lines); 0 = unknown. */
-  static int cpus(String stat) {
-    return cpuNumbers(stat).size();
-  }
-
-  /** The numbers of /proc/stat's "cpuN" lines. */
+  /** The host's CPUs: the numbers of /proc/stat's "cpuN" lines (none = unknown). */
   static Set<Integer> cpuNumbers(String stat) {
     Set<Integer> cpus = new TreeSet<>();
     for (String line : stat.split("\n")) {
@@ -159,18 +149,11 @@ public record PressureSnapshot(Psi cpu, Psi io, Psi memory, double load1m, int r
    * when that is fewer than the host's, else empty (= the whole host). Two workers pinned to
    * disjoint CPUs of one host then do not count each other's VMs as interference.
    */
-  static Set<Integer> ownShare(String stat, String selfStatus) {
-    Set<Integer> online = cpuNumbers(stat);
-    for (String line : selfStatus.split("\n")) {
-      if (!line.startsWith("Cpus_allowed_list:")) {
-        continue;
-      }
-      Set<Integer> own = new TreeSet<>();
-      dev.abfleet.worker.vm.qemu.CpuList.parse(line.substring(line.indexOf(':') + 1).strip())
-          .ifPresent(list -> list.stream().filter(online::contains).forEach(own::add));
-      return own.isEmpty() || own.size() >= online.size() ? Set.of() : own;
-    }
-    return Set.of();
+  static Set<Integer> ownShare(Set<Integer> online, String selfStatus) {
+    Set<Integer> own = new TreeSet<>();
+    CpuList.parse(CpuList.allowedList(selfStatus))
+        .ifPresent(list -> list.stream().filter(online::contains).forEach(own::add));
+    return own.isEmpty() || own.size() >= online.size() ? Set.of() : own;
   }
 
   /**

@@ -38,6 +38,19 @@ public final class CpuList {
     return Optional.of(List.copyOf(cpus));
   }
 
+  /**
+   * The {@code Cpus_allowed_list} value of a /proc/PID/status text (the CPUs the process may run
+   * on, as a cgroup cpuset or taskset narrows them), e.g. "0-7"; "" when the line is missing.
+   */
+  public static String allowedList(String procStatus) {
+    for (String line : procStatus.split("\n")) {
+      if (line.startsWith("Cpus_allowed_list:")) {
+        return line.substring(line.indexOf(':') + 1).strip();
+      }
+    }
+    return "";
+  }
+
   /** The shortest list syntax for {@code cpus}, e.g. [0, 1, 2, 5] is "0-2,5". */
   public static String format(List<Integer> cpus) {
     List<Integer> sorted = new ArrayList<>(new TreeSet<>(cpus));

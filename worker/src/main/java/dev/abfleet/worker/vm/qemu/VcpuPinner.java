@@ -69,10 +69,7 @@ public final class VcpuPinner {
   /** The CPUs this process may run on, from {@code /proc/self/status}; "" when unreadable. */
   public static String ownCpus() {
     try {
-      return Files.readAllLines(Path.of("/proc/self/status")).stream()
-          .filter(l -> l.startsWith("Cpus_allowed_list:"))
-          .map(l -> l.substring(l.indexOf(':') + 1).strip())
-          .findFirst().orElse("");
+      return CpuList.allowedList(Files.readString(Path.of("/proc/self/status")));
     } catch (IOException | RuntimeException e) {
       return "";
     }
