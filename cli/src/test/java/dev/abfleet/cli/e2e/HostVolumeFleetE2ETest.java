@@ -42,7 +42,7 @@ class HostVolumeFleetE2ETest {
             client.submit("", spec(Kernels.generic(), "auto")), fleet);
 
         assertThat(done.getState()).as(done.getMessage() + "\n" + fleet.log("w1")).isEqualTo("completed");
-        assertThat(done.getBootsList()).hasSize(2).allSatisfy(b -> {
+        assertThat(FleetProcessesE2ETest.pairedBoots(done)).hasSize(2).allSatisfy(b -> {
           assertThat(b.getStatus()).isEqualTo("ok");
           assertThat(b.getTelemetry().getVolumeTransport()).isEqualTo("virtiofs");
           assertThat(b.getTelemetry().getVolumeOptions()).isEqualTo("rw");

@@ -186,10 +186,10 @@ class PrPreemptsNightlyE2ETest {
   /** pairs_done is the wanted count; each pair one boot per arm, one host, each run id once. */
   private static void assertEveryPairHasOneBootPerArm(Experiment e, int pairs) {
     assertThat(e.getPairsDone()).isEqualTo(pairs);
-    assertThat(e.getBootsList()).hasSize(2 * pairs);
+    assertThat(FleetProcessesE2ETest.pairedBoots(e)).hasSize(2 * pairs);
     Set<String> runIds = new HashSet<>();
     Set<String> pairArm = new HashSet<>();
-    for (Boot b : e.getBootsList()) {
+    for (Boot b : FleetProcessesE2ETest.pairedBoots(e)) {
       assertThat(runIds.add(b.getRunId())).as("run recorded once: %s", b.getRunId()).isTrue();
       assertThat(pairArm.add(b.getPairIndex() + "/" + b.getArm())).as("pair %d arm %s once", b.getPairIndex(),
           b.getArm()).isTrue();
