@@ -2,6 +2,7 @@ package dev.abfleet.worker.host;
 
 import dev.abfleet.proto.fleet.v1.BootHostFacts;
 import dev.abfleet.worker.HostFacts;
+import dev.abfleet.worker.vm.qemu.CpuList;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -11,7 +12,7 @@ import java.util.regex.Pattern;
  * The host facts a boot's figures depend on, read for each boot from a root ({@code /}, or a
  * fixture directory): the probed {@link HostFacts} (CPU model, kernel, memory) and hypervisor
  * versions, plus what can change between boots (microcode after a late load, SMT, cpufreq
- * governor, boost, THP, the worker's cpuset). Unreadable files leave their field empty.
+ * governor, boost, THP, the CPUs the worker may run on). Unreadable files leave their field empty.
  */
 public final class BootFactsReader {
   private static final Pattern MICROCODE = Pattern.compile("(?m)^microcode\\s*:\\s*(\\S+)");
@@ -52,9 +53,19 @@ public final class BootFactsReader {
         .setBoost(boost())
         .setThp(bracketed(files.firstLine("sys/kernel/mm/transparent_hugepage/enabled")))
         .setMemoryMib(host.memoryMib())
-        .setWorkerCpus(orElse(files.firstLine("sys/fs/cgroup/cpuset.cpus.effective"),
-            files.firstLine("sys/devices/system/cpu/online")))
+        .setWorkerCpus(workerCpus())
         .build();
+  }
+
+  /**
+   * The CPUs the worker (and so its VMs) may run on: its own affinity (Cpus_allowed_list, which a
+   * cgroup cpuset and taskset both narrow), else the root cgroup's effective cpuset, else the
+   * online CPUs.
+   */
+  private String workerCpus() {
+    String own = files.read("proc/self/status").map(CpuList::allowedList).orElse("");
+    return orElse(own, orElse(files.firstLine("sys/fs/cgroup/cpuset.cpus.effective"),
+        files.firstLine("sys/devices/system/cpu/online")));
   }
 
   /** The first microcode revision in /proc/cpuinfo's text; empty when it names none (arm64). */

@@ -44,6 +44,16 @@ class BootFactsReaderTest {
   }
 
   @Test
+  void theWorkersOwnAffinityWinsOverTheRootCgroupsCpuset() {
+    new ProcFixture(root)
+        .write("proc/self/status", "Name:\tjava\nCpus_allowed:\t0c\nCpus_allowed_list:\t2-3\nMems_allowed_list:\t0\n")
+        .write("sys/fs/cgroup/cpuset.cpus.effective", "0-7\n")
+        .write("sys/devices/system/cpu/online", "0-7\n");
+
+    assertThat(new BootFactsReader(root, HOST, VERSIONS).read("qemu").getWorkerCpus()).isEqualTo("2-3");
+  }
+
+  @Test
   void cpufreqBoostWinsOverIntelPstateAndOnlineCpusStandInForACpuset() {
     new ProcFixture(root)
         .write("sys/devices/system/cpu/cpufreq/boost", "1\n")
